@@ -1,0 +1,199 @@
+//! The conversation's merged config (base config, then each config delta),
+//! read for what jp-inspect needs: the model and the system prompt.
+
+use super::conversation::Conversation;
+use super::event::Kind;
+use super::load::delta_of;
+use serde_json::Value;
+use std::fmt;
+
+/// Deep-merges `overlay` into `base` as `jp` does: objects merge key by key,
+/// anything else is replaced wholesale.
+pub fn merge(base: &mut Value, overlay: &Value) {
+    match (base, overlay) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                merge(a.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
+/// The merged config in effect just before event `upto` (all of it when
+/// `None`).
+pub fn merged(conv: &Conversation, upto: Option<usize>) -> Value {
+    let mut config = conv.base_config.clone();
+    let end = upto.unwrap_or(conv.events.len()).min(conv.events.len());
+    for (i, e) in conv.events[..end].iter().enumerate() {
+        if e.kind == Kind::ConfigDelta
+            && let Ok(v) = serde_json::from_str::<Value>(conv.raw(i))
+        {
+            merge(&mut config, &delta_of(&v));
+        }
+    }
+    config
+}
+
+/// `jp` configs may wrap a value with its merge strategy:
+/// `{"value": ..., "strategy": ...}`.
+fn unwrap_value(v: &Value) -> &Value {
+    match v {
+        Value::Object(o) if o.contains_key("value") => &o["value"],
+        other => other,
+    }
+}
+
+/// The model a conversation talks to, as configured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelId {
+    /// `"anthropic/claude-opus-4-6"` or an alias such as `"flash"`.
+    Named(String),
+    /// `{"provider": "anthropic", "name": "claude-opus-4-6"}`.
+    Provider { provider: String, name: String },
+}
+
+impl ModelId {
+    pub fn from_json(v: &Value) -> Option<ModelId> {
+        match unwrap_value(v) {
+            Value::String(s) if !s.is_empty() => Some(ModelId::Named(s.clone())),
+            Value::Object(o) => {
+                let name = o.get("name").map(unwrap_value)?.as_str()?.to_string();
+                let provider = o
+                    .get("provider")
+                    .map(unwrap_value)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                Some(ModelId::Provider { provider, name })
+            }
+            _ => None,
+        }
+    }
+
+    /// The bare model name, without a provider prefix.
+    pub fn name(&self) -> &str {
+        match self {
+            ModelId::Named(s) => s.rsplit_once('/').map_or(s.as_str(), |(_, n)| n),
+            ModelId::Provider { name, .. } => name,
+        }
+    }
+
+    pub fn provider(&self) -> Option<&str> {
+        match self {
+            ModelId::Named(s) => s.split_once('/').map(|(p, _)| p),
+            ModelId::Provider { provider, .. } if !provider.is_empty() => Some(provider),
+            ModelId::Provider { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for ModelId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelId::Named(s) => f.write_str(s),
+            ModelId::Provider { provider, name } if provider.is_empty() => f.write_str(name),
+            ModelId::Provider { provider, name } => write!(f, "{provider}/{name}"),
+        }
+    }
+}
+
+/// `assistant.model.id` of a config.
+pub fn model_id(config: &Value) -> Option<ModelId> {
+    let model = config.get("assistant")?.get("model")?;
+    ModelId::from_json(unwrap_value(model).get("id")?)
+}
+
+/// The system prompt text a config sends: `assistant.system_prompt` and the
+/// content of each `assistant.system_prompt_sections` entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SystemPrompt {
+    pub prompt: String,
+    pub sections: Vec<String>,
+}
+
+impl SystemPrompt {
+    pub fn chars(&self) -> u64 {
+        super::event::count_chars(&self.prompt)
+            + self
+                .sections
+                .iter()
+                .map(|s| super::event::count_chars(s))
+                .sum::<u64>()
+    }
+}
+
+pub fn system_prompt(config: &Value) -> SystemPrompt {
+    let Some(assistant) = config.get("assistant") else {
+        return SystemPrompt::default();
+    };
+    let prompt = assistant
+        .get("system_prompt")
+        .map(unwrap_value)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let sections = assistant
+        .get("system_prompt_sections")
+        .map(unwrap_value)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|s| s.get("content").map(unwrap_value).and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    SystemPrompt { prompt, sections }
+}
+
+/// The `conversation.compaction.auto` table of a config, if any.
+pub fn auto_compaction_table(config: &Value) -> Option<&Value> {
+    config.get("conversation")?.get("compaction")?.get("auto")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn merge_is_deep_for_objects_and_wholesale_otherwise() {
+        let mut a = json!({"assistant": {"model": {"id": "a"}, "name": "x"}, "list": [1, 2]});
+        merge(
+            &mut a,
+            &json!({"assistant": {"model": {"id": {"provider": "p", "name": "n"}}}, "list": [3]}),
+        );
+        assert_eq!(
+            a,
+            json!({"assistant": {"model": {"id": {"provider": "p", "name": "n"}}, "name": "x"}, "list": [3]})
+        );
+    }
+
+    #[test]
+    fn model_id_forms() {
+        let named = model_id(&json!({"assistant": {"model": {"id": "anthropic/claude-opus-4-6"}}}))
+            .unwrap();
+        assert_eq!(named.name(), "claude-opus-4-6");
+        assert_eq!(named.provider(), Some("anthropic"));
+        let alias = model_id(&json!({"assistant": {"model": {"id": "flash"}}})).unwrap();
+        assert_eq!(alias.name(), "flash");
+        let obj = model_id(
+            &json!({"assistant": {"model": {"id": {"provider": "google", "name": "gemini-3-flash-preview"}}}}),
+        )
+        .unwrap();
+        assert_eq!(obj.to_string(), "google/gemini-3-flash-preview");
+        assert!(model_id(&json!({"assistant": {"model": {"id": null}}})).is_none());
+    }
+
+    #[test]
+    fn system_prompt_reads_wrapped_values_and_sections() {
+        let sp = system_prompt(&json!({"assistant": {
+            "system_prompt": {"value": "abc"},
+            "system_prompt_sections": {"value": [{"content": "de", "tag": "t"}, {"content": "f"}]}
+        }}));
+        assert_eq!(sp.prompt, "abc");
+        assert_eq!(sp.chars(), 6);
+    }
+}

@@ -1,0 +1,243 @@
+//! JP's storage encoding: which strings `jp` base64-encodes on disk, and the
+//! exact rule it uses to decode them.
+//!
+//! `jp` encodes (standard alphabet, padded) every string inside `metadata`,
+//! every string inside a `tool_call_request`'s `arguments` (recursively) and a
+//! `tool_call_response`'s `content`. On read it decodes a string only when it
+//! is valid base64 *and* the bytes are UTF-8; anything else is kept verbatim.
+//! Old files mix encoded and plain values, so the rule must be mirrored
+//! exactly or sizes and text drift from what `jp` sends to the model.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE, URL_SAFE_NO_PAD};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Decodes `s` by `jp`'s rule: standard alphabet, canonical padding, UTF-8
+/// result; otherwise the string is returned unchanged.
+pub fn decode_storage(s: &str) -> Cow<'_, str> {
+    match try_decode_standard(s) {
+        Some(text) => Cow::Owned(text),
+        None => Cow::Borrowed(s),
+    }
+}
+
+/// The storage rule's decode, or `None` when `jp` would keep the string.
+pub fn try_decode_standard(s: &str) -> Option<String> {
+    // Cheap rejection before allocating: base64 text is a multiple of 4.
+    if !s.len().is_multiple_of(4) {
+        return None;
+    }
+    let bytes = STANDARD.decode(s).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// Encodes a plain string the way `jp` writes it.
+pub fn encode_storage(s: &str) -> String {
+    STANDARD.encode(s.as_bytes())
+}
+
+/// How a stored string was encoded, for display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoredAs {
+    /// Standard base64, decoded by `jp`'s rule.
+    Base64,
+    /// URL-safe base64 (`-`/`_`), which `jp` itself fails to decode: the model
+    /// is sent the encoded text, but a person wants to read the content.
+    UrlSafeBase64,
+    /// Not encoded at all (old files, or bytes that are not UTF-8).
+    Plain,
+}
+
+/// Decodes for a person to read: `jp`'s rule first, then URL-safe base64.
+pub fn decode_for_display(s: &str) -> (Cow<'_, str>, StoredAs) {
+    if let Some(text) = try_decode_standard(s) {
+        return (Cow::Owned(text), StoredAs::Base64);
+    }
+    if s.bytes().any(|b| b == b'-' || b == b'_') {
+        let decoded = URL_SAFE
+            .decode(s)
+            .or_else(|_| URL_SAFE_NO_PAD.decode(s))
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok());
+        if let Some(text) = decoded {
+            return (Cow::Owned(text), StoredAs::UrlSafeBase64);
+        }
+    }
+    (Cow::Borrowed(s), StoredAs::Plain)
+}
+
+/// Decodes every string of a JSON value, recursively, by the storage rule.
+pub fn decode_value(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let Some(text) = try_decode_standard(s) {
+                *s = text;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(decode_value),
+        Value::Object(map) => map.values_mut().for_each(decode_value),
+        _ => {}
+    }
+}
+
+/// Encodes every string of a JSON value, recursively, as `jp` writes it.
+pub fn encode_value(value: &mut Value) {
+    match value {
+        Value::String(s) => *s = encode_storage(s),
+        Value::Array(items) => items.iter_mut().for_each(encode_value),
+        Value::Object(map) => map.values_mut().for_each(encode_value),
+        _ => {}
+    }
+}
+
+/// Removes the storage encoding from an event object in place: the plain-text
+/// form `jp` holds in memory after loading.
+pub fn decode_event(event: &mut Value) {
+    let Some(obj) = event.as_object_mut() else {
+        return;
+    };
+    let kind = obj
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    match kind.as_str() {
+        "tool_call_request" => {
+            if let Some(args) = obj.get_mut("arguments") {
+                decode_value(args);
+            }
+        }
+        "tool_call_response" => {
+            if let Some(Value::String(content)) = obj.get_mut("content")
+                && let Some(text) = try_decode_standard(content)
+            {
+                *content = text;
+            }
+        }
+        _ => {}
+    }
+    if is_conversation_event(&kind)
+        && let Some(meta) = obj.get_mut("metadata")
+    {
+        decode_value(meta);
+    }
+}
+
+/// Applies the storage encoding to a plain event object in place.
+pub fn encode_event(event: &mut Value) {
+    let Some(obj) = event.as_object_mut() else {
+        return;
+    };
+    let kind = obj
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    match kind.as_str() {
+        "tool_call_request" => {
+            if let Some(args) = obj.get_mut("arguments") {
+                encode_value(args);
+            }
+        }
+        "tool_call_response" => {
+            if let Some(Value::String(content)) = obj.get_mut("content") {
+                *content = encode_storage(content);
+            }
+        }
+        _ => {}
+    }
+    if is_conversation_event(&kind)
+        && let Some(meta) = obj.get_mut("metadata")
+    {
+        encode_value(meta);
+    }
+}
+
+/// The event types `jp` models as conversation events (the ones whose
+/// `metadata` it encodes and that make up turns).
+pub fn is_conversation_event(kind: &str) -> bool {
+    matches!(
+        kind,
+        "turn_start"
+            | "chat_request"
+            | "chat_response"
+            | "tool_call_request"
+            | "tool_call_response"
+            | "inquiry_request"
+            | "inquiry_response"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decodes_standard_base64_of_utf8() {
+        assert_eq!(decode_storage("aGVsbG8gd29ybGQ="), "hello world");
+    }
+
+    #[test]
+    fn keeps_strings_that_are_not_base64() {
+        assert_eq!(decode_storage("hello world"), "hello world");
+        // Valid alphabet but wrong length.
+        assert_eq!(decode_storage("abc"), "abc");
+        // Missing padding is not canonical standard base64.
+        assert_eq!(decode_storage("aGk"), "aGk");
+    }
+
+    #[test]
+    fn keeps_base64_whose_bytes_are_not_utf8() {
+        // "/w==" is the single byte 0xFF.
+        assert_eq!(decode_storage("/w=="), "/w==");
+    }
+
+    #[test]
+    fn plain_word_that_happens_to_be_base64_is_decoded_like_jp_does() {
+        // "test" is valid base64 but decodes to non-UTF-8 bytes: kept.
+        assert_eq!(decode_storage("test"), "test");
+        // "YWJj" decodes to "abc": jp would decode it, so do we.
+        assert_eq!(decode_storage("YWJj"), "abc");
+    }
+
+    #[test]
+    fn url_safe_is_decoded_for_display_only() {
+        let encoded = URL_SAFE.encode("a?b>c~~~".as_bytes());
+        assert!(encoded.contains('_') || encoded.contains('-'), "{encoded}");
+        assert_eq!(decode_storage(&encoded), encoded.as_str());
+        let (text, how) = decode_for_display(&encoded);
+        assert_eq!(text, "a?b>c~~~");
+        assert_eq!(how, StoredAs::UrlSafeBase64);
+    }
+
+    #[test]
+    fn event_round_trip_matches_jp() {
+        let plain = json!({
+            "timestamp": "2026-01-01 00:00:00.0",
+            "type": "tool_call_request",
+            "id": "c1",
+            "name": "fs_read_file",
+            "arguments": {"path": "src/lib.rs", "n": 3, "list": ["a", {"b": "c"}]},
+            "metadata": {"sig": "xyz"}
+        });
+        let mut encoded = plain.clone();
+        encode_event(&mut encoded);
+        assert_eq!(encoded["arguments"]["path"], "c3JjL2xpYi5ycw==");
+        assert_eq!(encoded["arguments"]["n"], 3);
+        assert_eq!(encoded["arguments"]["list"][1]["b"], "Yw==");
+        assert_eq!(encoded["metadata"]["sig"], "eHl6");
+        assert_eq!(encoded["id"], "c1");
+        decode_event(&mut encoded);
+        assert_eq!(encoded, plain);
+    }
+
+    #[test]
+    fn unknown_events_are_not_touched() {
+        let mut v = json!({"type": "future", "metadata": {"a": "YWJj"}});
+        let before = v.clone();
+        decode_event(&mut v);
+        assert_eq!(v, before);
+    }
+}

@@ -1,0 +1,174 @@
+//! Errors of the core, each naming the file and, for JSON, the place in it.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A position in a text file, 1-based as editors show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Place {
+    /// The line and column of byte `offset` in `text`.
+    pub fn of_offset(text: &str, offset: usize) -> Place {
+        let offset = offset.min(text.len());
+        let before = &text.as_bytes()[..offset];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let column = String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1;
+        Place { line, column }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("{}:{place}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        place: Place,
+        message: String,
+    },
+
+    #[error("{}:{place}: event {index}: {message}", path.display())]
+    Event {
+        path: PathBuf,
+        index: usize,
+        place: Place,
+        message: String,
+    },
+
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+
+    #[error(
+        "no conversation matches `{query}`{}",
+        list_candidates(candidates, searched)
+    )]
+    NotFound {
+        query: String,
+        searched: Vec<PathBuf>,
+        candidates: Vec<String>,
+    },
+
+    #[error("`{query}` matches {} conversations; be more specific:{}", candidates.len(), bullets(candidates))]
+    Ambiguous {
+        query: String,
+        candidates: Vec<String>,
+    },
+
+    #[error("{}: jp holds the lock on this conversation{}; nothing was written", lock_path.display(), holder(*pid))]
+    Locked {
+        lock_path: PathBuf,
+        pid: Option<u32>,
+    },
+
+    #[error("{0}")]
+    Usage(String),
+
+    #[error("{0}")]
+    Other(String),
+}
+
+fn holder(pid: Option<u32>) -> String {
+    match pid {
+        Some(pid) => format!(" (pid {pid})"),
+        None => String::new(),
+    }
+}
+
+fn bullets(items: &[String]) -> String {
+    items.iter().map(|c| format!("\n  {c}")).collect()
+}
+
+fn list_candidates(candidates: &[String], searched: &[PathBuf]) -> String {
+    let mut out = String::new();
+    if !searched.is_empty() {
+        out.push_str("; searched:");
+        for s in searched {
+            out.push_str(&format!("\n  {}", s.display()));
+        }
+    }
+    if candidates.is_empty() {
+        out.push_str("\n(no conversations found there)");
+    } else {
+        out.push_str("\nconversations there:");
+        out.push_str(&bullets(candidates));
+    }
+    out
+}
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub fn invalid(path: impl Into<PathBuf>, message: impl Into<String>) -> Error {
+        Error::Invalid {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Something wrong that does not stop the conversation from opening.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub path: PathBuf,
+    pub place: Option<Place>,
+    pub event: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(place) = self.place {
+            write!(f, ":{place}")?;
+        }
+        if let Some(event) = self.event {
+            write!(f, ": event {event}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn place_counts_lines_and_chars() {
+        let text = "[\n  {\"é\": 1}\n]";
+        assert_eq!(Place::of_offset(text, 0), Place { line: 1, column: 1 });
+        assert_eq!(Place::of_offset(text, 4), Place { line: 2, column: 3 });
+        // After the two-byte 'é' the column advances by one character.
+        let after = text.find(':').unwrap();
+        assert_eq!(Place::of_offset(text, after).column, 7);
+    }
+}

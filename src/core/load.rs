@@ -1,0 +1,432 @@
+//! Reading a conversation directory into a [`Conversation`].
+//!
+//! The file is read once; each event keeps its original text as a slice of
+//! that buffer (so untouched events are written back byte for byte) and a
+//! small typed view beside it. Nothing is decoded twice and nothing is kept
+//! that the raw text already holds.
+
+use super::conversation::{BASE_CONFIG_FILE, Conversation, EVENTS_FILE, Format, METADATA_FILE};
+use super::error::{Error, Place, Result, Warning};
+use super::event::{self, Event, Kind, Span};
+use super::turns;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::ErrorKind;
+use std::path::Path;
+
+/// The bytes of a conversation's files, read but not yet understood.
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    pub events: Vec<u8>,
+    pub base_config: Option<Vec<u8>>,
+    pub metadata: Option<Vec<u8>>,
+}
+
+/// Reads a conversation directory.
+pub fn load(dir: &Path) -> Result<Conversation> {
+    let files = read_files(dir)?;
+    parse(dir, files)
+}
+
+/// Reads the files of a conversation directory without interpreting them.
+pub fn read_files(dir: &Path) -> Result<Files> {
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(Error::invalid(dir, "not a directory")),
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(Error::invalid(dir, "no such conversation directory"));
+        }
+        Err(e) => return Err(Error::io(dir, e)),
+    }
+    let events_path = dir.join(EVENTS_FILE);
+    let events = match fs::read(&events_path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(Error::invalid(
+                &events_path,
+                "missing: this directory holds no jp conversation",
+            ));
+        }
+        Err(e) => return Err(Error::io(&events_path, e)),
+    };
+    let optional = |name: &str| -> Result<Option<Vec<u8>>> {
+        let path = dir.join(name);
+        match fs::read(&path) {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io(&path, e)),
+        }
+    };
+    Ok(Files {
+        events,
+        base_config: optional(BASE_CONFIG_FILE)?,
+        metadata: optional(METADATA_FILE)?,
+    })
+}
+
+/// Interprets a conversation's files. Pure: the directory is only used to
+/// name files in errors and to derive the id.
+pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
+    let events_path = dir.join(EVENTS_FILE);
+    let source = into_text(&events_path, files.events)?;
+    let raws = parse_array(&events_path, &source)?;
+
+    let mut warnings = Vec::new();
+    let mut events = Vec::with_capacity(raws.len());
+    for (index, raw) in raws.iter().enumerate() {
+        match event::parse(&source, raw.get()) {
+            Ok((event, warning)) => {
+                if let Some(message) = warning {
+                    warnings.push(Warning {
+                        path: events_path.clone(),
+                        place: Some(Place::of_offset(&source, event.span.start)),
+                        event: Some(index),
+                        message,
+                    });
+                }
+                events.push(event);
+            }
+            Err(e) => {
+                return Err(Error::Event {
+                    path: events_path,
+                    index,
+                    place: Place::of_offset(&source, e.offset),
+                    message: e.message,
+                });
+            }
+        }
+    }
+    drop(raws);
+
+    let (format, base_config, prelude) = match files.base_config {
+        Some(bytes) => {
+            let path = dir.join(BASE_CONFIG_FILE);
+            let text = into_text(&path, bytes)?;
+            let value: Value = serde_json::from_str(&text).map_err(|e| syntax(&path, &e))?;
+            if !value.is_object() {
+                return Err(Error::invalid(
+                    &path,
+                    "expected the base config object, found another JSON value",
+                ));
+            }
+            (Format::Current, value, None)
+        }
+        None => legacy_base(&events_path, &source, &mut events, &mut warnings)?,
+    };
+    // Event indices in warnings so far count the prelude; shift them.
+    if prelude.is_some() {
+        for w in &mut warnings {
+            w.event = w.event.and_then(|i| i.checked_sub(1));
+        }
+    }
+
+    let turn_count = turns::assign(&mut events);
+    check_stream(&events_path, &source, &events, &mut warnings);
+
+    let metadata = files.metadata.and_then(|bytes| {
+        let path = dir.join(METADATA_FILE);
+        match serde_json::from_slice::<Value>(&bytes) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                warnings.push(Warning {
+                    path,
+                    place: Some(Place {
+                        line: e.line(),
+                        column: e.column(),
+                    }),
+                    event: None,
+                    message: format!("unreadable, title unknown: {e}"),
+                });
+                None
+            }
+        }
+    });
+    let title = metadata
+        .as_ref()
+        .and_then(|m| m.get("title"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+
+    Ok(Conversation {
+        dir: dir.to_path_buf(),
+        id: id_of_dir(dir),
+        title,
+        format,
+        base_config,
+        metadata,
+        source,
+        prelude,
+        events,
+        turn_count,
+        warnings,
+    })
+}
+
+/// The numeric id of a directory named `<ID>` or `<ID>-<slug>`.
+pub fn id_of_dir(dir: &Path) -> Option<u64> {
+    let name = dir.file_name()?.to_str()?;
+    let digits = name.split('-').next()?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn into_text(path: &Path, bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // Valid up to `at`, so the prefix is text we can count lines in.
+        let prefix = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        Error::Syntax {
+            path: path.to_path_buf(),
+            place: Place::of_offset(prefix, at),
+            message: format!("invalid UTF-8 (byte offset {at})"),
+        }
+    })
+}
+
+fn syntax(path: &Path, e: &serde_json::Error) -> Error {
+    let message = e.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message,
+    };
+    Error::Syntax {
+        path: path.to_path_buf(),
+        place: Place {
+            line: e.line(),
+            column: e.column(),
+        },
+        message,
+    }
+}
+
+fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a RawValue>> {
+    let first = source.trim_start().as_bytes().first().copied();
+    match first {
+        Some(b'[') => {}
+        None => {
+            return Err(Error::Syntax {
+                path: path.to_path_buf(),
+                place: Place::of_offset(source, source.len()),
+                message: "empty file; expected a JSON array of events".into(),
+            });
+        }
+        Some(_) => {
+            let at = source.len() - source.trim_start().len();
+            // Parse anyway so a JSON syntax error is reported as such.
+            if let Err(e) = serde_json::from_str::<&RawValue>(source) {
+                return Err(syntax(path, &e));
+            }
+            return Err(Error::Syntax {
+                path: path.to_path_buf(),
+                place: Place::of_offset(source, at),
+                message: "expected a JSON array of events, found another JSON value".into(),
+            });
+        }
+    }
+    serde_json::from_str(source).map_err(|e| syntax(path, &e))
+}
+
+/// A legacy file's first element is a config delta holding the base config,
+/// either under `delta` or (one real file) inline.
+fn legacy_base(
+    path: &Path,
+    source: &str,
+    events: &mut Vec<Event>,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Format, Value, Option<Span>)> {
+    match events.first() {
+        Some(first) if first.kind == Kind::ConfigDelta => {
+            let span = first.span;
+            let value: Value = serde_json::from_str(&source[span.start..span.end])
+                .map_err(|e| syntax(path, &e))?;
+            let base = delta_of(&value);
+            events.remove(0);
+            Ok((Format::Legacy, base, Some(span)))
+        }
+        Some(_) => {
+            warnings.push(Warning {
+                path: path.to_path_buf(),
+                place: None,
+                event: None,
+                message: "no base_config.json and no leading config delta: base config is empty"
+                    .into(),
+            });
+            Ok((Format::Legacy, Value::Object(Default::default()), None))
+        }
+        None => Ok((Format::Legacy, Value::Object(Default::default()), None)),
+    }
+}
+
+/// The partial config of a `config_delta` event: its `delta`, or the event
+/// itself minus `type`/`timestamp` for the inline legacy shape.
+pub fn delta_of(event: &Value) -> Value {
+    match event.get("delta") {
+        Some(d) => d.clone(),
+        None => {
+            let mut obj = event.as_object().cloned().unwrap_or_default();
+            obj.shift_remove("type");
+            obj.shift_remove("timestamp");
+            Value::Object(obj)
+        }
+    }
+}
+
+/// Warnings about the stream as a whole: invalid compactions, tool calls
+/// that do not pair up.
+fn check_stream(path: &Path, source: &str, events: &[Event], warnings: &mut Vec<Warning>) {
+    let warn = |warnings: &mut Vec<Warning>, i: usize, message: String| {
+        warnings.push(Warning {
+            path: path.to_path_buf(),
+            place: Some(Place::of_offset(source, events[i].span.start)),
+            event: Some(i),
+            message,
+        })
+    };
+    // Some providers reuse call ids once a call is answered (`fs_read_0`),
+    // so only ambiguous pairings are worth a warning.
+    let mut pending: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut position = 0;
+    for (i, e) in events.iter().enumerate() {
+        match &e.kind {
+            Kind::Compaction(parsed) => {
+                position += 1;
+                if let Err(why) = parsed {
+                    warn(
+                        warnings,
+                        i,
+                        format!(
+                            "compaction #{position} is invalid and left out of the projection: {why}"
+                        ),
+                    );
+                }
+            }
+            Kind::ToolCallRequest { id, .. } => {
+                if let Some(first) = pending.insert(id, i) {
+                    warn(
+                        warnings,
+                        i,
+                        format!(
+                            "tool call id `{id}` reused while the call of event {first} is unanswered"
+                        ),
+                    );
+                }
+                seen.insert(id);
+            }
+            Kind::ToolCallResponse { id, .. } if pending.remove(&**id).is_none() => {
+                let message = if seen.contains(&**id) {
+                    format!("tool call `{id}` is answered twice")
+                } else {
+                    format!("tool response `{id}` has no request before it")
+                };
+                warn(warnings, i, message);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(events: &str) -> Files {
+        Files {
+            events: events.as_bytes().to_vec(),
+            base_config: Some(b"{}".to_vec()),
+            metadata: None,
+        }
+    }
+
+    fn err(events: &str) -> String {
+        parse(Path::new("/c/17000000000-x"), files(events))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn not_json_names_file_line_and_column() {
+        let e = err("[\n  {\"type\": \"turn_start\",\n  oops\n]");
+        assert!(e.starts_with("/c/17000000000-x/events.json:3:"), "{e}");
+    }
+
+    #[test]
+    fn truncated_file_is_a_syntax_error() {
+        let e = err("[\n  {\"type\": \"turn_start\", \"timestamp\": \"2026-01");
+        assert!(e.contains("events.json:2:"), "{e}");
+        assert!(e.contains("EOF"), "{e}");
+    }
+
+    #[test]
+    fn element_that_is_not_an_object() {
+        let e = err(
+            "[\n  {\"type\": \"turn_start\", \"timestamp\": \"2026-01-01 00:00:00\"},\n  42\n]",
+        );
+        assert!(e.contains("events.json:3:3: event 1"), "{e}");
+        assert!(e.contains("a number"), "{e}");
+    }
+
+    #[test]
+    fn top_level_not_an_array() {
+        let e = err("{\"type\": \"turn_start\"}");
+        assert!(e.contains("expected a JSON array"), "{e}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_with_its_place() {
+        let mut f = files("");
+        f.events = b"[\n  \"\xff\"]".to_vec();
+        let e = parse(Path::new("/c/x"), f).unwrap_err().to_string();
+        assert!(e.contains("events.json:2:4: invalid UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn id_comes_from_the_directory_name() {
+        assert_eq!(
+            id_of_dir(Path::new("/a/17758406187-missing-date")),
+            Some(17758406187)
+        );
+        assert_eq!(id_of_dir(Path::new("/a/17758406187")), Some(17758406187));
+        assert_eq!(id_of_dir(Path::new("/a/notes")), None);
+    }
+
+    #[test]
+    fn legacy_inline_base_config() {
+        let events = r#"[
+  {"type":"config_delta","timestamp":"2026-01-01 00:00:00.0","assistant":{"model":{"id":"flash"}}},
+  {"timestamp":"2026-01-01 00:00:01.0","type":"chat_request","content":"hi"}
+]"#;
+        let f = Files {
+            events: events.as_bytes().to_vec(),
+            base_config: None,
+            metadata: None,
+        };
+        let c = parse(Path::new("/c/1"), f).unwrap();
+        assert_eq!(c.format, Format::Legacy);
+        assert_eq!(c.base_config["assistant"]["model"]["id"], "flash");
+        assert_eq!(c.events.len(), 1);
+        assert_eq!(c.turn_count, 1);
+    }
+
+    #[test]
+    fn malformed_compaction_is_a_warning() {
+        let events = r#"[
+  {"timestamp":"2026-01-01 00:00:01.0","type":"chat_request","content":"hi"},
+  {"type":"compaction","timestamp":"2026-01-01 00:00:02.0","from_turn":0}
+]"#;
+        let c = parse(Path::new("/c/1"), files(events)).unwrap();
+        assert_eq!(c.events.len(), 2);
+        assert_eq!(c.warnings.len(), 1);
+        let w = c.warnings[0].to_string();
+        assert!(
+            w.contains("events.json:3:3: event 1: compaction #1 is invalid"),
+            "{w}"
+        );
+        assert!(w.contains("missing `to_turn`"), "{w}");
+    }
+}

@@ -1,0 +1,153 @@
+//! `jp`'s conversation lock: an exclusive, non-blocking `flock` on
+//! `locks/jp-c<ID>.lock`, holding diagnostic JSON, deleted on release.
+
+use super::error::{Error, Result};
+use super::timestamp;
+use serde_json::json;
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// A held lock; released (file deleted, then closed) on drop.
+#[derive(Debug)]
+pub struct Lock {
+    file: Option<File>,
+    path: PathBuf,
+}
+
+/// Who holds a lock file, as it says of itself.
+pub fn holder_pid(path: &Path) -> Option<u32> {
+    let mut text = String::new();
+    File::open(path).ok()?.read_to_string(&mut text).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok())
+}
+
+/// Whether some process holds the lock at `path` right now.
+pub fn is_held(path: &Path) -> bool {
+    let Ok(file) = File::open(path) else {
+        return false;
+    };
+    matches!(file.try_lock(), Err(TryLockError::WouldBlock))
+}
+
+impl Lock {
+    /// Takes the lock at `primary`, refusing when `jp` (or anyone) holds it
+    /// there or at `other` (the second place `jp` looks).
+    pub fn acquire(primary: &Path, other: Option<&Path>) -> Result<Lock> {
+        if let Some(other) = other.filter(|o| *o != primary)
+            && is_held(other)
+        {
+            return Err(Error::Locked {
+                lock_path: other.to_path_buf(),
+                pid: holder_pid(other),
+            });
+        }
+        if let Some(dir) = primary.parent() {
+            fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        // `jp` deletes the lock file on release, so the file we opened may
+        // lose its name before we lock it; retry until the path names the
+        // very inode we hold.
+        for _ in 0..64 {
+            let mut file = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true)
+                .open(primary)
+                .map_err(|e| Error::io(primary, e))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    return Err(Error::Locked {
+                        lock_path: primary.to_path_buf(),
+                        pid: holder_pid(primary),
+                    });
+                }
+                Err(TryLockError::Error(e)) => return Err(Error::io(primary, e)),
+            }
+            let held = file.metadata().map_err(|e| Error::io(primary, e))?;
+            match fs::metadata(primary) {
+                Ok(now) if now.ino() == held.ino() && now.dev() == held.dev() => {}
+                Ok(_) => continue,
+                Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::io(primary, e)),
+            }
+            let info = json!({
+                "pid": std::process::id(),
+                "session": "jp-inspect",
+                "acquired_at": timestamp::rfc3339(&chrono::Utc::now()),
+            });
+            // Diagnostic only: a failure here does not weaken the lock.
+            let _ = file.set_len(0);
+            let _ = file.seek(SeekFrom::Start(0));
+            let _ = file.write_all(info.to_string().as_bytes());
+            let _ = file.flush();
+            return Ok(Lock {
+                file: Some(file),
+                path: primary.to_path_buf(),
+            });
+        }
+        Err(Error::invalid(
+            primary,
+            "the lock file keeps being replaced; try again",
+        ))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Unlink while still holding the flock, so nobody can lock this inode
+        // through the path between our release and the unlink.
+        let _ = fs::remove_file(&self.path);
+        self.file.take();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_lock_is_refused_with_pid_then_released() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("locks/jp-c1.lock");
+        let lock = Lock::acquire(&path, None).unwrap();
+        assert!(is_held(&path));
+        assert_eq!(holder_pid(&path), Some(std::process::id()));
+        match Lock::acquire(&path, None) {
+            Err(Error::Locked { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
+            other => panic!("expected Locked, got {other:?}"),
+        }
+        drop(lock);
+        assert!(!path.exists());
+        Lock::acquire(&path, None).unwrap();
+    }
+
+    #[test]
+    fn held_lock_at_the_other_place_refuses() {
+        let tmp = tempfile::tempdir().unwrap();
+        let a = tmp.path().join("a/jp-c1.lock");
+        let b = tmp.path().join("b/jp-c1.lock");
+        let _held = Lock::acquire(&b, None).unwrap();
+        assert!(matches!(
+            Lock::acquire(&a, Some(&b)),
+            Err(Error::Locked { .. })
+        ));
+    }
+
+    #[test]
+    fn stale_lock_file_is_taken_over() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("jp-c1.lock");
+        fs::write(&path, r#"{"pid": 999999, "acquired_at": "x"}"#).unwrap();
+        let _lock = Lock::acquire(&path, None).unwrap();
+        assert_eq!(holder_pid(&path), Some(std::process::id()));
+    }
+}

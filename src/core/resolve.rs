@@ -1,0 +1,151 @@
+//! Turning what a person types (`jp-c17758406187`, a path, `xdg`) into a
+//! conversation directory.
+
+use super::conversation::EVENTS_FILE;
+use super::error::{Error, Result};
+use super::workspace::{Entry, Workspace};
+use std::path::{Path, PathBuf};
+
+/// Resolves `query` to a conversation directory.
+///
+/// Accepted, in this order: a conversation directory, a file in one (its
+/// `events.json`), `jp-c<ID>` or a bare `<ID>`, or a fragment of the title or
+/// slug that matches exactly one conversation of `workspace`.
+pub fn resolve(query: &str, workspace: Option<&Workspace>) -> Result<PathBuf> {
+    let path = Path::new(query);
+    if path.is_dir() {
+        return Ok(path.to_path_buf());
+    }
+    if path.is_file() {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        return Ok(dir.to_path_buf());
+    }
+    if looks_like_path(query) {
+        return Err(Error::invalid(path, "no such file or directory"));
+    }
+
+    let entries = workspace.map(Workspace::entries).unwrap_or_default();
+    let searched: Vec<PathBuf> = workspace
+        .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
+        .unwrap_or_default();
+
+    let id = query
+        .strip_prefix("jp-c")
+        .unwrap_or(query)
+        .parse::<u64>()
+        .ok();
+    let matches: Vec<&Entry> = match id {
+        Some(id) => entries.iter().filter(|e| e.id == Some(id)).collect(),
+        None => {
+            let needle = query.to_lowercase();
+            entries
+                .iter()
+                .filter(|e| {
+                    e.dir_name().to_lowercase().contains(&needle)
+                        || e.title()
+                            .is_some_and(|t| t.to_lowercase().contains(&needle))
+                })
+                .collect()
+        }
+    };
+    match matches.as_slice() {
+        [one] => Ok(one.dir.clone()),
+        [] => Err(Error::NotFound {
+            query: query.to_string(),
+            searched: if workspace.is_none() {
+                Vec::new()
+            } else {
+                searched
+            },
+            candidates: entries.iter().map(Entry::describe).collect(),
+        }),
+        many => Err(Error::Ambiguous {
+            query: query.to_string(),
+            candidates: many
+                .iter()
+                .map(|e| format!("{}  [{}]", e.describe(), e.dir.display()))
+                .collect(),
+        }),
+    }
+}
+
+fn looks_like_path(query: &str) -> bool {
+    query.contains('/') || query.ends_with(EVENTS_FILE) || query.starts_with('.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn workspace() -> (tempfile::TempDir, Workspace) {
+        let tmp = tempfile::tempdir().unwrap();
+        for (dir, title) in [
+            ("17000000001-fix-the-parser", "Fix the parser"),
+            ("17000000002-parser-tests", "Parser tests"),
+            ("17000000003", "Release notes"),
+        ] {
+            let d = tmp.path().join(".jp/conversations").join(dir);
+            fs::create_dir_all(&d).unwrap();
+            fs::write(d.join("events.json"), "[]\n").unwrap();
+            fs::write(
+                d.join("metadata.json"),
+                format!("{{\"title\": \"{title}\"}}\n"),
+            )
+            .unwrap();
+        }
+        let ws = Workspace::at(tmp.path());
+        (tmp, ws)
+    }
+
+    #[test]
+    fn by_id_in_both_spellings() {
+        let (_t, ws) = workspace();
+        let a = resolve("jp-c17000000003", Some(&ws)).unwrap();
+        let b = resolve("17000000003", Some(&ws)).unwrap();
+        assert_eq!(a, b);
+        assert!(a.ends_with("17000000003"));
+    }
+
+    #[test]
+    fn by_unique_title_fragment() {
+        let (_t, ws) = workspace();
+        let d = resolve("release", Some(&ws)).unwrap();
+        assert!(d.ends_with("17000000003"));
+    }
+
+    #[test]
+    fn ambiguous_fragment_lists_candidates() {
+        let (_t, ws) = workspace();
+        let e = resolve("parser", Some(&ws)).unwrap_err().to_string();
+        assert!(e.contains("matches 2 conversations"), "{e}");
+        assert!(e.contains("jp-c17000000001  Fix the parser"), "{e}");
+        assert!(e.contains("jp-c17000000002  Parser tests"), "{e}");
+    }
+
+    #[test]
+    fn no_match_lists_what_exists() {
+        let (_t, ws) = workspace();
+        let e = resolve("nothing-like-it", Some(&ws))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no conversation matches `nothing-like-it`"),
+            "{e}"
+        );
+        assert!(e.contains("jp-c17000000003  Release notes"), "{e}");
+    }
+
+    #[test]
+    fn events_json_path_resolves_to_its_directory() {
+        let (t, ws) = workspace();
+        let file = t.path().join(".jp/conversations/17000000003/events.json");
+        let d = resolve(file.to_str().unwrap(), Some(&ws)).unwrap();
+        assert!(d.ends_with("17000000003"));
+    }
+}

@@ -1,0 +1,295 @@
+//! Writing compaction changes back, the only writes jp-inspect makes.
+//!
+//! Every write: takes `jp`'s lock, re-reads the conversation under it (so an
+//! event `jp` appended since we loaded is kept), adds/removes compaction
+//! events only, writes every other event back as the exact text it was read
+//! as, and replaces `events.json` atomically (temp file in the same
+//! directory, fsync, rename, fsync the directory).
+
+use super::compaction::{Compaction, Source};
+use super::conversation::{Conversation, EVENTS_FILE};
+use super::error::{Error, Result};
+use super::event::Kind;
+use super::load;
+use super::lock::Lock;
+use super::workspace::lock_paths;
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Which existing compaction events to remove.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Removal {
+    None,
+    /// Every compaction event (reset all).
+    All,
+    /// Every `source: auto` compaction (reset auto-only).
+    Auto,
+    /// These events, named by their exact text and which occurrence of that
+    /// text they are, so a position that shifted meanwhile is not mistaken.
+    Exact(Vec<CompactionKey>),
+}
+
+/// Names one compaction event across a reload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompactionKey {
+    pub raw: String,
+    pub occurrence: usize,
+}
+
+impl CompactionKey {
+    /// The key of the compaction at 0-based `position`.
+    pub fn of_position(conv: &Conversation, position: usize) -> Option<CompactionKey> {
+        let target = conv.compactions().nth(position)?;
+        let raw = conv.raw(target.event).to_string();
+        let occurrence = conv
+            .compactions()
+            .take(position)
+            .filter(|c| conv.raw(c.event) == raw)
+            .count();
+        Some(CompactionKey { raw, occurrence })
+    }
+}
+
+/// A change to a conversation's compactions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub remove: Removal,
+    pub append: Vec<Compaction>,
+}
+
+impl Edit {
+    pub fn append(compactions: Vec<Compaction>) -> Edit {
+        Edit {
+            remove: Removal::None,
+            append: compactions,
+        }
+    }
+
+    pub fn remove(removal: Removal) -> Edit {
+        Edit {
+            remove: removal,
+            append: Vec::new(),
+        }
+    }
+}
+
+/// What a write did.
+#[derive(Debug)]
+pub struct Saved {
+    /// The conversation as now on disk.
+    pub conversation: Conversation,
+    pub removed: usize,
+    pub appended: usize,
+    /// False when the edit changed nothing, so the file was left alone.
+    pub written: bool,
+}
+
+/// The lock for the conversation in `dir`.
+pub fn lock_for(dir: &Path) -> Result<Lock> {
+    let id = load::id_of_dir(dir).ok_or_else(|| {
+        Error::invalid(
+            dir,
+            "not named like a jp conversation (<ID> or <ID>-<slug>), so its lock is unknown; \
+             refusing to write",
+        )
+    })?;
+    let (primary, other) = lock_paths(dir, id);
+    Lock::acquire(&primary, other.as_deref())
+}
+
+/// Applies `edit` to the conversation in `dir` under `jp`'s lock.
+pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
+    let _lock = lock_for(dir)?;
+    cleanup_temp_files(dir);
+    let current = load::load(dir)?;
+    let (text, removed) = render(&current, edit)?;
+    let appended = edit.append.len();
+    if removed == 0 && appended == 0 {
+        return Ok(Saved {
+            conversation: current,
+            removed,
+            appended,
+            written: false,
+        });
+    }
+    write_atomically(&dir.join(EVENTS_FILE), text.as_bytes())?;
+    let conversation = load::parse(
+        dir,
+        load::Files {
+            events: text.into_bytes(),
+            base_config: read_optional(&dir.join(super::conversation::BASE_CONFIG_FILE))?,
+            metadata: read_optional(&dir.join(super::conversation::METADATA_FILE))?,
+        },
+    )?;
+    Ok(Saved {
+        conversation,
+        removed,
+        appended,
+        written: true,
+    })
+}
+
+fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// The new `events.json` text and how many compactions it removes. Pure.
+pub fn render(conv: &Conversation, edit: &Edit) -> Result<(String, usize)> {
+    let mut keep = vec![true; conv.events.len()];
+    let mut removed = 0;
+    match &edit.remove {
+        Removal::None => {}
+        Removal::All | Removal::Auto => {
+            for (i, e) in conv.events.iter().enumerate() {
+                let hit = match &e.kind {
+                    Kind::Compaction(Ok(c)) => {
+                        edit.remove == Removal::All || c.source == Source::Auto
+                    }
+                    Kind::Compaction(Err(_)) => edit.remove == Removal::All,
+                    _ => false,
+                };
+                if hit {
+                    keep[i] = false;
+                    removed += 1;
+                }
+            }
+        }
+        Removal::Exact(keys) => {
+            for key in keys {
+                let found = conv
+                    .compactions()
+                    .filter(|c| conv.raw(c.event) == key.raw)
+                    .nth(key.occurrence)
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            conv.events_path(),
+                            "the compaction to remove is no longer in the file \
+                             (it changed since it was read); nothing was written",
+                        )
+                    })?;
+                if keep[found.event] {
+                    keep[found.event] = false;
+                    removed += 1;
+                }
+            }
+        }
+    }
+
+    let mut parts: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(conv.events.len() + 2);
+    if let Some(prelude) = conv.prelude_raw() {
+        parts.push(prelude.into());
+    }
+    for (i, kept) in keep.iter().enumerate() {
+        if *kept {
+            parts.push(conv.raw(i).into());
+        }
+    }
+    for c in &edit.append {
+        parts.push(pretty_element(&c.to_json()).into());
+    }
+    Ok((join_array(&parts), removed))
+}
+
+/// Formats an array of element texts the way `jp` pretty-prints its files.
+pub fn join_array(parts: &[std::borrow::Cow<'_, str>]) -> String {
+    if parts.is_empty() {
+        return "[]\n".to_string();
+    }
+    let len: usize = parts.iter().map(|p| p.len() + 4).sum::<usize>() + 4;
+    let mut out = String::with_capacity(len);
+    out.push_str("[\n");
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        out.push_str("  ");
+        out.push_str(p);
+    }
+    out.push_str("\n]\n");
+    out
+}
+
+/// An element's text as it sits inside `jp`'s pretty-printed array: the
+/// first line unindented (the array adds it), later lines indented by two.
+pub fn pretty_element(value: &serde_json::Value) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    // JSON strings cannot hold raw newlines, so every newline is layout.
+    text.replace('\n', "\n  ")
+}
+
+const TEMP_MARK: &str = ".jp-inspect-";
+
+/// Writes `bytes` to `path` via a temp file in the same directory, fsyncs
+/// it, renames it over `path` and fsyncs the directory, so a crash leaves
+/// either the old file or the new one, never a mix.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // Ends in `.tmp` so `jp`'s own cleanup recognises a leftover too.
+    let temp: PathBuf = dir.join(format!("{name}{TEMP_MARK}{}.tmp", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut file = File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)?;
+        File::open(dir)?.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&temp);
+        return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+/// Removes temp files an interrupted write of ours left behind. Only called
+/// under the lock, when no other writer of ours can be mid-write.
+pub fn cleanup_temp_files(dir: &Path) {
+    let Ok(read) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in read.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.contains(TEMP_MARK) && name.ends_with(".tmp") {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pretty_element_matches_jp_layout_inside_an_array() {
+        let v = json!({"type": "compaction", "tool_calls": {"policy": "omit"}});
+        let doc = join_array(&[pretty_element(&v).into()]);
+        let expected = serde_json::to_string_pretty(&json!([v])).unwrap() + "\n";
+        assert_eq!(doc, expected);
+    }
+
+    #[test]
+    fn empty_array_is_written_as_jp_does() {
+        assert_eq!(join_array(&[]), "[]\n");
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("events.json");
+        fs::write(&path, "old").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
+    }
+}

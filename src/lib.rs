@@ -1,0 +1,9 @@
+//! jp-inspect: see what a `jp` conversation sends the model after its
+//! compactions, and preview, apply and reset them.
+//!
+//! `core` is the UI-free library every other part goes through; `cli` is the
+//! headless command line; `tui` is the inspector.
+
+pub mod cli;
+pub mod core;
+pub mod demo;
