@@ -1,0 +1,651 @@
+//! `[conversation.compaction.auto]`: the configuration of automatic
+//! compaction, in the shape `jp` uses, with D50's and the staged-elision
+//! ticket's constants as defaults.
+//!
+//! Precedence, lowest first: built-in defaults; the table in the
+//! conversation's merged config; a `--config` file; command-line flags;
+//! changes made in the inspector. Unknown keys and invalid values are errors
+//! naming the key and the file.
+
+use crate::core::compaction::ToolCalls;
+use serde_json::{Map, Value};
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+/// The TOML table path, as people write it.
+pub const TABLE: &str = "conversation.compaction.auto";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// RFD D50: one threshold, one rolling rule.
+    Single,
+    /// The ticket's T4: elide at a soft threshold, summarise at a hard one.
+    Staged,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Single => "single",
+            Mode::Staged => "staged",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "single" => Some(Mode::Single),
+            "staged" => Some(Mode::Staged),
+            _ => None,
+        }
+    }
+}
+
+/// A standing rule: what to compact and what to keep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleConfig {
+    pub keep_first: usize,
+    pub keep_last: usize,
+    pub reasoning: bool,
+    pub tool_calls: Option<ToolCalls>,
+    /// `Some` makes the rule summarise (with these instructions, if any).
+    pub summary: Option<SummaryConfig>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SummaryConfig {
+    pub instructions: Option<String>,
+}
+
+/// Which summarizer writes summaries, and how to reach it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SummarizerConfig {
+    Digest,
+    Command {
+        command: String,
+        timeout: Duration,
+    },
+    OpenAi {
+        base_url: String,
+        model: String,
+        api_key_env: Option<String>,
+        timeout: Duration,
+    },
+}
+
+impl SummarizerConfig {
+    pub fn name(&self) -> &'static str {
+        match self {
+            SummarizerConfig::Digest => "digest",
+            SummarizerConfig::Command { .. } => "command",
+            SummarizerConfig::OpenAi { .. } => "openai",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoConfig {
+    pub enabled: bool,
+    pub mode: Mode,
+    pub min_turns: usize,
+    // single (D50)
+    pub trigger_ratio: f64,
+    pub rule: RuleConfig,
+    // staged (T4)
+    pub soft_ratio: f64,
+    pub hard_ratio: f64,
+    pub recent_ratio: f64,
+    pub recent_min_turns: usize,
+    pub keep_first: usize,
+    pub elide: RuleConfig,
+    pub summary: SummaryConfig,
+    // how summaries are made (jp-inspect's own table)
+    pub summarizer: SummarizerConfig,
+}
+
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+impl Default for AutoConfig {
+    fn default() -> Self {
+        AutoConfig {
+            enabled: false,
+            mode: Mode::Staged,
+            min_turns: 5,
+            trigger_ratio: 0.75,
+            rule: RuleConfig {
+                keep_first: 1,
+                keep_last: 3,
+                reasoning: true,
+                tool_calls: Some(ToolCalls::Strip {
+                    request: true,
+                    response: true,
+                    over: None,
+                }),
+                summary: None,
+            },
+            soft_ratio: 0.6,
+            hard_ratio: 0.85,
+            recent_ratio: 0.3,
+            recent_min_turns: 2,
+            keep_first: 1,
+            elide: RuleConfig {
+                keep_first: 1,
+                keep_last: 0,
+                reasoning: true,
+                tool_calls: Some(ToolCalls::Strip {
+                    request: true,
+                    response: true,
+                    over: Some(1024),
+                }),
+                summary: None,
+            },
+            summary: SummaryConfig::default(),
+            summarizer: SummarizerConfig::Digest,
+        }
+    }
+}
+
+/// A bad key or value, naming where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub origin: String,
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: `{}`: {}", self.origin, self.key, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// `jp` configs may wrap a value with its merge strategy.
+fn unwrap(v: &Value) -> &Value {
+    match v {
+        Value::Object(o) if o.contains_key("value") && o.len() <= 2 => &o["value"],
+        other => other,
+    }
+}
+
+struct Layer<'a> {
+    origin: &'a str,
+}
+
+impl Layer<'_> {
+    fn err<T>(&self, key: &str, message: impl Into<String>) -> Result<T, ConfigError> {
+        Err(ConfigError {
+            origin: self.origin.to_string(),
+            key: key.to_string(),
+            message: message.into(),
+        })
+    }
+
+    fn table<'v>(&self, key: &str, v: &'v Value) -> Result<&'v Map<String, Value>, ConfigError> {
+        match unwrap(v) {
+            Value::Object(o) => Ok(o),
+            other => self.err(key, format!("expected a table, found {}", describe(other))),
+        }
+    }
+
+    fn boolean(&self, key: &str, v: &Value) -> Result<bool, ConfigError> {
+        unwrap(v).as_bool().map_or_else(
+            || {
+                self.err(
+                    key,
+                    format!("expected true or false, found {}", describe(v)),
+                )
+            },
+            Ok,
+        )
+    }
+
+    fn count(&self, key: &str, v: &Value) -> Result<usize, ConfigError> {
+        unwrap(v)
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .map_or_else(
+                || {
+                    self.err(
+                        key,
+                        format!("expected a whole number (0 or more), found {}", describe(v)),
+                    )
+                },
+                Ok,
+            )
+    }
+
+    fn ratio(&self, key: &str, v: &Value) -> Result<f64, ConfigError> {
+        match unwrap(v).as_f64() {
+            Some(r) if r > 0.0 && r <= 1.0 => Ok(r),
+            _ => self.err(
+                key,
+                format!(
+                    "expected a ratio above 0 and at most 1 (e.g. 0.75), found {}",
+                    describe(v)
+                ),
+            ),
+        }
+    }
+
+    fn string(&self, key: &str, v: &Value) -> Result<String, ConfigError> {
+        unwrap(v).as_str().map(str::to_owned).map_or_else(
+            || self.err(key, format!("expected a string, found {}", describe(v))),
+            Ok,
+        )
+    }
+
+    fn seconds(&self, key: &str, v: &Value) -> Result<Duration, ConfigError> {
+        match unwrap(v).as_f64() {
+            Some(s) if s > 0.0 && s < 86_400.0 => Ok(Duration::from_secs_f64(s)),
+            _ => self.err(
+                key,
+                format!("expected seconds (e.g. 30), found {}", describe(v)),
+            ),
+        }
+    }
+
+    fn reasoning(&self, key: &str, v: &Value) -> Result<bool, ConfigError> {
+        match unwrap(v) {
+            Value::String(s) if s == "strip" => Ok(true),
+            Value::Bool(b) => Ok(*b),
+            other => self.err(
+                key,
+                format!("expected \"strip\", found {}", describe(other)),
+            ),
+        }
+    }
+
+    fn tool_calls(&self, key: &str, v: &Value) -> Result<Option<ToolCalls>, ConfigError> {
+        let strip = |request, response| ToolCalls::Strip {
+            request,
+            response,
+            over: None,
+        };
+        match unwrap(v) {
+            Value::String(s) => match s.as_str() {
+                "strip" => Ok(Some(strip(true, true))),
+                "strip-requests" => Ok(Some(strip(true, false))),
+                "strip-responses" => Ok(Some(strip(false, true))),
+                "omit" => Ok(Some(ToolCalls::Omit { over: None })),
+                "keep" | "none" => Ok(None),
+                other => self.err(
+                    key,
+                    format!(
+                        "unknown mode \"{other}\"; expected \"strip\", \"strip-requests\", \
+                         \"strip-responses\", \"omit\" or a table"
+                    ),
+                ),
+            },
+            Value::Object(t) => {
+                for k in t.keys() {
+                    if !["policy", "request", "response", "over"].contains(&k.as_str()) {
+                        return self.err(&format!("{key}.{k}"), "unknown key");
+                    }
+                }
+                let over = match t.get("over") {
+                    Some(o) => Some(self.count(&format!("{key}.over"), o)? as u64),
+                    None => None,
+                };
+                let flag = |name: &str| match t.get(name) {
+                    Some(b) => self.boolean(&format!("{key}.{name}"), b),
+                    None => Ok(true),
+                };
+                match t.get("policy").map(unwrap).and_then(Value::as_str) {
+                    Some("strip") | None => Ok(Some(ToolCalls::Strip {
+                        request: flag("request")?,
+                        response: flag("response")?,
+                        over,
+                    })),
+                    Some("omit") => Ok(Some(ToolCalls::Omit { over })),
+                    Some(other) => self.err(
+                        &format!("{key}.policy"),
+                        format!("unknown policy \"{other}\"; expected \"strip\" or \"omit\""),
+                    ),
+                }
+            }
+            other => self.err(
+                key,
+                format!("expected a mode or a table, found {}", describe(other)),
+            ),
+        }
+    }
+
+    fn summary(&self, key: &str, v: &Value) -> Result<SummaryConfig, ConfigError> {
+        let t = self.table(key, v)?;
+        let mut s = SummaryConfig::default();
+        for (k, v) in t {
+            let path = format!("{key}.{k}");
+            match k.as_str() {
+                "instructions" => s.instructions = Some(self.string(&path, v)?),
+                // `jp`'s summary rules may name a model; ours come from the
+                // summarizer table.
+                "model" => {}
+                _ => return self.err(&path, "unknown key"),
+            }
+        }
+        Ok(s)
+    }
+
+    fn rule(&self, key: &str, v: &Value, into: &mut RuleConfig) -> Result<(), ConfigError> {
+        for (k, v) in self.table(key, v)? {
+            let path = format!("{key}.{k}");
+            match k.as_str() {
+                "keep_first" => into.keep_first = self.count(&path, v)?,
+                "keep_last" => into.keep_last = self.count(&path, v)?,
+                "reasoning" => into.reasoning = self.reasoning(&path, v)?,
+                "tool_calls" => into.tool_calls = self.tool_calls(&path, v)?,
+                "summary" => into.summary = Some(self.summary(&path, v)?),
+                _ => return self.err(&path, "unknown key"),
+            }
+        }
+        Ok(())
+    }
+
+    fn summarizer(
+        &self,
+        key: &str,
+        v: &Value,
+        current: &SummarizerConfig,
+    ) -> Result<SummarizerConfig, ConfigError> {
+        let t = self.table(key, v)?;
+        let kind = match t.get("kind") {
+            Some(k) => self.string(&format!("{key}.kind"), k)?,
+            None => current.name().to_string(),
+        };
+        let get_str = |name: &str| -> Result<Option<String>, ConfigError> {
+            t.get(name)
+                .map(|v| self.string(&format!("{key}.{name}"), v))
+                .transpose()
+        };
+        let timeout = match t.get("timeout_secs") {
+            Some(v) => self.seconds(&format!("{key}.timeout_secs"), v)?,
+            None => match current {
+                SummarizerConfig::Command { timeout, .. }
+                | SummarizerConfig::OpenAi { timeout, .. } => *timeout,
+                SummarizerConfig::Digest => DEFAULT_TIMEOUT,
+            },
+        };
+        for k in t.keys() {
+            if ![
+                "kind",
+                "command",
+                "timeout_secs",
+                "base_url",
+                "model",
+                "api_key_env",
+            ]
+            .contains(&k.as_str())
+            {
+                return self.err(&format!("{key}.{k}"), "unknown key");
+            }
+        }
+        match kind.as_str() {
+            "digest" => Ok(SummarizerConfig::Digest),
+            "command" => {
+                let command = match (get_str("command")?, current) {
+                    (Some(c), _) => c,
+                    (None, SummarizerConfig::Command { command, .. }) => command.clone(),
+                    (None, _) => {
+                        return self.err(
+                            &format!("{key}.command"),
+                            "the command summarizer needs a command line",
+                        );
+                    }
+                };
+                Ok(SummarizerConfig::Command { command, timeout })
+            }
+            "openai" => {
+                let (base, model, env) = match current {
+                    SummarizerConfig::OpenAi {
+                        base_url,
+                        model,
+                        api_key_env,
+                        ..
+                    } => (
+                        Some(base_url.clone()),
+                        Some(model.clone()),
+                        api_key_env.clone(),
+                    ),
+                    _ => (None, None, None),
+                };
+                let base_url = get_str("base_url")?
+                    .or(base)
+                    .unwrap_or_else(|| "https://api.openai.com/v1".into());
+                let model = match get_str("model")?.or(model) {
+                    Some(m) => m,
+                    None => {
+                        return self.err(
+                            &format!("{key}.model"),
+                            "the openai summarizer needs a model",
+                        );
+                    }
+                };
+                let api_key_env = get_str("api_key_env")?.or(env);
+                Ok(SummarizerConfig::OpenAi {
+                    base_url,
+                    model,
+                    api_key_env,
+                    timeout,
+                })
+            }
+            other => self.err(
+                &format!("{key}.kind"),
+                format!(
+                    "unknown summarizer \"{other}\"; expected \"digest\", \"command\" or \"openai\""
+                ),
+            ),
+        }
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    }
+}
+
+impl AutoConfig {
+    /// Applies one layer: the `auto` table (already located), from `origin`.
+    pub fn apply(&mut self, auto: &Value, origin: &str) -> Result<(), ConfigError> {
+        let l = Layer { origin };
+        let t = l.table(TABLE, auto)?;
+        for (k, v) in t {
+            let key = format!("{TABLE}.{k}");
+            match k.as_str() {
+                "enabled" => self.enabled = l.boolean(&key, v)?,
+                "mode" => {
+                    let s = l.string(&key, v)?;
+                    self.mode = Mode::parse(&s).map_or_else(
+                        || {
+                            l.err(
+                                &key,
+                                format!("unknown mode \"{s}\"; expected \"single\" or \"staged\""),
+                            )
+                        },
+                        Ok,
+                    )?;
+                }
+                "min_turns" => self.min_turns = l.count(&key, v)?,
+                "trigger_ratio" => self.trigger_ratio = l.ratio(&key, v)?,
+                "soft_ratio" => self.soft_ratio = l.ratio(&key, v)?,
+                "hard_ratio" => self.hard_ratio = l.ratio(&key, v)?,
+                "recent_ratio" => self.recent_ratio = l.ratio(&key, v)?,
+                "recent_min_turns" => self.recent_min_turns = l.count(&key, v)?,
+                "keep_first" => self.keep_first = l.count(&key, v)?,
+                "rule" => l.rule(&key, v, &mut self.rule)?,
+                "elide" => l.rule(&key, v, &mut self.elide)?,
+                "summary" => self.summary = l.summary(&key, v)?,
+                "summarizer" => self.summarizer = l.summarizer(&key, v, &self.summarizer)?,
+                _ => return l.err(&key, "unknown key"),
+            }
+        }
+        if self.soft_ratio > self.hard_ratio {
+            return l.err(
+                &format!("{TABLE}.soft_ratio"),
+                format!(
+                    "the soft threshold ({}) must not be above the hard one ({})",
+                    self.soft_ratio, self.hard_ratio
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Applies the `[conversation.compaction.auto]` table of a whole config
+    /// document (a conversation's merged config, or a TOML file), if any.
+    pub fn apply_document(&mut self, doc: &Value, origin: &str) -> Result<(), ConfigError> {
+        let mut v = doc;
+        for part in ["conversation", "compaction", "auto"] {
+            match unwrap(v).get(part) {
+                Some(next) => v = next,
+                None => return Ok(()),
+            }
+        }
+        self.apply(v, origin)
+    }
+
+    /// Reads a TOML file and applies its table.
+    pub fn apply_file(&mut self, path: &Path) -> Result<(), ConfigError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            origin: origin.clone(),
+            key: TABLE.into(),
+            message: format!("cannot read: {e}"),
+        })?;
+        let doc: toml::Value = toml::from_str(&text).map_err(|e| ConfigError {
+            origin: origin.clone(),
+            key: TABLE.into(),
+            message: format!("not valid TOML: {}", e.to_string().trim()),
+        })?;
+        let json = serde_json::to_value(doc).map_err(|e| ConfigError {
+            origin: origin.clone(),
+            key: TABLE.into(),
+            message: e.to_string(),
+        })?;
+        self.apply_document(&json, &origin)
+    }
+
+    /// The instructions for model-backed summarizers.
+    pub fn instructions(&self) -> &str {
+        self.summary
+            .instructions
+            .as_deref()
+            .or(self
+                .rule
+                .summary
+                .as_ref()
+                .and_then(|s| s.instructions.as_deref()))
+            .unwrap_or(crate::core::summarize::DEFAULT_INSTRUCTIONS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_are_d50_and_the_ticket() {
+        let c = AutoConfig::default();
+        assert!(!c.enabled);
+        assert_eq!(c.trigger_ratio, 0.75);
+        assert_eq!(c.min_turns, 5);
+        assert_eq!((c.rule.keep_first, c.rule.keep_last), (1, 3));
+        assert_eq!(
+            (c.soft_ratio, c.hard_ratio, c.recent_ratio),
+            (0.6, 0.85, 0.3)
+        );
+        assert_eq!(c.recent_min_turns, 2);
+        assert_eq!(c.elide.tool_calls.unwrap().over(), Some(1024));
+    }
+
+    #[test]
+    fn layers_override_in_order() {
+        let mut c = AutoConfig::default();
+        c.apply_document(
+            &json!({"conversation": {"compaction": {"auto": {"enabled": true, "mode": "single", "trigger_ratio": 0.5}}}}),
+            "base_config.json",
+        )
+        .unwrap();
+        c.apply(
+            &json!({"trigger_ratio": 0.9, "rule": {"keep_last": 5, "tool_calls": "omit"}}),
+            "x.toml",
+        )
+        .unwrap();
+        assert!(c.enabled);
+        assert_eq!(c.mode, Mode::Single);
+        assert_eq!(c.trigger_ratio, 0.9);
+        assert_eq!(c.rule.keep_last, 5);
+        assert_eq!(c.rule.tool_calls, Some(ToolCalls::Omit { over: None }));
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_file() {
+        let mut c = AutoConfig::default();
+        let e = c
+            .apply(&json!({"trigger_ratio": 2}), "auto.toml")
+            .unwrap_err();
+        assert_eq!(e.key, "conversation.compaction.auto.trigger_ratio");
+        assert!(e.to_string().starts_with("auto.toml: "), "{e}");
+        let e = c
+            .apply(&json!({"rule": {"keep_lats": 2}}), "auto.toml")
+            .unwrap_err();
+        assert_eq!(e.key, "conversation.compaction.auto.rule.keep_lats");
+        assert!(e.message.contains("unknown key"));
+        let e = c.apply(&json!({"mode": "tiered"}), "f").unwrap_err();
+        assert!(e.message.contains("unknown mode"));
+        let e = c
+            .apply(&json!({"soft_ratio": 0.9, "hard_ratio": 0.8}), "f")
+            .unwrap_err();
+        assert!(e.message.contains("must not be above"));
+    }
+
+    #[test]
+    fn tool_calls_table_with_over() {
+        let mut c = AutoConfig::default();
+        c.apply(&json!({"elide": {"tool_calls": {"policy": "strip", "request": false, "response": true, "over": 2048}}}), "f")
+            .unwrap();
+        assert_eq!(
+            c.elide.tool_calls,
+            Some(ToolCalls::Strip {
+                request: false,
+                response: true,
+                over: Some(2048)
+            })
+        );
+    }
+
+    #[test]
+    fn reads_a_toml_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("auto.toml");
+        std::fs::write(
+            &path,
+            "[conversation.compaction.auto]\nmode = \"single\"\n[conversation.compaction.auto.rule]\nkeep_last = 4\n\
+             [conversation.compaction.auto.summarizer]\nkind = \"command\"\ncommand = \"cat\"\ntimeout_secs = 5\n",
+        )
+        .unwrap();
+        let mut c = AutoConfig::default();
+        c.apply_file(&path).unwrap();
+        assert_eq!(c.mode, Mode::Single);
+        assert_eq!(c.rule.keep_last, 4);
+        assert_eq!(
+            c.summarizer,
+            SummarizerConfig::Command {
+                command: "cat".into(),
+                timeout: Duration::from_secs(5)
+            }
+        );
+        std::fs::write(
+            &path,
+            "[conversation.compaction.auto]\nmin_turns = \"five\"\n",
+        )
+        .unwrap();
+        let e = c.apply_file(&path).unwrap_err().to_string();
+        assert!(e.contains("auto.toml"), "{e}");
+        assert!(e.contains("min_turns"), "{e}");
+    }
+}

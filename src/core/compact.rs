@@ -1,0 +1,250 @@
+//! Planning manual compactions from rules: resolve the range once, extend a
+//! summary over the summaries it touches, generate the summary text from the
+//! raw events, and describe the result the way `jp` does.
+
+use super::compaction::{Compaction, Source};
+use super::conversation::Conversation;
+use super::range::{self, TurnRange};
+use super::rule::Rule;
+use super::summarize::{self, Summarizer};
+use super::timestamp::Timestamp;
+use chrono::Duration;
+
+/// The range used when a rule gives none (compaction.md: default 1 and 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keeps {
+    pub keep_first: usize,
+    pub keep_last: usize,
+}
+
+impl Default for Keeps {
+    fn default() -> Self {
+        Keeps {
+            keep_first: 1,
+            keep_last: 1,
+        }
+    }
+}
+
+/// A compaction ready to append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Planned {
+    pub spec: String,
+    pub rule: Rule,
+    /// The range the rule asked for.
+    pub requested: TurnRange,
+    /// The compaction, whose range may have grown over existing summaries.
+    pub compaction: Compaction,
+    /// Characters the summarizer read, if it ran.
+    pub summarizer_input_chars: u64,
+}
+
+impl Planned {
+    pub fn range(&self) -> TurnRange {
+        TurnRange {
+            from: self.compaction.from_turn,
+            to: self.compaction.to_turn,
+        }
+    }
+
+    pub fn extended(&self) -> bool {
+        self.range() != self.requested
+    }
+}
+
+/// One rule's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Planned(Planned),
+    /// The rule resolved to no turns; nothing is written for it.
+    Nothing {
+        spec: String,
+        reason: String,
+    },
+}
+
+/// The timestamp for a new compaction: now, but never earlier than an
+/// existing one, so the newest compaction wins as the person expects even
+/// when the file holds timestamps from a clock ahead of ours.
+pub fn next_timestamp(now: Timestamp, existing: &[&Compaction]) -> Timestamp {
+    let floor = existing
+        .iter()
+        .map(|c| c.timestamp + Duration::microseconds(1))
+        .max();
+    match floor {
+        Some(f) if f > now => f,
+        _ => now,
+    }
+}
+
+/// Options of a planning run.
+pub struct Options<'a> {
+    pub keeps: Keeps,
+    pub source: Source,
+    pub now: Timestamp,
+    pub summarizer: &'a dyn Summarizer,
+    pub instructions: &'a str,
+}
+
+/// Plans one compaction per rule, each seeing the ones planned before it.
+pub fn plan(
+    conv: &Conversation,
+    rules: &[(String, Rule)],
+    opts: &Options<'_>,
+) -> Result<Vec<Step>, summarize::SummarizeError> {
+    let stored = conv.valid_compactions();
+    let mut planned: Vec<Compaction> = Vec::new();
+    let mut steps = Vec::new();
+    for (spec, rule) in rules {
+        let existing: Vec<&Compaction> = stored.iter().chain(planned.iter()).collect();
+        let requested = match rule.range {
+            Some(r) => range::resolve(conv.turn_count, &existing, r.from, r.to),
+            None => range::keep(conv.turn_count, opts.keeps.keep_first, opts.keeps.keep_last),
+        };
+        let Some(requested) = requested else {
+            steps.push(Step::Nothing {
+                spec: spec.clone(),
+                reason: nothing_reason(conv.turn_count, rule, opts.keeps),
+            });
+            continue;
+        };
+        let (range, summary, input_chars) = if rule.summarize {
+            let range = range::extend_for_summary(requested, &existing);
+            let s = opts.summarizer.summarize(&summarize::Request {
+                conversation: conv,
+                range,
+                instructions: opts.instructions,
+            })?;
+            (range, Some(s.text), s.input_chars)
+        } else {
+            (requested, None, 0)
+        };
+        let compaction = Compaction {
+            timestamp: next_timestamp(opts.now, &existing),
+            from_turn: range.from,
+            to_turn: range.to,
+            summary,
+            strip_reasoning: rule.reasoning,
+            tool_calls: rule.tools,
+            source: opts.source,
+        };
+        planned.push(compaction.clone());
+        steps.push(Step::Planned(Planned {
+            spec: spec.clone(),
+            rule: rule.clone(),
+            requested,
+            compaction,
+            summarizer_input_chars: input_chars,
+        }));
+    }
+    Ok(steps)
+}
+
+fn nothing_reason(turn_count: usize, rule: &Rule, keeps: Keeps) -> String {
+    if turn_count == 0 {
+        return "the conversation has no turns".into();
+    }
+    match rule.range {
+        Some(_) => {
+            format!("the range selects no turns of the {turn_count} there are (nothing to compact)")
+        }
+        None => format!(
+            "keeping the first {} and last {} turn(s) of {turn_count} leaves nothing to compact",
+            keeps.keep_first, keeps.keep_last
+        ),
+    }
+}
+
+fn turns_phrase(from: usize, to: usize) -> String {
+    if from == to {
+        format!("turn {}", from + 1)
+    } else {
+        format!("turns {}..{}", from + 1, to + 1)
+    }
+}
+
+/// The timeline `jp` prints after compacting: which turns were kept, which
+/// compacted and how (1-based).
+pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut ranges: Vec<(TurnRange, String)> = planned
+        .iter()
+        .map(|p| {
+            let mut how = p.rule.describe();
+            if p.extended() {
+                how.push_str(&format!(
+                    ", grown from {} over existing summaries",
+                    p.requested.human()
+                ));
+            }
+            (p.range(), how)
+        })
+        .collect();
+    ranges.sort_by_key(|(r, _)| (r.from, r.to));
+    let mut next = 0;
+    for (r, how) in &ranges {
+        if r.from > next {
+            lines.push(format!("Kept {}.", turns_phrase(next, r.from - 1)));
+        }
+        lines.push(format!(
+            "Compacted {} ({} total, {how}).",
+            turns_phrase(r.from, r.to),
+            r.len()
+        ));
+        next = next.max(r.to + 1);
+    }
+    if next < turn_count && !ranges.is_empty() {
+        lines.push(format!("Kept {}.", turns_phrase(next, turn_count - 1)));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rule;
+    use crate::core::timestamp;
+
+    fn planned(spec: &str, from: usize, to: usize) -> Planned {
+        let r = rule::parse(spec).unwrap();
+        Planned {
+            spec: spec.into(),
+            compaction: Compaction {
+                timestamp: timestamp::parse("2026-01-01 00:00:00").unwrap(),
+                from_turn: from,
+                to_turn: to,
+                summary: None,
+                strip_reasoning: r.reasoning,
+                tool_calls: r.tools,
+                source: Source::Manual,
+            },
+            rule: r,
+            requested: TurnRange { from, to },
+            summarizer_input_chars: 0,
+        }
+    }
+
+    #[test]
+    fn timeline_reads_like_jp() {
+        let p = planned("r+t", 1, 8);
+        assert_eq!(
+            timeline(12, &[&p]),
+            vec![
+                "Kept turn 1.",
+                "Compacted turns 2..9 (8 total, reasoning + tools).",
+                "Kept turns 10..12."
+            ]
+        );
+    }
+
+    #[test]
+    fn timestamps_never_go_backwards() {
+        let now = timestamp::parse("2026-01-01 00:00:00").unwrap();
+        let p = planned("r", 0, 0);
+        let mut later = p.compaction.clone();
+        later.timestamp = timestamp::parse("2030-01-01 00:00:00").unwrap();
+        let t = next_timestamp(now, &[&later]);
+        assert!(t > later.timestamp);
+        assert_eq!(next_timestamp(now, &[]), now);
+    }
+}

@@ -1,0 +1,356 @@
+//! The compaction event: an overlay that changes what the model sees of a
+//! range of turns without touching the raw events.
+
+use super::timestamp::{self, Timestamp};
+use serde_json::{Map, Value, json};
+
+/// Who created a compaction (RFD D50's `CompactionSource`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    Manual,
+    Auto,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Manual => "manual",
+            Source::Auto => "auto",
+        }
+    }
+}
+
+/// How tool calls of the covered turns are projected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolCalls {
+    /// Blank requests' arguments and/or replace responses' content by a
+    /// status line. With `over`, only calls whose own payload is larger than
+    /// that many bytes are stripped.
+    Strip {
+        request: bool,
+        response: bool,
+        over: Option<u64>,
+    },
+    /// Drop requests and responses. With `over`, only pairs whose combined
+    /// payload is larger than that many bytes.
+    Omit { over: Option<u64> },
+}
+
+impl ToolCalls {
+    pub fn over(self) -> Option<u64> {
+        match self {
+            ToolCalls::Strip { over, .. } | ToolCalls::Omit { over } => over,
+        }
+    }
+
+    /// A short label for tables: `strip`, `strip-requests`, `omit`, `strip>1024`.
+    pub fn label(self) -> String {
+        let base = match self {
+            ToolCalls::Strip {
+                request: true,
+                response: true,
+                ..
+            } => "strip",
+            ToolCalls::Strip {
+                request: true,
+                response: false,
+                ..
+            } => "strip-requests",
+            ToolCalls::Strip {
+                request: false,
+                response: true,
+                ..
+            } => "strip-responses",
+            ToolCalls::Strip { .. } => "strip-none",
+            ToolCalls::Omit { .. } => "omit",
+        };
+        match self.over() {
+            Some(n) => format!("{base}>{n}B"),
+            None => base.to_string(),
+        }
+    }
+}
+
+/// A compaction as stored in `events.json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compaction {
+    pub timestamp: Timestamp,
+    pub from_turn: usize,
+    pub to_turn: usize,
+    /// When present it replaces every model-visible event of the covered
+    /// turns; `reasoning` and `tool_calls` are then ignored.
+    pub summary: Option<String>,
+    /// `true` = `"reasoning": "strip"`.
+    pub strip_reasoning: bool,
+    pub tool_calls: Option<ToolCalls>,
+    pub source: Source,
+}
+
+impl Compaction {
+    /// Whether the compaction has any opinion at all.
+    pub fn has_policy(&self) -> bool {
+        self.summary.is_some() || self.strip_reasoning || self.tool_calls.is_some()
+    }
+
+    /// A short label of its policies: `summary`, `reasoning + tools(strip)`.
+    pub fn policy_label(&self) -> String {
+        if self.summary.is_some() {
+            return "summary".to_string();
+        }
+        let mut parts = Vec::new();
+        if self.strip_reasoning {
+            parts.push("reasoning".to_string());
+        }
+        if let Some(t) = self.tool_calls {
+            parts.push(format!("tools({})", t.label()));
+        }
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(" + ")
+        }
+    }
+
+    /// The event object in the key order `jp` writes: `type`, `timestamp`,
+    /// the range, the policies, then our `source` marker.
+    pub fn to_json(&self) -> Value {
+        let mut obj = Map::new();
+        obj.insert("type".into(), json!("compaction"));
+        obj.insert(
+            "timestamp".into(),
+            json!(timestamp::format(&self.timestamp)),
+        );
+        obj.insert("from_turn".into(), json!(self.from_turn));
+        obj.insert("to_turn".into(), json!(self.to_turn));
+        if let Some(text) = &self.summary {
+            obj.insert("summary".into(), json!({ "summary": text }));
+        }
+        if self.strip_reasoning {
+            obj.insert("reasoning".into(), json!("strip"));
+        }
+        if let Some(tools) = self.tool_calls {
+            let mut t = Map::new();
+            match tools {
+                ToolCalls::Strip {
+                    request, response, ..
+                } => {
+                    t.insert("policy".into(), json!("strip"));
+                    t.insert("request".into(), json!(request));
+                    t.insert("response".into(), json!(response));
+                }
+                ToolCalls::Omit { .. } => {
+                    t.insert("policy".into(), json!("omit"));
+                }
+            }
+            if let Some(over) = tools.over() {
+                t.insert("over".into(), json!(over));
+            }
+            obj.insert("tool_calls".into(), Value::Object(t));
+        }
+        obj.insert("source".into(), json!(self.source.as_str()));
+        Value::Object(obj)
+    }
+
+    /// Parses and validates a stored compaction. The error says what is wrong
+    /// in words a person can act on; such an event is skipped, never fatal.
+    pub fn from_json(value: &Value) -> Result<Compaction, String> {
+        let obj = value.as_object().ok_or("not a JSON object")?;
+        let ts = match obj.get("timestamp") {
+            Some(Value::String(s)) => {
+                timestamp::parse(s).ok_or_else(|| format!("bad timestamp `{s}`"))?
+            }
+            Some(other) => return Err(format!("timestamp is {}, not a string", kind(other))),
+            None => return Err("missing `timestamp`".into()),
+        };
+        let from_turn = turn_field(obj, "from_turn")?;
+        let to_turn = turn_field(obj, "to_turn")?;
+
+        let summary = match obj.get("summary") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(s)) => match s.get("summary") {
+                Some(Value::String(text)) => Some(text.clone()),
+                Some(other) => {
+                    return Err(format!("summary.summary is {}, not a string", kind(other)));
+                }
+                None => return Err("summary object without a `summary` text".into()),
+            },
+            Some(other) => return Err(format!("summary is {}, not an object", kind(other))),
+        };
+
+        let strip_reasoning = match obj.get("reasoning") {
+            None | Some(Value::Null) => false,
+            Some(Value::String(s)) if s == "strip" => true,
+            Some(Value::String(s)) => {
+                return Err(format!(
+                    "unknown reasoning policy `{s}` (the only one is `strip`)"
+                ));
+            }
+            Some(other) => return Err(format!("reasoning is {}, not a string", kind(other))),
+        };
+
+        let tool_calls = match obj.get("tool_calls") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(t)) => Some(parse_tool_calls(t)?),
+            Some(other) => {
+                return Err(format!(
+                    "tool_calls is {}, not an object like {{\"policy\":\"strip\",\"request\":true,\"response\":true}}",
+                    kind(other)
+                ));
+            }
+        };
+
+        // `jp` ignores `source`, so an unexpected value must not hide the
+        // compaction; it is read as manual (the serde default).
+        let source = match obj.get("source") {
+            Some(Value::String(s)) if s == "auto" => Source::Auto,
+            _ => Source::Manual,
+        };
+
+        Ok(Compaction {
+            timestamp: ts,
+            from_turn,
+            to_turn,
+            summary,
+            strip_reasoning,
+            tool_calls,
+            source,
+        })
+    }
+}
+
+fn parse_tool_calls(t: &Map<String, Value>) -> Result<ToolCalls, String> {
+    let over = match t.get("over") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .ok_or_else(|| format!("tool_calls.over is {v}, not a byte count"))?,
+        ),
+    };
+    match t.get("policy").and_then(Value::as_str) {
+        Some("strip") => {
+            let flag = |name: &str| match t.get(name) {
+                Some(Value::Bool(b)) => Ok(*b),
+                Some(other) => Err(format!("tool_calls.{name} is {}, not a bool", kind(other))),
+                None => Err(format!("tool_calls strip without `{name}`")),
+            };
+            Ok(ToolCalls::Strip {
+                request: flag("request")?,
+                response: flag("response")?,
+                over,
+            })
+        }
+        Some("omit") => Ok(ToolCalls::Omit { over }),
+        Some(other) => Err(format!(
+            "unknown tool_calls policy `{other}` (expected `strip` or `omit`)"
+        )),
+        None => Err("tool_calls without a `policy`".into()),
+    }
+}
+
+fn turn_field(obj: &Map<String, Value>, name: &str) -> Result<usize, String> {
+    match obj.get(name) {
+        None => Err(format!("missing `{name}`")),
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| format!("{name} is {v}, not a turn index (0 or more)")),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a bool",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> Value {
+        json!({"type":"compaction","timestamp":"2026-11-30 10:00:00.5","from_turn":1,"to_turn":9})
+    }
+
+    #[test]
+    fn round_trips_in_jp_key_order() {
+        let mut v = base();
+        v["reasoning"] = json!("strip");
+        v["tool_calls"] = json!({"policy":"strip","request":true,"response":true});
+        v["source"] = json!("auto");
+        let c = Compaction::from_json(&v).unwrap();
+        assert_eq!(c.source, Source::Auto);
+        let out = serde_json::to_string(&c.to_json()).unwrap();
+        assert_eq!(
+            out,
+            r#"{"type":"compaction","timestamp":"2026-11-30 10:00:00.5","from_turn":1,"to_turn":9,"reasoning":"strip","tool_calls":{"policy":"strip","request":true,"response":true},"source":"auto"}"#
+        );
+    }
+
+    #[test]
+    fn over_is_kept() {
+        let mut v = base();
+        v["tool_calls"] = json!({"policy":"strip","request":true,"response":true,"over":1024});
+        let c = Compaction::from_json(&v).unwrap();
+        assert_eq!(c.tool_calls.unwrap().over(), Some(1024));
+        assert_eq!(c.to_json()["tool_calls"]["over"], 1024);
+    }
+
+    #[test]
+    fn absent_source_is_manual() {
+        assert_eq!(
+            Compaction::from_json(&base()).unwrap().source,
+            Source::Manual
+        );
+    }
+
+    #[test]
+    fn rejects_every_shape_jp_refuses() {
+        let cases: Vec<(Value, &str)> = vec![
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":1}),
+                "missing `to_turn`",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":-1,"to_turn":2}),
+                "not a turn index",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"soon","from_turn":1,"to_turn":2}),
+                "bad timestamp",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":1,"to_turn":2,"tool_calls":"strip"}),
+                "not an object",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":1,"to_turn":2,"tool_calls":{"policy":"strip"}}),
+                "without `request`",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":1,"to_turn":2,"reasoning":"keep"}),
+                "unknown reasoning",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":1,"to_turn":2,"tool_calls":{"policy":"drop"}}),
+                "unknown tool_calls policy",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":1,"to_turn":2,"summary":"text"}),
+                "not an object",
+            ),
+            (
+                json!({"type":"compaction","timestamp":"2026-11-30 10:00:00","from_turn":1.5,"to_turn":2}),
+                "not a turn index",
+            ),
+        ];
+        for (v, want) in cases {
+            let err = Compaction::from_json(&v).unwrap_err();
+            assert!(err.contains(want), "{v}: {err}");
+        }
+    }
+}

@@ -1,0 +1,469 @@
+//! The projection: raw stream -> what the model is sent (compaction.md).
+//!
+//! A pure function of the events and the overlays. Besides the projected
+//! events it returns, per projected turn, where it came from, and per raw
+//! event, its fate and which compaction decided it: that is what the bands
+//! of the inspector show.
+
+use super::compaction::{Compaction, Source, ToolCalls};
+use super::conversation::Conversation;
+use super::event::{Event, Kind, ResponseKind};
+use super::timestamp;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// The request text `jp` injects before a summary.
+pub const SUMMARY_REQUEST: &str = "[Summary of previous conversation]";
+
+/// A compaction taking part in a projection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overlay {
+    pub compaction: Compaction,
+    /// 0-based position among the stream's compaction events; previewed ones
+    /// continue the numbering.
+    pub position: usize,
+    /// Not written yet: shown, not applied.
+    pub preview: bool,
+}
+
+impl Overlay {
+    pub fn source(&self) -> Source {
+        self.compaction.source
+    }
+}
+
+/// The valid compactions of a conversation, in stream order.
+pub fn overlays(conv: &Conversation) -> Vec<Overlay> {
+    conv.compactions()
+        .filter_map(|c| {
+            c.parsed.ok().map(|compaction| Overlay {
+                compaction: compaction.clone(),
+                position: c.position,
+                preview: false,
+            })
+        })
+        .collect()
+}
+
+/// `overlays(conv)` plus `extra` compactions previewed after them.
+pub fn with_preview(conv: &Conversation, extra: &[Compaction]) -> Vec<Overlay> {
+    let mut list = overlays(conv);
+    let base = conv.compactions().count();
+    list.extend(extra.iter().enumerate().map(|(i, c)| Overlay {
+        compaction: c.clone(),
+        position: base + i,
+        preview: true,
+    }));
+    list
+}
+
+/// What happened to a raw event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fate {
+    /// Sent as it is (or, for events the model never sees, passed through).
+    Kept,
+    /// Sent shrunk (tool arguments emptied, tool content replaced by a status
+    /// line), or, for reasoning, left out by a reasoning strip.
+    Stripped,
+    /// Left out with its pair by a tool `omit`.
+    Omitted,
+    /// Replaced, with the rest of its turns, by a summary.
+    Summarized,
+    /// A compaction event: consumed by the projection.
+    Overlay,
+}
+
+impl Fate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fate::Kept => "kept",
+            Fate::Stripped => "stripped",
+            Fate::Omitted => "omitted",
+            Fate::Summarized => "summarised",
+            Fate::Overlay => "overlay",
+        }
+    }
+}
+
+/// A raw event's fate and the overlay (index into the overlay list) that
+/// decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventFate {
+    pub fate: Fate,
+    pub by: Option<usize>,
+}
+
+/// How a kept raw event is changed on its way to the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    None,
+    /// A request's arguments become `{}`.
+    EmptyArguments,
+    /// A response's content becomes `[compacted] <tool>: success|error`.
+    StatusLine,
+}
+
+/// Which of the three injected events of a summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryPart {
+    TurnStart,
+    Request,
+    Response,
+}
+
+/// One event of the projected view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Projected {
+    Raw {
+        index: usize,
+        change: Change,
+    },
+    Summary {
+        /// Index into the overlay list.
+        overlay: usize,
+        part: SummaryPart,
+        /// The raw turn at which the summary run starts (its events' turn).
+        turn: usize,
+        /// The raw event whose timestamp the injected events carry.
+        at: usize,
+    },
+}
+
+/// Where a projected turn came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnOrigin {
+    Kept(usize),
+    /// A contiguous run of raw turns won by one summary (inclusive).
+    Summary {
+        from: usize,
+        to: usize,
+        overlay: usize,
+    },
+}
+
+impl TurnOrigin {
+    /// `{"kept": t}` or `{"summary": [from, to]}`, 0-based, as `jp` reports.
+    pub fn to_json(&self) -> Value {
+        match *self {
+            TurnOrigin::Kept(t) => json!({ "kept": t }),
+            TurnOrigin::Summary { from, to, .. } => json!({ "summary": [from, to] }),
+        }
+    }
+}
+
+/// The winning overlay per content type of one raw turn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TurnPolicy {
+    pub summary: Option<usize>,
+    pub reasoning: Option<usize>,
+    pub tools: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Projection {
+    pub overlays: Vec<Overlay>,
+    pub events: Vec<Projected>,
+    pub turn_origins: Vec<TurnOrigin>,
+    /// One per raw event.
+    pub fates: Vec<EventFate>,
+    /// One per raw turn.
+    pub policies: Vec<TurnPolicy>,
+    /// For each raw event, its index in `events` if it is there.
+    pub position_of_raw: Vec<Option<usize>>,
+    /// Tool names by call id, for status lines (`unknown` when missing).
+    tool_names: HashMap<Box<str>, Box<str>>,
+}
+
+/// The winners of each content type for each raw turn: the covering overlay
+/// with the latest timestamp, ties going to the later one in the stream.
+pub fn resolve_policies(overlays: &[Overlay], turn_count: usize) -> Vec<TurnPolicy> {
+    let mut policies = vec![TurnPolicy::default(); turn_count];
+    if turn_count == 0 {
+        return policies;
+    }
+    let last = turn_count - 1;
+    // Painting in (timestamp, stream order) order lets later paint win.
+    let mut order: Vec<usize> = (0..overlays.len()).collect();
+    order.sort_by_key(|&i| (overlays[i].compaction.timestamp, i));
+    for i in order {
+        let c = &overlays[i].compaction;
+        if c.from_turn > c.to_turn || c.from_turn > last {
+            continue;
+        }
+        for p in &mut policies[c.from_turn..=c.to_turn.min(last)] {
+            if c.summary.is_some() {
+                p.summary = Some(i);
+            }
+            if c.strip_reasoning {
+                p.reasoning = Some(i);
+            }
+            if c.tool_calls.is_some() {
+                p.tools = Some(i);
+            }
+        }
+    }
+    policies
+}
+
+/// Projects `events` (with `turn_count` turns) through `overlays`.
+pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> Projection {
+    let policies = resolve_policies(&overlays, turn_count);
+    let mut tool_names: HashMap<Box<str>, Box<str>> = HashMap::new();
+    let needs_pairs = overlays.iter().any(|o| {
+        matches!(
+            o.compaction.tool_calls,
+            Some(ToolCalls::Omit { over: Some(_) })
+        )
+    });
+    let mut pair_payload: HashMap<&str, u64> = HashMap::new();
+    for e in events {
+        match &e.kind {
+            Kind::ToolCallRequest { id, name } => {
+                tool_names.insert(id.clone(), name.clone());
+                if needs_pairs {
+                    *pair_payload.entry(id).or_default() += e.payload;
+                }
+            }
+            Kind::ToolCallResponse { id, .. } if needs_pairs => {
+                *pair_payload.entry(id).or_default() += e.payload;
+            }
+            _ => {}
+        }
+    }
+
+    let turn_origins = origins(&policies);
+    let mut out = Vec::with_capacity(events.len() + 3);
+    let mut fates = Vec::with_capacity(events.len());
+    let mut position_of_raw = vec![None; events.len()];
+    let mut injected_for_turn: Option<usize> = None;
+
+    for (i, e) in events.iter().enumerate() {
+        let kept = |out: &mut Vec<Projected>, pos: &mut Vec<Option<usize>>, change| {
+            pos[i] = Some(out.len());
+            out.push(Projected::Raw { index: i, change });
+        };
+        if let Kind::Compaction(_) = e.kind {
+            fates.push(EventFate {
+                fate: Fate::Overlay,
+                by: None,
+            });
+            continue;
+        }
+        if !e.kind.is_conversation_event() {
+            // Config deltas and unknown events pass through untouched.
+            kept(&mut out, &mut position_of_raw, Change::None);
+            fates.push(EventFate {
+                fate: Fate::Kept,
+                by: None,
+            });
+            continue;
+        }
+        let policy = policies.get(e.turn).copied().unwrap_or_default();
+
+        if let Some(s) = policy.summary {
+            let run_start = e.turn == 0 || policies[e.turn - 1].summary != Some(s);
+            if run_start && injected_for_turn != Some(e.turn) {
+                injected_for_turn = Some(e.turn);
+                for part in [
+                    SummaryPart::TurnStart,
+                    SummaryPart::Request,
+                    SummaryPart::Response,
+                ] {
+                    out.push(Projected::Summary {
+                        overlay: s,
+                        part,
+                        turn: e.turn,
+                        at: i,
+                    });
+                }
+            }
+            fates.push(EventFate {
+                fate: Fate::Summarized,
+                by: Some(s),
+            });
+            continue;
+        }
+
+        if let (Some(r), Kind::ChatResponse(ResponseKind::Reasoning)) = (policy.reasoning, &e.kind)
+        {
+            fates.push(EventFate {
+                fate: Fate::Stripped,
+                by: Some(r),
+            });
+            continue;
+        }
+
+        if let (Some(t), true) = (policy.tools, e.kind.is_tool()) {
+            let tools = overlays[t]
+                .compaction
+                .tool_calls
+                .expect("a tools winner has a tool policy");
+            match tools {
+                ToolCalls::Omit { over } => {
+                    let id = match &e.kind {
+                        Kind::ToolCallRequest { id, .. } | Kind::ToolCallResponse { id, .. } => {
+                            &**id
+                        }
+                        _ => "",
+                    };
+                    let size = pair_payload.get(id).copied().unwrap_or(e.payload);
+                    if over.is_none_or(|n| size > n) {
+                        fates.push(EventFate {
+                            fate: Fate::Omitted,
+                            by: Some(t),
+                        });
+                        continue;
+                    }
+                }
+                ToolCalls::Strip {
+                    request,
+                    response,
+                    over,
+                } => {
+                    let big = over.is_none_or(|n| e.payload > n);
+                    let change = match e.kind {
+                        Kind::ToolCallRequest { .. } if request && big => Change::EmptyArguments,
+                        Kind::ToolCallResponse { .. } if response && big => Change::StatusLine,
+                        _ => Change::None,
+                    };
+                    if change != Change::None {
+                        kept(&mut out, &mut position_of_raw, change);
+                        fates.push(EventFate {
+                            fate: Fate::Stripped,
+                            by: Some(t),
+                        });
+                        continue;
+                    }
+                }
+            }
+        }
+
+        kept(&mut out, &mut position_of_raw, Change::None);
+        fates.push(EventFate {
+            fate: Fate::Kept,
+            by: None,
+        });
+    }
+
+    Projection {
+        overlays,
+        events: out,
+        turn_origins,
+        fates,
+        policies,
+        position_of_raw,
+        tool_names,
+    }
+}
+
+/// Per projected turn, its origin: contiguous runs of turns won by the same
+/// summary collapse into one.
+fn origins(policies: &[TurnPolicy]) -> Vec<TurnOrigin> {
+    let mut out: Vec<TurnOrigin> = Vec::new();
+    for (t, p) in policies.iter().enumerate() {
+        match (p.summary, out.last_mut()) {
+            (Some(s), Some(TurnOrigin::Summary { to, overlay, .. }))
+                if *overlay == s && *to + 1 == t =>
+            {
+                *to = t;
+            }
+            (Some(s), _) => out.push(TurnOrigin::Summary {
+                from: t,
+                to: t,
+                overlay: s,
+            }),
+            (None, _) => out.push(TurnOrigin::Kept(t)),
+        }
+    }
+    out
+}
+
+/// The projection of a conversation as it stands.
+pub fn of(conv: &Conversation) -> Projection {
+    project(&conv.events, conv.turn_count, overlays(conv))
+}
+
+impl Projection {
+    /// The tool name for a call id, as the status line names it.
+    pub fn tool_name(&self, id: &str) -> &str {
+        self.tool_names.get(id).map_or("unknown", |n| &**n)
+    }
+
+    /// The status line a stripped response carries.
+    pub fn status_line(&self, id: &str, is_error: bool) -> String {
+        let status = if is_error { "error" } else { "success" };
+        format!("[compacted] {}: {status}", self.tool_name(id))
+    }
+
+    /// Characters the model is sent for projected event `p`.
+    pub fn chars(&self, events: &[Event], p: &Projected) -> u64 {
+        match *p {
+            Projected::Raw { index, change } => {
+                let e = &events[index];
+                match (change, &e.kind) {
+                    (Change::None, _) => e.chars,
+                    (Change::EmptyArguments, Kind::ToolCallRequest { name, .. }) => {
+                        super::event::count_chars(name) + 2
+                    }
+                    (Change::StatusLine, Kind::ToolCallResponse { id, is_error }) => {
+                        super::event::count_chars(&self.status_line(id, *is_error))
+                    }
+                    _ => e.chars,
+                }
+            }
+            Projected::Summary { overlay, part, .. } => match part {
+                SummaryPart::TurnStart => 0,
+                SummaryPart::Request => SUMMARY_REQUEST.len() as u64,
+                SummaryPart::Response => self.overlays[overlay]
+                    .compaction
+                    .summary
+                    .as_deref()
+                    .map_or(0, super::event::count_chars),
+            },
+        }
+    }
+
+    /// The projected event as plain JSON (storage encoding removed), the
+    /// shape `show --compacted --json` prints.
+    pub fn plain(&self, conv: &Conversation, p: &Projected) -> Value {
+        match *p {
+            Projected::Raw { index, change } => {
+                let mut v = conv.plain(index);
+                match (change, &conv.events[index].kind) {
+                    (Change::EmptyArguments, _) => {
+                        v["arguments"] = json!({});
+                    }
+                    (Change::StatusLine, Kind::ToolCallResponse { id, is_error }) => {
+                        v["content"] = json!(self.status_line(id, *is_error));
+                    }
+                    _ => {}
+                }
+                v
+            }
+            Projected::Summary {
+                overlay, part, at, ..
+            } => {
+                let ts = timestamp::format(&conv.events[at].timestamp.unwrap_or_default());
+                match part {
+                    SummaryPart::TurnStart => json!({"timestamp": ts, "type": "turn_start"}),
+                    SummaryPart::Request => {
+                        json!({"timestamp": ts, "type": "chat_request", "content": SUMMARY_REQUEST})
+                    }
+                    SummaryPart::Response => json!({
+                        "timestamp": ts,
+                        "type": "chat_response",
+                        "message": self.overlays[overlay].compaction.summary.clone().unwrap_or_default(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// The raw turn a projected event belongs to.
+    pub fn turn_of(&self, events: &[Event], p: &Projected) -> usize {
+        match *p {
+            Projected::Raw { index, .. } => events[index].turn,
+            Projected::Summary { turn, .. } => turn,
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Reset: remove compaction events (all, automatic ones only, or one by its
+//! position). Raw events are never touched.
+
+use super::compaction::Source;
+use super::conversation::Conversation;
+use super::error::{Error, Result};
+use super::projection::{self, Overlay};
+use super::save::{CompactionKey, Removal};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reset {
+    All,
+    /// Only `source: auto` compactions (D50's source-filtered reset).
+    Auto,
+    /// One compaction by its 1-based position among the compaction events.
+    Position(usize),
+}
+
+/// The removal a reset makes, checked against the conversation as loaded.
+pub fn removal(conv: &Conversation, reset: Reset) -> Result<Removal> {
+    Ok(match reset {
+        Reset::All => Removal::All,
+        Reset::Auto => Removal::Auto,
+        Reset::Position(n) => {
+            let count = conv.compactions().count();
+            let key = n
+                .checked_sub(1)
+                .and_then(|p| CompactionKey::of_position(conv, p))
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "there is no compaction #{n}; this conversation has {count} (numbered from 1)"
+                    ))
+                })?;
+            Removal::Exact(vec![key])
+        }
+    })
+}
+
+/// Whether the compaction at 0-based `position` (with `source`, if valid) is
+/// removed by `reset`.
+pub fn removes(reset: Reset, position: usize, source: Option<Source>) -> bool {
+    match reset {
+        Reset::All => true,
+        Reset::Auto => source == Some(Source::Auto),
+        Reset::Position(n) => n == position + 1,
+    }
+}
+
+/// The overlays left after `reset`, for previews and dry runs.
+pub fn remaining(conv: &Conversation, reset: Reset) -> Vec<Overlay> {
+    projection::overlays(conv)
+        .into_iter()
+        .filter(|o| !removes(reset, o.position, Some(o.source())))
+        .collect()
+}
+
+/// How many compaction events `reset` removes.
+pub fn count(conv: &Conversation, reset: Reset) -> usize {
+    conv.compactions()
+        .filter(|c| {
+            removes(
+                reset,
+                c.position,
+                c.parsed.ok().map(|compaction| compaction.source),
+            )
+        })
+        .count()
+}

@@ -1,0 +1,521 @@
+//! The inline rule syntax `jp` users already type with `--compact=SPEC`:
+//!
+//! ```text
+//! SPEC     = POLICIES [":" RANGE]
+//! POLICIES = POLICY ("+" POLICY)*
+//! POLICY   = r | reasoning | s | summarize | t | tools | t=MODE | tools=MODE
+//! MODE     = strip | s | strip-requests | sreq | strip-responses | sres | omit | o
+//! RANGE    = [BOUND] ".." [BOUND] | BOUND
+//! BOUND    = N (1-based turn, N >= 1) | -N (N turns before the last)
+//! ```
+//!
+//! Two extensions: a tools policy may end in `,over=N` (only calls whose
+//! payload is larger than N bytes; `4k` = 4096), and a range may start at
+//! `last` (the turn after the last compaction).
+
+use super::compaction::ToolCalls;
+use super::range::Bound;
+use std::fmt;
+
+/// A parsed rule: what to compact and, optionally, which turns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub summarize: bool,
+    pub reasoning: bool,
+    pub tools: Option<ToolCalls>,
+    /// `None`: the configured `keep_first`/`keep_last` apply.
+    pub range: Option<RangeSpec>,
+}
+
+/// A range as written: either end may be open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RangeSpec {
+    pub from: Option<Bound>,
+    pub to: Option<Bound>,
+}
+
+impl Rule {
+    /// The policies in words: `summary`, `reasoning + tools`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.summarize {
+            parts.push("summary".to_string());
+        }
+        if self.reasoning {
+            parts.push("reasoning".to_string());
+        }
+        if let Some(t) = self.tools {
+            parts.push(match t {
+                ToolCalls::Strip {
+                    request: true,
+                    response: true,
+                    over: None,
+                } => "tools".to_string(),
+                other => format!("tools {}", other.label()),
+            });
+        }
+        parts.join(" + ")
+    }
+}
+
+/// What was wrong, and where: `at` is the 0-based character position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError {
+    pub spec: String,
+    pub at: usize,
+    pub message: String,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "in rule `{}` at column {}: {}",
+            self.spec,
+            self.at + 1,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// Help text for the syntax, shown by the CLI and the TUI.
+pub const SYNTAX_HELP: &str = "\
+RULE = POLICIES[:RANGE]
+  policies (join with +): r (strip reasoning), s (summarise),
+    t (strip tool calls), t=sreq / t=sres (requests / responses only),
+    t=omit (drop tool calls); add ,over=N to touch only calls over N bytes
+    (t=strip,over=4k)
+  range (1-based turns): 2..6, 3.. (from 3), ..-3 (all but the last 3),
+    -3 (= ..-3), 5 (= 5..), last.. (after the last compaction), .. (all)
+  examples: s:..-3   r+t:2..   t=sreq:2..6   t=strip,over=1024";
+
+struct Parser<'a> {
+    spec: &'a str,
+    chars: Vec<char>,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn err<T>(&self, at: usize, message: impl Into<String>) -> Result<T, RuleError> {
+        Err(RuleError {
+            spec: self.spec.to_string(),
+            at,
+            message: message.into(),
+        })
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        let n = s.chars().count();
+        let end = self.pos + n;
+        if end <= self.chars.len() && self.chars[self.pos..end].iter().copied().eq(s.chars()) {
+            self.pos = end;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A run of characters that are not separators.
+    fn word(&mut self, stop: &[char]) -> (usize, String) {
+        let start = self.pos;
+        while let Some(c) = self.peek() {
+            if stop.contains(&c) {
+                break;
+            }
+            self.pos += 1;
+        }
+        (start, self.chars[start..self.pos].iter().collect())
+    }
+
+    fn found(&self, at: usize) -> String {
+        match self.chars.get(at) {
+            None => "the end".to_string(),
+            Some(_) => {
+                let rest: String = self.chars[at..].iter().take(12).collect();
+                format!("`{rest}`")
+            }
+        }
+    }
+}
+
+/// Parses an inline rule.
+pub fn parse(spec: &str) -> Result<Rule, RuleError> {
+    let mut p = Parser {
+        spec,
+        chars: spec.trim().chars().collect(),
+        pos: 0,
+    };
+    let mut rule = Rule {
+        summarize: false,
+        reasoning: false,
+        tools: None,
+        range: None,
+    };
+    if p.chars.is_empty() {
+        return p.err(0, "expected at least one policy: r, s or t (see `--help`)");
+    }
+    loop {
+        let (at, name) = p.word(&['+', ':', '=', ',']);
+        match name.as_str() {
+            "r" | "reasoning" | "s" | "summarize" | "summarise" => {
+                if p.peek() == Some('=') {
+                    return p.err(p.pos, format!("`{name}` takes no value"));
+                }
+                let flag = if name.starts_with('r') {
+                    &mut rule.reasoning
+                } else {
+                    &mut rule.summarize
+                };
+                if *flag {
+                    return p.err(at, format!("`{name}` given twice"));
+                }
+                *flag = true;
+            }
+            "t" | "tools" => {
+                if rule.tools.is_some() {
+                    return p.err(at, "tools policy given twice");
+                }
+                let mut tools = ToolCalls::Strip {
+                    request: true,
+                    response: true,
+                    over: None,
+                };
+                if p.eat("=") {
+                    let (mat, mode) = p.word(&['+', ':', ',']);
+                    tools = match mode.as_str() {
+                        "strip" | "s" => tools,
+                        "strip-requests" | "sreq" => ToolCalls::Strip {
+                            request: true,
+                            response: false,
+                            over: None,
+                        },
+                        "strip-responses" | "sres" => ToolCalls::Strip {
+                            request: false,
+                            response: true,
+                            over: None,
+                        },
+                        "omit" | "o" => ToolCalls::Omit { over: None },
+                        "" => {
+                            return p.err(mat, "expected a tools mode: strip, sreq, sres or omit");
+                        }
+                        other => {
+                            return p.err(
+                                mat,
+                                format!(
+                                    "unknown tools mode `{other}`; expected strip (s), \
+                                     strip-requests (sreq), strip-responses (sres) or omit (o)"
+                                ),
+                            );
+                        }
+                    };
+                }
+                if p.eat(",") {
+                    let kat = p.pos;
+                    if !p.eat("over=") {
+                        return p.err(
+                            kat,
+                            format!("expected `over=N` after `,`, found {}", p.found(kat)),
+                        );
+                    }
+                    let (nat, n) = p.word(&['+', ':']);
+                    let bytes = parse_bytes(&n).ok_or(()).or_else(|_| {
+                        p.err(
+                            nat,
+                            format!("expected a byte count (1024, 4k), found `{n}`"),
+                        )
+                    })?;
+                    tools = match tools {
+                        ToolCalls::Strip {
+                            request, response, ..
+                        } => ToolCalls::Strip {
+                            request,
+                            response,
+                            over: Some(bytes),
+                        },
+                        ToolCalls::Omit { .. } => ToolCalls::Omit { over: Some(bytes) },
+                    };
+                }
+                rule.tools = Some(tools);
+            }
+            "" => {
+                return p.err(
+                    at,
+                    format!("expected a policy (r, s, t, t=MODE), found {}", p.found(at)),
+                );
+            }
+            other => {
+                return p.err(
+                    at,
+                    format!(
+                        "unknown policy `{other}`; expected r (reasoning), s (summarize) or t (tools)"
+                    ),
+                );
+            }
+        }
+        match p.peek() {
+            Some('+') => p.pos += 1,
+            Some(':') => {
+                p.pos += 1;
+                rule.range = Some(parse_range(&mut p)?);
+                break;
+            }
+            None => break,
+            Some(_) => {
+                let at = p.pos;
+                return p.err(
+                    at,
+                    format!("expected `+`, `:` or the end, found {}", p.found(at)),
+                );
+            }
+        }
+    }
+    if p.pos < p.chars.len() {
+        let at = p.pos;
+        return p.err(at, format!("unexpected {} after the range", p.found(at)));
+    }
+    Ok(rule)
+}
+
+fn parse_range(p: &mut Parser<'_>) -> Result<RangeSpec, RuleError> {
+    let start = p.pos;
+    if p.pos == p.chars.len() {
+        return p.err(start, "expected a range after `:` (e.g. 2..6, ..-3, 5)");
+    }
+    let from = parse_bound(p, true)?;
+    if p.eat("..") {
+        let to = if p.pos < p.chars.len() {
+            parse_bound(p, false)?
+        } else {
+            None
+        };
+        return Ok(RangeSpec { from, to });
+    }
+    match from {
+        // A single `-N` means `..-N`; a single `N` means `N..`.
+        Some(Bound::FromEnd(n)) => Ok(RangeSpec {
+            from: None,
+            to: Some(Bound::FromEnd(n)),
+        }),
+        Some(b) => Ok(RangeSpec {
+            from: Some(b),
+            to: None,
+        }),
+        None => {
+            let at = p.pos;
+            p.err(
+                at,
+                format!("expected a turn number, -N or `..`, found {}", p.found(at)),
+            )
+        }
+    }
+}
+
+fn parse_bound(p: &mut Parser<'_>, is_start: bool) -> Result<Option<Bound>, RuleError> {
+    let at = p.pos;
+    if is_start && p.eat("last") {
+        return Ok(Some(Bound::AfterLastCompaction));
+    }
+    let negative = p.eat("-");
+    let digits_at = p.pos;
+    while p.peek().is_some_and(|c| c.is_ascii_digit()) {
+        p.pos += 1;
+    }
+    let digits: String = p.chars[digits_at..p.pos].iter().collect();
+    if digits.is_empty() {
+        if negative {
+            return p.err(
+                digits_at,
+                format!("expected a number after `-`, found {}", p.found(digits_at)),
+            );
+        }
+        // An open start is fine where `..` follows.
+        return if is_start && p.chars[p.pos..].starts_with(&['.', '.']) {
+            Ok(None)
+        } else if is_start {
+            p.err(
+                at,
+                format!(
+                    "expected a turn number (1 or more), -N or `..`, found {}",
+                    p.found(at)
+                ),
+            )
+        } else {
+            p.err(
+                at,
+                format!("expected a turn number or -N, found {}", p.found(at)),
+            )
+        };
+    }
+    let n: usize = digits
+        .parse()
+        .ok()
+        .ok_or(())
+        .or_else(|_| p.err(digits_at, format!("turn number `{digits}` is too large")))?;
+    if negative {
+        Ok(Some(Bound::FromEnd(n)))
+    } else if n == 0 {
+        p.err(at, "turn numbers start at 1 (0 is not a turn)")
+    } else {
+        Ok(Some(Bound::Absolute(n - 1)))
+    }
+}
+
+/// `1024`, `4k`, `4kb`, `1m` (binary multiples).
+pub fn parse_bytes(s: &str) -> Option<u64> {
+    let lower = s.trim().to_ascii_lowercase();
+    let (num, mult) = if let Some(n) = lower.strip_suffix("kb").or(lower.strip_suffix('k')) {
+        (n, 1024)
+    } else if let Some(n) = lower.strip_suffix("mb").or(lower.strip_suffix('m')) {
+        (n, 1024 * 1024)
+    } else if let Some(n) = lower.strip_suffix('b') {
+        (n, 1)
+    } else {
+        (lower.as_str(), 1)
+    };
+    num.parse::<u64>().ok()?.checked_mul(mult)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strip(request: bool, response: bool) -> Option<ToolCalls> {
+        Some(ToolCalls::Strip {
+            request,
+            response,
+            over: None,
+        })
+    }
+
+    #[test]
+    fn examples_from_the_spec() {
+        let r = parse("s:..-3").unwrap();
+        assert!(r.summarize && !r.reasoning && r.tools.is_none());
+        assert_eq!(
+            r.range,
+            Some(RangeSpec {
+                from: None,
+                to: Some(Bound::FromEnd(3))
+            })
+        );
+
+        let r = parse("r+t:2..").unwrap();
+        assert!(r.reasoning);
+        assert_eq!(r.tools, strip(true, true));
+        assert_eq!(
+            r.range,
+            Some(RangeSpec {
+                from: Some(Bound::Absolute(1)),
+                to: None
+            })
+        );
+
+        let r = parse("t=sreq:2..6").unwrap();
+        assert_eq!(r.tools, strip(true, false));
+        assert_eq!(
+            r.range,
+            Some(RangeSpec {
+                from: Some(Bound::Absolute(1)),
+                to: Some(Bound::Absolute(5))
+            })
+        );
+
+        let r = parse("reasoning+tools=omit:..").unwrap();
+        assert_eq!(r.tools, Some(ToolCalls::Omit { over: None }));
+        assert_eq!(
+            r.range,
+            Some(RangeSpec {
+                from: None,
+                to: None
+            })
+        );
+    }
+
+    #[test]
+    fn single_bounds() {
+        assert_eq!(
+            parse("r:-3").unwrap().range,
+            Some(RangeSpec {
+                from: None,
+                to: Some(Bound::FromEnd(3))
+            })
+        );
+        assert_eq!(
+            parse("r:5").unwrap().range,
+            Some(RangeSpec {
+                from: Some(Bound::Absolute(4)),
+                to: None
+            })
+        );
+        assert_eq!(
+            parse("r:-0").unwrap().range,
+            Some(RangeSpec {
+                from: None,
+                to: Some(Bound::FromEnd(0))
+            })
+        );
+    }
+
+    #[test]
+    fn no_range_means_configured_keeps() {
+        assert_eq!(parse("t=sres").unwrap().range, None);
+        assert_eq!(parse("t=sres").unwrap().tools, strip(false, true));
+    }
+
+    #[test]
+    fn over_extension() {
+        assert_eq!(
+            parse("t=strip,over=4k:..").unwrap().tools,
+            Some(ToolCalls::Strip {
+                request: true,
+                response: true,
+                over: Some(4096)
+            })
+        );
+        assert_eq!(
+            parse("t=o,over=100").unwrap().tools,
+            Some(ToolCalls::Omit { over: Some(100) })
+        );
+    }
+
+    #[test]
+    fn errors_say_what_was_expected_and_where() {
+        let cases = [
+            ("", 0, "at least one policy"),
+            ("x", 0, "unknown policy `x`"),
+            ("r=strip", 1, "takes no value"),
+            ("t=zap", 2, "unknown tools mode `zap`"),
+            ("s:0..3", 2, "start at 1"),
+            ("s:..x", 4, "expected a turn number or -N"),
+            ("s:", 2, "expected a range"),
+            ("s:1..2..3", 6, "unexpected"),
+            ("r+", 2, "expected a policy"),
+            ("r+r", 2, "given twice"),
+            ("t,over=lots", 7, "byte count"),
+            ("s:-", 3, "number after `-`"),
+            ("r s", 0, "unknown policy `r s`"),
+        ];
+        for (spec, at, want) in cases {
+            let e = parse(spec).unwrap_err();
+            assert!(e.message.contains(want), "{spec}: {e}");
+            assert_eq!(e.at, at, "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn last_is_after_last_compaction() {
+        assert_eq!(
+            parse("r:last..").unwrap().range,
+            Some(RangeSpec {
+                from: Some(Bound::AfterLastCompaction),
+                to: None
+            })
+        );
+    }
+}

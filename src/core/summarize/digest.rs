@@ -1,0 +1,414 @@
+//! `digest`: the built-in, offline, deterministic summarizer.
+//!
+//! An extractive summary a model can work from: what the user asked, what
+//! the assistant concluded, the files and paths touched, the tools used with
+//! their counts and errors, and what was left open, within a size budget.
+
+use super::{Request, SummarizeError, Summarizer, Summary, transcript};
+use crate::core::conversation::Conversation;
+use crate::core::event::{Kind, ResponseKind};
+use crate::core::range::TurnRange;
+use crate::core::timestamp;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+/// Bounds of the digest's size, in characters.
+const MIN_BUDGET: usize = 1_200;
+const MAX_BUDGET: usize = 8_000;
+
+#[derive(Debug, Clone, Default)]
+pub struct Digest {
+    /// Fixed budget in characters; by default a tenth of the range, clamped.
+    pub budget: Option<usize>,
+}
+
+impl Summarizer for Digest {
+    fn name(&self) -> &str {
+        "digest"
+    }
+
+    fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
+        let conv = request.conversation;
+        let input_chars: u64 = conv
+            .events_of_turns(request.range.from, request.range.to)
+            .map(|i| conv.events[i].chars)
+            .sum();
+        let budget = self
+            .budget
+            .unwrap_or_else(|| ((input_chars / 10) as usize).clamp(MIN_BUDGET, MAX_BUDGET));
+        Ok(Summary {
+            text: digest(conv, request.range, budget),
+            input_chars,
+        })
+    }
+}
+
+#[derive(Default)]
+struct ToolStats {
+    calls: usize,
+    errors: usize,
+}
+
+struct Facts {
+    requests: Vec<(usize, String)>,
+    conclusions: Vec<(usize, String)>,
+    errors: Vec<(usize, String)>,
+    /// path -> (first seen order, actions)
+    paths: Vec<(String, Vec<&'static str>)>,
+    tools: BTreeMap<String, ToolStats>,
+    open: Vec<String>,
+    structured: usize,
+    first: Option<String>,
+    last: Option<String>,
+}
+
+fn gather(conv: &Conversation, range: TurnRange) -> Facts {
+    let mut f = Facts {
+        requests: Vec::new(),
+        conclusions: Vec::new(),
+        errors: Vec::new(),
+        paths: Vec::new(),
+        tools: BTreeMap::new(),
+        open: Vec::new(),
+        structured: 0,
+        first: None,
+        last: None,
+    };
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut pending_tools: Vec<(usize, String)> = Vec::new();
+    let mut pending_inquiries = 0usize;
+    let mut last_message: Option<(usize, String)> = None;
+    let mut last_turn_answered = BTreeMap::<usize, bool>::new();
+
+    for i in conv.events_of_turns(range.from, range.to) {
+        let e = &conv.events[i];
+        if let Some(t) = e.timestamp {
+            let s = timestamp::short(&t);
+            f.first.get_or_insert_with(|| s.clone());
+            f.last = Some(s);
+        }
+        let turn = e.turn + 1;
+        match &e.kind {
+            Kind::ChatRequest => {
+                let text = conv.text(i);
+                note_paths(&mut f.paths, &text, "mentioned");
+                f.requests.push((turn, one_line(&text)));
+                last_turn_answered.insert(turn, false);
+            }
+            Kind::ChatResponse(ResponseKind::Message) => {
+                let text = conv.text(i);
+                note_paths(&mut f.paths, &text, "mentioned");
+                last_message = Some((turn, text));
+                last_turn_answered.insert(turn, true);
+            }
+            Kind::ChatResponse(ResponseKind::Data) => {
+                f.structured += 1;
+                last_turn_answered.insert(turn, true);
+            }
+            Kind::ChatResponse(ResponseKind::Reasoning) => {}
+            Kind::ToolCallRequest { id, name } => {
+                names.insert(id.to_string(), name.to_string());
+                f.tools.entry(name.to_string()).or_default().calls += 1;
+                pending_tools.push((turn, id.to_string()));
+                let action = action_of(name);
+                if let Ok(args) = serde_json::from_str::<Value>(&conv.text(i)) {
+                    for p in arg_paths(&args) {
+                        add_path(&mut f.paths, p, action);
+                    }
+                }
+            }
+            Kind::ToolCallResponse { id, is_error } => {
+                pending_tools.retain(|(_, p)| p != &**id);
+                let name = names
+                    .get(&**id)
+                    .cloned()
+                    .unwrap_or_else(|| "unknown".into());
+                if *is_error {
+                    f.tools.entry(name.clone()).or_default().errors += 1;
+                    let text = conv.text(i);
+                    f.errors
+                        .push((turn, format!("{name}: {}", one_line(&text))));
+                }
+            }
+            Kind::InquiryRequest => pending_inquiries += 1,
+            Kind::InquiryResponse => pending_inquiries = pending_inquiries.saturating_sub(1),
+            _ => {}
+        }
+        // Each turn's conclusion is its last assistant message.
+        if let Some((t, _)) = &last_message
+            && *t != turn
+            && let Some((t, text)) = last_message.take()
+        {
+            f.conclusions.push((t, one_line(&text)));
+        }
+    }
+    if let Some((t, text)) = last_message.take() {
+        if looks_like_question(&text) {
+            f.open.push(format!(
+                "turn {t}: the assistant asked: {}",
+                clip_line(&last_sentence(&text), 240)
+            ));
+        }
+        f.conclusions.push((t, one_line(&text)));
+    }
+    for (turn, id) in pending_tools {
+        let name = names.get(&id).cloned().unwrap_or_default();
+        f.open.push(format!(
+            "turn {turn}: tool call {name} ({id}) has no result"
+        ));
+    }
+    if pending_inquiries > 0 {
+        f.open.push(format!(
+            "{pending_inquiries} question(s) to the user left unanswered"
+        ));
+    }
+    if let Some((&turn, false)) = last_turn_answered.iter().next_back() {
+        f.open
+            .push(format!("turn {turn}: the request had no answer yet"));
+    }
+    f
+}
+
+/// The digest text of `range`, at most about `budget` characters.
+pub fn digest(conv: &Conversation, range: TurnRange, budget: usize) -> String {
+    let f = gather(conv, range);
+    // Longer items first; shorten until the whole fits.
+    for item_len in [400, 240, 160, 100, 60] {
+        let text = render(&f, range, item_len, usize::MAX);
+        if text.chars().count() <= budget {
+            return text;
+        }
+    }
+    // Still too long: keep the most recent items of each list.
+    for keep in [12, 8, 5, 3, 2, 1] {
+        let text = render(&f, range, 60, keep);
+        if text.chars().count() <= budget {
+            return text;
+        }
+    }
+    transcript::clip(&render(&f, range, 60, 1), budget)
+}
+
+fn render(f: &Facts, range: TurnRange, item_len: usize, keep: usize) -> String {
+    let mut out = String::new();
+    let span = match (&f.first, &f.last) {
+        (Some(a), Some(b)) if a != b => format!(", {a} to {b}"),
+        (Some(a), _) => format!(", {a}"),
+        _ => String::new(),
+    };
+    out.push_str(&format!(
+        "Digest of turns {}-{} ({} turns{span}).\n",
+        range.from + 1,
+        range.to + 1,
+        range.len()
+    ));
+    let list = |out: &mut String, title: &str, items: &[(usize, String)]| {
+        if items.is_empty() {
+            return;
+        }
+        out.push_str(&format!("\n{title}:\n"));
+        let skip = items.len().saturating_sub(keep);
+        if skip > 0 {
+            out.push_str(&format!("- ({skip} earlier omitted)\n"));
+        }
+        for (turn, text) in &items[skip..] {
+            out.push_str(&format!("- turn {turn}: {}\n", clip_line(text, item_len)));
+        }
+    };
+    list(&mut out, "User requests", &f.requests);
+    list(&mut out, "Assistant conclusions", &f.conclusions);
+    if !f.paths.is_empty() {
+        let max_paths = if keep == usize::MAX { 40 } else { keep * 3 };
+        let shown: Vec<String> = f
+            .paths
+            .iter()
+            .take(max_paths)
+            .map(|(p, actions)| {
+                let mut a = actions.clone();
+                a.dedup();
+                format!("{p} ({})", a.join(", "))
+            })
+            .collect();
+        let more = f.paths.len().saturating_sub(max_paths);
+        out.push_str(&format!("\nFiles and paths: {}", shown.join("; ")));
+        if more > 0 {
+            out.push_str(&format!("; and {more} more"));
+        }
+        out.push('\n');
+    }
+    if !f.tools.is_empty() {
+        let tools: Vec<String> = f
+            .tools
+            .iter()
+            .map(|(name, s)| match s.errors {
+                0 => format!("{name} x{}", s.calls),
+                n => format!("{name} x{} ({n} failed)", s.calls),
+            })
+            .collect();
+        out.push_str(&format!("\nTools used: {}\n", tools.join(", ")));
+    }
+    list(&mut out, "Errors", &f.errors);
+    if f.structured > 0 {
+        out.push_str(&format!(
+            "\n{} structured (JSON) response(s) were given.\n",
+            f.structured
+        ));
+    }
+    if !f.open.is_empty() {
+        out.push_str("\nOpen threads:\n");
+        for o in &f.open {
+            out.push_str(&format!("- {}\n", clip_line(o, item_len)));
+        }
+    }
+    out.trim_end().to_string()
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn clip_line(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{}…", cut.trim_end())
+}
+
+fn looks_like_question(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with('?')
+        || ["Should I", "Would you like", "Do you want", "Shall I"]
+            .iter()
+            .any(|p| t.contains(p))
+}
+
+fn last_sentence(text: &str) -> String {
+    let t = text.trim();
+    let cut = t[..t.len().saturating_sub(1)]
+        .rfind(['.', '!', '\n'])
+        .map_or(0, |p| p + 1);
+    one_line(&t[cut..])
+}
+
+fn action_of(tool: &str) -> &'static str {
+    let t = tool.to_ascii_lowercase();
+    if t.contains("read") || t.contains("cat") || t.contains("view") || t.contains("open") {
+        "read"
+    } else if t.contains("modify")
+        || t.contains("edit")
+        || t.contains("patch")
+        || t.contains("write")
+        || t.contains("replace")
+    {
+        "modified"
+    } else if t.contains("create") || t.contains("new") {
+        "created"
+    } else if t.contains("delete") || t.contains("remove") {
+        "deleted"
+    } else if t.contains("grep") || t.contains("search") || t.contains("find") || t.contains("list")
+    {
+        "searched"
+    } else {
+        "used"
+    }
+}
+
+const PATH_KEYS: [&str; 10] = [
+    "path",
+    "paths",
+    "file",
+    "files",
+    "file_path",
+    "filename",
+    "dir",
+    "directory",
+    "target",
+    "source",
+];
+
+fn arg_paths(args: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Value::Object(map) = args {
+        for (k, v) in map {
+            if !PATH_KEYS.contains(&k.as_str()) {
+                continue;
+            }
+            match v {
+                Value::String(s) if !s.is_empty() && s.len() < 300 => out.push(s.clone()),
+                Value::Array(items) => out.extend(
+                    items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .filter(|s| !s.is_empty() && s.len() < 300)
+                        .map(str::to_owned),
+                ),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn add_path(paths: &mut Vec<(String, Vec<&'static str>)>, path: String, action: &'static str) {
+    match paths.iter_mut().find(|(p, _)| *p == path) {
+        Some((_, actions)) => {
+            if action != "mentioned" && !actions.contains(&action) {
+                actions.retain(|a| *a != "mentioned");
+                actions.push(action);
+            }
+        }
+        None => paths.push((path, vec![action])),
+    }
+}
+
+/// Paths mentioned in prose: tokens with a `/` or a file extension.
+fn note_paths(paths: &mut Vec<(String, Vec<&'static str>)>, text: &str, action: &'static str) {
+    for raw in text.split(|c: char| c.is_whitespace() || "`'\"()[]{}<>,;".contains(c)) {
+        let token = raw.trim_end_matches([':', '.', '!', '?']);
+        if looks_like_path(token) {
+            add_path(paths, token.to_string(), action);
+        }
+    }
+}
+
+fn looks_like_path(t: &str) -> bool {
+    if t.len() < 4 || t.len() > 160 || t.contains("://") || t.starts_with("--") {
+        return false;
+    }
+    let has_ext = t.rsplit_once('.').is_some_and(|(stem, ext)| {
+        stem.len() > 1
+            && (1..=5).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && ext.chars().any(|c| c.is_ascii_alphabetic())
+    });
+    let slashes = t.matches('/').count();
+    let anchored = t.starts_with("./") || t.starts_with("~/") || t.starts_with("../");
+    let plausible = t
+        .chars()
+        .all(|c| c.is_alphanumeric() || "/._-~".contains(c));
+    let not_a_number = !t.chars().all(|c| c.is_ascii_digit() || c == '.');
+    plausible && not_a_number && (has_ext || slashes >= 2 || (anchored && slashes >= 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_detection() {
+        assert!(looks_like_path("src/config.rs"));
+        assert!(looks_like_path("Cargo.toml"));
+        assert!(looks_like_path("crates/jp_cli/src"));
+        assert!(!looks_like_path("e.g"));
+        assert!(!looks_like_path("1.2.3"));
+        assert!(!looks_like_path("https://x.y/z"));
+        assert!(!looks_like_path("and/or"));
+    }
+
+    #[test]
+    fn clip_line_marks_the_cut() {
+        assert_eq!(clip_line("abcdef", 4), "abc…");
+        assert_eq!(clip_line("abc", 4), "abc");
+    }
+}

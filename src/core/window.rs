@@ -1,0 +1,234 @@
+//! Context windows: the known models' windows (an asset table), matched from
+//! a conversation's model id, or an explicit override. Unknown stays
+//! unknown: jp-inspect never guesses silently.
+
+use super::config::{self, ModelId};
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt;
+use std::sync::OnceLock;
+
+const TABLE: &str = include_str!("../../assets/context_windows.toml");
+
+#[derive(Debug, Deserialize)]
+struct Table {
+    model: Vec<Entry>,
+    #[serde(default)]
+    aliases: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Entry {
+    #[serde(rename = "match")]
+    pattern: String,
+    window: u64,
+    #[serde(default)]
+    provider: Option<String>,
+}
+
+fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| toml::from_str(TABLE).expect("assets/context_windows.toml is valid"))
+}
+
+/// Where a window figure came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WindowSource {
+    /// Given with `--window` or set in the TUI.
+    Override,
+    /// Matched in the table, through this model name.
+    Table { model: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Window {
+    pub tokens: u64,
+    pub source: WindowSource,
+}
+
+impl fmt::Display for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", human_tokens(self.tokens))
+    }
+}
+
+/// `200k`, `1m`, `128000` -> tokens.
+pub fn parse_tokens(s: &str) -> Option<u64> {
+    let lower = s.trim().to_ascii_lowercase().replace(['_', ','], "");
+    let (num, mult) = if let Some(n) = lower.strip_suffix('k') {
+        (n, 1_000.0)
+    } else if let Some(n) = lower.strip_suffix('m') {
+        (n, 1_000_000.0)
+    } else {
+        (lower.as_str(), 1.0)
+    };
+    let v: f64 = num.parse().ok()?;
+    let tokens = v * mult;
+    (1.0..1e15)
+        .contains(&tokens)
+        .then_some(tokens.round() as u64)
+}
+
+/// `200k`, `1.05m`, `950`.
+pub fn human_tokens(n: u64) -> String {
+    if n >= 1_000_000 {
+        let m = n as f64 / 1_000_000.0;
+        if (m - m.round()).abs() < 0.005 {
+            format!("{}m", m.round())
+        } else {
+            format!("{m:.2}m")
+        }
+    } else if n >= 10_000 {
+        format!("{}k", (n as f64 / 1000.0).round())
+    } else if n >= 1_000 {
+        format!("{:.1}k", n as f64 / 1000.0)
+    } else {
+        n.to_string()
+    }
+}
+
+fn glob(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let mut rest = text;
+    for (i, part) in parts.iter().enumerate() {
+        if i == 0 {
+            match rest.strip_prefix(part) {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        } else if i == parts.len() - 1 {
+            return rest.ends_with(part);
+        } else {
+            match rest.find(part) {
+                Some(p) => rest = &rest[p + part.len()..],
+                None => return false,
+            }
+        }
+    }
+    true
+}
+
+/// Resolves an alias through the conversation's config, then the built-in
+/// aliases.
+pub fn resolve_alias(model: &ModelId, config: &Value) -> ModelId {
+    let ModelId::Named(name) = model else {
+        return model.clone();
+    };
+    if name.contains('/') {
+        return model.clone();
+    }
+    let from_config = config
+        .get("providers")
+        .and_then(|p| p.get("llm"))
+        .and_then(|l| l.get("aliases"))
+        .and_then(|a| a.get(name))
+        .and_then(ModelId::from_json);
+    if let Some(m) = from_config {
+        return m;
+    }
+    match table().aliases.get(&name.to_ascii_lowercase()) {
+        Some(target) => ModelId::Named(target.clone()),
+        None => model.clone(),
+    }
+}
+
+/// The window of a model in the table, if known.
+pub fn lookup(model: &ModelId) -> Option<u64> {
+    let name = model.name().to_ascii_lowercase();
+    let provider = model.provider().map(str::to_ascii_lowercase);
+    table()
+        .model
+        .iter()
+        .find(|e| {
+            glob(&e.pattern, &name)
+                && e.provider
+                    .as_deref()
+                    .is_none_or(|p| provider.as_deref() == Some(p))
+        })
+        .map(|e| e.window)
+}
+
+/// The window for a conversation's merged `config`: the override if given,
+/// else the table's entry for its (alias-resolved) model, else unknown.
+pub fn for_config(config: &Value, override_tokens: Option<u64>) -> Option<Window> {
+    if let Some(tokens) = override_tokens {
+        return Some(Window {
+            tokens,
+            source: WindowSource::Override,
+        });
+    }
+    let model = resolve_alias(&config::model_id(config)?, config);
+    lookup(&model).map(|tokens| Window {
+        tokens,
+        source: WindowSource::Table {
+            model: model.to_string(),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_human_token_counts() {
+        assert_eq!(parse_tokens("200k"), Some(200_000));
+        assert_eq!(parse_tokens("1m"), Some(1_000_000));
+        assert_eq!(parse_tokens("1.5M"), Some(1_500_000));
+        assert_eq!(parse_tokens("128000"), Some(128_000));
+        assert_eq!(parse_tokens("zero"), None);
+        assert_eq!(parse_tokens("0"), None);
+        assert_eq!(parse_tokens("-5k"), None);
+    }
+
+    #[test]
+    fn matches_ids_in_every_form() {
+        let cfg = |id: Value| json!({"assistant": {"model": {"id": id}}});
+        let w = |id: Value| for_config(&cfg(id), None).map(|w| w.tokens);
+        assert_eq!(w(json!("anthropic/claude-opus-4-6")), Some(200_000));
+        assert_eq!(
+            w(json!({"provider": "google", "name": "gemini-3-flash-preview"})),
+            Some(1_048_576)
+        );
+        assert_eq!(w(json!("openai/gpt-4o-mini")), Some(128_000));
+        assert_eq!(w(json!("flash")), Some(1_048_576));
+        assert_eq!(w(json!("ollama/llama3.1:8b")), Some(131_072));
+        assert_eq!(w(json!("acme/unheard-of-model")), None);
+        assert_eq!(w(Value::Null), None);
+    }
+
+    #[test]
+    fn config_aliases_win_over_built_in_ones() {
+        let cfg = json!({
+            "assistant": {"model": {"id": "flash"}},
+            "providers": {"llm": {"aliases": {"flash": {"provider": "openai", "name": "gpt-4o"}}}}
+        });
+        let w = for_config(&cfg, None).unwrap();
+        assert_eq!(w.tokens, 128_000);
+        assert_eq!(
+            w.source,
+            WindowSource::Table {
+                model: "openai/gpt-4o".into()
+            }
+        );
+    }
+
+    #[test]
+    fn override_wins() {
+        let w = for_config(&json!({}), Some(32_000)).unwrap();
+        assert_eq!(w.source, WindowSource::Override);
+    }
+
+    #[test]
+    fn human_figures() {
+        assert_eq!(human_tokens(200_000), "200k");
+        assert_eq!(human_tokens(1_048_576), "1.05m");
+        assert_eq!(human_tokens(1_000_000), "1m");
+        assert_eq!(human_tokens(1_234), "1.2k");
+        assert_eq!(human_tokens(999), "999");
+    }
+}

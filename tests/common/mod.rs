@@ -1,0 +1,61 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// `../shared` next to the repository, when it exists. Tests that read it
+/// are extra corpus checks and say so when it is absent.
+pub fn shared() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    dir.is_dir().then_some(dir)
+}
+
+/// The real JP conversations of `../shared/fixtures/jp-conversations`.
+pub fn fixture_conversations() -> Vec<PathBuf> {
+    let Some(shared) = shared() else {
+        eprintln!("../shared is absent: skipping the real-conversation corpus check");
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = fs::read_dir(shared.join("fixtures/jp-conversations"))
+        .map(|r| {
+            r.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+pub fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// Copies a directory tree (files made writable), returning the copy.
+pub fn copy_dir(from: &Path, to: &Path) -> PathBuf {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+            let mut perms = fs::metadata(&target).unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            fs::set_permissions(&target, perms).unwrap();
+        }
+    }
+    to.to_path_buf()
+}
+
+/// A workspace in a temp dir holding a copy of `conv` under
+/// `.jp/conversations/`; returns (tempdir, copied conversation dir).
+pub fn workspace_with(conv: &Path) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let name = conv.file_name().unwrap();
+    let dir = copy_dir(conv, &tmp.path().join(".jp/conversations").join(name));
+    (tmp, dir)
+}

@@ -1,0 +1,121 @@
+//! Every conformance case (expected output produced by `jp`'s own code) must
+//! project exactly: turn count, turn origins, and the projected events.
+
+mod common;
+
+use jp_inspect::core::encoding;
+use jp_inspect::core::load;
+use jp_inspect::core::projection;
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+
+fn run_case(case: &Path) -> Result<(), String> {
+    let conv_dir = fs::read_dir(case.join("conversations"))
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.path())
+        .next()
+        .ok_or("no conversation in case")?;
+    let expected: Value =
+        serde_json::from_slice(&fs::read(case.join("expected.json")).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let conv = load::load(&conv_dir).map_err(|e| e.to_string())?;
+    let p = projection::of(&conv);
+
+    if expected["turn_count"] != conv.turn_count {
+        return Err(format!(
+            "turn_count: expected {}, got {}",
+            expected["turn_count"], conv.turn_count
+        ));
+    }
+    let origins: Vec<Value> = p.turn_origins.iter().map(|o| o.to_json()).collect();
+    if expected["turn_origins"] != Value::Array(origins.clone()) {
+        return Err(format!(
+            "turn_origins: expected {}, got {}",
+            expected["turn_origins"],
+            Value::Array(origins)
+        ));
+    }
+    // Compare plain text: old files mix encoded and plain values, and `jp`
+    // re-encodes what it writes, so the storage encoding is removed on both
+    // sides (by `jp`'s own rule) before comparing.
+    let want: Vec<Value> = expected["projected"]
+        .as_array()
+        .ok_or("expected.projected is not an array")?
+        .iter()
+        .cloned()
+        .map(|mut v| {
+            encoding::decode_event(&mut v);
+            v
+        })
+        .collect();
+    let got: Vec<Value> = p.events.iter().map(|e| p.plain(&conv, e)).collect();
+    if want.len() != got.len() {
+        return Err(format!(
+            "projected: expected {} events, got {}",
+            want.len(),
+            got.len()
+        ));
+    }
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        if w != g {
+            return Err(format!("projected[{i}]:\n expected {w}\n      got {g}"));
+        }
+    }
+    // And encoded the way it would be written, against the file as `jp`
+    // wrote it.
+    for (i, (mut g, w)) in got
+        .into_iter()
+        .zip(expected["projected"].as_array().unwrap())
+        .enumerate()
+    {
+        encoding::encode_event(&mut g);
+        let mut w = w.clone();
+        // Values stored plain in the input are written back encoded by `jp`
+        // but verbatim by jp-inspect; compare only fully encoded inputs.
+        encoding::decode_event(&mut w);
+        encoding::encode_event(&mut w);
+        if g != w {
+            return Err(format!(
+                "projected[{i}] encoded:\n expected {w}\n      got {g}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn run_all(root: &Path) -> usize {
+    let mut cases: Vec<_> = fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("expected.json").is_file())
+        .collect();
+    cases.sort();
+    let mut failures = Vec::new();
+    for case in &cases {
+        if let Err(e) = run_case(case) {
+            failures.push(format!("{}: {e}", case.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    cases.len()
+}
+
+#[test]
+fn bundled_conformance_cases_match_jp() {
+    let n = run_all(&common::data().join("conformance"));
+    assert!(n >= 22, "only {n} cases found");
+}
+
+#[test]
+fn shared_conformance_cases_match_jp() {
+    match common::shared() {
+        Some(shared) => {
+            let n = run_all(&shared.join("fixtures/conformance"));
+            eprintln!("{n} shared conformance cases match");
+        }
+        None => eprintln!("../shared is absent: skipping the shared conformance cases"),
+    }
+}
