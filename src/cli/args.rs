@@ -1,0 +1,134 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+CONV is a conversation directory, its events.json, a jp-c<ID> id or bare <ID>,
+or a unique fragment of its title or slug, looked up in the workspace found
+from the current directory (and its JP user storage).
+
+Exit codes: 0 ok, 1 error, 2 usage.";
+
+/// Inspect jp conversations: the raw event stream beside what the model is
+/// sent after compactions; preview, apply and reset compactions.
+#[derive(Debug, Parser)]
+#[command(name = "jp-inspect", version, after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// The conversation to open.
+    pub conv: Option<String>,
+
+    /// Open a temporary copy of the bundled demo conversation.
+    #[arg(long)]
+    pub demo: bool,
+
+    /// The workspace root (the directory holding .jp/); by default found by
+    /// walking up from the current directory.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the event stream, a line per event (or the projected view).
+    Show(ShowArgs),
+    /// List the workspace's conversations.
+    List(ListArgs),
+    /// Token figures: raw and projected, by category, window, thresholds,
+    /// and the compactions with what each saves.
+    Stats(StatsArgs),
+    /// Add manual compactions, one per RULE.
+    #[command(after_help = crate::core::rule::SYNTAX_HELP)]
+    Compact(CompactArgs),
+    /// Remove compactions: all, the automatic ones, or one.
+    Reset(ResetArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct ShowArgs {
+    pub conv: String,
+    /// Show the projected view (what the model is sent) instead of the raw
+    /// stream.
+    #[arg(long)]
+    pub compacted: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WindowArg {
+    /// The model's context window in tokens (`200k`, `1m`, `128000`),
+    /// overriding the table of known models.
+    #[arg(long, value_name = "N", value_parser = parse_window)]
+    pub window: Option<u64>,
+}
+
+pub fn parse_window(s: &str) -> Result<u64, String> {
+    crate::core::window::parse_tokens(s)
+        .ok_or_else(|| format!("`{s}` is not a token count (try 200k, 1m or 128000)"))
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    pub conv: String,
+    #[command(flatten)]
+    pub window: WindowArg,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompactArgs {
+    pub conv: String,
+    /// Compaction rules, e.g. `s:..-3`, `r+t:2..`, `t=sreq:2..6`.
+    #[arg(required = true, value_name = "RULE")]
+    pub rules: Vec<String>,
+    /// Show what would be written; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The summarizer for summary rules.
+    #[arg(long, value_name = "NAME", default_value = "digest")]
+    pub summarizer: String,
+    /// First turns kept when a rule gives no range.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub keep_first: usize,
+    /// Last turns kept when a rule gives no range.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub keep_last: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct ResetWhich {
+    /// Remove every compaction.
+    #[arg(long)]
+    pub all: bool,
+    /// Remove only the automatic (`source: auto`) compactions.
+    #[arg(long)]
+    pub auto: bool,
+    /// Remove one compaction by its 1-based position.
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct ResetArgs {
+    pub conv: String,
+    #[command(flatten)]
+    pub which: ResetWhich,
+    #[arg(long)]
+    pub dry_run: bool,
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,185 @@
+//! `show`: the raw stream or the projected view, a line per event.
+
+use super::Context;
+use super::args::ShowArgs;
+use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
+use crate::core::estimate::tokens;
+use crate::core::projection::{self, Fate, Projected, TurnOrigin};
+use crate::core::{Conversation, load, preview};
+use serde_json::{Value, json};
+use std::path::Path;
+
+const PREVIEW: usize = 90;
+
+pub fn run(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
+    let dir = ctx.resolve(&args.conv)?;
+    run_dir(&dir, &args)
+}
+
+pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
+    let conv = load::load(dir)?;
+    print_warnings(&conv);
+    match (args.compacted, args.json) {
+        (false, true) => print_json(&raw_json(&conv)),
+        (false, false) => print_lines(raw_lines(&conv)),
+        (true, true) => print_json(&projected_json(&conv)),
+        (true, false) => print_lines(projected_lines(&conv)),
+    }
+}
+
+/// The `show --json` document.
+pub fn raw_json(conv: &Conversation) -> Value {
+    let events: Vec<Value> = conv
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            json!({
+                "index": i,
+                "turn": e.turn,
+                "event": conv.plain(i),
+                "tokens": tokens(e.chars),
+            })
+        })
+        .collect();
+    json!({
+        "conversation": conversation_json(conv),
+        "turn_count": conv.turn_count,
+        "events": events,
+    })
+}
+
+/// The `show --compacted --json` document: the projected events with the
+/// raw event each came from (`null` for an injected summary) and the
+/// projected turns' origins. `turn` is the projected turn, an index into
+/// `turn_origins`; `raw_turn` the raw turn.
+pub fn projected_json(conv: &Conversation) -> Value {
+    let p = projection::of(conv);
+    let projected_turn = projected_turns(conv, &p);
+    let events: Vec<Value> = p
+        .events
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let origin = match e {
+                Projected::Raw { index, .. } => json!(index),
+                Projected::Summary { .. } => Value::Null,
+            };
+            json!({
+                "index": k,
+                "turn": projected_turn[k],
+                "raw_turn": p.turn_of(&conv.events, e),
+                "origin": origin,
+                "event": p.plain(conv, e),
+                "tokens": tokens(p.chars(&conv.events, e)),
+            })
+        })
+        .collect();
+    let origins: Vec<Value> = p.turn_origins.iter().map(TurnOrigin::to_json).collect();
+    json!({
+        "conversation": conversation_json(conv),
+        "turn_count": conv.turn_count,
+        "projected_turn_count": p.turn_origins.len(),
+        "turn_origins": origins,
+        "events": events,
+    })
+}
+
+/// The projected turn of each projected event.
+fn projected_turns(conv: &Conversation, p: &projection::Projection) -> Vec<usize> {
+    // Raw turn -> projected turn, through the origins.
+    let mut of_raw = vec![0; conv.turn_count];
+    for (k, o) in p.turn_origins.iter().enumerate() {
+        match *o {
+            TurnOrigin::Kept(t) => of_raw[t] = k,
+            TurnOrigin::Summary { from, to, .. } => of_raw[from..=to].fill(k),
+        }
+    }
+    p.events
+        .iter()
+        .map(|e| of_raw.get(p.turn_of(&conv.events, e)).copied().unwrap_or(0))
+        .collect()
+}
+
+fn header(conv: &Conversation, what: &str) -> String {
+    format!(
+        "{}  {}  ({} format, {} events, {} turns){what}",
+        conv.display_id(),
+        conv.title.as_deref().unwrap_or("(untitled)"),
+        conv.format.as_str(),
+        conv.events.len(),
+        conv.turn_count
+    )
+}
+
+fn raw_lines(conv: &Conversation) -> Vec<String> {
+    let p = projection::of(conv);
+    let mut lines = vec![
+        header(conv, ""),
+        format!(
+            "{:>5} {:>6}  {:<12} {:>8}  preview",
+            "turn", "event", "kind", "tokens"
+        ),
+    ];
+    for (i, e) in conv.events.iter().enumerate() {
+        let fate = match p.fates[i].fate {
+            Fate::Kept | Fate::Overlay => "",
+            Fate::Stripped => " [stripped]",
+            Fate::Omitted => " [omitted]",
+            Fate::Summarized => " [summarised]",
+        };
+        lines.push(format!(
+            "{:>5} {:>6}  {:<12} {:>8}  {}{fate}",
+            e.turn + 1,
+            i,
+            e.kind.label(),
+            thousands(tokens(e.chars)),
+            preview::raw(conv, i, PREVIEW)
+        ));
+    }
+    lines
+}
+
+fn projected_lines(conv: &Conversation) -> Vec<String> {
+    let p = projection::of(conv);
+    let turns = projected_turns(conv, &p);
+    let mut lines = vec![
+        header(conv, ", projected"),
+        format!(
+            "{:>5} {:>6}  {:<12} {:>8}  preview",
+            "turn", "from", "kind", "tokens"
+        ),
+    ];
+    for (k, e) in p.events.iter().enumerate() {
+        let (origin, kind, note) = match *e {
+            Projected::Raw { index, change } => (
+                index.to_string(),
+                conv.events[index].kind.label().to_string(),
+                if change == projection::Change::None {
+                    ""
+                } else {
+                    " [stripped]"
+                },
+            ),
+            Projected::Summary { part, .. } => (
+                "-".into(),
+                match part {
+                    projection::SummaryPart::TurnStart => "turn",
+                    projection::SummaryPart::Request => "user",
+                    projection::SummaryPart::Response => "summary",
+                }
+                .to_string(),
+                " [injected summary]",
+            ),
+        };
+        lines.push(format!(
+            "{:>5} {:>6}  {:<12} {:>8}  {}{note}",
+            turns[k] + 1,
+            origin,
+            kind,
+            thousands(tokens(p.chars(&conv.events, e))),
+            preview::projected(conv, &p, e, PREVIEW)
+        ));
+    }
+    lines
+}
