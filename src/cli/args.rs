@@ -45,6 +45,12 @@ pub enum Command {
     Compact(CompactArgs),
     /// Remove compactions: all, the automatic ones, or one.
     Reset(ResetArgs),
+    /// Evaluate automatic compaction now (D50 or the staged policy) and
+    /// apply what it returns; prints why either way.
+    Auto(AutoArgs),
+    /// Replay conversations from their first turn under each policy and
+    /// window, and compare what the model would have been sent.
+    Simulate(SimulateArgs),
 }
 
 #[derive(Debug, Args, Default)]
@@ -129,6 +135,51 @@ pub struct ResetArgs {
     pub which: ResetWhich,
     #[arg(long)]
     pub dry_run: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AutoArgs {
+    pub conv: String,
+    /// Show what would be appended; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// `single` (RFD D50) or `staged` (elide at the soft threshold,
+    /// summarise at the hard one).
+    #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
+    pub mode: Option<String>,
+    #[command(flatten)]
+    pub window: WindowArg,
+    /// A TOML file with a [conversation.compaction.auto] table, applied over
+    /// the conversation's own config.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Which summarizer writes summaries (default: the configured one,
+    /// else digest).
+    #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"])]
+    pub summarizer: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// One or more conversations.
+    #[arg(required = true)]
+    pub convs: Vec<String>,
+    /// Context windows to simulate.
+    #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]
+    pub windows: Vec<u64>,
+    /// Policies to compare.
+    #[arg(long, value_delimiter = ',', value_parser = ["none", "single", "staged"], default_value = "none,single,staged")]
+    pub policies: Vec<String>,
+    /// A TOML file changing the policies' parameters.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Which summarizer writes summaries.
+    #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"], default_value = "digest")]
+    pub summarizer: String,
     #[arg(long)]
     pub json: bool,
 }

@@ -2,11 +2,13 @@
 //! scripts and tests, each with `--json`.
 
 mod args;
+mod auto;
 mod compact;
 mod list;
 mod output;
 mod reset;
 mod show;
+mod simulate;
 mod stats;
 
 pub use args::{Cli, Command};
@@ -54,6 +56,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Stats(a)) => stats::run(&ctx, a),
         Some(Command::Compact(a)) => compact::run(&ctx, a),
         Some(Command::Reset(a)) => reset::run(&ctx, a),
+        Some(Command::Auto(a)) => auto::run(&ctx, a),
+        Some(Command::Simulate(a)) => simulate::run(&ctx, a),
         None => {
             // Held until the end so the temporary copy outlives its use.
             let demo = if cli.demo {

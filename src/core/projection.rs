@@ -7,7 +7,7 @@
 
 use super::compaction::{Compaction, Source, ToolCalls};
 use super::conversation::Conversation;
-use super::event::{Event, Kind, ResponseKind};
+use super::event::{Event, Kind, ResponseKind, count_chars};
 use super::timestamp;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -205,31 +205,148 @@ pub fn resolve_policies(overlays: &[Overlay], turn_count: usize) -> Vec<TurnPoli
     policies
 }
 
+/// Combined payload bytes of each tool call (request + response), which an
+/// `omit` with `over` judges.
+pub fn pair_payloads(events: &[Event]) -> HashMap<&str, u64> {
+    let mut pairs: HashMap<&str, u64> = HashMap::new();
+    for e in events {
+        if let Kind::ToolCallRequest { id, .. } | Kind::ToolCallResponse { id, .. } = &e.kind {
+            *pairs.entry(id).or_default() += e.payload;
+        }
+    }
+    pairs
+}
+
+/// How a conversation event that no summary covers is projected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    pub fate: Fate,
+    pub by: Option<usize>,
+    /// For kept events: how they are changed.
+    pub change: Change,
+}
+
+impl Decision {
+    const KEPT: Decision = Decision {
+        fate: Fate::Kept,
+        by: None,
+        change: Change::None,
+    };
+
+    /// Whether the event is in the projected view.
+    pub fn is_sent(&self) -> bool {
+        matches!(self.fate, Fate::Kept) || self.change != Change::None
+    }
+}
+
+/// The fate of conversation event `e` under the reasoning and tool winners
+/// of its turn (a summary winner is handled by the caller). `pairs` is only
+/// consulted for `omit` with `over`.
+pub fn decide(
+    e: &Event,
+    policy: &TurnPolicy,
+    overlays: &[Overlay],
+    pairs: &dyn Fn(&str) -> Option<u64>,
+) -> Decision {
+    if let (Some(r), Kind::ChatResponse(ResponseKind::Reasoning)) = (policy.reasoning, &e.kind) {
+        return Decision {
+            fate: Fate::Stripped,
+            by: Some(r),
+            change: Change::None,
+        };
+    }
+    let Some(t) = policy.tools.filter(|_| e.kind.is_tool()) else {
+        return Decision::KEPT;
+    };
+    let Some(tools) = overlays[t].compaction.tool_calls else {
+        return Decision::KEPT;
+    };
+    match tools {
+        ToolCalls::Omit { over } => {
+            let size = match &e.kind {
+                Kind::ToolCallRequest { id, .. } | Kind::ToolCallResponse { id, .. } => {
+                    pairs(id).unwrap_or(e.payload)
+                }
+                _ => e.payload,
+            };
+            if over.is_none_or(|n| size > n) {
+                return Decision {
+                    fate: Fate::Omitted,
+                    by: Some(t),
+                    change: Change::None,
+                };
+            }
+            Decision::KEPT
+        }
+        ToolCalls::Strip {
+            request,
+            response,
+            over,
+        } => {
+            let big = over.is_none_or(|n| e.payload > n);
+            let change = match e.kind {
+                Kind::ToolCallRequest { .. } if request && big => Change::EmptyArguments,
+                Kind::ToolCallResponse { .. } if response && big => Change::StatusLine,
+                _ => Change::None,
+            };
+            if change == Change::None {
+                Decision::KEPT
+            } else {
+                Decision {
+                    fate: Fate::Stripped,
+                    by: Some(t),
+                    change,
+                }
+            }
+        }
+    }
+}
+
+/// `[compacted] <tool>: success|error`
+pub fn status_line(tool: &str, is_error: bool) -> String {
+    let status = if is_error { "error" } else { "success" };
+    format!("[compacted] {tool}: {status}")
+}
+
+/// Characters the model is sent for raw event `e` changed by `change`;
+/// `tool_name` names a call id for status lines.
+pub fn sent_chars<'a>(e: &Event, change: Change, tool_name: impl Fn(&str) -> &'a str) -> u64 {
+    match (change, &e.kind) {
+        (Change::EmptyArguments, Kind::ToolCallRequest { name, .. }) => count_chars(name) + 2,
+        (Change::StatusLine, Kind::ToolCallResponse { id, is_error }) => {
+            // "[compacted] " + name + ": " + status
+            12 + count_chars(tool_name(id)) + 2 + if *is_error { 5 } else { 7 }
+        }
+        _ => e.chars,
+    }
+}
+
+/// Characters of the injected request and response of a summary.
+pub fn summary_chars(text: &str) -> u64 {
+    SUMMARY_REQUEST.len() as u64 + count_chars(text)
+}
+
 /// Projects `events` (with `turn_count` turns) through `overlays`.
 pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> Projection {
     let policies = resolve_policies(&overlays, turn_count);
     let mut tool_names: HashMap<Box<str>, Box<str>> = HashMap::new();
+    for e in events {
+        if let Kind::ToolCallRequest { id, name } = &e.kind {
+            tool_names.insert(id.clone(), name.clone());
+        }
+    }
     let needs_pairs = overlays.iter().any(|o| {
         matches!(
             o.compaction.tool_calls,
             Some(ToolCalls::Omit { over: Some(_) })
         )
     });
-    let mut pair_payload: HashMap<&str, u64> = HashMap::new();
-    for e in events {
-        match &e.kind {
-            Kind::ToolCallRequest { id, name } => {
-                tool_names.insert(id.clone(), name.clone());
-                if needs_pairs {
-                    *pair_payload.entry(id).or_default() += e.payload;
-                }
-            }
-            Kind::ToolCallResponse { id, .. } if needs_pairs => {
-                *pair_payload.entry(id).or_default() += e.payload;
-            }
-            _ => {}
-        }
-    }
+    let pairs = if needs_pairs {
+        pair_payloads(events)
+    } else {
+        HashMap::new()
+    };
+    let pair_of = |id: &str| pairs.get(id).copied();
 
     let turn_origins = origins(&policies);
     let mut out = Vec::with_capacity(events.len() + 3);
@@ -238,10 +355,6 @@ pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> P
     let mut injected_for_turn: Option<usize> = None;
 
     for (i, e) in events.iter().enumerate() {
-        let kept = |out: &mut Vec<Projected>, pos: &mut Vec<Option<usize>>, change| {
-            pos[i] = Some(out.len());
-            out.push(Projected::Raw { index: i, change });
-        };
         if let Kind::Compaction(_) = e.kind {
             fates.push(EventFate {
                 fate: Fate::Overlay,
@@ -249,18 +362,13 @@ pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> P
             });
             continue;
         }
-        if !e.kind.is_conversation_event() {
+        let policy = if e.kind.is_conversation_event() {
+            policies.get(e.turn).copied().unwrap_or_default()
+        } else {
             // Config deltas and unknown events pass through untouched.
-            kept(&mut out, &mut position_of_raw, Change::None);
-            fates.push(EventFate {
-                fate: Fate::Kept,
-                by: None,
-            });
-            continue;
-        }
-        let policy = policies.get(e.turn).copied().unwrap_or_default();
-
-        if let Some(s) = policy.summary {
+            TurnPolicy::default()
+        };
+        if let (Some(s), true) = (policy.summary, e.kind.is_conversation_event()) {
             let run_start = e.turn == 0 || policies[e.turn - 1].summary != Some(s);
             if run_start && injected_for_turn != Some(e.turn) {
                 injected_for_turn = Some(e.turn);
@@ -283,65 +391,17 @@ pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> P
             });
             continue;
         }
-
-        if let (Some(r), Kind::ChatResponse(ResponseKind::Reasoning)) = (policy.reasoning, &e.kind)
-        {
-            fates.push(EventFate {
-                fate: Fate::Stripped,
-                by: Some(r),
+        let d = decide(e, &policy, &overlays, &pair_of);
+        if d.is_sent() {
+            position_of_raw[i] = Some(out.len());
+            out.push(Projected::Raw {
+                index: i,
+                change: d.change,
             });
-            continue;
         }
-
-        if let (Some(t), true) = (policy.tools, e.kind.is_tool()) {
-            let tools = overlays[t]
-                .compaction
-                .tool_calls
-                .expect("a tools winner has a tool policy");
-            match tools {
-                ToolCalls::Omit { over } => {
-                    let id = match &e.kind {
-                        Kind::ToolCallRequest { id, .. } | Kind::ToolCallResponse { id, .. } => {
-                            &**id
-                        }
-                        _ => "",
-                    };
-                    let size = pair_payload.get(id).copied().unwrap_or(e.payload);
-                    if over.is_none_or(|n| size > n) {
-                        fates.push(EventFate {
-                            fate: Fate::Omitted,
-                            by: Some(t),
-                        });
-                        continue;
-                    }
-                }
-                ToolCalls::Strip {
-                    request,
-                    response,
-                    over,
-                } => {
-                    let big = over.is_none_or(|n| e.payload > n);
-                    let change = match e.kind {
-                        Kind::ToolCallRequest { .. } if request && big => Change::EmptyArguments,
-                        Kind::ToolCallResponse { .. } if response && big => Change::StatusLine,
-                        _ => Change::None,
-                    };
-                    if change != Change::None {
-                        kept(&mut out, &mut position_of_raw, change);
-                        fates.push(EventFate {
-                            fate: Fate::Stripped,
-                            by: Some(t),
-                        });
-                        continue;
-                    }
-                }
-            }
-        }
-
-        kept(&mut out, &mut position_of_raw, Change::None);
         fates.push(EventFate {
-            fate: Fate::Kept,
-            by: None,
+            fate: d.fate,
+            by: d.by,
         });
     }
 
@@ -391,25 +451,14 @@ impl Projection {
 
     /// The status line a stripped response carries.
     pub fn status_line(&self, id: &str, is_error: bool) -> String {
-        let status = if is_error { "error" } else { "success" };
-        format!("[compacted] {}: {status}", self.tool_name(id))
+        status_line(self.tool_name(id), is_error)
     }
 
     /// Characters the model is sent for projected event `p`.
     pub fn chars(&self, events: &[Event], p: &Projected) -> u64 {
         match *p {
             Projected::Raw { index, change } => {
-                let e = &events[index];
-                match (change, &e.kind) {
-                    (Change::None, _) => e.chars,
-                    (Change::EmptyArguments, Kind::ToolCallRequest { name, .. }) => {
-                        super::event::count_chars(name) + 2
-                    }
-                    (Change::StatusLine, Kind::ToolCallResponse { id, is_error }) => {
-                        super::event::count_chars(&self.status_line(id, *is_error))
-                    }
-                    _ => e.chars,
-                }
+                sent_chars(&events[index], change, |id| self.tool_name(id))
             }
             Projected::Summary { overlay, part, .. } => match part {
                 SummaryPart::TurnStart => 0,
@@ -418,9 +467,22 @@ impl Projection {
                     .compaction
                     .summary
                     .as_deref()
-                    .map_or(0, super::event::count_chars),
+                    .map_or(0, count_chars),
             },
         }
+    }
+
+    /// Projected characters per raw turn; a summary's are counted at the
+    /// first turn of its run.
+    pub fn turn_chars(&self, events: &[Event], turn_count: usize) -> Vec<u64> {
+        let mut per = vec![0; turn_count];
+        for p in &self.events {
+            let t = self.turn_of(events, p);
+            if let Some(slot) = per.get_mut(t) {
+                *slot += self.chars(events, p);
+            }
+        }
+        per
     }
 
     /// The projected event as plain JSON (storage encoding removed), the

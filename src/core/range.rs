@@ -98,14 +98,25 @@ pub fn keep(turn_count: usize, keep_first: usize, keep_last: usize) -> Option<Tu
 /// overlap another coherently, so summarising such a range refreshes the
 /// whole union from the raw events.
 pub fn extend_for_summary(range: TurnRange, compactions: &[&Compaction]) -> TurnRange {
+    let summaries: Vec<(usize, usize)> = compactions
+        .iter()
+        .filter(|c| c.summary.is_some())
+        .map(|c| (c.from_turn, c.to_turn))
+        .collect();
+    extend_over(range, &summaries)
+}
+
+/// Grows `range` to the union with every range of `others` it intersects,
+/// until stable.
+pub fn extend_over(range: TurnRange, others: &[(usize, usize)]) -> TurnRange {
     let mut r = range;
     loop {
         let mut changed = false;
-        for c in compactions.iter().filter(|c| c.summary.is_some()) {
-            if c.from_turn <= c.to_turn && r.intersects(c.from_turn, c.to_turn) {
+        for &(from, to) in others {
+            if from <= to && r.intersects(from, to) {
                 let grown = TurnRange {
-                    from: r.from.min(c.from_turn),
-                    to: r.to.max(c.to_turn),
+                    from: r.from.min(from),
+                    to: r.to.max(to),
                 };
                 if grown != r {
                     r = grown;

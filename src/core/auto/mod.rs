@@ -1,12 +1,20 @@
 //! Automatic compaction: RFD D50's trigger and the staged policy
-//! (auto.md).
+//! (auto.md), and the simulation that replays conversations under them.
 
 pub mod config;
+pub mod simulate;
+pub mod stream;
+pub mod trigger;
 
 pub use config::{AutoConfig, ConfigError, Mode};
+pub use stream::ConversationStream;
+pub use trigger::{Action, ActionKind, Decision, Note, Stream};
 
 use super::config as conv_config;
 use super::conversation::Conversation;
+use super::projection::Overlay;
+use super::summarize::{self, Summarizer};
+use super::timestamp::Timestamp;
 use std::path::Path;
 
 /// The configuration for `conv`: defaults, then the conversation's own merged
@@ -24,4 +32,28 @@ pub fn config_for(conv: &Conversation, file: Option<&Path>) -> Result<AutoConfig
         c.apply_file(f)?;
     }
     Ok(c)
+}
+
+/// Evaluates the trigger on `conv` seen with `overlays` and writes the
+/// summaries it asks for: what `auto` and the inspector's `auto` preview do.
+pub fn evaluate_now(
+    conv: &Conversation,
+    overlays: Vec<Overlay>,
+    window: Option<u64>,
+    config: &AutoConfig,
+    summarizer: &dyn Summarizer,
+    now: Timestamp,
+) -> Result<Decision, summarize::SummarizeError> {
+    let stream = ConversationStream::new(conv, overlays);
+    let decision = trigger::evaluate(&stream, window, config, now);
+    let mut texts = Vec::new();
+    for a in decision.actions.iter().filter(|a| a.needs_summary()) {
+        let s = summarizer.summarize(&summarize::Request {
+            conversation: conv,
+            range: a.range(),
+            instructions: config.instructions(),
+        })?;
+        texts.push(s.text);
+    }
+    Ok(trigger::settle(&stream, decision, texts, config))
 }

@@ -4,7 +4,9 @@
 //! Every summarizer reads the *raw* events of the (extended) range, never a
 //! projected view, so a summary is never built from another summary.
 
+pub mod command;
 pub mod digest;
+pub mod openai;
 pub mod transcript;
 
 use super::conversation::Conversation;
@@ -54,20 +56,55 @@ pub trait Summarizer: Send + Sync {
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError>;
 }
 
-/// The summarizer called `name`, configured by `config` where it needs
-/// settings (a command line, an endpoint).
-pub fn by_name(
-    name: &str,
-    config: &crate::core::auto::config::SummarizerConfig,
-) -> Result<Box<dyn Summarizer>, SummarizeError> {
-    match name {
-        "digest" => Ok(Box::new(digest::Digest::default())),
-        other => Err(SummarizeError {
-            summarizer: other.to_string(),
-            message: format!(
-                "unknown summarizer (configured: {}); known: digest",
-                config.name()
-            ),
+/// The summarizer configured by `config`.
+pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
+    match config {
+        SummarizerConfig::Digest => Box::new(digest::Digest::default()),
+        SummarizerConfig::Command { command, timeout } => Box::new(command::Command {
+            command: command.clone(),
+            timeout: *timeout,
+        }),
+        SummarizerConfig::OpenAi {
+            base_url,
+            model,
+            api_key_env,
+            timeout,
+        } => Box::new(openai::OpenAi {
+            base_url: base_url.clone(),
+            model: model.clone(),
+            api_key_env: api_key_env.clone(),
+            timeout: *timeout,
         }),
     }
 }
+
+/// The summarizer called `name` (`digest`, `command`, `openai`), with the
+/// settings `config` holds for it.
+pub fn by_name(
+    name: &str,
+    config: &SummarizerConfig,
+) -> Result<Box<dyn Summarizer>, SummarizeError> {
+    let err = |message: String| SummarizeError {
+        summarizer: name.to_string(),
+        message,
+    };
+    match (name, config) {
+        ("digest", _) => Ok(Box::new(digest::Digest::default())),
+        ("command", SummarizerConfig::Command { .. })
+        | ("openai", SummarizerConfig::OpenAi { .. }) => Ok(from_config(config)),
+        ("command", _) => Err(err(format!(
+            "no command configured: set `command` in [{TABLE}.summarizer] (kind = \"command\") \
+             of the conversation config or a --config file"
+        ))),
+        ("openai", _) => Err(err(format!(
+            "no endpoint configured: set `base_url` and `model` in [{TABLE}.summarizer] \
+             (kind = \"openai\") of the conversation config or a --config file"
+        ))),
+        (other, _) => Err(SummarizeError {
+            summarizer: other.to_string(),
+            message: "unknown summarizer; expected digest, command or openai".into(),
+        }),
+    }
+}
+
+use crate::core::auto::config::{SummarizerConfig, TABLE};

@@ -1,0 +1,169 @@
+//! `simulate`: replay conversations under each policy and window.
+
+use super::Context;
+use super::args::SimulateArgs;
+use super::output::{print_json, print_lines, thousands};
+use crate::core::auto::AutoConfig;
+use crate::core::auto::simulate::{self, Policy, Run};
+use crate::core::{Conversation, summarize, window};
+use serde_json::{Value, json};
+
+pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
+    let convs: Vec<Conversation> = args
+        .convs
+        .iter()
+        .map(|c| ctx.load(c))
+        .collect::<Result<_, _>>()?;
+    let mut base = AutoConfig::default();
+    if let Some(f) = &args.config {
+        base.apply_file(f)?;
+    }
+    let summarizer = summarize::by_name(&args.summarizer, &base.summarizer)?;
+    let policies: Vec<Policy> = args
+        .policies
+        .iter()
+        .filter_map(|p| Policy::parse(p))
+        .collect();
+
+    let mut jobs = Vec::new();
+    for (ci, _) in convs.iter().enumerate() {
+        for &p in &policies {
+            for &w in &args.windows {
+                jobs.push((ci, p, w));
+            }
+        }
+    }
+    let results = run_all(&convs, &jobs, &base, summarizer.as_ref())?;
+
+    if args.json {
+        let runs: Vec<Value> = results
+            .iter()
+            .map(|(ci, r)| run_json(&convs[*ci], r))
+            .collect();
+        return print_json(&json!({ "runs": runs }));
+    }
+    print_lines(table(&convs, &results))
+}
+
+/// Runs every job, spread over the machine's cores.
+fn run_all(
+    convs: &[Conversation],
+    jobs: &[(usize, Policy, u64)],
+    base: &AutoConfig,
+    summarizer: &dyn summarize::Summarizer,
+) -> anyhow::Result<Vec<(usize, Run)>> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(jobs.len().max(1));
+    let chunks: Vec<&[(usize, Policy, u64)]> =
+        jobs.chunks(jobs.len().div_ceil(threads).max(1)).collect();
+    let results = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .iter()
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|&(ci, p, w)| {
+                            simulate::run(&convs[ci], p, w, base, summarizer).map(|r| (ci, r))
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("simulation thread panicked"))
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    Ok(results.into_iter().flatten().collect())
+}
+
+fn run_json(conv: &Conversation, r: &Run) -> Value {
+    let firings: Vec<Value> = r
+        .firings
+        .iter()
+        .map(|f| {
+            json!({
+                "after_turn": f.after_turn,
+                "kind": f.kind.as_str(),
+                "from_turn": f.range.from,
+                "to_turn": f.range.to,
+            })
+        })
+        .collect();
+    json!({
+        "conversation": conv.display_id(),
+        "policy": r.policy.as_str(),
+        "window": r.window,
+        "peak_ratio": r.peak_ratio,
+        "overflows": r.overflows,
+        "requests": r.requests,
+        "input_tokens": r.input_tokens,
+        "elisions": r.elisions,
+        "summaries": r.summaries,
+        "summarizer_input_tokens": r.summarizer_input_tokens,
+        "summarizer_output_tokens": r.summarizer_output_tokens,
+        "cost": r.cost(),
+        "firings": firings,
+    })
+}
+
+fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{:<17} {:<7} {:>6} {:>6} {:>5} {:>5} {:>12} {:>4} {:>4} {:>9} {:>9} {:>12}",
+        "conversation",
+        "policy",
+        "window",
+        "peak",
+        "over",
+        "reqs",
+        "input",
+        "elid",
+        "summ",
+        "summ in",
+        "summ out",
+        "cost"
+    )];
+    for (ci, r) in results {
+        lines.push(format!(
+            "{:<17} {:<7} {:>6} {:>5.0}% {:>5} {:>5} {:>12} {:>4} {:>4} {:>9} {:>9} {:>12}",
+            convs[*ci].display_id(),
+            r.policy.as_str(),
+            window::human_tokens(r.window),
+            r.peak_ratio * 100.0,
+            r.overflows,
+            r.requests,
+            thousands(r.input_tokens),
+            r.elisions,
+            r.summaries,
+            thousands(r.summarizer_input_tokens),
+            thousands(r.summarizer_output_tokens),
+            thousands(r.cost())
+        ));
+        if !r.firings.is_empty() {
+            let fired: Vec<String> = r
+                .firings
+                .iter()
+                .map(|f| {
+                    format!(
+                        "after {} {} {}",
+                        f.after_turn + 1,
+                        f.kind.as_str(),
+                        f.range.human()
+                    )
+                })
+                .collect();
+            lines.push(format!("    fired: {}", fired.join("; ")));
+        }
+    }
+    lines.push(String::new());
+    lines.push(
+        "peak: highest context / window over all requests; over: requests whose context exceeds \
+         the window; input: sum of every request's context (system prompt included); cost = input \
+         + summarizer input + 5 x summarizer output (in tokens). Turns are 1-based."
+            .into(),
+    );
+    lines
+}

@@ -1,0 +1,434 @@
+//! The simulation: replay a conversation from its first turn under a policy
+//! and a window, evaluating the trigger at every turn boundary exactly as
+//! `jp` would, and measure every request the model would have been sent.
+//!
+//! The conversation's own compaction events are ignored: each run starts
+//! from the raw events. The projection is kept incrementally (per turn), so a
+//! run costs O(events), not O(turns × events).
+
+use super::config::{AutoConfig, Mode};
+use super::trigger::{self, ActionKind, Stream};
+use crate::core::compaction::Compaction;
+use crate::core::conversation::Conversation;
+use crate::core::estimate;
+use crate::core::event::{Event, Kind};
+use crate::core::projection::{self, Overlay, TurnPolicy};
+use crate::core::range::TurnRange;
+use crate::core::summarize::{self, Summarizer};
+use crate::core::timestamp::Timestamp;
+use std::collections::HashMap;
+
+/// What is being compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Policy {
+    None,
+    /// D50 with its defaults.
+    Single,
+    /// The staged policy with the ticket's defaults.
+    Staged,
+}
+
+impl Policy {
+    pub const ALL: [Policy; 3] = [Policy::None, Policy::Single, Policy::Staged];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::None => "none",
+            Policy::Single => "single",
+            Policy::Staged => "staged",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Policy> {
+        Policy::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// The configuration a policy runs with: `base` (defaults unless the
+    /// caller changed them), enabled, in the policy's mode.
+    pub fn config(self, base: &AutoConfig) -> Option<AutoConfig> {
+        let mode = match self {
+            Policy::None => return None,
+            Policy::Single => Mode::Single,
+            Policy::Staged => Mode::Staged,
+        };
+        Some(AutoConfig {
+            enabled: true,
+            mode,
+            ..base.clone()
+        })
+    }
+}
+
+/// One compaction the policy made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Firing {
+    /// The 0-based turn after which it fired.
+    pub after_turn: usize,
+    pub kind: ActionKind,
+    pub range: TurnRange,
+}
+
+/// One model call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestPoint {
+    pub turn: usize,
+    /// Projected tokens of everything before it plus the system prompt.
+    pub context: u64,
+}
+
+/// A run's measurements (auto.md's table).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub policy: Policy,
+    pub window: u64,
+    pub peak_ratio: f64,
+    pub overflows: usize,
+    pub requests: usize,
+    pub input_tokens: u64,
+    pub elisions: usize,
+    pub summaries: usize,
+    pub summarizer_input_tokens: u64,
+    pub summarizer_output_tokens: u64,
+    pub firings: Vec<Firing>,
+    pub points: Vec<RequestPoint>,
+}
+
+/// Summary output is priced at this many input tokens (auto.md).
+pub const OUTPUT_WEIGHT: u64 = 5;
+
+impl Run {
+    /// input tokens + summarizer input + 5 × summarizer output.
+    pub fn cost(&self) -> u64 {
+        self.input_tokens
+            + self.summarizer_input_tokens
+            + OUTPUT_WEIGHT * self.summarizer_output_tokens
+    }
+
+    /// The highest context ratio of each turn's requests (for charts).
+    pub fn ratio_by_turn(&self, turn_count: usize) -> Vec<Option<f64>> {
+        let mut out = vec![None; turn_count];
+        for p in &self.points {
+            if let Some(slot) = out.get_mut(p.turn) {
+                let r = p.context as f64 / self.window as f64;
+                *slot = Some(slot.map_or(r, |o: f64| o.max(r)));
+            }
+        }
+        out
+    }
+}
+
+/// The replayed stream: the conversation's events up to the current
+/// boundary, with the compactions the policy made so far.
+struct Replay<'a> {
+    events: &'a [Event],
+    /// Events of turn t: `turn_spans[t]`.
+    turn_spans: Vec<(usize, usize)>,
+    /// Turns visible so far (completed, plus the one being replayed).
+    visible: usize,
+    turn_chars: Vec<u64>,
+    total: u64,
+    overlays: Vec<Overlay>,
+    policies: Vec<TurnPolicy>,
+    names: HashMap<&'a str, &'a str>,
+    pairs: HashMap<&'a str, u64>,
+    after_last: usize,
+    after_last_summary: usize,
+    summary_ranges: Vec<(usize, usize)>,
+}
+
+impl<'a> Replay<'a> {
+    fn new(conv: &'a Conversation) -> Self {
+        let events = &conv.events[..];
+        let turn_spans = (0..conv.turn_count)
+            .map(|t| {
+                (
+                    events.partition_point(|e| e.turn < t),
+                    events.partition_point(|e| e.turn <= t),
+                )
+            })
+            .collect();
+        let mut names = HashMap::new();
+        for e in events {
+            if let Kind::ToolCallRequest { id, name } = &e.kind {
+                names.insert(&**id, &**name);
+            }
+        }
+        Replay {
+            events,
+            turn_spans,
+            visible: 0,
+            turn_chars: vec![0; conv.turn_count],
+            total: 0,
+            overlays: Vec::new(),
+            policies: vec![TurnPolicy::default(); conv.turn_count],
+            names,
+            pairs: projection::pair_payloads(events),
+            after_last: 0,
+            after_last_summary: 0,
+            summary_ranges: Vec::new(),
+        }
+    }
+
+    /// Projected characters of turn `t` under `policies` (with `overlays`).
+    fn chars_of_turn(&self, t: usize, policies: &[TurnPolicy], overlays: &[Overlay]) -> u64 {
+        let p = policies[t];
+        if let Some(s) = p.summary {
+            let run_start = t == 0 || policies[t - 1].summary != Some(s);
+            return if run_start {
+                projection::summary_chars(overlays[s].compaction.summary.as_deref().unwrap_or(""))
+            } else {
+                0
+            };
+        }
+        let pairs = |id: &str| self.pairs.get(id).copied();
+        let (start, end) = self.turn_spans[t];
+        self.events[start..end]
+            .iter()
+            .filter(|e| e.chars > 0 && e.kind.is_model_visible())
+            .map(|e| {
+                let d = projection::decide(e, &p, overlays, &pairs);
+                if d.is_sent() {
+                    projection::sent_chars(e, d.change, |id| {
+                        self.names.get(id).copied().unwrap_or("unknown")
+                    })
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+
+    /// Paints `extra` (newest) over a copy of the policies of the turns it
+    /// touches and returns the affected turns with their new characters.
+    fn repaint(
+        &self,
+        extra: &[Overlay],
+        overlays: &[Overlay],
+    ) -> (Vec<TurnPolicy>, Vec<(usize, u64)>) {
+        let mut policies = self.policies.clone();
+        let last = self.visible.saturating_sub(1);
+        let mut touched: Vec<usize> = Vec::new();
+        for o in extra {
+            let c = &o.compaction;
+            if c.from_turn > c.to_turn || c.from_turn > last {
+                continue;
+            }
+            let to = c.to_turn.min(last);
+            for p in &mut policies[c.from_turn..=to] {
+                if c.summary.is_some() {
+                    p.summary = Some(o.position);
+                }
+                if c.strip_reasoning {
+                    p.reasoning = Some(o.position);
+                }
+                if c.tool_calls.is_some() {
+                    p.tools = Some(o.position);
+                }
+            }
+            // The turn after a summary may start a new run now.
+            touched.extend(c.from_turn..=(to + 1).min(last));
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        let changes = touched
+            .into_iter()
+            .map(|t| (t, self.chars_of_turn(t, &policies, overlays)))
+            .collect();
+        (policies, changes)
+    }
+
+    fn as_overlays(&self, extra: &[Compaction]) -> Vec<Overlay> {
+        extra
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Overlay {
+                compaction: c.clone(),
+                position: self.overlays.len() + i,
+                preview: false,
+            })
+            .collect()
+    }
+
+    fn apply(&mut self, compactions: Vec<Compaction>) {
+        let extra = self.as_overlays(&compactions);
+        let mut all = self.overlays.clone();
+        all.extend(extra.iter().cloned());
+        let (policies, changes) = self.repaint(&extra, &all);
+        for (t, chars) in changes {
+            self.total = self.total - self.turn_chars[t] + chars;
+            self.turn_chars[t] = chars;
+        }
+        self.policies = policies;
+        for c in &compactions {
+            self.after_last = self.after_last.max(c.to_turn + 1);
+            if c.summary.is_some() {
+                self.after_last_summary = self.after_last_summary.max(c.to_turn + 1);
+                self.summary_ranges.push((c.from_turn, c.to_turn));
+            }
+        }
+        self.overlays = all;
+    }
+}
+
+impl Stream for Replay<'_> {
+    fn turn_count(&self) -> usize {
+        self.visible
+    }
+
+    fn turn_chars(&self) -> &[u64] {
+        &self.turn_chars[..self.visible]
+    }
+
+    fn after_last_compaction(&self) -> usize {
+        self.after_last
+    }
+
+    fn after_last_summary(&self) -> usize {
+        self.after_last_summary
+    }
+
+    fn summary_ranges(&self) -> Vec<(usize, usize)> {
+        self.summary_ranges.clone()
+    }
+
+    fn latest_timestamp(&self) -> Option<Timestamp> {
+        self.overlays.last().map(|o| o.compaction.timestamp)
+    }
+
+    fn total_chars(&self) -> u64 {
+        self.total
+    }
+
+    fn chars_with(&self, extra: &[Compaction]) -> u64 {
+        if extra.is_empty() {
+            return self.total;
+        }
+        let extra = self.as_overlays(extra);
+        let mut all = self.overlays.clone();
+        all.extend(extra.iter().cloned());
+        let (_, changes) = self.repaint(&extra, &all);
+        changes.into_iter().fold(self.total, |total, (t, chars)| {
+            total - self.turn_chars[t] + chars
+        })
+    }
+}
+
+/// Replays `conv` under `policy` with a `window`-token context.
+pub fn run(
+    conv: &Conversation,
+    policy: Policy,
+    window: u64,
+    base: &AutoConfig,
+    summarizer: &dyn Summarizer,
+) -> Result<Run, summarize::SummarizeError> {
+    let config = policy.config(base);
+    let system = estimate::system_prompt(conv).chars();
+    let mut replay = Replay::new(conv);
+    let mut out = Run {
+        policy,
+        window,
+        peak_ratio: 0.0,
+        overflows: 0,
+        requests: 0,
+        input_tokens: 0,
+        elisions: 0,
+        summaries: 0,
+        summarizer_input_tokens: 0,
+        summarizer_output_tokens: 0,
+        firings: Vec::new(),
+        points: Vec::new(),
+    };
+    // Simulated compactions are stamped after the stream's last event so
+    // they always win, in the order they fire.
+    let mut clock: Timestamp = conv
+        .events
+        .iter()
+        .filter_map(|e| e.timestamp)
+        .max()
+        .unwrap_or_default();
+    let mut last_visible: Option<&Kind> = None;
+    let mut current_turn: Option<usize> = None;
+
+    for e in &conv.events {
+        if matches!(e.kind, Kind::Compaction(_)) {
+            continue;
+        }
+        if e.kind.is_conversation_event() && current_turn != Some(e.turn) {
+            if let (Some(done), Some(config)) = (current_turn, &config) {
+                clock += chrono::Duration::seconds(1);
+                boundary(conv, &mut replay, done, config, summarizer, clock, &mut out)?;
+            }
+            current_turn = Some(e.turn);
+            replay.visible = e.turn + 1;
+        }
+        let is_output = matches!(e.kind, Kind::ChatResponse(_) | Kind::ToolCallRequest { .. });
+        let after_input = matches!(
+            last_visible,
+            Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
+        );
+        if is_output && after_input {
+            let context = estimate::tokens(replay.total + system);
+            out.requests += 1;
+            out.input_tokens += context;
+            if context > window {
+                out.overflows += 1;
+            }
+            out.peak_ratio = out.peak_ratio.max(context as f64 / window as f64);
+            out.points.push(RequestPoint {
+                turn: e.turn,
+                context,
+            });
+        }
+        if e.kind.is_model_visible() {
+            last_visible = Some(&e.kind);
+            // The turn being replayed has no compaction yet: raw size.
+            replay.turn_chars[e.turn] += e.chars;
+            replay.total += e.chars;
+        }
+    }
+    Ok(out)
+}
+
+/// Evaluates the trigger after turn `done` and applies what it returns.
+fn boundary(
+    conv: &Conversation,
+    replay: &mut Replay<'_>,
+    done: usize,
+    config: &AutoConfig,
+    summarizer: &dyn Summarizer,
+    now: Timestamp,
+    out: &mut Run,
+) -> Result<(), summarize::SummarizeError> {
+    replay.visible = done + 1;
+    let decision = trigger::evaluate(replay, Some(out.window), config, now);
+    if !decision.fired() {
+        return Ok(());
+    }
+    let mut texts = Vec::new();
+    for a in decision.actions.iter().filter(|a| a.needs_summary()) {
+        let s = summarizer.summarize(&summarize::Request {
+            conversation: conv,
+            range: a.range(),
+            instructions: config.instructions(),
+        })?;
+        out.summarizer_input_tokens += estimate::tokens(s.input_chars);
+        out.summarizer_output_tokens += estimate::tokens(crate::core::event::count_chars(&s.text));
+        texts.push(s.text);
+    }
+    let decision = trigger::settle(replay, decision, texts, config);
+    for a in &decision.actions {
+        match a.kind {
+            ActionKind::Summary => out.summaries += 1,
+            ActionKind::Elision => out.elisions += 1,
+            ActionKind::Rule if a.needs_summary() => out.summaries += 1,
+            ActionKind::Rule => out.elisions += 1,
+        }
+        out.firings.push(Firing {
+            after_turn: done,
+            kind: a.kind,
+            range: a.range(),
+        });
+    }
+    replay.apply(decision.actions.into_iter().map(|a| a.compaction).collect());
+    Ok(())
+}

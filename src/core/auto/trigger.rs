@@ -1,0 +1,547 @@
+//! The trigger: at a turn boundary, which compactions automatic compaction
+//! appends, and why (auto.md).
+//!
+//! Pure: it reads a [`Stream`] (the projected sizes per turn and the
+//! existing compactions) and returns a [`Decision`]. Summary texts are made
+//! afterwards by a summarizer; [`settle`] then finishes the decision with
+//! the real summary sizes.
+
+use super::config::{AutoConfig, Mode, RuleConfig};
+use crate::core::compaction::{Compaction, Source};
+use crate::core::estimate;
+use crate::core::range::{self, TurnRange};
+use crate::core::timestamp::Timestamp;
+use std::fmt;
+
+/// What the trigger needs to know of a stream at a boundary.
+pub trait Stream {
+    fn turn_count(&self) -> usize;
+    /// Projected characters of each turn under the current compactions.
+    fn turn_chars(&self) -> &[u64];
+    /// One past the highest `to_turn` of any compaction, or 0.
+    fn after_last_compaction(&self) -> usize;
+    /// One past the highest `to_turn` of any summary compaction, or 0.
+    fn after_last_summary(&self) -> usize;
+    /// The ranges of the summary compactions.
+    fn summary_ranges(&self) -> Vec<(usize, usize)>;
+    /// The newest compaction timestamp.
+    fn latest_timestamp(&self) -> Option<Timestamp>;
+    /// Total projected characters if `extra` were appended too.
+    fn chars_with(&self, extra: &[Compaction]) -> u64;
+
+    fn total_chars(&self) -> u64 {
+        self.turn_chars().iter().sum()
+    }
+}
+
+/// Now, but after every existing compaction (so ours wins).
+fn stamp(now: Timestamp, latest: Option<Timestamp>) -> Timestamp {
+    match latest {
+        Some(l) if l + chrono::Duration::microseconds(1) > now => {
+            l + chrono::Duration::microseconds(1)
+        }
+        _ => now,
+    }
+}
+
+/// What kind of automatic compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// D50's single rolling rule.
+    Rule,
+    /// The staged policy's soft-threshold elision.
+    Elision,
+    /// The staged policy's hard-threshold summary.
+    Summary,
+}
+
+impl ActionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Rule => "rule",
+            ActionKind::Elision => "elision",
+            ActionKind::Summary => "summary",
+        }
+    }
+}
+
+/// A compaction the trigger appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub kind: ActionKind,
+    /// The rolling range before any summary overlap extension.
+    pub requested: TurnRange,
+    /// The compaction (a summary's text is empty until [`settle`]).
+    pub compaction: Compaction,
+}
+
+impl Action {
+    pub fn needs_summary(&self) -> bool {
+        self.compaction.summary.is_some()
+    }
+
+    pub fn range(&self) -> TurnRange {
+        TurnRange {
+            from: self.compaction.from_turn,
+            to: self.compaction.to_turn,
+        }
+    }
+}
+
+/// Why the trigger did or did not act: each step it took, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    Disabled,
+    WindowUnknown,
+    TooFewTurns {
+        turns: usize,
+        min_turns: usize,
+    },
+    BelowThreshold {
+        which: &'static str,
+        estimate: u64,
+        threshold: u64,
+    },
+    AboveThreshold {
+        which: &'static str,
+        estimate: u64,
+        threshold: u64,
+    },
+    RangeEmpty {
+        kind: ActionKind,
+        from: usize,
+        to: Option<usize>,
+    },
+    RecentWindow {
+        from: usize,
+        turns: usize,
+        tokens: u64,
+        budget: u64,
+        floored: bool,
+    },
+    Fired {
+        kind: ActionKind,
+        range: TurnRange,
+        extended_from: Option<TurnRange>,
+    },
+    OverBudgetAfter {
+        which: &'static str,
+        estimate: u64,
+        threshold: u64,
+    },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = |n: &u64| crate::core::window::human_tokens(*n);
+        match self {
+            Note::Disabled => write!(f, "automatic compaction is disabled"),
+            Note::WindowUnknown => write!(
+                f,
+                "window unknown: the model's context window is not known, so automatic \
+                 compaction is skipped (set one with --window)"
+            ),
+            Note::TooFewTurns { turns, min_turns } => {
+                write!(f, "too few turns: {turns} (it needs more than {min_turns})")
+            }
+            Note::BelowThreshold {
+                which,
+                estimate,
+                threshold,
+            } => write!(
+                f,
+                "below threshold: estimate {} <= {which} threshold {}",
+                t(estimate),
+                t(threshold)
+            ),
+            Note::AboveThreshold {
+                which,
+                estimate,
+                threshold,
+            } => write!(
+                f,
+                "above the {which} threshold: estimate {} > {}",
+                t(estimate),
+                t(threshold)
+            ),
+            Note::RangeEmpty { kind, from, to } => match to {
+                Some(to) => write!(
+                    f,
+                    "range empty: the {} range would be turns {}..{}, which is nothing",
+                    kind.as_str(),
+                    from + 1,
+                    to + 1
+                ),
+                None => write!(
+                    f,
+                    "range empty: nothing left for the {} between the kept turns",
+                    kind.as_str()
+                ),
+            },
+            Note::RecentWindow {
+                from,
+                turns,
+                tokens,
+                budget,
+                floored,
+            } => write!(
+                f,
+                "recent window: turns {}.. kept verbatim ({turns} turns, {} of the {} budget{})",
+                from + 1,
+                t(tokens),
+                t(budget),
+                if *floored {
+                    ", floored at the minimum turns"
+                } else {
+                    ""
+                }
+            ),
+            Note::Fired {
+                kind,
+                range,
+                extended_from,
+            } => {
+                write!(f, "{}: turns {}", kind.as_str(), range.human())?;
+                if let Some(r) = extended_from {
+                    write!(f, " (grown from {} over existing summaries)", r.human())?;
+                }
+                Ok(())
+            }
+            Note::OverBudgetAfter {
+                which,
+                estimate,
+                threshold,
+            } => write!(
+                f,
+                "still over budget after compaction: estimate {} > {which} threshold {}; \
+                 nothing more is done at this boundary",
+                t(estimate),
+                t(threshold)
+            ),
+        }
+    }
+}
+
+/// The trigger's answer at one boundary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub mode: Mode,
+    pub window: Option<u64>,
+    /// Projected tokens before anything is appended.
+    pub estimate: u64,
+    /// Projected tokens after the actions (summaries counted once settled).
+    pub estimate_after: u64,
+    pub actions: Vec<Action>,
+    pub notes: Vec<Note>,
+}
+
+impl Decision {
+    pub fn fired(&self) -> bool {
+        !self.actions.is_empty()
+    }
+}
+
+fn threshold(window: u64, ratio: f64) -> u64 {
+    (window as f64 * ratio).floor() as u64
+}
+
+fn above(estimate: u64, window: u64, ratio: f64) -> bool {
+    estimate as f64 > window as f64 * ratio
+}
+
+/// The staged policy's recent window: the longest suffix of turns whose
+/// projected size fits in `budget` tokens, but at least `min_turns` turns.
+/// Returns (first turn of the window, turns, tokens, floored).
+pub fn recent_window(
+    turn_chars: &[u64],
+    budget: u64,
+    min_turns: usize,
+) -> (usize, usize, u64, bool) {
+    let n = turn_chars.len();
+    let mut chars = 0u64;
+    let mut turns = 0;
+    for c in turn_chars.iter().rev() {
+        if estimate::tokens(chars + c) > budget {
+            break;
+        }
+        chars += c;
+        turns += 1;
+    }
+    let floored = turns < min_turns.min(n);
+    if floored {
+        turns = min_turns.min(n);
+        chars = turn_chars[n - turns..].iter().sum();
+    }
+    (n - turns, turns, estimate::tokens(chars), floored)
+}
+
+fn build(rule: &RuleConfig, range: TurnRange, ts: Timestamp, summary: bool) -> Compaction {
+    Compaction {
+        timestamp: ts,
+        from_turn: range.from,
+        to_turn: range.to,
+        summary: summary.then(String::new),
+        strip_reasoning: rule.reasoning,
+        tool_calls: rule.tool_calls,
+        source: Source::Auto,
+    }
+}
+
+/// Evaluates the trigger on `stream` at this boundary.
+pub fn evaluate(
+    stream: &dyn Stream,
+    window: Option<u64>,
+    config: &AutoConfig,
+    now: Timestamp,
+) -> Decision {
+    let estimate = estimate::tokens(stream.total_chars());
+    let mut d = Decision {
+        mode: config.mode,
+        window,
+        estimate,
+        estimate_after: estimate,
+        actions: Vec::new(),
+        notes: Vec::new(),
+    };
+    if !config.enabled {
+        d.notes.push(Note::Disabled);
+        return d;
+    }
+    let Some(window) = window else {
+        d.notes.push(Note::WindowUnknown);
+        return d;
+    };
+    match config.mode {
+        Mode::Single => single(stream, window, config, now, &mut d),
+        Mode::Staged => staged(stream, window, config, now, &mut d),
+    }
+    d
+}
+
+/// RFD D50: one threshold, one rolling rule.
+fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
+    let limit = threshold(window, c.trigger_ratio);
+    if !above(d.estimate, window, c.trigger_ratio) {
+        d.notes.push(Note::BelowThreshold {
+            which: "trigger",
+            estimate: d.estimate,
+            threshold: limit,
+        });
+        return;
+    }
+    d.notes.push(Note::AboveThreshold {
+        which: "trigger",
+        estimate: d.estimate,
+        threshold: limit,
+    });
+    let turns = stream.turn_count();
+    if turns <= c.min_turns {
+        d.notes.push(Note::TooFewTurns {
+            turns,
+            min_turns: c.min_turns,
+        });
+        return;
+    }
+    let from = c.rule.keep_first.max(stream.after_last_compaction());
+    let to = (turns - 1).checked_sub(c.rule.keep_last);
+    let requested = match to {
+        Some(to) if from <= to => TurnRange { from, to },
+        _ => {
+            d.notes.push(Note::RangeEmpty {
+                kind: ActionKind::Rule,
+                from,
+                to,
+            });
+            return;
+        }
+    };
+    let summarize = c.rule.summary.is_some();
+    let range = if summarize {
+        range::extend_over(requested, &stream.summary_ranges())
+    } else {
+        requested
+    };
+    let compaction = build(
+        &c.rule,
+        range,
+        stamp(now, stream.latest_timestamp()),
+        summarize,
+    );
+    d.notes.push(Note::Fired {
+        kind: ActionKind::Rule,
+        range,
+        extended_from: (range != requested).then_some(requested),
+    });
+    d.actions.push(Action {
+        kind: ActionKind::Rule,
+        requested,
+        compaction,
+    });
+    settle_estimate(stream, d, window, c);
+}
+
+/// The ticket's T4: elide above the soft threshold, then summarise if still
+/// above the hard one.
+fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
+    let soft = threshold(window, c.soft_ratio);
+    if !above(d.estimate, window, c.soft_ratio) {
+        d.notes.push(Note::BelowThreshold {
+            which: "soft",
+            estimate: d.estimate,
+            threshold: soft,
+        });
+        return;
+    }
+    d.notes.push(Note::AboveThreshold {
+        which: "soft",
+        estimate: d.estimate,
+        threshold: soft,
+    });
+    let turns = stream.turn_count();
+    if turns <= c.min_turns {
+        d.notes.push(Note::TooFewTurns {
+            turns,
+            min_turns: c.min_turns,
+        });
+        return;
+    }
+    let budget = threshold(window, c.recent_ratio);
+    let (recent_from, recent_turns, recent_tokens, floored) =
+        recent_window(stream.turn_chars(), budget, c.recent_min_turns);
+    d.notes.push(Note::RecentWindow {
+        from: recent_from,
+        turns: recent_turns,
+        tokens: recent_tokens,
+        budget,
+        floored,
+    });
+    let end = recent_from.checked_sub(1);
+    let mut appended: Vec<Compaction> = Vec::new();
+    let mut ts = stamp(now, stream.latest_timestamp());
+
+    // Elision.
+    let from = c.keep_first.max(stream.after_last_compaction());
+    match end {
+        Some(to) if from <= to => {
+            let range = TurnRange { from, to };
+            let compaction = build(&c.elide, range, ts, false);
+            ts = stamp(ts, Some(ts));
+            d.notes.push(Note::Fired {
+                kind: ActionKind::Elision,
+                range,
+                extended_from: None,
+            });
+            appended.push(compaction.clone());
+            d.actions.push(Action {
+                kind: ActionKind::Elision,
+                requested: range,
+                compaction,
+            });
+        }
+        _ => d.notes.push(Note::RangeEmpty {
+            kind: ActionKind::Elision,
+            from,
+            to: end,
+        }),
+    }
+
+    // Summary, measured after the elision.
+    let after = estimate::tokens(stream.chars_with(&appended));
+    d.estimate_after = after;
+    let hard = threshold(window, c.hard_ratio);
+    if !above(after, window, c.hard_ratio) {
+        d.notes.push(Note::BelowThreshold {
+            which: "hard",
+            estimate: after,
+            threshold: hard,
+        });
+        return;
+    }
+    d.notes.push(Note::AboveThreshold {
+        which: "hard",
+        estimate: after,
+        threshold: hard,
+    });
+    let from = c.keep_first.max(stream.after_last_summary());
+    match end {
+        Some(to) if from <= to => {
+            let requested = TurnRange { from, to };
+            let range = range::extend_over(requested, &stream.summary_ranges());
+            let rule = RuleConfig {
+                keep_first: c.keep_first,
+                keep_last: 0,
+                reasoning: false,
+                tool_calls: None,
+                summary: Some(c.summary.clone()),
+            };
+            let compaction = build(&rule, range, ts, true);
+            d.notes.push(Note::Fired {
+                kind: ActionKind::Summary,
+                range,
+                extended_from: (range != requested).then_some(requested),
+            });
+            d.actions.push(Action {
+                kind: ActionKind::Summary,
+                requested,
+                compaction,
+            });
+            settle_estimate(stream, d, window, c);
+        }
+        _ => {
+            d.notes.push(Note::RangeEmpty {
+                kind: ActionKind::Summary,
+                from,
+                to: end,
+            });
+            d.notes.push(Note::OverBudgetAfter {
+                which: "hard",
+                estimate: after,
+                threshold: hard,
+            });
+        }
+    }
+}
+
+/// Recomputes the estimate after the actions and notes a still-exceeded
+/// threshold.
+fn settle_estimate(stream: &dyn Stream, d: &mut Decision, window: u64, c: &AutoConfig) {
+    let extra: Vec<Compaction> = d.actions.iter().map(|a| a.compaction.clone()).collect();
+    d.estimate_after = estimate::tokens(stream.chars_with(&extra));
+    d.notes
+        .retain(|n| !matches!(n, Note::OverBudgetAfter { .. }));
+    let (which, ratio) = match c.mode {
+        Mode::Single => ("trigger", c.trigger_ratio),
+        Mode::Staged => ("hard", c.hard_ratio),
+    };
+    let applies = match c.mode {
+        Mode::Single => true,
+        Mode::Staged => d.actions.iter().any(|a| a.kind == ActionKind::Summary),
+    };
+    if applies && above(d.estimate_after, window, ratio) {
+        d.notes.push(Note::OverBudgetAfter {
+            which,
+            estimate: d.estimate_after,
+            threshold: threshold(window, ratio),
+        });
+    }
+}
+
+/// Completes a decision once its summaries are written: puts the texts in
+/// and measures the result.
+pub fn settle(
+    stream: &dyn Stream,
+    mut d: Decision,
+    summaries: Vec<String>,
+    config: &AutoConfig,
+) -> Decision {
+    let mut texts = summaries.into_iter();
+    for a in d.actions.iter_mut().filter(|a| a.needs_summary()) {
+        a.compaction.summary = Some(texts.next().unwrap_or_default());
+    }
+    if let Some(window) = d.window
+        && d.fired()
+    {
+        settle_estimate(stream, &mut d, window, config);
+    }
+    d
+}

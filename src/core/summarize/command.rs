@@ -1,0 +1,115 @@
+//! `command`: a summary from any program (`llm`, `ollama run …`, `jp query
+//! …`). The instructions and the rendered raw range go to its stdin; its
+//! stdout is the summary. A non-zero exit, a timeout or empty output is an
+//! error, and then nothing is written.
+
+use super::{Request, SummarizeError, Summarizer, Summary, transcript};
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Command as Process, Stdio};
+use std::time::Duration;
+use wait_timeout::ChildExt;
+
+#[derive(Debug, Clone)]
+pub struct Command {
+    /// Run with `sh -c`, so pipes and quoting work as in a shell.
+    pub command: String,
+    pub timeout: Duration,
+}
+
+impl Command {
+    fn err(&self, message: impl Into<String>) -> SummarizeError {
+        SummarizeError {
+            summarizer: "command".into(),
+            message: format!("`{}`: {}", self.command, message.into()),
+        }
+    }
+}
+
+/// The text a model-backed summarizer is given.
+pub fn prompt(request: &Request<'_>) -> String {
+    format!(
+        "{}\n\n---\n\n{}",
+        request.instructions,
+        transcript::render(request.conversation, request.range)
+    )
+}
+
+fn tail(bytes: &[u8], lines: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let all: Vec<&str> = text.trim_end().lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+impl Summarizer for Command {
+    fn name(&self) -> &str {
+        "command"
+    }
+
+    fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
+        let input = prompt(request);
+        let mut child = Process::new("sh")
+            .arg("-c")
+            .arg(&self.command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own process group, so a timeout kills the whole pipeline.
+            .process_group(0)
+            .spawn()
+            .map_err(|e| self.err(format!("cannot start: {e}")))?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        // Feed and drain on threads: a program that reads slowly or writes a
+        // lot must not deadlock against us.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        let out_reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = stdout.read_to_end(&mut buf);
+            buf
+        });
+        let err_reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = stderr.read_to_end(&mut buf);
+            buf
+        });
+        let status = match child.wait_timeout(self.timeout) {
+            Ok(Some(status)) => status,
+            Ok(None) => {
+                // SAFETY: killpg on the group we created; no memory involved.
+                unsafe {
+                    libc::killpg(child.id() as libc::pid_t, libc::SIGKILL);
+                }
+                let _ = child.wait();
+                return Err(self.err(format!("timed out after {:.0?}; killed", self.timeout)));
+            }
+            Err(e) => return Err(self.err(format!("waiting failed: {e}"))),
+        };
+        let _ = writer.join();
+        let out = out_reader.join().unwrap_or_default();
+        let err = err_reader.join().unwrap_or_default();
+        if !status.success() {
+            let why = match status.code() {
+                Some(code) => format!("exited with status {code}"),
+                None => "was killed by a signal".to_string(),
+            };
+            let stderr = tail(&err, 5);
+            return Err(self.err(if stderr.is_empty() {
+                why
+            } else {
+                format!("{why}: {stderr}")
+            }));
+        }
+        let text = String::from_utf8_lossy(&out).trim().to_string();
+        if text.is_empty() {
+            return Err(self.err("printed nothing; a summary cannot be empty"));
+        }
+        Ok(Summary {
+            text,
+            input_chars: crate::core::event::count_chars(&prompt(request)),
+        })
+    }
+}

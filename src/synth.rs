@@ -1,0 +1,236 @@
+//! Deterministic synthetic conversations for tests and benchmarks: any
+//! number of turns, any size, written in `jp`'s current on-disk format.
+
+use crate::core::encoding;
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The shape of a generated conversation. Sizes are in characters.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub turns: usize,
+    pub request_chars: usize,
+    pub reasoning_chars: usize,
+    pub message_chars: usize,
+    pub tool_calls_per_turn: usize,
+    pub tool_output_chars: usize,
+    /// Every n-th tool call fails (0: none).
+    pub error_every: usize,
+    pub model: String,
+    pub seed: u64,
+}
+
+impl Default for Spec {
+    fn default() -> Self {
+        Spec {
+            turns: 20,
+            request_chars: 400,
+            reasoning_chars: 600,
+            message_chars: 1_200,
+            tool_calls_per_turn: 2,
+            tool_output_chars: 8_000,
+            error_every: 7,
+            model: "anthropic/claude-sonnet-4-5".into(),
+            seed: 42,
+        }
+    }
+}
+
+impl Spec {
+    /// A spec whose `events.json` is roughly `bytes` long.
+    pub fn of_size(bytes: usize) -> Spec {
+        let per_turn = 400 + 600 + 1_200 + 2 * (8_000 * 4 / 3 + 300) + 1_000;
+        Spec {
+            turns: (bytes / per_turn).max(1),
+            ..Spec::default()
+        }
+    }
+
+    /// Events per turn: turn_start, request, reasoning, the calls and their
+    /// results, the message.
+    pub fn events_per_turn(&self) -> usize {
+        4 + 2 * self.tool_calls_per_turn
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the",
+    "parser",
+    "returns",
+    "an",
+    "error",
+    "when",
+    "input",
+    "is",
+    "empty",
+    "so",
+    "we",
+    "check",
+    "length",
+    "first",
+    "then",
+    "split",
+    "on",
+    "commas",
+    "and",
+    "trim",
+    "each",
+    "field",
+    "before",
+    "matching",
+    "against",
+    "schema",
+    "config",
+    "file",
+    "path",
+    "src/lib.rs",
+    "tests",
+    "pass",
+    "fail",
+    "because",
+    "value",
+    "was",
+    "None",
+    "instead",
+    "of",
+    "Some",
+    "fn",
+    "let",
+    "match",
+    "struct",
+    "impl",
+    "cargo",
+    "build",
+    "release",
+    "module",
+    "import",
+    "buffer",
+    "stream",
+];
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn text(&mut self, chars: usize) -> String {
+        let mut s = String::with_capacity(chars + 16);
+        while s.len() < chars {
+            let w = WORDS[(self.next() % WORDS.len() as u64) as usize];
+            s.push_str(w);
+            s.push(if self.next().is_multiple_of(12) { '\n' } else { ' ' });
+        }
+        s.truncate(chars);
+        s
+    }
+}
+
+fn ts(seconds: u64) -> String {
+    let t = chrono::DateTime::from_timestamp(1_790_000_000 + seconds as i64, 0).unwrap_or_default();
+    crate::core::timestamp::format(&t)
+}
+
+/// Writes the `events.json` of `spec` to `out`, streaming (a 100 MB file
+/// never sits in memory twice).
+pub fn write_events(spec: &Spec, out: &mut dyn Write) -> io::Result<()> {
+    let mut rng = Rng(spec.seed.max(1));
+    let mut clock = 0u64;
+    let mut first = true;
+    let mut call = 0usize;
+    out.write_all(b"[")?;
+    let mut emit = |out: &mut dyn Write, mut v: Value| -> io::Result<()> {
+        encoding::encode_event(&mut v);
+        let text = crate::core::save::pretty_element(&v);
+        if !first {
+            out.write_all(b",")?;
+        }
+        first = false;
+        out.write_all(b"\n  ")?;
+        out.write_all(text.as_bytes())
+    };
+    for turn in 0..spec.turns {
+        clock += 60;
+        emit(out, json!({"timestamp": ts(clock), "type": "turn_start"}))?;
+        clock += 1;
+        let mut request = format!("Turn {}: ", turn + 1);
+        request.push_str(&rng.text(spec.request_chars.saturating_sub(request.len())));
+        emit(
+            out,
+            json!({"timestamp": ts(clock), "type": "chat_request", "content": request}),
+        )?;
+        if spec.reasoning_chars > 0 {
+            clock += 2;
+            emit(
+                out,
+                json!({"timestamp": ts(clock), "type": "chat_response",
+                       "reasoning": rng.text(spec.reasoning_chars),
+                       "metadata": {"signature": format!("sig-{turn}")}}),
+            )?;
+        }
+        for k in 0..spec.tool_calls_per_turn {
+            call += 1;
+            let id = format!("call_{call:06}");
+            clock += 1;
+            emit(
+                out,
+                json!({"timestamp": ts(clock), "type": "tool_call_request", "id": id,
+                       "name": if k % 2 == 0 { "fs_read_file" } else { "cargo_test" },
+                       "arguments": {"path": format!("src/module_{}.rs", (call * 7) % 50)}}),
+            )?;
+            clock += 2;
+            let is_error = spec.error_every > 0 && call.is_multiple_of(spec.error_every);
+            emit(
+                out,
+                json!({"timestamp": ts(clock), "type": "tool_call_response", "id": id,
+                       "content": rng.text(spec.tool_output_chars), "is_error": is_error}),
+            )?;
+        }
+        clock += 3;
+        emit(
+            out,
+            json!({"timestamp": ts(clock), "type": "chat_response",
+                   "message": rng.text(spec.message_chars)}),
+        )?;
+    }
+    out.write_all(b"\n]\n")
+}
+
+/// The `events.json` text of `spec`.
+pub fn events_json(spec: &Spec) -> String {
+    let mut buf = Vec::new();
+    write_events(spec, &mut buf).expect("writing to memory");
+    String::from_utf8(buf).expect("generated JSON is UTF-8")
+}
+
+/// Writes a conversation directory `<parent>/<id>-synthetic` and returns it.
+pub fn write_conversation(parent: &Path, id: u64, spec: &Spec) -> io::Result<PathBuf> {
+    let dir = parent.join(format!("{id}-synthetic"));
+    fs::create_dir_all(&dir)?;
+    let file = fs::File::create(dir.join("events.json"))?;
+    let mut w = io::BufWriter::with_capacity(1 << 20, file);
+    write_events(spec, &mut w)?;
+    w.flush()?;
+    let base = json!({"assistant": {"system_prompt": "You are a test assistant.",
+                                    "model": {"id": spec.model}}});
+    fs::write(
+        dir.join("base_config.json"),
+        serde_json::to_string_pretty(&base)? + "\n",
+    )?;
+    let mut meta = String::new();
+    let _ = write!(
+        meta,
+        "{{\n  \"title\": \"Synthetic {} turns\",\n  \"last_activated_at\": \"{}\"\n}}\n",
+        spec.turns,
+        ts(0)
+    );
+    fs::write(dir.join("metadata.json"), meta)?;
+    Ok(dir)
+}
