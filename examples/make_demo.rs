@@ -11,17 +11,28 @@
 //!     cargo run --example make_demo
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use jp_inspect::core::compaction::{Compaction, Source, ToolCalls};
-use jp_inspect::core::encoding;
-use jp_inspect::core::timestamp;
+use jp_inspect::core::auto::{self, AutoConfig, Mode};
+use jp_inspect::core::compaction::{Compaction, Source};
+use jp_inspect::core::summarize::digest::Digest;
+use jp_inspect::core::{encoding, load, projection, timestamp};
 use serde_json::{Value, json};
 use std::fs;
 use std::path::Path;
 
 const DIR: &str = "assets/demo/17944860430-csvq-first-release";
 
+/// Source files read in the session are this many times the line counts
+/// written below; tuned so the demo sits between the staged thresholds of a
+/// 200k window.
+const SCALE: usize = 7;
+
+/// The demo model's context window (claude-sonnet-4-5).
+const WINDOW: u64 = 200_000;
+
 struct Gen {
     events: Vec<Value>,
+    /// Index in `events` where each turn starts.
+    turn_starts: Vec<usize>,
     t: DateTime<Utc>,
     rng: u64,
     calls: usize,
@@ -51,6 +62,7 @@ impl Gen {
     }
 
     fn turn(&mut self, request: &str) {
+        self.turn_starts.push(self.events.len());
         let ts = self.tick(60_000, 420_000);
         self.push(json!({"timestamp": ts, "type": "turn_start"}));
         let ts = self.tick(1, 5);
@@ -58,6 +70,7 @@ impl Gen {
     }
 
     fn turn_with_schema(&mut self, request: &str, schema: Value) {
+        self.turn_starts.push(self.events.len());
         let ts = self.tick(60_000, 300_000);
         self.push(json!({"timestamp": ts, "type": "turn_start"}));
         let ts = self.tick(1, 5);
@@ -171,8 +184,10 @@ impl Gen {
         self.t
     }
 
-    /// A plausible Rust source file of about `lines` lines.
+    /// A plausible Rust source file of about `lines` lines (times the
+    /// demo's scale: agents read whole files).
     fn rust_file(&mut self, module: &str, lines: usize) -> String {
+        let lines = lines * SCALE;
         let nouns = [
             "row",
             "column",
@@ -356,12 +371,14 @@ fn main() {
     let start = Utc.with_ymd_and_hms(2026, 11, 12, 12, 20, 43).unwrap();
     let mut g = Gen {
         events: Vec::new(),
+        turn_starts: Vec::new(),
         t: start,
         rng: 0x9E37_79B9_7F4A_7C15,
         calls: 0,
         sig: 0,
     };
     story(&mut g);
+    add_auto_compaction(&mut g);
 
     let dir = Path::new(DIR);
     fs::create_dir_all(dir).unwrap();
@@ -379,6 +396,65 @@ fn main() {
     meta.push('\n');
     fs::write(dir.join("metadata.json"), meta).unwrap();
     eprintln!("wrote {DIR}");
+}
+
+fn to_text(events: &[Value]) -> String {
+    let mut text = serde_json::to_string_pretty(&Value::Array(events.to_vec())).unwrap();
+    text.push('\n');
+    text
+}
+
+/// Replays the session through the staged policy (200k window) and inserts
+/// the automatic compaction where the policy first fires, exactly as it
+/// would have: the demo's auto compaction is the real thing.
+fn add_auto_compaction(g: &mut Gen) {
+    let base = serde_json::to_vec(&base_config()).unwrap();
+    let mut config = AutoConfig {
+        enabled: true,
+        mode: Mode::Staged,
+        ..AutoConfig::default()
+    };
+    config.summarizer = jp_inspect::core::auto::config::SummarizerConfig::Digest;
+    for b in 1..g.turn_starts.len() {
+        let cut = g.turn_starts[b];
+        let files = load::Files {
+            events: to_text(&g.events[..cut]).into_bytes(),
+            base_config: Some(base.clone()),
+            metadata: None,
+        };
+        let conv = load::parse(Path::new(DIR), files).unwrap();
+        let last = conv
+            .events
+            .iter()
+            .filter_map(|e| e.timestamp)
+            .max()
+            .unwrap();
+        let decision = auto::evaluate_now(
+            &conv,
+            projection::overlays(&conv),
+            Some(WINDOW),
+            &config,
+            &Digest::default(),
+            last + Duration::seconds(4),
+        )
+        .unwrap();
+        if decision.fired() {
+            eprintln!(
+                "staged policy fires after turn {b}: {}",
+                decision
+                    .notes
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            for (i, a) in decision.actions.iter().enumerate() {
+                g.events.insert(cut + i, a.compaction.to_json());
+            }
+            return;
+        }
+    }
+    panic!("the staged policy never fires on the demo: make it bigger");
 }
 
 fn base_config() -> Value {
@@ -429,14 +505,14 @@ fn story(g: &mut Gen) {
     g.say("Here's where csvq stands:\n\n**Works**: `SELECT` with column lists, `FROM <file>`, `WHERE` with comparisons, `AND`/`OR`.\n\n**Missing before a first release**\n1. `AND` and `OR` share one precedence level in `src/parser.rs`, so `a OR b AND c` parses as `(a OR b) AND c`.\n2. No `ORDER BY`, `GROUP BY`, `LIMIT`.\n3. The reader loads the whole file into memory (`src/reader.rs`).\n4. Only one output format; scripts will want JSON.\n5. No benchmarks, no CI, no changelog, and the README has no usage section.\n\nI'd start with the precedence bug: it silently returns wrong rows.");
 
     // 2
-    g.turn("Start with the parser: `csvq 'SELECT * FROM items.csv WHERE price > 10 AND name = \"pen\" OR stock = 0'` returns rows with price 5.");
-    g.think("Reproduce first, then read parse_expr. If AND and OR are parsed by the same loop, the fix is to split into parse_or -> parse_and -> parse_cmp.");
+    g.turn("Start with the parser: `csvq 'SELECT name FROM items.csv WHERE stock = 0 OR price > 10 AND name = \"ruler\"'` should list pen and stapler (out of stock) plus ruler, but I only get ruler.");
+    g.think("Reproduce first, then read the boolean part of the parser. If AND and OR are folded by the same loop, the fix is to split it into parse_or -> parse_and -> parse_comparison.");
     let snippet = g.rust_file("parser (lines 180-260)", 80);
     g.tools(vec![
         ("fs_read_file", json!({"path": "src/parser.rs", "start_line": 180, "end_line": 260}), snippet, false),
-        ("cargo_run", json!({"args": ["--", "SELECT * FROM tests/data/items.csv WHERE price > 10 AND name = \"pen\" OR stock = 0"]}), "name,price,stock\npen,5,0\nruler,12,3\nstapler,25,0\n\nerror: 3 rows, expected 2 (pen has price 5: the OR branch should only add rows with stock = 0 AND ... wait, this is the precedence issue)\n".into(), true),
+        ("cargo_run", json!({"args": ["--", "SELECT name FROM tests/data/items.csv WHERE stock = 0 OR price > 10 AND name = \"ruler\""]}), "name\nruler\n".into(), false),
     ]);
-    g.say("Reproduced. `parse_binary` in `src/parser.rs` folds `AND` and `OR` in one loop, left to right, so your query is read as `((price > 10 AND name = \"pen\") OR stock = 0)`... which is actually what SQL means too. The row `pen,5,0` is correct by SQL precedence: `stock = 0` is true for it.\n\nThe real bug shows with `a OR b AND c`: we parse `(a OR b) AND c`, SQL parses `a OR (b AND c)`. I'll split the loop into `parse_or` → `parse_and` → `parse_comparison` so `AND` binds tighter.");
+    g.say("Reproduced: only `ruler` comes back. `parse_binary` in `src/parser.rs` folds `AND` and `OR` in one loop, left to right, so your query is read as `(stock = 0 OR price > 10) AND name = \"ruler\"`. SQL gives `AND` the higher precedence: `stock = 0 OR (price > 10 AND name = \"ruler\")`, which is pen, stapler and ruler.\n\nThe fix is to split the loop into `parse_or` → `parse_and` → `parse_comparison`, so `AND` binds tighter.");
 
     // 3
     g.turn("Ok, good catch. Fix it.");
@@ -574,15 +650,23 @@ fn story(g: &mut Gen) {
     g.tool("cargo_clippy", json!({"args": ["--", "-W", "clippy::pedantic"]}), "    Checking csvq v0.1.0-dev (/home/mara/src/csvq)\n    Finished `dev` profile [unoptimized + debuginfo] target(s) in 2.02s\n", false);
     g.say("Clippy is clean with `-W clippy::pedantic`; `too_many_lines` is allowed in `src/parser.rs` with a note pointing at the planned split. The `i32` narrowing was a real bug for IDs above 2^31.");
 
-    // Manual compaction, made after turn 11: the person trimmed the early
-    // reasoning while reviewing the session.
+    // Manual compaction, made after turn 11: the person summarised the
+    // precedence-bug detour (turns 2..5) by hand while reviewing.
     let t = g.now() + Duration::seconds(40);
     g.compaction(Compaction {
         timestamp: t,
         from_turn: 1,
-        to_turn: 8,
-        summary: None,
-        strip_reasoning: true,
+        to_turn: 4,
+        summary: Some(
+            "Turns 2-5 fixed operator precedence in src/parser.rs: parse_binary folded AND and OR \
+             left to right, so `a OR b AND c` parsed as `(a OR b) AND c`. It was split into \
+             parse_or -> parse_and -> parse_comparison so AND binds tighter. Two tests in \
+             tests/parser.rs (or_then_and_is_left_to_right, mixed_chain_roundtrips) encoded the \
+             old grouping; they were corrected and a parenthesised case was added. All 49 tests \
+             pass."
+                .into(),
+        ),
+        strip_reasoning: false,
         tool_calls: None,
         source: Source::Manual,
     });
@@ -681,24 +765,6 @@ fn story(g: &mut Gen) {
     g.tool("fs_create_file", json!({"path": ".github/workflows/ci.yml", "content": "name: CI\non: [push, pull_request]\njobs:\n  test:\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-latest, windows-latest]\n    runs-on: ${{ matrix.os }}\n    steps:\n      - uses: actions/checkout@v4\n      - uses: dtolnay/rust-toolchain@stable\n      - run: cargo test --locked\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: dtolnay/rust-toolchain@stable\n        with: { components: 'clippy, rustfmt' }\n      - run: cargo fmt --check\n      - run: cargo clippy --all-targets -- -D warnings\n"}), "File created: .github/workflows/ci.yml (20 lines)", false);
     g.say("CI added: tests on three OSes, plus fmt and clippy with warnings as errors.");
 
-    // Automatic compaction after turn 19: the staged policy elided large
-    // tool output and reasoning of turns 2..16 when the context crossed the
-    // soft threshold.
-    let t = g.now() + Duration::seconds(3);
-    g.compaction(Compaction {
-        timestamp: t,
-        from_turn: 1,
-        to_turn: 15,
-        summary: None,
-        strip_reasoning: true,
-        tool_calls: Some(ToolCalls::Strip {
-            request: true,
-            response: true,
-            over: Some(1024),
-        }),
-        source: Source::Auto,
-    });
-
     // 20
     g.turn("CI fails on Windows. Can you look at the run? https://github.com/mara/csvq/actions/runs/11840213377");
     g.tool(
@@ -719,6 +785,13 @@ fn story(g: &mut Gen) {
     log.push_str("test query::reads_relative_path ... FAILED\ntest query::error_names_the_file ... FAILED\n\nfailures:\n\n---- query::reads_relative_path stdout ----\nError: Io { path: \"tests/data\\\\items.csv\", source: Os { code: 3, kind: NotFound, message: \"The system cannot find the path specified.\" } }\n\n---- query::error_names_the_file stdout ----\nthread 'query::error_names_the_file' panicked at tests\\query.rs:212:5:\nassertion `left == right` failed\n  left: \"tests\\\\data\\\\missing.csv: not found\"\n right: \"tests/data/missing.csv: not found\"\n\ntest result: FAILED. 19 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.41s\nError: Process completed with exit code 1.\n");
     g.turn(&format!("Here's the log:\n\n```\n{log}```"));
     g.think("Two separate issues: a test joins paths with a hard-coded '/' before a backslash, and another compares error text containing a path with forward slashes. Use Path::join in the test, and compare Path values rather than strings.");
+    let tests_query = g.rust_file("tests/query.rs", 260);
+    g.tool(
+        "fs_read_file",
+        json!({"path": "tests/query.rs"}),
+        &tests_query,
+        false,
+    );
     g.tool("fs_grep_files", json!({"pattern": "tests/data", "paths": ["tests"]}), "tests/query.rs:31:    let path = format!(\"{}/items.csv\", DATA);\ntests/query.rs:205:    let missing = \"tests/data/missing.csv\";\ntests/query.rs:212:    assert_eq!(err.to_string(), format!(\"{missing}: not found\"));\n", false);
     g.tool("fs_modify_file", json!({"path": "tests/query.rs", "patterns": [{"old": "let path = format!(\"{}/items.csv\", DATA);", "new": "let path = Path::new(DATA).join(\"items.csv\");"}, {"old": "assert_eq!(err.to_string(), format!(\"{missing}: not found\"));", "new": "assert_eq!(err.path(), Some(Path::new(missing)));"}]}), "2/2 patterns applied.", false);
     g.say("Both failures were the tests, not csvq: one built a path with a literal `/`, the other compared error text containing a path. They now use `Path::join` and compare `Path` values. Push and the Windows job should pass.");
@@ -785,6 +858,13 @@ fn story(g: &mut Gen) {
 
     // 25
     g.turn("LIMIT and OFFSET, and make the README true.");
+    let query_rs = g.rust_file("query (after GROUP BY)", 330);
+    g.tool(
+        "fs_read_file",
+        json!({"path": "src/query.rs"}),
+        &query_rs,
+        false,
+    );
     g.tools(vec![
         ("fs_modify_file", json!({"path": "src/parser.rs", "patterns": [{"old": "let order = self.parse_order_by()?;", "new": "let order = self.parse_order_by()?;\nlet (limit, offset) = self.parse_limit()?;"}]}), "1/1 patterns applied.".into(), false),
         ("fs_modify_file", json!({"path": "src/query.rs", "patterns": [{"old": "sort_rows(&mut rows, &self.order);", "new": "sort_rows(&mut rows, &self.order);\nlet rows = rows.into_iter().skip(self.offset).take(self.limit.unwrap_or(usize::MAX));"}]}), "1/1 patterns applied.".into(), false),
@@ -795,6 +875,13 @@ fn story(g: &mut Gen) {
 
     // 26
     g.turn("And `-` for stdin.");
+    let reader_rs = g.rust_file("reader (streaming)", 230);
+    g.tool(
+        "fs_read_file",
+        json!({"path": "src/reader.rs"}),
+        &reader_rs,
+        false,
+    );
     g.tool("fs_modify_file", json!({"path": "src/reader.rs", "patterns": [{"old": "let file = std::fs::File::open(path)?;", "new": "let input: Box<dyn io::Read> = if path == Path::new(\"-\") {\n    Box::new(io::stdin().lock())\n} else {\n    Box::new(std::fs::File::open(path)?)\n};"}]}), "1/1 patterns applied.", false);
     g.tool("cargo_run", json!({"args": ["--", "SELECT name FROM - WHERE price < 10"], "stdin": "tests/data/items.csv"}), "name\npen\neraser\n", false);
     g.say("`FROM -` reads stdin. The README examples are all true now.");
@@ -836,6 +923,13 @@ fn story(g: &mut Gen) {
 
     // 28
     g.turn("Check that we still build on our MSRV, 1.74.");
+    let value_rs = g.rust_file("value", 160);
+    g.tool(
+        "fs_read_file",
+        json!({"path": "src/value.rs"}),
+        &value_rs,
+        false,
+    );
     g.tool("cargo_msrv", json!({"args": ["verify", "--rust-version", "1.74"]}), "error[E0658]: `let...else` statements are unstable in this position\n... (cargo-msrv) Check for toolchain '1.74.1-x86_64-unknown-linux-gnu' failed with:\nerror[E0658]: use of unstable library feature `is_none_or`\n   --> src/query.rs:77:28\n    |\n77  |         if self.limit.is_none_or(|l| n < l) {\n    |                       ^^^^^^^^^^\n    |\n    = note: see issue #126383 <https://github.com/rust-lang/rust/issues/126383> for more information\n\nerror: could not compile `csvq` (lib) due to 1 previous error\n", true);
     g.tool("fs_modify_file", json!({"path": "src/query.rs", "patterns": [{"old": "if self.limit.is_none_or(|l| n < l) {", "new": "if self.limit.map_or(true, |l| n < l) {"}]}), "1/1 patterns applied.", false);
     g.tool(

@@ -126,7 +126,11 @@ impl Rng {
         while s.len() < chars {
             let w = WORDS[(self.next() % WORDS.len() as u64) as usize];
             s.push_str(w);
-            s.push(if self.next().is_multiple_of(12) { '\n' } else { ' ' });
+            s.push(if self.next().is_multiple_of(12) {
+                '\n'
+            } else {
+                ' '
+            });
         }
         s.truncate(chars);
         s
