@@ -7,4 +7,6 @@
 pub mod cli;
 pub mod core;
 pub mod demo;
+pub mod fmt;
 pub mod synth;
+pub mod tui;

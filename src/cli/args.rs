@@ -22,6 +22,22 @@ pub struct Cli {
     #[arg(long)]
     pub demo: bool,
 
+    /// The model's context window (`200k`, `1m`), overriding the table.
+    #[arg(long, value_name = "N", value_parser = parse_window)]
+    pub window: Option<u64>,
+
+    /// Automatic compaction mode shown and previewed: single or staged.
+    #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
+    pub mode: Option<String>,
+
+    /// A TOML file with a [conversation.compaction.auto] table.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Start following the conversation (refresh when jp appends events).
+    #[arg(long)]
+    pub follow: bool,
+
     /// The workspace root (the directory holding .jp/); by default found by
     /// walking up from the current directory.
     #[arg(long, global = true, value_name = "DIR")]

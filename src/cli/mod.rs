@@ -79,7 +79,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     }
                 }
             };
-            show::run_dir(&dir, &args::ShowArgs::default())
+            // A bad --config file is an error before the screen opens; the
+            // conversation's own table is read with the conversation.
+            if let Some(f) = &cli.config {
+                crate::core::auto::AutoConfig::default().apply_file(f)?;
+            }
+            crate::tui::run(crate::tui::Options {
+                dir,
+                config_file: cli.config.clone(),
+                mode: cli.mode.as_deref().and_then(crate::core::auto::Mode::parse),
+                window: cli.window,
+                follow: cli.follow,
+            })
         }
     }
 }

@@ -1,0 +1,160 @@
+//! The key bindings, read from `assets/keys.toml` (each with the help text
+//! `?` shows).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+const BINDINGS: &str = include_str!("../../assets/keys.toml");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Global,
+    Main,
+    Detail,
+    Simulation,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Binding {
+    pub scope: Scope,
+    pub keys: Vec<String>,
+    pub action: String,
+    pub help: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct File {
+    key: Vec<Binding>,
+}
+
+/// Every binding, in the order of the asset file.
+pub fn bindings() -> &'static [Binding] {
+    static B: OnceLock<Vec<Binding>> = OnceLock::new();
+    B.get_or_init(|| {
+        toml::from_str::<File>(BINDINGS)
+            .expect("assets/keys.toml is valid")
+            .key
+    })
+}
+
+/// A key as the asset names it: `j`, `ctrl-d`, `pagedown`, `G`.
+pub fn parse(name: &str) -> Option<(KeyCode, KeyModifiers)> {
+    let mut mods = KeyModifiers::NONE;
+    let mut rest = name;
+    loop {
+        if let Some(r) = rest.strip_prefix("ctrl-") {
+            mods |= KeyModifiers::CONTROL;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("alt-") {
+            mods |= KeyModifiers::ALT;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("shift-") {
+            mods |= KeyModifiers::SHIFT;
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    let code = match rest {
+        "enter" => KeyCode::Enter,
+        "esc" => KeyCode::Esc,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "pageup" => KeyCode::PageUp,
+        "pagedown" => KeyCode::PageDown,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "space" => KeyCode::Char(' '),
+        s if s.chars().count() == 1 => KeyCode::Char(s.chars().next()?),
+        _ => return None,
+    };
+    Some((code, mods))
+}
+
+fn matches(name: &str, key: &KeyEvent) -> bool {
+    let Some((code, mods)) = parse(name) else {
+        return false;
+    };
+    // Terminals report `G` as Char('G') with or without SHIFT; compare
+    // characters without the shift bit.
+    let relevant = KeyModifiers::CONTROL | KeyModifiers::ALT;
+    match (code, key.code) {
+        (KeyCode::Char(a), KeyCode::Char(b)) => {
+            a == b && (key.modifiers & relevant) == (mods & relevant)
+        }
+        (KeyCode::BackTab, KeyCode::BackTab) => true,
+        (a, b) => a == b && (key.modifiers & relevant) == (mods & relevant),
+    }
+}
+
+/// The action name bound to `key` in `scope` (global bindings apply
+/// everywhere after the scope's own).
+pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<&'static str> {
+    let all = bindings();
+    all.iter()
+        .filter(|b| b.scope == scope)
+        .chain(all.iter().filter(|b| b.scope == Scope::Global))
+        .find(|b| b.keys.iter().any(|k| matches(k, key)))
+        .map(|b| b.action.as_str())
+}
+
+/// The first key bound to `action` in `scope`, for footers.
+pub fn key_for(scope: Scope, action: &str) -> Option<&'static str> {
+    bindings()
+        .iter()
+        .find(|b| (b.scope == scope || b.scope == Scope::Global) && b.action == action)
+        .and_then(|b| b.keys.first())
+        .map(String::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn every_key_name_parses() {
+        for b in bindings() {
+            for k in &b.keys {
+                assert!(parse(k).is_some(), "{k} of {}", b.action);
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_by_scope_then_global() {
+        assert_eq!(
+            lookup(Scope::Main, &key(KeyCode::Char('j'), KeyModifiers::NONE)),
+            Some("down")
+        );
+        assert_eq!(
+            lookup(Scope::Detail, &key(KeyCode::Char('q'), KeyModifiers::NONE)),
+            Some("quit")
+        );
+        assert_eq!(
+            lookup(Scope::Main, &key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some("force_quit")
+        );
+        assert_eq!(
+            lookup(Scope::Main, &key(KeyCode::Char('R'), KeyModifiers::SHIFT)),
+            Some("reset_auto")
+        );
+        assert_eq!(
+            lookup(Scope::Main, &key(KeyCode::Char('d'), KeyModifiers::CONTROL)),
+            Some("page_down")
+        );
+        assert_eq!(
+            lookup(Scope::Main, &key(KeyCode::Char('d'), KeyModifiers::NONE)),
+            Some("delete")
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! The inspector: a thin shell over the core. State, one `Action` enum, an
+//! update function; drawing is a pure function of the state; everything
+//! that takes time runs on a worker thread.
+
+pub mod action;
+pub mod detail;
+pub mod highlight;
+pub mod keys;
+pub mod model;
+pub mod state;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod view;
+pub mod watch;
+pub mod worker;
+
+use crate::core::auto::{AutoConfig, Mode};
+use action::{Action, Effect, Job};
+use crossterm::event::{self, Event};
+use state::State;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How the inspector starts.
+pub struct Options {
+    pub dir: PathBuf,
+    /// A TOML file applied over the conversation's own auto table.
+    pub config_file: Option<PathBuf>,
+    /// Mode chosen on the command line.
+    pub mode: Option<Mode>,
+    pub window: Option<u64>,
+    pub follow: bool,
+}
+
+/// Runs the inspector until the person quits (or a signal asks it to); the
+/// terminal is restored on every way out.
+pub fn run(opts: Options) -> anyhow::Result<()> {
+    let terminated = Arc::new(AtomicBool::new(false));
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(sig, terminated.clone())?;
+    }
+    terminal::install_panic_hook();
+    let mut term = terminal::Terminal::enter()?;
+    let result = event_loop(&mut term, opts, &terminated);
+    drop(term);
+    result
+}
+
+fn event_loop(
+    term: &mut terminal::Terminal,
+    opts: Options,
+    terminated: &AtomicBool,
+) -> anyhow::Result<()> {
+    let worker = worker::Worker::start();
+    let mut watcher: Option<watch::Watcher> = None;
+    let mut state = State::new(
+        opts.dir.clone(),
+        AutoConfig::default(),
+        opts.window,
+        theme::Theme::from_env(),
+    );
+    state.config_file = opts.config_file;
+    state.mode_override = opts.mode;
+    let size = term.size()?;
+    let mut effects = update::update(&mut state, Action::Resize(size.width, size.height));
+    effects.push(Effect::job(Job::Load {
+        dir: opts.dir.clone(),
+        preview: Vec::new(),
+    }));
+    state.busy = Some(("loading the conversation".into(), Instant::now()));
+    if opts.follow {
+        effects.extend(update::update(&mut state, Action::Follow));
+    }
+    let panic_after_draw = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW").is_some();
+    let mut dirty = true;
+    let mut last_tick = Instant::now();
+    loop {
+        for fx in effects.drain(..) {
+            match fx {
+                Effect::Run(job) => worker.submit(state.generation, *job),
+                Effect::Watch(true) => {
+                    watcher = match watch::Watcher::new(&state.dir) {
+                        Ok(w) => Some(w),
+                        Err(e) => {
+                            state.set_status(format!("cannot follow: {e}"), state::Level::Error);
+                            state.follow = false;
+                            None
+                        }
+                    };
+                }
+                Effect::Watch(false) => watcher = None,
+            }
+        }
+        if dirty {
+            term.draw(&state)?;
+            dirty = false;
+            if panic_after_draw {
+                // For the test that proves the panic hook restores the
+                // terminal.
+                panic!("JP_INSPECT_PANIC_AFTER_DRAW is set");
+            }
+        }
+        if state.quit {
+            return Ok(());
+        }
+        let mut actions = Vec::new();
+        if terminated.load(Ordering::Relaxed) {
+            actions.push(Action::Terminate);
+        }
+        if event::poll(Duration::from_millis(40))? {
+            match event::read()? {
+                Event::Key(k) => actions.push(Action::Key(k)),
+                Event::Mouse(m) => actions.push(Action::Mouse(m)),
+                Event::Resize(w, h) => actions.push(Action::Resize(w, h)),
+                _ => {}
+            }
+        }
+        while let Ok(done) = worker.results.try_recv() {
+            actions.push(Action::Done(done));
+        }
+        if let Some(w) = &mut watcher
+            && w.changed()
+        {
+            actions.push(Action::FilesChanged);
+        }
+        if state.busy.is_some() && last_tick.elapsed() >= Duration::from_millis(100) {
+            last_tick = Instant::now();
+            actions.push(Action::Tick);
+        }
+        for a in actions {
+            dirty = true;
+            effects.extend(update::update(&mut state, a));
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! What the screen shows of a conversation, computed off the UI thread from
+//! the core: the projection (with any previewed compactions), its estimate,
+//! the compaction list, and the turn-aligned row layout of the two panes.
+
+use crate::core::compaction::{Compaction, Source};
+use crate::core::estimate::{self, Estimate};
+use crate::core::projection::{self, Overlay, Projection, TurnOrigin};
+use crate::core::range::TurnRange;
+use crate::core::{Conversation, timestamp};
+use std::sync::Arc;
+
+/// One line of the compaction list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionRow {
+    /// 0-based position among the compaction events (previews continue).
+    pub position: usize,
+    /// The stream event, for stored compactions.
+    pub event: Option<usize>,
+    pub source: Option<Source>,
+    pub range: Option<TurnRange>,
+    pub policies: String,
+    pub time: Option<String>,
+    /// Tokens the projection saves thanks to this compaction.
+    pub saved: Option<u64>,
+    pub preview: bool,
+    pub invalid: Option<String>,
+}
+
+/// The rows of the two panes, aligned by turn: block `b` (raw turn `b`) has
+/// a header row, then as many rows as the longer of its two sides.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Raw event index where block `b` starts; `blocks + 1` entries.
+    pub raw_start: Vec<usize>,
+    /// Projected event index where block `b` starts; `blocks + 1` entries.
+    pub proj_start: Vec<usize>,
+    /// Virtual row where block `b` starts; `blocks + 1` entries.
+    pub offsets: Vec<usize>,
+}
+
+/// What a pane shows on one row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    Header,
+    /// A raw event (raw pane) or projected event (projected pane) index.
+    Event(usize),
+    /// The projected side of a turn that a summary earlier in its run
+    /// replaced.
+    Covered,
+    Blank,
+}
+
+impl Layout {
+    pub fn blocks(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    pub fn rows(&self) -> usize {
+        self.offsets.last().copied().unwrap_or(0)
+    }
+
+    /// The block holding virtual row `row`.
+    pub fn block_of(&self, row: usize) -> usize {
+        self.offsets
+            .partition_point(|&o| o <= row)
+            .saturating_sub(1)
+            .min(self.blocks().saturating_sub(1))
+    }
+
+    pub fn raw_len(&self, b: usize) -> usize {
+        self.raw_start[b + 1] - self.raw_start[b]
+    }
+
+    pub fn proj_len(&self, b: usize) -> usize {
+        self.proj_start[b + 1] - self.proj_start[b]
+    }
+
+    /// The cells of virtual row `row`: (block, raw side, projected side).
+    pub fn cells(&self, row: usize) -> (usize, Cell, Cell) {
+        let b = self.block_of(row);
+        let line = row - self.offsets[b];
+        if line == 0 {
+            return (b, Cell::Header, Cell::Header);
+        }
+        let k = line - 1;
+        let raw = if k < self.raw_len(b) {
+            Cell::Event(self.raw_start[b] + k)
+        } else {
+            Cell::Blank
+        };
+        let proj = if k < self.proj_len(b) {
+            Cell::Event(self.proj_start[b] + k)
+        } else if k == 0 && self.proj_len(b) == 0 {
+            Cell::Covered
+        } else {
+            Cell::Blank
+        };
+        (b, raw, proj)
+    }
+
+    /// The virtual row of raw event `index` in block `b`.
+    pub fn row_of_raw(&self, b: usize, index: usize) -> usize {
+        self.offsets[b] + 1 + (index - self.raw_start[b])
+    }
+
+    /// The virtual row of projected event `k` in block `b`.
+    pub fn row_of_projected(&self, b: usize, k: usize) -> usize {
+        self.offsets[b] + 1 + (k - self.proj_start[b])
+    }
+}
+
+/// Builds the layout of `conv` seen through `p`.
+pub fn layout(conv: &Conversation, p: &Projection) -> Layout {
+    let blocks = if conv.turn_count == 0 && !conv.events.is_empty() {
+        1
+    } else {
+        conv.turn_count
+    };
+    let mut raw_start = Vec::with_capacity(blocks + 1);
+    let mut proj_start = Vec::with_capacity(blocks + 1);
+    let mut offsets = Vec::with_capacity(blocks + 1);
+    let mut row = 0;
+    for b in 0..blocks {
+        let rs = conv.events.partition_point(|e| e.turn < b);
+        let re = conv.events.partition_point(|e| e.turn <= b);
+        let ps = p.events.partition_point(|e| p.turn_of(&conv.events, e) < b);
+        let pe = p
+            .events
+            .partition_point(|e| p.turn_of(&conv.events, e) <= b);
+        raw_start.push(rs);
+        proj_start.push(ps);
+        offsets.push(row);
+        row += 1 + (re - rs).max(pe - ps).max(1);
+    }
+    raw_start.push(conv.events.len());
+    proj_start.push(p.events.len());
+    offsets.push(row);
+    Layout {
+        raw_start,
+        proj_start,
+        offsets,
+    }
+}
+
+/// Everything the screen shows of a conversation.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub conv: Arc<Conversation>,
+    pub projection: Projection,
+    pub estimate: Estimate,
+    /// When previewing: the estimate without the previewed compactions.
+    pub before: Option<Estimate>,
+    pub layout: Layout,
+    pub compactions: Vec<CompactionRow>,
+    /// Raw and projected tokens of each block.
+    pub block_tokens: Vec<(u64, u64)>,
+    /// Estimate of the raw stream (nothing compacted).
+    pub raw_tokens: u64,
+}
+
+impl Model {
+    /// Builds the model of `conv` with `preview` compactions shown on top.
+    pub fn build(conv: Arc<Conversation>, preview: &[Compaction]) -> Model {
+        let overlays = projection::with_preview(&conv, preview);
+        let p = projection::project(&conv.events, conv.turn_count, overlays);
+        let estimate = estimate::estimate(&conv, &p);
+        let before = (!preview.is_empty()).then(|| {
+            let base = projection::of(&conv);
+            estimate::estimate(&conv, &base)
+        });
+        let layout = layout(&conv, &p);
+        let compactions = compaction_rows(&conv, &p, &estimate);
+        let block_tokens = block_tokens(&conv, &p, &layout);
+        let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
+        Model {
+            conv,
+            projection: p,
+            estimate,
+            before,
+            layout,
+            compactions,
+            block_tokens,
+            raw_tokens,
+        }
+    }
+
+    pub fn previewing(&self) -> bool {
+        self.before.is_some()
+    }
+
+    /// The newest overlay covering raw turn `t`, if any (for bands).
+    pub fn covering(&self, t: usize) -> Option<usize> {
+        let p = self.projection.policies.get(t)?;
+        [p.summary, p.reasoning, p.tools]
+            .into_iter()
+            .flatten()
+            .max_by_key(|&i| (self.projection.overlays[i].compaction.timestamp, i))
+    }
+
+    pub fn overlay(&self, i: usize) -> &Overlay {
+        &self.projection.overlays[i]
+    }
+
+    /// The summary run that covers block `b`, for its "covered" row.
+    pub fn summary_run_of(&self, b: usize) -> Option<(usize, usize)> {
+        self.projection.turn_origins.iter().find_map(|o| match *o {
+            TurnOrigin::Summary { from, to, overlay } if from <= b && b <= to => {
+                Some((from, overlay))
+            }
+            _ => None,
+        })
+    }
+}
+
+fn block_tokens(conv: &Conversation, p: &Projection, layout: &Layout) -> Vec<(u64, u64)> {
+    (0..layout.blocks())
+        .map(|b| {
+            let raw: u64 = conv.events[layout.raw_start[b]..layout.raw_start[b + 1]]
+                .iter()
+                .map(|e| e.chars)
+                .sum();
+            let proj: u64 = p.events[layout.proj_start[b]..layout.proj_start[b + 1]]
+                .iter()
+                .map(|e| p.chars(&conv.events, e))
+                .sum();
+            (estimate::tokens(raw), estimate::tokens(proj))
+        })
+        .collect()
+}
+
+fn compaction_rows(conv: &Conversation, p: &Projection, full: &Estimate) -> Vec<CompactionRow> {
+    let total = full.breakdown.total_tokens();
+    let saved_without = |position: usize| -> u64 {
+        let without: Vec<Overlay> = p
+            .overlays
+            .iter()
+            .filter(|o| o.position != position)
+            .cloned()
+            .collect();
+        let q = projection::project(&conv.events, conv.turn_count, without);
+        estimate::of_projection(&conv.events, &q)
+            .total_tokens()
+            .saturating_sub(total)
+    };
+    let mut rows: Vec<CompactionRow> = conv
+        .compactions()
+        .map(|c| match c.parsed {
+            Ok(x) => CompactionRow {
+                position: c.position,
+                event: Some(c.event),
+                source: Some(x.source),
+                range: Some(TurnRange {
+                    from: x.from_turn,
+                    to: x.to_turn,
+                }),
+                policies: x.policy_label(),
+                time: Some(timestamp::short(&x.timestamp)),
+                saved: Some(saved_without(c.position)),
+                preview: false,
+                invalid: None,
+            },
+            Err(why) => CompactionRow {
+                position: c.position,
+                event: Some(c.event),
+                source: None,
+                range: None,
+                policies: String::new(),
+                time: None,
+                saved: None,
+                preview: false,
+                invalid: Some(why.to_string()),
+            },
+        })
+        .collect();
+    for o in p.overlays.iter().filter(|o| o.preview) {
+        let x = &o.compaction;
+        rows.push(CompactionRow {
+            position: o.position,
+            event: None,
+            source: Some(x.source),
+            range: Some(TurnRange {
+                from: x.from_turn,
+                to: x.to_turn,
+            }),
+            policies: x.policy_label(),
+            time: Some(timestamp::short(&x.timestamp)),
+            saved: Some(saved_without(o.position)),
+            preview: true,
+            invalid: None,
+        });
+    }
+    rows
+}

@@ -1,0 +1,95 @@
+//! The terminal: raw mode, the alternate screen and the mouse, entered once
+//! and restored on every way out (normal exit, error, panic, signal).
+
+use super::state::State;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::backend::CrosstermBackend;
+use std::io::{self, Stdout, Write};
+use std::sync::Once;
+
+pub struct Terminal {
+    inner: ratatui::Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl Terminal {
+    pub fn enter() -> io::Result<Terminal> {
+        enable_raw_mode()?;
+        let mut out = io::stdout();
+        if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture) {
+            restore();
+            return Err(e);
+        }
+        match ratatui::Terminal::new(CrosstermBackend::new(out)) {
+            Ok(inner) => Ok(Terminal { inner }),
+            Err(e) => {
+                restore();
+                Err(e)
+            }
+        }
+    }
+
+    pub fn size(&self) -> io::Result<ratatui::layout::Size> {
+        self.inner.size()
+    }
+
+    pub fn draw(&mut self, state: &State) -> io::Result<()> {
+        self.inner.draw(|f| super::view::draw(f, state)).map(|_| ())
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        restore();
+        let _ = self.inner.show_cursor();
+    }
+}
+
+/// Puts the terminal back: cooked mode, main screen, no mouse reporting,
+/// cursor shown. Safe to call more than once.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let mut out = io::stdout();
+    let _ = restore_to(&mut out);
+}
+
+/// The escape sequences that undo what `Terminal::enter` did.
+pub fn restore_to<W: Write>(out: &mut W) -> io::Result<()> {
+    execute!(
+        out,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    )
+}
+
+/// Restores the terminal before the panic message is printed, so it is
+/// readable and the shell is usable afterwards.
+pub fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restore_sequences_leave_the_alternate_screen_and_show_the_cursor() {
+        let mut buf = Vec::new();
+        restore_to(&mut buf).unwrap();
+        let s = String::from_utf8(buf).unwrap();
+        assert!(s.contains("\x1b[?1049l"), "{s:?}");
+        assert!(s.contains("\x1b[?25h"), "{s:?}");
+        assert!(s.contains("\x1b[?1000l"), "{s:?}");
+    }
+}

@@ -1,0 +1,190 @@
+//! The header, the status line (inputs and previews) and the key footer.
+
+use crate::core::auto::Mode;
+use crate::core::window::{WindowSource, human_tokens};
+use crate::fmt::{change, thousands};
+use crate::tui::keys::{self, Scope};
+use crate::tui::state::{InputKind, Level, Overlay, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+pub fn header(frame: &mut Frame, area: Rect, state: &State) {
+    let t = &state.theme;
+    let sep = Span::styled(" │ ", t.dim());
+    let mut spans = vec![Span::styled(" jp-inspect", t.accent())];
+    match &state.model {
+        None => spans.push(Span::styled(" │ loading…", t.dim())),
+        Some(m) => {
+            spans.push(sep.clone());
+            spans.push(Span::styled(
+                m.conv.title.clone().unwrap_or_else(|| "(untitled)".into()),
+                t.title(),
+            ));
+            spans.push(sep.clone());
+            spans.push(Span::raw(m.conv.display_id()));
+            spans.push(sep.clone());
+            spans.push(Span::raw(
+                state.model_id().unwrap_or_else(|| "model unknown".into()),
+            ));
+            spans.push(sep.clone());
+            spans.push(match state.window() {
+                Some(w) => Span::raw(format!(
+                    "window {}{}",
+                    human_tokens(w.tokens),
+                    if w.source == WindowSource::Override {
+                        " (set)"
+                    } else {
+                        ""
+                    }
+                )),
+                None => Span::styled("window unknown", t.error()),
+            });
+            spans.push(sep.clone());
+            spans.push(Span::raw(match state.config.mode {
+                Mode::Single => "single (D50)",
+                Mode::Staged => "staged",
+            }));
+            spans.push(sep.clone());
+            spans.push(if state.follow {
+                Span::styled("follow ●", t.ok())
+            } else {
+                Span::styled("follow off", t.dim())
+            });
+        }
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+pub fn status(frame: &mut Frame, area: Rect, state: &State) {
+    let t = &state.theme;
+    if let Some(input) = &state.input {
+        let prompt = match input.kind {
+            InputKind::Preview => " rule (s:..-3, r+t:2.., t=sreq:2..6, auto) › ",
+            InputKind::Search => " search › ",
+            InputKind::Window => " window (200k, 1m, empty = from the model) › ",
+        };
+        let plen = prompt.chars().count() as u16;
+        frame.render_widget(Paragraph::new(Span::styled(prompt, t.key())), area);
+        let err_w = input
+            .error
+            .as_ref()
+            .map_or(0, |e| (e.chars().count() as u16 + 2).min(area.width / 2));
+        let field = Rect::new(
+            area.x + plen.min(area.width),
+            area.y,
+            area.width.saturating_sub(plen + err_w),
+            1,
+        );
+        frame.render_widget(&input.area, field);
+        if let Some(e) = &input.error {
+            let r = Rect::new(field.x + field.width, area.y, err_w, 1);
+            frame.render_widget(Paragraph::new(Span::styled(format!(" {e}"), t.error())), r);
+        }
+        return;
+    }
+    let mut spans = Vec::new();
+    if let (Some(p), Some(m)) = (&state.preview, &state.model)
+        && let Some(before) = &m.before
+    {
+        let (b, a) = (before.tokens(), m.estimate.tokens());
+        spans.push(Span::styled(" PREVIEW ", t.key()));
+        spans.push(Span::raw(format!(
+            "{}: {} → {} tok ({})",
+            p.spec,
+            thousands(b),
+            thousands(a),
+            change(b, a)
+        )));
+        let fired = ["elision", "summary", "rule", "Compacted"];
+        let note = p
+            .notes
+            .iter()
+            .find(|n| fired.iter().any(|f| n.starts_with(f)))
+            .or(p.notes.last());
+        if let Some(note) = note {
+            spans.push(Span::styled(format!(" · {note}"), t.dim()));
+        }
+        spans.push(Span::styled("  a apply · Esc drop", t.dim()));
+    } else if let Some((text, level)) = &state.status {
+        let style = match level {
+            Level::Error => t.error(),
+            Level::Info => t.plain(),
+        };
+        spans.push(Span::styled(format!(" {text}"), style));
+    }
+    if let Some((label, _)) = &state.busy {
+        let frame_char = SPINNER[state.spinner % SPINNER.len()];
+        let text = format!(" {frame_char} {label}… ");
+        let w = text.chars().count() as u16;
+        let left = Rect::new(area.x, area.y, area.width.saturating_sub(w), 1);
+        frame.render_widget(Paragraph::new(Line::from(spans)), left);
+        let right = Rect::new(
+            area.x + area.width.saturating_sub(w),
+            area.y,
+            w.min(area.width),
+            1,
+        );
+        frame.render_widget(Paragraph::new(Span::styled(text, t.accent())), right);
+        return;
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
+    let t = &state.theme;
+    let items: Vec<(&str, &str)> = if state.input.is_some() {
+        vec![("Enter", "run"), ("Esc", "cancel")]
+    } else {
+        match &state.overlay {
+            Some(Overlay::Confirm(_)) => vec![("y", "yes, write"), ("n", "no")],
+            Some(Overlay::Detail(_)) => vec![
+                ("j/k", "scroll"),
+                ("PgDn/PgUp", "page"),
+                ("r", "stored/decoded"),
+                ("Esc", "close"),
+            ],
+            Some(Overlay::Simulation(_)) => {
+                vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
+            }
+            Some(Overlay::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
+            None => {
+                let mut v = vec![
+                    (key(Scope::Main, "quit"), "quit"),
+                    (key(Scope::Main, "help"), "help"),
+                    (key(Scope::Main, "preview"), "preview"),
+                ];
+                if state.preview.is_some() {
+                    v.push((key(Scope::Main, "apply"), "apply"));
+                    v.push(("Esc", "drop"));
+                }
+                v.extend([
+                    (key(Scope::Main, "reset_auto"), "reset auto"),
+                    (key(Scope::Main, "reset_all"), "reset all"),
+                    (key(Scope::Main, "delete"), "delete"),
+                    (key(Scope::Main, "set_window"), "window"),
+                    (key(Scope::Main, "toggle_mode"), "mode"),
+                    (key(Scope::Main, "simulation"), "simulate"),
+                    (key(Scope::Main, "follow"), "follow"),
+                    (key(Scope::Main, "search"), "search"),
+                    ("Tab", "pane"),
+                    ("Enter", "detail"),
+                ]);
+                v
+            }
+        }
+    };
+    let mut spans = Vec::new();
+    for (k, what) in items {
+        spans.push(Span::styled(format!(" {k}"), t.key()));
+        spans.push(Span::styled(format!(" {what} "), t.dim()));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn key(scope: Scope, action: &str) -> &'static str {
+    keys::key_for(scope, action).unwrap_or("?")
+}

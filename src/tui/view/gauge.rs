@@ -1,0 +1,144 @@
+//! The context gauge: projected tokens against the window, with the soft
+//! and hard markers (or D50's single trigger), the before → after delta of a
+//! preview, and the breakdown by category.
+
+use crate::core::auto::Mode;
+use crate::core::estimate::Category;
+use crate::core::window::human_tokens;
+use crate::fmt::{change, thousands};
+use crate::tui::state::State;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+const LABEL: &str = " context ";
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let t = &state.theme;
+    let Some(m) = &state.model else {
+        return;
+    };
+    let after = m.estimate.tokens();
+    let before = m.before.as_ref().map(|b| b.tokens());
+    let figure = match before {
+        Some(b) => format!(
+            " {} → {} tok ({})",
+            thousands(b),
+            thousands(after),
+            change(b, after)
+        ),
+        None => format!(" {} tok", thousands(after)),
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    let mut marker_line: Option<Line> = None;
+    match state.window() {
+        None => {
+            lines.push(Line::from(vec![
+                Span::styled(LABEL, t.title()),
+                Span::raw(figure.trim_start().to_string()),
+                Span::styled(
+                    " · window unknown for this model: press w to set one",
+                    t.error(),
+                ),
+            ]));
+        }
+        Some(w) => {
+            let window = w.tokens as f64;
+            let ratio = after as f64 / window;
+            let ratio_before = before.map(|b| b as f64 / window);
+            let (soft, hard) = (state.config.soft_ratio, state.config.hard_ratio);
+            let markers: Vec<(f64, String, bool)> = match state.config.mode {
+                Mode::Staged => vec![
+                    (soft, format!("{:.0}% soft", soft * 100.0), false),
+                    (hard, format!("{:.0}% hard", hard * 100.0), true),
+                ],
+                Mode::Single => vec![(
+                    state.config.trigger_ratio,
+                    format!("{:.0}% trigger", state.config.trigger_ratio * 100.0),
+                    true,
+                )],
+            };
+            let pct = match ratio_before {
+                Some(rb) => format!(
+                    " {:.1}% → {:.1}% of {}",
+                    rb * 100.0,
+                    ratio * 100.0,
+                    human_tokens(w.tokens)
+                ),
+                None => format!(" {:.1}% of {}", ratio * 100.0, human_tokens(w.tokens)),
+            };
+            let text = format!("{figure}{pct}");
+            let label_w = LABEL.chars().count();
+            let bar_w = (area.width as usize)
+                .saturating_sub(label_w + text.chars().count() + 2)
+                .max(10);
+            let zone = match state.config.mode {
+                Mode::Staged => t.zone(ratio, soft, hard),
+                Mode::Single => t.zone(
+                    ratio,
+                    state.config.trigger_ratio,
+                    state.config.trigger_ratio,
+                ),
+            };
+            let marker_cols: Vec<usize> = markers
+                .iter()
+                .map(|(r, _, _)| ((r * bar_w as f64).round() as usize).min(bar_w - 1))
+                .collect();
+            let mut spans = vec![Span::styled(LABEL, t.title()), Span::styled("▕", t.dim())];
+            for c in 0..bar_w {
+                let at = (c as f64 + 0.5) / bar_w as f64;
+                if let Some(k) = marker_cols.iter().position(|&mc| mc == c) {
+                    spans.push(Span::styled("┃", t.marker(markers[k].2)));
+                } else if at < ratio {
+                    spans.push(Span::styled("█", zone));
+                } else if ratio_before.is_some_and(|rb| at < rb) {
+                    // What the preview cuts.
+                    spans.push(Span::styled("▒", t.dim()));
+                } else {
+                    spans.push(Span::styled("░", t.dim()));
+                }
+            }
+            spans.push(Span::styled(if ratio > 1.0 { "▶" } else { "▏" }, zone));
+            spans.push(Span::raw(text));
+            lines.push(Line::from(spans));
+
+            // Labels under the markers.
+            let mut row: Vec<char> = vec![' '; label_w + 1 + bar_w + 1];
+            for (k, (_, label, _)) in markers.iter().enumerate() {
+                let start = label_w + 1 + marker_cols[k];
+                for (j, ch) in format!("└{label}").chars().enumerate() {
+                    if let Some(cell) = row.get_mut(start + j) {
+                        *cell = ch;
+                    }
+                }
+            }
+            marker_line = Some(Line::from(Span::styled(
+                row.into_iter().collect::<String>(),
+                t.dim(),
+            )));
+        }
+    }
+    let b = &m.estimate.breakdown;
+    let mut parts: Vec<Span> = vec![Span::styled(" ", t.dim())];
+    for (i, c) in Category::ALL.iter().enumerate() {
+        if i > 0 {
+            parts.push(Span::styled(" · ", t.dim()));
+        }
+        parts.push(Span::styled(format!("{} ", c.label()), t.dim()));
+        parts.push(Span::raw(human_tokens(b.tokens(*c))));
+    }
+    parts.push(Span::styled(" │ system prompt ", t.dim()));
+    parts.push(Span::raw(human_tokens(m.estimate.system_tokens())));
+    parts.push(Span::styled(" per request", t.dim()));
+    parts.push(Span::styled(
+        format!(" │ raw {}", human_tokens(m.raw_tokens)),
+        t.dim(),
+    ));
+    let breakdown = Line::from(parts);
+    if area.height >= 3 {
+        lines.push(marker_line.unwrap_or_default());
+    }
+    lines.push(breakdown);
+    frame.render_widget(Paragraph::new(lines), area);
+}

@@ -1,0 +1,77 @@
+//! The compaction list: position, source, range, policies, time, saved.
+
+use crate::fmt::thousands;
+use crate::tui::state::{Focus, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let t = &state.theme;
+    let Some(m) = &state.model else {
+        return;
+    };
+    if area.height == 0 {
+        return;
+    }
+    let focused = state.focus == Focus::Compactions;
+    let visible = area.height.saturating_sub(1) as usize;
+    let first = state.list_cursor.saturating_sub(visible.saturating_sub(1));
+    let mut lines = vec![Line::from(vec![
+        Span::styled(
+            format!(" compactions ({}) ", m.compactions.len()),
+            if focused { t.accent() } else { t.title() },
+        ),
+        Span::styled(
+            "Tab selects · d deletes · Enter shows it · the band colours: ",
+            t.dim(),
+        ),
+        Span::styled("┃ manual ", t.band(crate::core::Source::Manual, false)),
+        Span::styled("┃ auto ", t.band(crate::core::Source::Auto, false)),
+        Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
+    ])];
+    for (k, r) in m.compactions.iter().enumerate().skip(first).take(visible) {
+        let chip = match r.source {
+            Some(s) => Span::styled(
+                format!(" {} ", t.band_char(r.preview, true)),
+                t.band(s, r.preview),
+            ),
+            None => Span::styled(" ! ", t.error()),
+        };
+        let text = match &r.invalid {
+            Some(why) => format!(
+                "#{:<3} INVALID, left out of the projection: {why}",
+                r.position + 1
+            ),
+            None => format!(
+                "#{:<3} {:<8} turns {:<9} {:<34} {:<17} saved {}",
+                r.position + 1,
+                if r.preview {
+                    "preview"
+                } else {
+                    r.source.map_or("?", |s| s.as_str())
+                },
+                r.range.map(|x| x.human()).unwrap_or_default(),
+                r.policies,
+                r.time.clone().unwrap_or_default(),
+                r.saved.map(thousands).unwrap_or_else(|| "?".into())
+            ),
+        };
+        let mut style = if r.preview {
+            t.dim().add_modifier(Modifier::ITALIC)
+        } else {
+            t.plain()
+        };
+        if focused && k == state.list_cursor {
+            style = t.selected();
+        }
+        let mut line = Line::from(vec![chip, Span::styled(text, style)]);
+        if focused && k == state.list_cursor {
+            line = line.style(t.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}

@@ -1,0 +1,62 @@
+//! Drawing: a pure function of the state.
+
+mod chrome;
+mod gauge;
+pub mod layout;
+mod list;
+mod overlays;
+mod panes;
+mod simulation;
+
+use super::state::{Overlay, State};
+use ratatui::Frame;
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+/// Draws the whole screen for `state`.
+pub fn draw(frame: &mut Frame, state: &State) {
+    let area = frame.area();
+    if area.width < 40 || area.height < 10 {
+        frame.render_widget(
+            Paragraph::new(vec![
+                Line::raw("jp-inspect"),
+                Line::raw(format!(
+                    "terminal too small ({}x{}); 80x24 or more",
+                    area.width, area.height
+                )),
+            ]),
+            area,
+        );
+        return;
+    }
+    let s = layout::screen(area.width, area.height, state.list_len());
+    chrome::header(frame, s.header, state);
+    gauge::draw(frame, s.gauge, state);
+    match &state.overlay {
+        Some(Overlay::Detail(d)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            overlays::detail(frame, body, d, state);
+        }
+        Some(Overlay::Simulation(sim)) => {
+            let body = ratatui::layout::Rect::new(
+                0,
+                s.gauge.y,
+                area.width,
+                s.gauge.height + s.raw.height + s.list.height,
+            );
+            simulation::draw(frame, body, sim, state);
+        }
+        _ => {
+            panes::draw(frame, s.raw, s.projected, state);
+            list::draw(frame, s.list, state);
+        }
+    }
+    chrome::status(frame, s.status, state);
+    chrome::footer(frame, s.footer, state);
+    match &state.overlay {
+        Some(Overlay::Help { scroll }) => overlays::help(frame, area, *scroll, state),
+        Some(Overlay::Confirm(c)) => overlays::confirm(frame, area, c, state),
+        _ => {}
+    }
+}

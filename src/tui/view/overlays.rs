@@ -1,0 +1,157 @@
+//! Views over the panes: an event's full text, the help, confirmations.
+
+use crate::fmt::{change, thousands};
+use crate::tui::keys::{self, Scope};
+use crate::tui::state::{Confirm, Detail, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
+    let t = &state.theme;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(
+            format!(
+                " {} · {} ",
+                d.title,
+                if d.show_raw {
+                    "as stored (r: decoded)"
+                } else {
+                    "decoded (r: as stored)"
+                }
+            ),
+            t.title(),
+        ));
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    let mut lines: Vec<Line> = d.header.iter().map(|l| l.clone().style(t.dim())).collect();
+    lines.push(Line::from(Span::styled(
+        "─".repeat(inner.width as usize),
+        t.dim(),
+    )));
+    let body = if d.show_raw { &d.raw } else { &d.lines };
+    let room = (inner.height as usize).saturating_sub(lines.len());
+    lines.extend(body.iter().skip(d.scroll).take(room).cloned());
+    if body.len() > room {
+        let shown = format!(
+            " lines {}-{} of {} ",
+            d.scroll + 1,
+            (d.scroll + room).min(body.len()),
+            body.len()
+        );
+        let w = shown.chars().count() as u16;
+        frame.render_widget(
+            Paragraph::new(Span::styled(shown, t.dim())),
+            Rect::new(
+                area.x + area.width.saturating_sub(w + 2),
+                area.y + area.height - 1,
+                w,
+                1,
+            ),
+        );
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
+    let t = &state.theme;
+    let mut lines = Vec::new();
+    let sections = [
+        (Scope::Main, "Inspector"),
+        (Scope::Global, "Everywhere"),
+        (Scope::Detail, "Event detail (Enter)"),
+        (Scope::Simulation, "Simulation (s)"),
+    ];
+    for (scope, title) in sections {
+        lines.push(Line::from(Span::styled(title, t.accent())));
+        for b in keys::bindings().iter().filter(|b| b.scope == scope) {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<22}", b.keys.join(", ")), t.key()),
+                Span::raw(b.help.clone()),
+            ]));
+        }
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::from(Span::styled("Rules", t.accent())));
+    for l in crate::core::rule::SYNTAX_HELP.lines() {
+        lines.push(Line::raw(format!("  {l}")));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled("Bands", t.accent())));
+    lines.push(Line::from(vec![
+        Span::styled("  ┃ manual  ", t.band(crate::core::Source::Manual, false)),
+        Span::styled("┃ automatic  ", t.band(crate::core::Source::Auto, false)),
+        Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
+        Span::raw("   thick: the compaction decided that event; thin: it covers the turn"),
+    ]));
+    lines.push(Line::raw(
+        "  ✂ stripped   ✗ omitted   ∑ summarised   ◆ compaction event (an overlay)",
+    ));
+    let box_area = centered(area, 96, area.height.saturating_sub(2));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(" keys (assets/keys.toml) ", t.title()));
+    frame.render_widget(Clear, box_area);
+    let inner = block.inner(box_area);
+    frame.render_widget(block, box_area);
+    let max = lines.len().saturating_sub(inner.height as usize);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((scroll.min(max) as u16, 0)),
+        inner,
+    );
+}
+
+pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
+    let t = &state.theme;
+    let before = state.model.as_ref().map_or(0, |m| m.estimate.tokens());
+    let tokens = match c.after {
+        Some(after) => format!(
+            "projected tokens: {} → {} ({})",
+            thousands(before),
+            thousands(after),
+            change(before, after)
+        ),
+        None => "projected tokens: computing…".to_string(),
+    };
+    let lines = vec![
+        Line::from(Span::styled(c.question.clone(), t.title())),
+        Line::raw(""),
+        Line::raw(tokens),
+        Line::from(Span::styled(
+            "Raw events are never touched; this rewrites events.json under jp's lock.",
+            t.dim(),
+        )),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("y", t.key()),
+            Span::raw(" yes, write   "),
+            Span::styled("n", t.key()),
+            Span::raw(" / Esc no"),
+        ]),
+    ];
+    let box_area = centered(area, 78, 8);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.error())
+        .title(Span::styled(" confirm ", t.title()));
+    frame.render_widget(Clear, box_area);
+    let inner = block.inner(box_area);
+    frame.render_widget(block, box_area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}

@@ -1,0 +1,198 @@
+//! The raw stream and the projected view, side by side, turn by turn, with
+//! the compaction bands in their gutters.
+
+use crate::core::projection::Fate;
+use crate::tui::state::{Band, Focus, Row, Side, State};
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+const KIND_W: usize = 11;
+const TOKENS_W: usize = 7;
+
+pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
+    let t = &state.theme;
+    let Some(m) = &state.model else {
+        frame.render_widget(
+            Paragraph::new(Span::styled(" loading the conversation…", t.dim())),
+            raw,
+        );
+        return;
+    };
+    let title = |name: &str, events: usize, tokens: u64, focused: bool| {
+        let style = if focused { t.accent() } else { t.title() };
+        Line::from(vec![
+            Span::styled(format!(" {name} "), style),
+            Span::styled(
+                format!(
+                    "{} events · {} tok ",
+                    crate::fmt::thousands(events as u64),
+                    crate::fmt::thousands(tokens)
+                ),
+                t.dim(),
+            ),
+        ])
+    };
+    let raw_title = title(
+        "raw stream",
+        m.conv.events.len(),
+        m.raw_tokens,
+        state.focus == Focus::Raw,
+    );
+    let proj_title = title(
+        "projected view",
+        m.projection.events.len(),
+        m.estimate.tokens(),
+        state.focus == Focus::Projected,
+    );
+    render_side(frame, raw, raw_title, state, true);
+    render_side(frame, projected, proj_title, state, false);
+}
+
+fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &State, raw: bool) {
+    let t = &state.theme;
+    let width = area.width as usize;
+    let mut lines = vec![pad(title, width, Style::default())];
+    let focused = match state.focus {
+        Focus::Raw => raw,
+        Focus::Projected => !raw,
+        Focus::Compactions => false,
+    };
+    for row in &state.rows {
+        let side = if raw { &row.raw } else { &row.projected };
+        let selected = row.row == state.cursor;
+        lines.push(render_row(t, side, row, width, selected, focused, raw));
+    }
+    // A divider between the panes: the projected pane starts with it.
+    let area = if raw {
+        area
+    } else {
+        let divider = Rect::new(area.x, area.y, 1, area.height);
+        let bar: Vec<Line> = (0..area.height)
+            .map(|_| Line::from(Span::styled("│", t.dim())))
+            .collect();
+        frame.render_widget(Paragraph::new(bar), divider);
+        Rect::new(
+            area.x + 1,
+            area.y,
+            area.width.saturating_sub(1),
+            area.height,
+        )
+    };
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn gutter(t: &Theme, band: Option<Band>) -> Span<'static> {
+    match band {
+        Some(b) => Span::styled(
+            format!("{} ", t.band_char(b.preview, b.decided)),
+            t.band(b.source, b.preview),
+        ),
+        None => Span::raw("  "),
+    }
+}
+
+fn render_row(
+    t: &Theme,
+    side: &Side,
+    row: &Row,
+    width: usize,
+    selected: bool,
+    focused: bool,
+    raw: bool,
+) -> Line<'static> {
+    let line = match side {
+        Side::Header { title, detail } => {
+            let text = format!(" {title} · {detail}");
+            return pad(
+                Line::from(Span::styled(text, t.header_row())),
+                width,
+                if selected && focused {
+                    t.selected()
+                } else {
+                    t.header_row()
+                },
+            );
+        }
+        Side::Blank { band } => Line::from(vec![gutter(t, *band)]),
+        Side::Covered { text, band } => Line::from(vec![
+            gutter(t, *band),
+            Span::styled(
+                format!("  ⤷ {text}"),
+                t.dim().add_modifier(Modifier::ITALIC),
+            ),
+        ]),
+        Side::Event {
+            kind,
+            label,
+            text,
+            tokens,
+            fate,
+            summary,
+            band,
+            hit,
+        } => {
+            let mark = match (fate, raw) {
+                (Fate::Stripped, _) => "✂",
+                (Fate::Omitted, _) => "✗",
+                (Fate::Summarized, _) => "∑",
+                (Fate::Overlay, _) => "◆",
+                (Fate::Kept, _) if *summary => "∑",
+                (Fate::Kept, _) => " ",
+            };
+            let text_style = match (fate, *summary) {
+                (_, true) => t.summary(),
+                (Fate::Stripped, _) => t.stripped(),
+                (Fate::Omitted, _) => t.omitted(),
+                (Fate::Summarized, _) => t.dim(),
+                _ => t.plain(),
+            };
+            let text_style = if *hit {
+                text_style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD)
+            } else {
+                text_style
+            };
+            let mut label = label.clone();
+            label.truncate(KIND_W);
+            let tokens = if *tokens == 0 && !kind.is_model_visible() {
+                String::new()
+            } else {
+                crate::core::window::human_tokens(*tokens)
+            };
+            let used = 2 + 1 + KIND_W + 1 + TOKENS_W + 1;
+            let room = width.saturating_sub(used);
+            let text: String = text.chars().take(room).collect();
+            let _ = row;
+            Line::from(vec![
+                gutter(t, *band),
+                Span::styled(mark.to_string(), text_style),
+                Span::styled(format!("{label:<KIND_W$} "), t.kind(kind)),
+                Span::styled(format!("{tokens:>TOKENS_W$} "), t.dim()),
+                Span::styled(text, text_style),
+            ])
+        }
+    };
+    if selected {
+        let style = if focused {
+            t.selected()
+        } else {
+            Style::default().add_modifier(Modifier::UNDERLINED)
+        };
+        pad(line, width, style)
+    } else {
+        line
+    }
+}
+
+/// Pads a line to `width` and lays `style` under it (selection bars).
+fn pad(line: Line<'static>, width: usize, style: Style) -> Line<'static> {
+    let used: usize = line.spans.iter().map(|s| s.content.chars().count()).sum();
+    let mut spans = line.spans;
+    if used < width {
+        spans.push(Span::raw(" ".repeat(width - used)));
+    }
+    Line::from(spans).style(style)
+}

@@ -1,0 +1,244 @@
+//! The simulation view: the context ratio turn by turn under none / single /
+//! staged, with the firings marked, and the metrics table.
+
+use crate::core::auto::simulate::{Policy, Run};
+use crate::core::window::human_tokens;
+use crate::fmt::thousands;
+use crate::tui::state::{Simulation, State};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Block, Borders, Chart, Clear, Dataset, GraphType, Paragraph};
+
+pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
+    let t = &state.theme;
+    let window = sim.windows[sim.selected];
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(
+            format!(
+                " simulation · window {} (←/→: {}) · replayed from turn 1, existing compactions ignored ",
+                human_tokens(window),
+                sim.windows
+                    .iter()
+                    .map(|w| human_tokens(*w))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            t.title(),
+        ));
+    frame.render_widget(Clear, area);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let runs: Vec<&Run> = match &sim.runs {
+        None => {
+            frame.render_widget(
+                Paragraph::new(Span::styled(" replaying the conversation…", t.dim())),
+                inner,
+            );
+            return;
+        }
+        Some(Err(e)) => {
+            frame.render_widget(
+                Paragraph::new(Span::styled(format!(" {e}"), t.error())),
+                inner,
+            );
+            return;
+        }
+        Some(Ok(runs)) => runs.iter().filter(|r| r.window == window).collect(),
+    };
+    let Some(m) = &state.model else {
+        return;
+    };
+    let turns = m.conv.turn_count.max(1);
+    let table_h = 3 + runs.len() as u16 + 1;
+    let chart_area = Rect::new(
+        inner.x,
+        inner.y,
+        inner.width,
+        inner.height.saturating_sub(table_h),
+    );
+    let table_area = Rect::new(
+        inner.x,
+        inner.y + chart_area.height,
+        inner.width,
+        inner.height - chart_area.height,
+    );
+
+    let series: Vec<(Policy, Vec<(f64, f64)>)> = runs
+        .iter()
+        .map(|r| {
+            let pts = r
+                .ratio_by_turn(turns)
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.map(|v| ((i + 1) as f64, v * 100.0)))
+                .collect();
+            (r.policy, pts)
+        })
+        .collect();
+    let peak = runs.iter().map(|r| r.peak_ratio).fold(1.0_f64, f64::max) * 100.0;
+    let y_max = (peak * 1.05).max(100.0);
+    let x_max = turns as f64 + 0.5;
+    let line_at = |y: f64| vec![(0.5, y), (x_max, y)];
+    let soft = line_at(state.config.soft_ratio * 100.0);
+    let hard = line_at(state.config.hard_ratio * 100.0);
+    let trig = line_at(state.config.trigger_ratio * 100.0);
+    let full = line_at(100.0);
+    // Firings, drawn on the policy's own line.
+    let firings: Vec<(Policy, Vec<(f64, f64)>)> = runs
+        .iter()
+        .map(|r| {
+            let by_turn = r.ratio_by_turn(turns);
+            let pts = r
+                .firings
+                .iter()
+                .map(|f| {
+                    let y = by_turn.get(f.after_turn).copied().flatten().unwrap_or(0.0);
+                    ((f.after_turn + 1) as f64, y * 100.0)
+                })
+                .collect();
+            (r.policy, pts)
+        })
+        .collect();
+
+    let color = |p: Policy| -> Style {
+        if !t.color {
+            return Style::default();
+        }
+        Style::default().fg(match p {
+            Policy::None => Color::Gray,
+            Policy::Single => Color::LightBlue,
+            Policy::Staged => Color::LightMagenta,
+        })
+    };
+    let marker = |p: Policy| match p {
+        Policy::None => Marker::Dot,
+        Policy::Single => Marker::Braille,
+        Policy::Staged => Marker::HalfBlock,
+    };
+    // Thresholds as thin unnamed lines; the legend names only the policies
+    // (the thresholds are spelled out under the chart).
+    let rule = |data| {
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .data(data)
+    };
+    let mut datasets = vec![
+        rule(&full).style(t.dim()),
+        rule(&soft).style(t.marker(false)),
+        rule(&hard).style(t.marker(true)),
+        rule(&trig).style(t.dim()),
+    ];
+    for (p, pts) in &series {
+        datasets.push(
+            Dataset::default()
+                .name(p.as_str())
+                .marker(marker(*p))
+                .graph_type(GraphType::Line)
+                .style(color(*p))
+                .data(pts),
+        );
+    }
+    for (p, pts) in &firings {
+        if pts.is_empty() {
+            continue;
+        }
+        datasets.push(
+            Dataset::default()
+                .marker(Marker::Block)
+                .graph_type(GraphType::Scatter)
+                .style(color(*p))
+                .data(pts),
+        );
+    }
+    let x_labels: Vec<Span> = [1, turns.div_ceil(2), turns]
+        .iter()
+        .map(|v| Span::raw(format!("turn {v}")))
+        .collect();
+    let y_labels: Vec<Span> = [0.0, y_max / 2.0, y_max]
+        .iter()
+        .map(|v| Span::raw(format!("{v:.0}%")))
+        .collect();
+    let chart = Chart::new(datasets)
+        .x_axis(
+            Axis::default()
+                .bounds([0.5, x_max])
+                .labels(x_labels)
+                .style(t.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .title(Span::styled("context / window", t.dim()))
+                .bounds([0.0, y_max])
+                .labels(y_labels)
+                .style(t.dim()),
+        )
+        .hidden_legend_constraints((
+            ratatui::layout::Constraint::Ratio(1, 2),
+            ratatui::layout::Constraint::Ratio(1, 2),
+        ));
+    frame.render_widget(chart, chart_area);
+
+    let mut lines = vec![Line::from(Span::styled(
+        format!(
+            " {:<8} {:>6} {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13}  fired (after turn: e/s/r range)",
+            "policy",
+            "peak",
+            "over",
+            "reqs",
+            "input tok",
+            "elid",
+            "summ",
+            "summ in",
+            "summ out",
+            "cost"
+        ),
+        t.title(),
+    ))];
+    for r in &runs {
+        let fired: Vec<String> = r
+            .firings
+            .iter()
+            .map(|f| {
+                format!(
+                    "{}:{} {}",
+                    f.after_turn + 1,
+                    &f.kind.as_str()[..1],
+                    f.range.human()
+                )
+            })
+            .collect();
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {:<8}", r.policy.as_str()), color(r.policy)),
+            Span::raw(format!(
+                " {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13}  {}",
+                r.peak_ratio * 100.0,
+                r.overflows,
+                r.requests,
+                thousands(r.input_tokens),
+                r.elisions,
+                r.summaries,
+                thousands(r.summarizer_input_tokens),
+                thousands(r.summarizer_output_tokens),
+                thousands(r.cost()),
+                fired.join(", ")
+            )),
+        ]));
+    }
+    lines.push(Line::from(Span::styled(
+        format!(
+            " lines: window 100%, hard {:.0}% and soft {:.0}% (staged), D50 trigger {:.0}% (single); \
+             ▀ marks a firing · cost = input + summarizer input + 5 × summarizer output; summaries by digest",
+            state.config.hard_ratio * 100.0,
+            state.config.soft_ratio * 100.0,
+            state.config.trigger_ratio * 100.0
+        ),
+        t.dim(),
+    )));
+    frame.render_widget(Paragraph::new(lines), table_area);
+}
