@@ -123,6 +123,8 @@ pub enum Job {
         request: PreviewRequest,
         window: Option<u64>,
         config: AutoConfig,
+        /// The time the new compactions are stamped with.
+        now: crate::core::timestamp::Timestamp,
     },
     /// Write a change under jp's lock, then reload.
     Save {

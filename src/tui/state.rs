@@ -187,6 +187,8 @@ pub struct State {
     pub mode_override: Option<crate::core::auto::Mode>,
     pub configured: bool,
     pub follow: bool,
+    /// A fixed clock (tests and screenshots); the system clock otherwise.
+    pub clock: Option<crate::core::timestamp::Timestamp>,
     pub status: Option<(String, Level)>,
     pub busy: Option<(String, Instant)>,
     pub spinner: usize,
@@ -227,6 +229,7 @@ impl State {
             mode_override: None,
             configured: false,
             follow: false,
+            clock: None,
             status: None,
             busy: None,
             spinner: 0,
@@ -389,6 +392,10 @@ impl State {
             self.previews.clear();
         }
         self.rows = rows;
+    }
+
+    pub fn now(&self) -> crate::core::timestamp::Timestamp {
+        self.clock.unwrap_or_else(chrono::Utc::now)
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, level: Level) {

@@ -303,6 +303,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                     request,
                     window,
                     config: state.config.clone(),
+                    now: state.now(),
                 },
             );
         }

@@ -28,7 +28,8 @@ pub fn execute(job: Job) -> JobResult {
             request,
             window,
             config,
-        } => JobResult::Planned(plan(conv, request, window, &config)),
+            now,
+        } => JobResult::Planned(plan(conv, request, window, &config, now)),
         Job::Save { dir, edit, what } => JobResult::Saved(
             save::apply(&dir, &edit)
                 .map(|s| {
@@ -77,9 +78,9 @@ fn plan(
     request: PreviewRequest,
     window: Option<u64>,
     config: &auto::AutoConfig,
+    now: crate::core::timestamp::Timestamp,
 ) -> Result<Planned, String> {
     let summarizer = summarize::from_config(&config.summarizer);
-    let now = chrono::Utc::now();
     let (compactions, notes) = match &request {
         PreviewRequest::Auto => {
             let mut c = config.clone();

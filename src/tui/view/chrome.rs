@@ -14,47 +14,64 @@ const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
-    let sep = Span::styled(" │ ", t.dim());
-    let mut spans = vec![Span::styled(" jp-inspect", t.accent())];
-    match &state.model {
-        None => spans.push(Span::styled(" │ loading…", t.dim())),
-        Some(m) => {
-            spans.push(sep.clone());
-            spans.push(Span::styled(
-                m.conv.title.clone().unwrap_or_else(|| "(untitled)".into()),
-                t.title(),
-            ));
-            spans.push(sep.clone());
-            spans.push(Span::raw(m.conv.display_id()));
-            spans.push(sep.clone());
-            spans.push(Span::raw(
-                state.model_id().unwrap_or_else(|| "model unknown".into()),
-            ));
-            spans.push(sep.clone());
-            spans.push(match state.window() {
-                Some(w) => Span::raw(format!(
-                    "window {}{}",
-                    human_tokens(w.tokens),
-                    if w.source == WindowSource::Override {
-                        " (set)"
-                    } else {
-                        ""
-                    }
-                )),
-                None => Span::styled("window unknown", t.error()),
-            });
-            spans.push(sep.clone());
-            spans.push(Span::raw(match state.config.mode {
-                Mode::Single => "single (D50)",
-                Mode::Staged => "staged",
-            }));
-            spans.push(sep.clone());
-            spans.push(if state.follow {
-                Span::styled("follow ●", t.ok())
-            } else {
-                Span::styled("follow off", t.dim())
-            });
-        }
+    let Some(m) = &state.model else {
+        let line = Line::from(vec![
+            Span::styled(" jp-inspect", t.accent()),
+            Span::styled(" │ loading…", t.dim()),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    };
+    // Segments in order of importance; the least important go first when
+    // the terminal is narrow.
+    let title = m.conv.title.clone().unwrap_or_else(|| "(untitled)".into());
+    let window = match state.window() {
+        Some(w) => Span::raw(format!(
+            "window {}{}",
+            human_tokens(w.tokens),
+            if w.source == WindowSource::Override { " (set)" } else { "" }
+        )),
+        None => Span::styled("window unknown", t.error()),
+    };
+    let mode = Span::raw(match state.config.mode {
+        Mode::Single => "single (D50)",
+        Mode::Staged => "staged",
+    });
+    let width = area.width as usize;
+    let follow = match (state.follow, width >= 100) {
+        (true, _) => Span::styled("● following", t.ok()),
+        (false, true) => Span::styled("follow off", t.dim()),
+        (false, false) => Span::styled("○ follow", t.dim()),
+    };
+    let model = state.model_id().unwrap_or_else(|| "model unknown".into());
+    let model = if width >= 110 {
+        model
+    } else {
+        model.rsplit('/').next().unwrap_or_default().to_string()
+    };
+    let segments: Vec<(u8, Span)> = vec![
+        (4, Span::styled("jp-inspect", t.accent())),
+        (0, Span::styled(title, t.title())),
+        (2, Span::raw(m.conv.display_id())),
+        (1, Span::raw(model)),
+        (0, window),
+        (3, mode),
+        (0, follow),
+    ];
+    let fits = |keep: u8| -> bool {
+        let len: usize = segments
+            .iter()
+            .filter(|(p, _)| *p <= keep)
+            .map(|(_, s)| s.content.chars().count() + 3)
+            .sum();
+        len <= width
+    };
+    let keep = (0..=4).rev().find(|&k| fits(k)).unwrap_or(0);
+    let mut spans = Vec::new();
+    for (p, s) in segments.into_iter().filter(|(p, _)| *p <= keep) {
+        spans.push(Span::styled(if spans.is_empty() { " " } else { " │ " }, t.dim()));
+        let _ = p;
+        spans.push(s);
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -104,7 +104,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             lines.push(Line::from(spans));
 
             // Labels under the markers.
-            let mut row: Vec<char> = vec![' '; label_w + 1 + bar_w + 1];
+            let mut row: Vec<char> = vec![' '; (area.width as usize).max(label_w + bar_w + 2)];
             for (k, (_, label, _)) in markers.iter().enumerate() {
                 let start = label_w + 1 + marker_cols[k];
                 for (j, ch) in format!("└{label}").chars().enumerate() {

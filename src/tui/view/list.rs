@@ -45,19 +45,24 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 "#{:<3} INVALID, left out of the projection: {why}",
                 r.position + 1
             ),
-            None => format!(
-                "#{:<3} {:<8} turns {:<9} {:<34} {:<17} saved {}",
-                r.position + 1,
-                if r.preview {
-                    "preview"
-                } else {
-                    r.source.map_or("?", |s| s.as_str())
-                },
-                r.range.map(|x| x.human()).unwrap_or_default(),
-                r.policies,
-                r.time.clone().unwrap_or_default(),
-                r.saved.map(thousands).unwrap_or_else(|| "?".into())
-            ),
+            None => {
+                let mut s = format!(
+                    "#{:<3} {:<8} turns {:<9} {:<32} saved {:>8}",
+                    r.position + 1,
+                    if r.preview {
+                        "preview"
+                    } else {
+                        r.source.map_or("?", |s| s.as_str())
+                    },
+                    r.range.map(|x| x.human()).unwrap_or_default(),
+                    r.policies,
+                    r.saved.map(thousands).unwrap_or_else(|| "?".into())
+                );
+                if area.width >= 100 {
+                    s.push_str(&format!("   {}", r.time.clone().unwrap_or_default()));
+                }
+                s
+            }
         };
         let mut style = if r.preview {
             t.dim().add_modifier(Modifier::ITALIC)

@@ -10,8 +10,25 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-const KIND_W: usize = 11;
-const TOKENS_W: usize = 7;
+/// Column widths of a pane: roomy, or tight for panes under 60 columns.
+fn columns(width: usize) -> (usize, usize) {
+    if width < 60 { (7, 5) } else { (11, 7) }
+}
+
+/// A short kind label for tight panes.
+fn short(label: &str) -> &str {
+    match label {
+        "assistant" => "asst",
+        "reasoning" => "reason",
+        "tool call" => "call",
+        "tool result" => "result",
+        "tool error" => "error",
+        "structured" => "struct",
+        "compaction" => "compact",
+        "compaction!" => "compac!",
+        other => other,
+    }
+}
 
 pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
     let t = &state.theme;
@@ -155,22 +172,27 @@ fn render_row(
             } else {
                 text_style
             };
-            let mut label = label.clone();
-            label.truncate(KIND_W);
+            let (kind_w, tokens_w) = columns(width);
+            let mut label = if kind_w < 11 {
+                short(label).to_string()
+            } else {
+                label.clone()
+            };
+            label.truncate(kind_w);
             let tokens = if *tokens == 0 && !kind.is_model_visible() {
                 String::new()
             } else {
                 crate::core::window::human_tokens(*tokens)
             };
-            let used = 2 + 1 + KIND_W + 1 + TOKENS_W + 1;
+            let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
             let room = width.saturating_sub(used);
             let text: String = text.chars().take(room).collect();
             let _ = row;
             Line::from(vec![
                 gutter(t, *band),
                 Span::styled(mark.to_string(), text_style),
-                Span::styled(format!("{label:<KIND_W$} "), t.kind(kind)),
-                Span::styled(format!("{tokens:>TOKENS_W$} "), t.dim()),
+                Span::styled(format!("{label:<kind_w$} "), t.kind(kind)),
+                Span::styled(format!("{tokens:>tokens_w$} "), t.dim()),
                 Span::styled(text, text_style),
             ])
         }

@@ -1,0 +1,420 @@
+//! The inspector driven the way a person does: key presses into `update`,
+//! jobs run through the worker's `execute`, frames drawn into a
+//! `TestBackend` and compared with insta snapshots. Writes go to temporary
+//! copies of the demo conversation.
+
+mod common;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use jp_inspect::core::auto::AutoConfig;
+use jp_inspect::core::{Source, load, timestamp};
+use jp_inspect::tui::action::{Action, Done, Effect};
+use jp_inspect::tui::state::{Focus, Overlay, State};
+use jp_inspect::tui::theme::Theme;
+use jp_inspect::tui::{update, view, worker};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Color;
+use std::path::Path;
+
+struct Harness {
+    _demo: jp_inspect::demo::Demo,
+    state: State,
+}
+
+impl Harness {
+    fn new(width: u16, height: u16, color: bool) -> Harness {
+        let demo = jp_inspect::demo::materialize().unwrap();
+        let mut state = State::new(
+            demo.conversation_dir.clone(),
+            AutoConfig::default(),
+            None,
+            Theme { color },
+        );
+        state.clock = timestamp::parse("2026-11-20 09:00:00");
+        let mut h = Harness { _demo: demo, state };
+        h.act(Action::Resize(width, height));
+        h.run(vec![Effect::job(jp_inspect::tui::action::Job::Load {
+            dir: h.state.dir.clone(),
+            preview: Vec::new(),
+        })]);
+        h
+    }
+
+    fn dir(&self) -> &Path {
+        &self.state.dir
+    }
+
+    /// Runs effects inline, feeding results back, until none are left.
+    fn run(&mut self, mut fx: Vec<Effect>) {
+        while !fx.is_empty() {
+            let mut next = Vec::new();
+            for e in fx {
+                if let Effect::Run(job) = e {
+                    let generation = self.state.generation;
+                    let result = worker::execute(*job);
+                    next.extend(update::update(
+                        &mut self.state,
+                        Action::Done(Done { generation, result }),
+                    ));
+                }
+            }
+            fx = next;
+        }
+    }
+
+    fn act(&mut self, a: Action) {
+        let fx = update::update(&mut self.state, a);
+        self.run(fx);
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.act(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    fn char(&mut self, c: char) {
+        let mods = if c.is_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        self.act(Action::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+    }
+
+    fn typed(&mut self, s: &str) {
+        for c in s.chars() {
+            self.char(c);
+        }
+    }
+
+    fn screen(&self) -> Terminal<TestBackend> {
+        let mut term =
+            Terminal::new(TestBackend::new(self.state.width, self.state.height)).unwrap();
+        term.draw(|f| view::draw(f, &self.state)).unwrap();
+        term
+    }
+
+    fn text(&self) -> String {
+        self.screen().backend().to_string()
+    }
+
+    fn compactions_on_disk(&self) -> Vec<(Source, usize, usize)> {
+        let conv = load::load(self.dir()).unwrap();
+        conv.valid_compactions()
+            .iter()
+            .map(|c| (c.source, c.from_turn, c.to_turn))
+            .collect()
+    }
+}
+
+#[test]
+fn main_screen_small() {
+    let h = Harness::new(80, 24, true);
+    insta::assert_snapshot!("main_80x24", h.screen().backend());
+}
+
+#[test]
+fn main_screen_wide() {
+    let h = Harness::new(200, 50, true);
+    insta::assert_snapshot!("main_200x50", h.screen().backend());
+}
+
+#[test]
+fn gauge_shows_both_markers_and_the_figure() {
+    let h = Harness::new(120, 30, true);
+    let text = h.text();
+    let gauge = text.lines().nth(1).unwrap();
+    assert_eq!(gauge.matches('┃').count(), 2, "{gauge}");
+    assert!(gauge.contains("154,894 tok"), "{gauge}");
+    assert!(gauge.contains("77.4% of 200k"), "{gauge}");
+    let labels = text.lines().nth(2).unwrap();
+    assert!(labels.contains("60% soft") && labels.contains("85% hard"), "{labels}");
+}
+
+#[test]
+fn single_mode_draws_the_d50_trigger_instead() {
+    let mut h = Harness::new(120, 30, true);
+    h.char('m');
+    let text = h.text();
+    let gauge = text.lines().nth(1).unwrap();
+    assert_eq!(gauge.matches('┃').count(), 1, "{gauge}");
+    assert!(text.lines().nth(2).unwrap().contains("75% trigger"));
+    assert!(text.lines().next().unwrap().contains("single (D50)"));
+}
+
+#[test]
+fn bands_are_coloured_by_source() {
+    let h = Harness::new(120, 40, true);
+    let term = h.screen();
+    let buf = term.backend().buffer();
+    let mut manual = 0;
+    let mut auto = 0;
+    for y in 0..buf.area.height {
+        let cell = &buf[(0, y)];
+        if cell.symbol() == "┃" {
+            match cell.fg {
+                Color::Rgb(80, 160, 255) => manual += 1,
+                Color::Rgb(230, 110, 200) => auto += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(manual > 0, "manual bands drawn");
+    // The auto compaction covers turns 6..8, further down: scroll there.
+    let mut h = h;
+    for _ in 0..5 {
+        h.char('n');
+    }
+    let term = h.screen();
+    let buf = term.backend().buffer();
+    for y in 0..buf.area.height {
+        let cell = &buf[(0, y)];
+        if cell.symbol() == "┃" && cell.fg == Color::Rgb(230, 110, 200) {
+            auto += 1;
+        }
+    }
+    assert!(auto > 0, "auto bands drawn in a different colour");
+}
+
+#[test]
+fn no_color_draws_no_colours() {
+    let h = Harness::new(100, 30, false);
+    let term = h.screen();
+    let buf = term.backend().buffer();
+    for cell in buf.content() {
+        assert_eq!(cell.fg, Color::Reset, "{cell:?}");
+        assert_eq!(cell.bg, Color::Reset, "{cell:?}");
+    }
+    // The bands are still there, as characters.
+    assert!(h.text().contains('┃'));
+}
+
+#[test]
+fn preview_shows_the_delta_and_apply_writes_it() {
+    let mut h = Harness::new(120, 36, true);
+    let before = h.compactions_on_disk();
+    h.char('p');
+    h.typed("auto");
+    h.key(KeyCode::Enter);
+    let preview = h.state.preview.clone().expect("a preview");
+    assert_eq!(preview.spec, "auto");
+    assert_eq!(preview.compactions.len(), 1);
+    let text = h.text();
+    assert!(text.contains("154,894 → 89,"), "{text}");
+    assert!(text.contains("PREVIEW auto"), "{text}");
+    assert!(text.contains('┇'), "the preview band is drawn");
+    insta::assert_snapshot!("preview_auto", h.screen().backend());
+    // Nothing is written by previewing.
+    assert_eq!(h.compactions_on_disk(), before);
+
+    h.char('a');
+    let after = h.compactions_on_disk();
+    assert_eq!(after.len(), before.len() + 1);
+    let added = after.last().unwrap();
+    assert_eq!(added.0, Source::Auto);
+    assert_eq!((added.1, added.2), (8, 22));
+    assert!(h.state.preview.is_none());
+    assert!(h.text().contains("appended 1 compaction(s) (auto)"));
+}
+
+#[test]
+fn esc_drops_the_preview_without_writing() {
+    let mut h = Harness::new(120, 36, true);
+    let before = std::fs::read(h.dir().join("events.json")).unwrap();
+    h.char('p');
+    h.typed("s:..-3");
+    h.key(KeyCode::Enter);
+    assert!(h.state.preview.is_some());
+    assert!(h.text().contains("PREVIEW s:..-3"));
+    h.key(KeyCode::Esc);
+    assert!(h.state.preview.is_none());
+    assert!(!h.text().contains("PREVIEW"));
+    assert_eq!(std::fs::read(h.dir().join("events.json")).unwrap(), before);
+}
+
+#[test]
+fn a_bad_rule_says_where() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('p');
+    h.typed("s:0..3");
+    h.key(KeyCode::Enter);
+    let input = h.state.input.as_ref().expect("the input stays open");
+    assert!(input.error.as_deref().unwrap().contains("at column 3"));
+    assert!(h.text().contains("turn numbers start at 1"));
+}
+
+#[test]
+fn reset_auto_asks_then_removes_only_automatic_ones() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('R');
+    assert!(matches!(h.state.overlay, Some(Overlay::Confirm(_))));
+    insta::assert_snapshot!("confirm_reset_auto", h.screen().backend());
+    // "n" keeps everything.
+    h.char('n');
+    assert_eq!(h.compactions_on_disk().len(), 2);
+    h.char('R');
+    h.char('y');
+    let left = h.compactions_on_disk();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].0, Source::Manual);
+}
+
+#[test]
+fn reset_all_and_delete_one() {
+    let mut h = Harness::new(120, 36, true);
+    // Delete #1 from the compaction list.
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    assert_eq!(h.state.focus, Focus::Compactions);
+    h.char('d');
+    h.char('y');
+    let left = h.compactions_on_disk();
+    assert_eq!(left, vec![(Source::Auto, 5, 7)]);
+    h.char('X');
+    h.char('y');
+    assert!(h.compactions_on_disk().is_empty());
+}
+
+#[test]
+fn a_write_refused_by_the_lock_is_a_message() {
+    let mut h = Harness::new(120, 36, true);
+    let dir = h.dir().to_path_buf();
+    let id = load::id_of_dir(&dir).unwrap();
+    let (lock_path, _) = jp_inspect::core::workspace::lock_paths(&dir, id);
+    let _held = jp_inspect::core::lock::Lock::acquire(&lock_path, None).unwrap();
+    let before = std::fs::read(dir.join("events.json")).unwrap();
+    h.char('X');
+    h.char('y');
+    let text = h.text();
+    assert!(text.contains("jp holds the lock"), "{text}");
+    assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
+}
+
+#[test]
+fn detail_view_highlights_and_toggles_the_stored_form() {
+    let mut h = Harness::new(120, 36, true);
+    // Turn 1's big tool result: src/main.rs.
+    for _ in 0..11 {
+        h.char('j');
+    }
+    h.key(KeyCode::Enter);
+    let Some(Overlay::Detail(d)) = &h.state.overlay else {
+        panic!("no detail view");
+    };
+    assert!(d.title.contains("tool result"), "{}", d.title);
+    let coloured = d
+        .lines
+        .iter()
+        .flat_map(|l| &l.spans)
+        .filter(|s| s.style.fg.is_some())
+        .count();
+    assert!(coloured > 10, "the Rust code is highlighted");
+    insta::assert_snapshot!("detail", h.screen().backend());
+    h.char('r');
+    assert!(h.text().contains("as stored"));
+    h.key(KeyCode::Esc);
+    assert!(h.state.overlay.is_none());
+}
+
+#[test]
+fn simulation_view() {
+    let mut h = Harness::new(140, 40, true);
+    h.char('s');
+    let Some(Overlay::Simulation(sim)) = &h.state.overlay else {
+        panic!("no simulation view");
+    };
+    assert_eq!(sim.runs.as_ref().unwrap().as_ref().unwrap().len(), 12);
+    insta::assert_snapshot!("simulation_200k", h.screen().backend());
+    h.key(KeyCode::Left);
+    assert!(h.text().contains("window 128k"));
+}
+
+#[test]
+fn help_lists_every_binding() {
+    let mut h = Harness::new(120, 60, true);
+    h.char('?');
+    let text = h.text();
+    for b in jp_inspect::tui::keys::bindings() {
+        if b.scope == jp_inspect::tui::keys::Scope::Main {
+            assert!(text.contains(&b.help), "help misses `{}`", b.help);
+        }
+    }
+    h.key(KeyCode::Esc);
+    assert!(h.state.overlay.is_none());
+}
+
+#[test]
+fn search_jumps_between_matches() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('/');
+    h.typed("license");
+    h.key(KeyCode::Enter);
+    let hits = h.state.search.as_ref().unwrap().hits.clone();
+    assert!(hits.len() >= 2, "{hits:?}");
+    let first = h.state.selected_raw().unwrap();
+    assert_eq!(first, hits[0]);
+    h.char('>');
+    assert_eq!(h.state.selected_raw().unwrap(), hits[1]);
+    h.char('<');
+    assert_eq!(h.state.selected_raw().unwrap(), hits[0]);
+    assert!(h.text().contains("match 1 of"));
+}
+
+#[test]
+fn turns_face_each_other_and_move_together() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('n');
+    h.char('n');
+    let text = h.text();
+    // The panes' first rows are the same turn's headers, side by side.
+    let first = text.lines().nth(5).unwrap();
+    assert_eq!(first.matches("turn 3 ·").count(), 2, "{first}");
+}
+
+#[test]
+fn mouse_wheel_scrolls_and_click_focuses() {
+    let mut h = Harness::new(120, 36, true);
+    h.act(Action::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: 10,
+        row: 10,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(h.state.scroll, 3);
+    let s = view::layout::screen(120, 36, h.state.list_len());
+    h.act(Action::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 70,
+        row: s.projected.y + 2,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(h.state.focus, Focus::Projected);
+    assert_eq!(h.state.cursor, 3 + 1);
+}
+
+#[test]
+fn window_can_be_set_and_unknown_is_said() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('w');
+    for _ in 0..10 {
+        h.key(KeyCode::Backspace);
+    }
+    h.typed("128k");
+    h.key(KeyCode::Enter);
+    assert_eq!(h.state.window_override, Some(128_000));
+    assert!(h.text().contains("window 128k (set)"));
+    assert!(h.text().contains("of 128k"));
+}
+
+#[test]
+fn quit_and_ctrl_c() {
+    let mut h = Harness::new(80, 24, true);
+    h.char('q');
+    assert!(h.state.quit);
+    let mut h = Harness::new(80, 24, true);
+    h.act(Action::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+    assert!(h.state.quit);
+    let mut h = Harness::new(80, 24, true);
+    h.act(Action::Terminate);
+    assert!(h.state.quit);
+}
