@@ -59,12 +59,13 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         (0, follow),
     ];
     let fits = |keep: u8| -> bool {
-        let len: usize = segments
+        let kept: Vec<usize> = segments
             .iter()
             .filter(|(p, _)| *p <= keep)
-            .map(|(_, s)| s.content.chars().count() + 3)
-            .sum();
-        len <= width
+            .map(|(_, s)| s.content.chars().count())
+            .collect();
+        // " " before the first, " │ " between the others.
+        kept.iter().sum::<usize>() + 1 + 3 * kept.len().saturating_sub(1) <= width
     };
     let keep = (0..=4).rev().find(|&k| fits(k)).unwrap_or(0);
     let mut spans = Vec::new();
