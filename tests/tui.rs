@@ -128,7 +128,10 @@ fn gauge_shows_both_markers_and_the_figure() {
     assert!(gauge.contains("154,894 tok"), "{gauge}");
     assert!(gauge.contains("77.4% of 200k"), "{gauge}");
     let labels = text.lines().nth(2).unwrap();
-    assert!(labels.contains("60% soft") && labels.contains("85% hard"), "{labels}");
+    assert!(
+        labels.contains("60% soft") && labels.contains("85% hard"),
+        "{labels}"
+    );
 }
 
 #[test]
@@ -412,7 +415,10 @@ fn quit_and_ctrl_c() {
     h.char('q');
     assert!(h.state.quit);
     let mut h = Harness::new(80, 24, true);
-    h.act(Action::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+    h.act(Action::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    )));
     assert!(h.state.quit);
     let mut h = Harness::new(80, 24, true);
     h.act(Action::Terminate);

@@ -29,7 +29,11 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         Some(w) => Span::raw(format!(
             "window {}{}",
             human_tokens(w.tokens),
-            if w.source == WindowSource::Override { " (set)" } else { "" }
+            if w.source == WindowSource::Override {
+                " (set)"
+            } else {
+                ""
+            }
         )),
         None => Span::styled("window unknown", t.error()),
     };
@@ -70,7 +74,10 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     let keep = (0..=4).rev().find(|&k| fits(k)).unwrap_or(0);
     let mut spans = Vec::new();
     for (p, s) in segments.into_iter().filter(|(p, _)| *p <= keep) {
-        spans.push(Span::styled(if spans.is_empty() { " " } else { " │ " }, t.dim()));
+        spans.push(Span::styled(
+            if spans.is_empty() { " " } else { " │ " },
+            t.dim(),
+        ));
         let _ = p;
         spans.push(s);
     }

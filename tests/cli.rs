@@ -1,0 +1,653 @@
+//! The headless command line, run as a real process on real files.
+
+mod common;
+
+use base64::Engine as _;
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn jp_inspect(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        .args(args)
+        .current_dir(cwd)
+        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
+        .output()
+        .unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME)
+}
+
+/// A workspace holding copies of the demo and of every fixture.
+fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut dirs = vec![demo()];
+    dirs.extend(common::fixture_conversations());
+    let copies = dirs
+        .iter()
+        .map(|d| {
+            common::copy_dir(
+                d,
+                &tmp.path()
+                    .join(".jp/conversations")
+                    .join(d.file_name().unwrap()),
+            )
+        })
+        .collect();
+    (tmp, copies)
+}
+
+#[test]
+fn show_json_has_the_documented_shape() {
+    let (tmp, _) = workspace();
+    let v = json(&jp_inspect(
+        &["show", "jp-c17944860430", "--json"],
+        tmp.path(),
+    ));
+    let c = &v["conversation"];
+    assert_eq!(c["id"], "jp-c17944860430");
+    assert_eq!(c["title"], "csvq: first release");
+    assert_eq!(c["format"], "current");
+    assert!(
+        c["path"]
+            .as_str()
+            .unwrap()
+            .ends_with(jp_inspect::demo::DIR_NAME)
+    );
+    assert_eq!(v["turn_count"], 32);
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.len(), 286);
+    for (i, e) in events.iter().enumerate() {
+        assert_eq!(e["index"], i);
+        assert!(e["turn"].as_u64().unwrap() < 32);
+        assert!(e["tokens"].is_u64());
+        assert!(e["event"]["type"].is_string());
+    }
+    // Storage encoding removed: tool arguments and contents are plain text.
+    let call = events
+        .iter()
+        .find(|e| e["event"]["type"] == "tool_call_request")
+        .unwrap();
+    assert_eq!(call["event"]["arguments"]["prefixes"][0], ".");
+    let result = events
+        .iter()
+        .find(|e| e["event"]["type"] == "tool_call_response")
+        .unwrap();
+    assert!(
+        result["event"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Cargo.toml")
+    );
+}
+
+#[test]
+fn show_accepts_every_way_of_naming_a_conversation() {
+    let (tmp, dirs) = workspace();
+    let by = |q: &str| json(&jp_inspect(&["show", q, "--json"], tmp.path()))["turn_count"].clone();
+    let dir = dirs[0].to_str().unwrap().to_string();
+    let file = dirs[0].join("events.json").to_str().unwrap().to_string();
+    for q in [
+        "jp-c17944860430",
+        "17944860430",
+        "csvq",
+        "First Release",
+        &dir,
+        &file,
+    ] {
+        assert_eq!(by(q), 32, "{q}");
+    }
+    // From a subdirectory of the workspace, too.
+    let sub = tmp.path().join("src/deep");
+    fs::create_dir_all(&sub).unwrap();
+    assert_eq!(
+        json(&jp_inspect(&["show", "csvq", "--json"], &sub))["turn_count"],
+        32
+    );
+}
+
+#[test]
+fn unknown_and_ambiguous_names_list_candidates() {
+    let (tmp, _) = workspace();
+    let out = jp_inspect(&["show", "no-such-thing"], tmp.path());
+    assert_eq!(out.status.code(), Some(1));
+    let e = stderr(&out);
+    assert!(e.contains("no conversation matches `no-such-thing`"), "{e}");
+    assert!(e.contains("jp-c17944860430  csvq: first release"), "{e}");
+    if common::shared().is_some() {
+        // "r" is in many titles.
+        let out = jp_inspect(&["show", "rfd"], tmp.path());
+        assert_eq!(out.status.code(), Some(1));
+        let e = stderr(&out);
+        assert!(e.contains("matches 2 conversations"), "{e}");
+    }
+}
+
+#[test]
+fn exit_codes() {
+    let (tmp, _) = workspace();
+    assert_eq!(
+        jp_inspect(&["show", "csvq"], tmp.path()).status.code(),
+        Some(0)
+    );
+    assert_eq!(jp_inspect(&["show"], tmp.path()).status.code(), Some(2));
+    assert_eq!(
+        jp_inspect(&["--frobnicate"], tmp.path()).status.code(),
+        Some(2)
+    );
+    // A word that is no command is a conversation to open: not found.
+    assert_eq!(
+        jp_inspect(&["frobnicate"], tmp.path()).status.code(),
+        Some(1)
+    );
+    let bad_rule = jp_inspect(&["compact", "csvq", "q:1"], tmp.path());
+    assert_eq!(bad_rule.status.code(), Some(2));
+    assert!(stderr(&bad_rule).contains("unknown policy `q`"));
+    assert_eq!(
+        jp_inspect(&["show", "/nonexistent/dir"], tmp.path())
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(jp_inspect(&["--help"], tmp.path()).status.code(), Some(0));
+}
+
+#[test]
+fn show_is_a_line_per_event() {
+    let (tmp, _) = workspace();
+    let out = jp_inspect(&["show", "csvq"], tmp.path());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2 + 286);
+    assert!(lines[0].starts_with("jp-c17944860430  csvq: first release"));
+    // turn (1-based), event index, kind, tokens, preview.
+    assert!(lines[3].starts_with("    1      1  user"), "{}", lines[3]);
+    assert!(lines.iter().any(|l| l.contains("[summarised]")));
+}
+
+#[test]
+fn list_shows_conversations_and_who_holds_the_lock() {
+    let (tmp, dirs) = workspace();
+    let v = json(&jp_inspect(&["list", "--json"], tmp.path()));
+    let list = v["conversations"].as_array().unwrap();
+    assert_eq!(list.len(), dirs.len());
+    let demo = list.iter().find(|c| c["id"] == "jp-c17944860430").unwrap();
+    assert_eq!(demo["turns"], 32);
+    assert_eq!(demo["events"], 286);
+    assert_eq!(demo["compactions"], 2);
+    assert_eq!(demo["locked"], false);
+    assert!(demo["size"].as_u64().unwrap() > 1_000_000);
+
+    let lock = tmp.path().join(".jp/locks/jp-c17944860430.lock");
+    fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let out = Command::new("flock")
+        .arg(&lock)
+        .arg(env!("CARGO_BIN_EXE_jp-inspect"))
+        .args(["list", "--json"])
+        .current_dir(tmp.path())
+        .env("JP_USER_DATA_DIR", tmp.path().join(".none"))
+        .output()
+        .unwrap();
+    let v = json(&out);
+    let demo = v["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "jp-c17944860430")
+        .unwrap()
+        .clone();
+    assert_eq!(demo["locked"], true);
+}
+
+/// `jp`'s base64 rule, written out again for the by-hand count.
+fn decode(s: &str) -> String {
+    if s.len() % 4 != 0 {
+        return s.to_string();
+    }
+    base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_else(|| s.to_string())
+}
+
+fn decode_all(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(decode(s)),
+        Value::Array(a) => Value::Array(a.iter().map(decode_all).collect()),
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, v)| (k.clone(), decode_all(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// compaction.md's rule, by hand: characters per category of stored events.
+fn count_by_hand(events: &[Value]) -> [u64; 6] {
+    let n = |s: &str| s.chars().count() as u64;
+    let mut by = [0u64; 6];
+    // The message right after an injected summary request is the summary.
+    let mut in_summary = false;
+    for e in events {
+        match e["type"].as_str().unwrap_or("") {
+            "chat_request" => {
+                let content = e["content"].as_str().unwrap();
+                in_summary = content == "[Summary of previous conversation]";
+                by[if in_summary { 5 } else { 0 }] += n(content);
+                continue;
+            }
+            "chat_response" => {
+                if let Some(m) = e["message"].as_str() {
+                    by[if in_summary { 5 } else { 1 }] += n(m);
+                } else if let Some(r) = e["reasoning"].as_str() {
+                    by[2] += n(r);
+                } else {
+                    by[1] += n(&e["data"].to_string());
+                }
+            }
+            "tool_call_request" => {
+                by[3] +=
+                    n(e["name"].as_str().unwrap()) + n(&decode_all(&e["arguments"]).to_string());
+            }
+            "tool_call_response" => by[4] += n(&decode(e["content"].as_str().unwrap())),
+            _ => {}
+        }
+        in_summary = false;
+    }
+    by
+}
+
+#[test]
+fn stats_match_a_count_by_hand() {
+    let (tmp, dirs) = workspace();
+    for dir in dirs.iter().skip(1) {
+        let v = json(&jp_inspect(
+            &["stats", dir.to_str().unwrap(), "--json"],
+            tmp.path(),
+        ));
+        let mut events: Vec<Value> =
+            serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+        if !dir.join("base_config.json").exists() {
+            events.remove(0);
+        }
+        let by = count_by_hand(&events);
+        let names = [
+            "user",
+            "assistant",
+            "reasoning",
+            "tool_requests",
+            "tool_responses",
+        ];
+        for (k, name) in names.iter().enumerate() {
+            assert_eq!(
+                v["raw"]["by_category"][name],
+                by[k] / 4,
+                "{} {name}",
+                dir.display()
+            );
+        }
+        assert_eq!(
+            v["raw"]["tokens"],
+            by.iter().sum::<u64>() / 4,
+            "{}",
+            dir.display()
+        );
+        assert_eq!(v["projected"]["tokens"], v["raw"]["tokens"]);
+    }
+}
+
+#[test]
+fn projected_figures_match_a_count_by_hand_of_jps_projection() {
+    // The conformance cases hold jp's own projected stream: counting it by
+    // hand must give our projected estimate.
+    let root = common::data().join("conformance");
+    for case in fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+    {
+        let expected: Value =
+            serde_json::from_slice(&fs::read(case.join("expected.json")).unwrap()).unwrap();
+        let by = count_by_hand(expected["projected"].as_array().unwrap());
+        let conv = fs::read_dir(case.join("conversations"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let v = json(&jp_inspect(
+            &["stats", conv.to_str().unwrap(), "--json"],
+            &case,
+        ));
+        assert_eq!(
+            v["projected"]["chars"],
+            by.iter().sum::<u64>(),
+            "{}",
+            case.display()
+        );
+        assert_eq!(
+            v["projected"]["by_category"]["summaries"],
+            by[5] / 4,
+            "{}",
+            case.display()
+        );
+    }
+}
+
+#[test]
+fn stats_report_window_thresholds_and_compactions() {
+    let (tmp, _) = workspace();
+    let v = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
+    assert_eq!(v["model"], "anthropic/claude-sonnet-4-5");
+    assert_eq!(v["window"]["tokens"], 200_000);
+    assert_eq!(v["thresholds"]["soft"]["tokens"], 120_000);
+    assert_eq!(v["thresholds"]["hard"]["tokens"], 170_000);
+    assert_eq!(v["thresholds"]["trigger"]["tokens"], 150_000);
+    let list = v["compactions"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["source"], "manual");
+    assert_eq!(list[0]["range"], serde_json::json!([2, 5]));
+    assert_eq!(list[1]["source"], "auto");
+    assert!(list[1]["tokens_saved"].as_u64().unwrap() > 1000);
+    let ratio = v["ratio"].as_f64().unwrap();
+    assert!((ratio - v["projected"]["tokens"].as_f64().unwrap() / 200_000.0).abs() < 1e-9);
+    // --window overrides; an unknown model says unknown.
+    let v = json(&jp_inspect(
+        &["stats", "csvq", "--json", "--window", "1m"],
+        tmp.path(),
+    ));
+    assert_eq!(
+        v["window"],
+        serde_json::json!({"tokens": 1_000_000, "source": "override"})
+    );
+}
+
+#[test]
+fn compact_then_show_compacted_and_reset() {
+    let (tmp, dirs) = workspace();
+    let file = dirs[0].join("events.json");
+    let before = fs::read(&file).unwrap();
+    let dry = jp_inspect(
+        &["compact", "csvq", "r+t:10..20", "s:21..-3", "--dry-run"],
+        tmp.path(),
+    );
+    let text = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    assert!(
+        text.contains("Compacted turns 10..20 (11 total, reasoning + tools)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Compacted turns 21..29 (9 total, summary)."),
+        "{text}"
+    );
+    assert!(text.contains("Kept turns 30..32."), "{text}");
+    assert!(text.contains("Dry run: nothing written."), "{text}");
+    assert_eq!(fs::read(&file).unwrap(), before);
+
+    let v = json(&jp_inspect(
+        &["compact", "csvq", "r+t:10..20", "s:21..-3", "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["written"], true);
+    assert!(v["tokens"]["after"].as_u64() < v["tokens"]["before"].as_u64());
+    let added = v["compactions"].as_array().unwrap();
+    assert_eq!(
+        added[1]["summary"]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("Digest of turns 21-29"),
+        true
+    );
+
+    let shown = json(&jp_inspect(
+        &["show", "csvq", "--compacted", "--json"],
+        tmp.path(),
+    ));
+    let origins = shown["turn_origins"].as_array().unwrap();
+    assert!(origins.contains(&serde_json::json!({"summary": [20, 28]})));
+    let injected: Vec<&Value> = shown["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["origin"].is_null())
+        .collect();
+    assert_eq!(injected.len(), 6, "two summaries, three events each");
+    assert_eq!(
+        injected[1]["event"]["content"],
+        "[Summary of previous conversation]"
+    );
+
+    let v = json(&jp_inspect(
+        &["reset", "csvq", "--index", "3", "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["removed"], 1);
+    let v = json(&jp_inspect(
+        &["reset", "csvq", "--auto", "--dry-run", "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["removed"], 1);
+    assert_eq!(v["written"], false);
+    json(&jp_inspect(
+        &["reset", "csvq", "--all", "--json"],
+        tmp.path(),
+    ));
+    let v = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
+    assert!(v["compactions"].as_array().unwrap().is_empty());
+    assert_eq!(v["projected"]["tokens"], v["raw"]["tokens"]);
+    // Raw events untouched throughout.
+    let now: Vec<Value> = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+    let was: Vec<Value> = serde_json::from_slice(&before).unwrap();
+    let strip = |v: Vec<Value>| -> Vec<Value> {
+        v.into_iter()
+            .filter(|e| e["type"] != "compaction")
+            .collect()
+    };
+    assert_eq!(strip(now), strip(was));
+}
+
+#[test]
+fn nothing_to_compact_is_said_not_clamped() {
+    let (tmp, _) = workspace();
+    let out = jp_inspect(&["compact", "csvq", "r:40..", "t:..-40"], tmp.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert_eq!(text.matches("Nothing to compact").count(), 2, "{text}");
+}
+
+#[test]
+fn reset_of_a_missing_position_is_a_usage_error() {
+    let (tmp, _) = workspace();
+    let out = jp_inspect(&["reset", "csvq", "--index", "9"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("there is no compaction #9; this conversation has 2"));
+}
+
+fn bad(dir: &Path, events: &[u8]) -> String {
+    fs::write(dir.join("events.json"), events).unwrap();
+    let out = jp_inspect(&["show", dir.to_str().unwrap()], dir);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    stderr(&out)
+}
+
+#[test]
+fn bad_input_is_a_clear_error_naming_file_and_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("17000000000-bad");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("base_config.json"), "{}").unwrap();
+    let events = dir.join("events.json");
+    let name = events.display().to_string();
+
+    let e = bad(&dir, b"[\n  {\"type\": \"turn_start\",\n  what\n]\n");
+    assert!(e.contains(&format!("{name}:3:")), "not JSON: {e}");
+
+    let e = bad(
+        &dir,
+        b"[\n  {\"timestamp\": \"2026-01-01 00:00:00.0\", \"type\": \"chat_req",
+    );
+    assert!(
+        e.contains(&format!("{name}:2:")) && e.contains("EOF"),
+        "truncated: {e}"
+    );
+
+    let e = bad(&dir, b"[\n  \"not an object\"\n]\n");
+    assert!(
+        e.contains(&format!("{name}:2:3: event 0")) && e.contains("a string"),
+        "element: {e}"
+    );
+
+    let e = bad(
+        &dir,
+        b"[\n  {\"timestamp\": \"2026-01-01 00:00:00.0\", \"type\": \"tool_call_response\", \"id\": \"a\", \"content\": \"x\", \"is_error\": \"no\"}\n]\n",
+    );
+    assert!(
+        e.contains(&format!("{name}:2:")) && e.contains("`is_error`: expected a bool"),
+        "types: {e}"
+    );
+
+    let e = bad(&dir, b"{\"events\": []}\n");
+    assert!(e.contains("expected a JSON array of events"), "{e}");
+
+    let e = bad(&dir, b"[\xff]\n");
+    assert!(e.contains(&format!("{name}:1:2: invalid UTF-8")), "{e}");
+
+    // Unreadable: events.json is a directory.
+    fs::remove_file(&events).unwrap();
+    fs::create_dir(&events).unwrap();
+    let out = jp_inspect(&["show", dir.to_str().unwrap()], tmp.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains(&name), "{}", stderr(&out));
+    fs::remove_dir(&events).unwrap();
+
+    // No events.json at all, and a missing directory.
+    let out = jp_inspect(&["show", dir.to_str().unwrap()], tmp.path());
+    assert!(
+        stderr(&out).contains("events.json: missing"),
+        "{}",
+        stderr(&out)
+    );
+    let gone = tmp.path().join("17000000001-gone/");
+    let out = jp_inspect(&["show", gone.to_str().unwrap()], tmp.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("17000000001-gone"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_malformed_compaction_is_reported_and_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::copy_dir(&demo(), &tmp.path().join(jp_inspect::demo::DIR_NAME));
+    let mut events: Vec<Value> =
+        serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(serde_json::json!({"type": "compaction", "timestamp": "2026-11-30 10:00:00.0", "from_turn": 1, "tool_calls": "strip"}));
+    fs::write(
+        dir.join("events.json"),
+        serde_json::to_string_pretty(&events).unwrap() + "\n",
+    )
+    .unwrap();
+    let out = jp_inspect(&["stats", dir.to_str().unwrap(), "--json"], tmp.path());
+    let v = json(&out);
+    let err = stderr(&out);
+    assert!(
+        err.contains("compaction #3 is invalid and left out of the projection: missing `to_turn`"),
+        "{err}"
+    );
+    let list = v["compactions"].as_array().unwrap();
+    assert_eq!(list.len(), 3);
+    assert_eq!(list[2]["valid"], false);
+    // It can be removed like any other.
+    let out = jp_inspect(
+        &["reset", dir.to_str().unwrap(), "--index", "3"],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&jp_inspect(
+        &["stats", dir.to_str().unwrap(), "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["compactions"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn unknown_events_and_fields_survive_and_are_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::copy_dir(&demo(), &tmp.path().join(jp_inspect::demo::DIR_NAME));
+    let mut events: Vec<Value> =
+        serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.insert(3, serde_json::json!({"type": "future_thing", "timestamp": "2026-11-12 12:25:00.0", "payload": {"x": [1, 2]}}));
+    events[5]["newer_field"] = serde_json::json!({"kept": true});
+    fs::write(
+        dir.join("events.json"),
+        serde_json::to_string_pretty(&events).unwrap() + "\n",
+    )
+    .unwrap();
+    let v = json(&jp_inspect(
+        &["show", dir.to_str().unwrap(), "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["events"][3]["event"], events[3]);
+    assert_eq!(v["events"][5]["event"]["newer_field"]["kept"], true);
+    let text =
+        String::from_utf8(jp_inspect(&["show", dir.to_str().unwrap()], tmp.path()).stdout).unwrap();
+    assert!(
+        text.contains("unknown") && text.contains("\"payload\":{\"x\":[1,2]}"),
+        "{text}"
+    );
+    json(&jp_inspect(
+        &["compact", dir.to_str().unwrap(), "r:2..3", "--json"],
+        tmp.path(),
+    ));
+    let after: Vec<Value> =
+        serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+    assert_eq!(&after[..events.len()], &events[..]);
+}
+
+#[test]
+fn legacy_inline_base_config_loads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("17000000000-inline");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("events.json"),
+        r#"[
+  {"type": "config_delta", "timestamp": "2025-01-01 00:00:00.0", "assistant": {"model": {"id": "anthropic/claude-opus-4-6"}, "system_prompt": "Be brief."}},
+  {"timestamp": "2025-01-01 00:00:01.0", "type": "chat_request", "content": "hello"},
+  {"timestamp": "2025-01-01 00:00:02.0", "type": "chat_response", "message": "hi"}
+]
+"#,
+    )
+    .unwrap();
+    let v = json(&jp_inspect(
+        &["stats", dir.to_str().unwrap(), "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["conversation"]["format"], "legacy");
+    assert_eq!(v["model"], "anthropic/claude-opus-4-6");
+    assert_eq!(v["system_prompt"]["chars"], 9);
+    assert_eq!(v["turn_count"], 1);
+}

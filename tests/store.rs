@@ -1,0 +1,304 @@
+//! The store on real files: lossless round trips, jp's lock held by another
+//! process, events appended by jp between load and save.
+
+mod common;
+
+use jp_inspect::core::compaction::{Compaction, Source, ToolCalls};
+use jp_inspect::core::error::Error;
+use jp_inspect::core::event::Kind;
+use jp_inspect::core::save::{self, Edit, Removal};
+use jp_inspect::core::{load, timestamp, workspace};
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn compaction(from: usize, to: usize) -> Compaction {
+    Compaction {
+        timestamp: timestamp::parse("2026-11-30 10:00:00.5").unwrap(),
+        from_turn: from,
+        to_turn: to,
+        summary: None,
+        strip_reasoning: true,
+        tool_calls: Some(ToolCalls::Strip {
+            request: true,
+            response: true,
+            over: None,
+        }),
+        source: Source::Manual,
+    }
+}
+
+fn events_of(dir: &Path) -> Vec<Value> {
+    serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap()
+}
+
+/// The turn of each event by format.md's rule, written out independently
+/// of the core.
+fn turns_by_hand(dir: &Path) -> (usize, Vec<usize>) {
+    let mut events = events_of(dir);
+    if !dir.join("base_config.json").exists()
+        && events.first().is_some_and(|e| e["type"] == "config_delta")
+    {
+        events.remove(0);
+    }
+    let conv_types = [
+        "turn_start",
+        "chat_request",
+        "chat_response",
+        "tool_call_request",
+        "tool_call_response",
+        "inquiry_request",
+        "inquiry_response",
+    ];
+    let mut turn = 0;
+    let mut holds = false;
+    let mut out = Vec::new();
+    for e in &events {
+        let t = e["type"].as_str().unwrap_or("");
+        if conv_types.contains(&t) {
+            if t == "turn_start" && holds {
+                turn += 1;
+            }
+            holds = true;
+        }
+        out.push(turn);
+    }
+    (if holds { turn + 1 } else { 0 }, out)
+}
+
+fn corpus() -> Vec<std::path::PathBuf> {
+    let mut dirs = common::fixture_conversations();
+    dirs.push(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/demo")
+            .join(jp_inspect::demo::DIR_NAME),
+    );
+    dirs
+}
+
+#[test]
+fn every_conversation_loads_with_jps_turns() {
+    for dir in corpus() {
+        let conv = load::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let (count, turns) = turns_by_hand(&dir);
+        assert_eq!(conv.turn_count, count, "{}", dir.display());
+        let got: Vec<usize> = conv.events.iter().map(|e| e.turn).collect();
+        assert_eq!(got, turns, "{}", dir.display());
+    }
+}
+
+#[test]
+fn fixture_turn_counts() {
+    // Counted by hand from the files (turn_start events, format.md's rule).
+    let expected = [
+        ("17665556205", 1),
+        ("17671120783", 1),
+        ("17673969718", 1),
+        ("17727484633", 1),
+        ("17727496665", 3),
+        ("17728322628", 12),
+        ("17758406187", 2),
+        ("17800836875", 4),
+    ];
+    let dirs = common::fixture_conversations();
+    if dirs.is_empty() {
+        return;
+    }
+    for (id, turns) in expected {
+        let dir = dirs
+            .iter()
+            .find(|d| d.file_name().unwrap().to_string_lossy().starts_with(id))
+            .unwrap();
+        assert_eq!(load::load(dir).unwrap().turn_count, turns, "{id}");
+    }
+}
+
+#[test]
+fn add_and_remove_a_compaction_is_byte_identical() {
+    for dir in corpus() {
+        let (_tmp, copy) = common::workspace_with(&dir);
+        let original = fs::read(copy.join("events.json")).unwrap();
+        let saved = save::apply(&copy, &Edit::append(vec![compaction(0, 0)])).unwrap();
+        assert!(saved.written);
+        // Every other event is value-identical, in order.
+        let before: Vec<Value> = serde_json::from_slice(&original).unwrap();
+        let after = events_of(&copy);
+        assert_eq!(after.len(), before.len() + 1);
+        assert_eq!(&after[..before.len()], &before[..], "{}", dir.display());
+        // Remove exactly that one again.
+        let conv = load::load(&copy).unwrap();
+        let last = conv.compactions().count() - 1;
+        let key = save::CompactionKey::of_position(&conv, last).unwrap();
+        save::apply(&copy, &Edit::remove(Removal::Exact(vec![key]))).unwrap();
+        assert_eq!(
+            fs::read(copy.join("events.json")).unwrap(),
+            original,
+            "{} is not byte-identical after add+remove",
+            dir.display()
+        );
+    }
+}
+
+#[test]
+fn a_change_that_changes_nothing_writes_nothing() {
+    let dir = &corpus()[corpus().len() - 1];
+    let (_tmp, copy) = common::workspace_with(dir);
+    let path = copy.join("events.json");
+    let mtime = fs::metadata(&path).unwrap().modified().unwrap();
+    let saved = save::apply(&copy, &Edit::remove(Removal::None)).unwrap();
+    assert!(!saved.written);
+    assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), mtime);
+}
+
+#[test]
+fn written_compaction_has_jps_key_order_and_layout() {
+    let dir = &corpus()[corpus().len() - 1];
+    let (_tmp, copy) = common::workspace_with(dir);
+    save::apply(&copy, &Edit::append(vec![compaction(1, 3)])).unwrap();
+    let text = fs::read_to_string(copy.join("events.json")).unwrap();
+    let tail = &text[text.rfind("  {\n    \"type\": \"compaction\"").unwrap()..];
+    assert_eq!(
+        tail,
+        "  {\n    \"type\": \"compaction\",\n    \"timestamp\": \"2026-11-30 10:00:00.5\",\n    \"from_turn\": 1,\n    \"to_turn\": 3,\n    \"reasoning\": \"strip\",\n    \"tool_calls\": {\n      \"policy\": \"strip\",\n      \"request\": true,\n      \"response\": true\n    },\n    \"source\": \"manual\"\n  }\n]\n"
+    );
+    // The whole file is what serde's pretty printer (jp's) would write.
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(serde_json::to_string_pretty(&v).unwrap() + "\n", text);
+}
+
+#[test]
+fn another_process_holding_the_lock_refuses_the_write() {
+    let dir = &corpus()[corpus().len() - 1];
+    let (_tmp, copy) = common::workspace_with(dir);
+    let id = load::id_of_dir(&copy).unwrap();
+    let (lock_path, _) = workspace::lock_paths(&copy, id);
+    fs::create_dir_all(lock_path.parent().unwrap()).unwrap();
+    fs::write(
+        &lock_path,
+        r#"{"pid":4242,"session":"test","acquired_at":"now"}"#,
+    )
+    .unwrap();
+    // flock(1) holds the lock the way jp does, from another process.
+    // --close: only flock itself holds the lock, so killing it frees it.
+    let mut holder = Command::new("flock")
+        .arg("--exclusive")
+        .arg("--close")
+        .arg(&lock_path)
+        .arg("-c")
+        .arg("echo locked; sleep 30")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("flock(1) from util-linux");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(holder.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "locked");
+    let before = fs::read(copy.join("events.json")).unwrap();
+    let err = save::apply(&copy, &Edit::append(vec![compaction(0, 0)])).unwrap_err();
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    match &err {
+        Error::Locked { pid, .. } => assert_eq!(*pid, Some(4242)),
+        other => panic!("expected Locked, got {other}"),
+    }
+    assert!(err.to_string().contains("pid 4242"), "{err}");
+    assert_eq!(fs::read(copy.join("events.json")).unwrap(), before);
+    // Released: the write goes through.
+    save::apply(&copy, &Edit::append(vec![compaction(0, 0)])).unwrap();
+}
+
+#[test]
+fn events_jp_appended_meanwhile_survive_the_save() {
+    let dir = &corpus()[corpus().len() - 1];
+    let (_tmp, copy) = common::workspace_with(dir);
+    let stale = load::load(&copy).unwrap();
+    // jp appends a turn after we loaded.
+    let mut events = events_of(&copy);
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request", "content": "one more thing"}));
+    fs::write(
+        copy.join("events.json"),
+        serde_json::to_string_pretty(&events).unwrap() + "\n",
+    )
+    .unwrap();
+    // Our edit was planned on the stale copy.
+    let range_end = stale.turn_count - 1;
+    let saved = save::apply(&copy, &Edit::append(vec![compaction(1, range_end)])).unwrap();
+    let after = events_of(&copy);
+    assert_eq!(after.len(), events.len() + 1);
+    assert_eq!(&after[..events.len()], &events[..]);
+    assert_eq!(saved.conversation.turn_count, stale.turn_count + 1);
+    assert!(matches!(
+        saved.conversation.events.last().unwrap().kind,
+        Kind::Compaction(Ok(_))
+    ));
+}
+
+#[test]
+fn url_safe_contents_are_written_back_untouched() {
+    let Some(dir) = common::fixture_conversations()
+        .into_iter()
+        .find(|d| d.to_string_lossy().contains("17671120783"))
+    else {
+        return;
+    };
+    let (_tmp, copy) = common::workspace_with(&dir);
+    let before = events_of(&copy);
+    save::apply(&copy, &Edit::append(vec![compaction(0, 0)])).unwrap();
+    let after = events_of(&copy);
+    assert_eq!(&after[..before.len()], &before[..]);
+}
+
+#[test]
+fn user_silo_lock_is_used_when_a_silo_exists() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("project");
+    let demo = corpus().pop().unwrap();
+    let conv = common::copy_dir(
+        &demo,
+        &ws.join(".jp/conversations").join(demo.file_name().unwrap()),
+    );
+    let data = tmp.path().join("data");
+    let silo = data.join("workspace/project-abc");
+    fs::create_dir_all(&silo).unwrap();
+    std::os::unix::fs::symlink(ws.join(".jp"), silo.join("storage")).unwrap();
+    let id = load::id_of_dir(&conv).unwrap();
+    let lock = silo.join(format!("locks/jp-c{id}.lock"));
+    fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let before = fs::read(conv.join("events.json")).unwrap();
+    // jp holds the silo's lock while jp-inspect tries to write.
+    let out = Command::new("flock")
+        .arg("--exclusive")
+        .arg(&lock)
+        .arg(env!("CARGO_BIN_EXE_jp-inspect"))
+        .arg("compact")
+        .arg(&conv)
+        .arg("r:1")
+        .env("JP_USER_DATA_DIR", &data)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("jp holds the lock"), "{stderr}");
+    assert!(stderr.contains(&lock.display().to_string()), "{stderr}");
+    assert_eq!(fs::read(conv.join("events.json")).unwrap(), before);
+    // Free: the write goes through, and the lock file is gone afterwards.
+    let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        .arg("compact")
+        .arg(&conv)
+        .arg("r:1")
+        .env("JP_USER_DATA_DIR", &data)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!lock.exists());
+    assert_ne!(fs::read(conv.join("events.json")).unwrap(), before);
+}
