@@ -220,7 +220,7 @@ fn list_shows_conversations_and_who_holds_the_lock() {
 
 /// `jp`'s base64 rule, written out again for the by-hand count.
 fn decode(s: &str) -> String {
-    if s.len() % 4 != 0 {
+    if !s.len().is_multiple_of(4) {
         return s.to_string();
     }
     base64::engine::general_purpose::STANDARD
@@ -412,12 +412,11 @@ fn compact_then_show_compacted_and_reset() {
     assert_eq!(v["written"], true);
     assert!(v["tokens"]["after"].as_u64() < v["tokens"]["before"].as_u64());
     let added = v["compactions"].as_array().unwrap();
-    assert_eq!(
+    assert!(
         added[1]["summary"]["summary"]
             .as_str()
             .unwrap()
-            .starts_with("Digest of turns 21-29"),
-        true
+            .starts_with("Digest of turns 21-29")
     );
 
     let shown = json(&jp_inspect(
