@@ -17,7 +17,12 @@ enum Ev {
     Reasoning(String),
     Message(String),
     Data(u8),
-    Call { name: u8, arg: String, output: String, error: bool },
+    Call {
+        name: u8,
+        arg: String,
+        output: String,
+        error: bool,
+    },
     Delta,
     Unknown,
 }
@@ -67,16 +72,29 @@ fn spec() -> impl Strategy<Value = Spec> {
 
 fn tools_of(kind: u8, over: Option<u64>) -> ToolCalls {
     match kind {
-        0 => ToolCalls::Strip { request: true, response: true, over },
-        1 => ToolCalls::Strip { request: true, response: false, over },
-        2 => ToolCalls::Strip { request: false, response: true, over },
+        0 => ToolCalls::Strip {
+            request: true,
+            response: true,
+            over,
+        },
+        1 => ToolCalls::Strip {
+            request: true,
+            response: false,
+            over,
+        },
+        2 => ToolCalls::Strip {
+            request: false,
+            response: true,
+            over,
+        },
         _ => ToolCalls::Omit { over },
     }
 }
 
 fn compaction(s: &Spec, second: u32) -> Compaction {
     Compaction {
-        timestamp: timestamp::parse(&format!("2026-02-01 00:00:{:02}.{second}", second % 60)).unwrap(),
+        timestamp: timestamp::parse(&format!("2026-02-01 00:00:{:02}.{second}", second % 60))
+            .unwrap(),
         from_turn: s.from,
         to_turn: s.to,
         summary: s.summary.clone(),
@@ -98,7 +116,12 @@ fn stored(events: &[Ev]) -> Vec<Value> {
             Ev::Reasoning(r) => json!({"timestamp": ts, "type": "chat_response", "reasoning": r}),
             Ev::Message(m) => json!({"timestamp": ts, "type": "chat_response", "message": m}),
             Ev::Data(n) => json!({"timestamp": ts, "type": "chat_response", "data": {"n": n}}),
-            Ev::Call { name, arg, output, error } => {
+            Ev::Call {
+                name,
+                arg,
+                output,
+                error,
+            } => {
                 call += 1;
                 let id = format!("c{call}");
                 let mut req = json!({"timestamp": ts, "type": "tool_call_request", "id": id,
@@ -266,23 +289,46 @@ fn over_strips_only_calls_larger_than_it() {
     let events = vec![
         Ev::TurnStart,
         Ev::Request("go".into()),
-        Ev::Call { name: 0, arg: "a".into(), output: "x".repeat(100), error: false },
-        Ev::Call { name: 1, arg: "b".into(), output: "y".repeat(2000), error: true },
+        Ev::Call {
+            name: 0,
+            arg: "a".into(),
+            output: "x".repeat(100),
+            error: false,
+        },
+        Ev::Call {
+            name: 1,
+            arg: "b".into(),
+            output: "y".repeat(2000),
+            error: true,
+        },
         Ev::Message("done".into()),
     ];
     let c = compaction(
-        &Spec { from: 0, to: 0, summary: None, reasoning: false, tools: Some((0, Some(1000))), auto: false },
+        &Spec {
+            from: 0,
+            to: 0,
+            summary: None,
+            reasoning: false,
+            tools: Some((0, Some(1000))),
+            auto: false,
+        },
         1,
     );
     let conv = with_compactions(&events, &[(99, c)]);
     let p = projection::of(&conv);
     let plain: Vec<Value> = p.events.iter().map(|e| p.plain(&conv, e)).collect();
-    let responses: Vec<&Value> = plain.iter().filter(|e| e["type"] == "tool_call_response").collect();
+    let responses: Vec<&Value> = plain
+        .iter()
+        .filter(|e| e["type"] == "tool_call_response")
+        .collect();
     assert_eq!(responses[0]["content"], "x".repeat(100));
     assert_eq!(responses[1]["content"], "[compacted] tool1: error");
     assert_eq!(responses[1]["is_error"], true);
     // Requests are small (`{"path":"a"}`): under the bound, kept.
-    let requests: Vec<&Value> = plain.iter().filter(|e| e["type"] == "tool_call_request").collect();
+    let requests: Vec<&Value> = plain
+        .iter()
+        .filter(|e| e["type"] == "tool_call_request")
+        .collect();
     assert_eq!(requests[0]["arguments"]["path"], "a");
     assert_eq!(requests[1]["arguments"]["path"], "b");
 }
@@ -291,11 +337,28 @@ fn over_strips_only_calls_larger_than_it() {
 fn omit_over_judges_the_pair() {
     let events = vec![
         Ev::Request("go".into()),
-        Ev::Call { name: 0, arg: "a".repeat(50), output: "x".repeat(40), error: false },
-        Ev::Call { name: 1, arg: "b".into(), output: "y".repeat(10), error: false },
+        Ev::Call {
+            name: 0,
+            arg: "a".repeat(50),
+            output: "x".repeat(40),
+            error: false,
+        },
+        Ev::Call {
+            name: 1,
+            arg: "b".into(),
+            output: "y".repeat(10),
+            error: false,
+        },
     ];
     let c = compaction(
-        &Spec { from: 0, to: 0, summary: None, reasoning: false, tools: Some((3, Some(60))), auto: false },
+        &Spec {
+            from: 0,
+            to: 0,
+            summary: None,
+            reasoning: false,
+            tools: Some((3, Some(60))),
+            auto: false,
+        },
         1,
     );
     let conv = with_compactions(&events, &[(99, c)]);

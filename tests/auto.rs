@@ -1,0 +1,585 @@
+//! Automatic compaction end to end: D50's worked example through
+//! `simulate --json`, the staged escalation, `auto` writing what its dry run
+//! announced, and the summarizers against real processes and a real HTTP
+//! server on 127.0.0.1.
+
+mod common;
+
+use jp_inspect::core::auto::{self, AutoConfig, Mode};
+use jp_inspect::core::load;
+use jp_inspect::core::range::TurnRange;
+use jp_inspect::core::summarize::{self, Summarizer, command, openai};
+use jp_inspect::synth::{self, Spec};
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        .args(args)
+        .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
+        .output()
+        .unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Turns of uniform size: ~6,100 tokens each, of which everything but
+/// ~412 tokens is tool output that D50's rule strips.
+fn d50_conversation(dir: &Path) -> PathBuf {
+    let spec = Spec {
+        turns: 24,
+        request_chars: 400,
+        reasoning_chars: 0,
+        message_chars: 1_200,
+        tool_calls_per_turn: 1,
+        tool_output_chars: 22_762,
+        error_every: 0,
+        ..Spec::default()
+    };
+    synth::write_conversation(dir, 17_000_000_000, &spec).unwrap()
+}
+
+#[test]
+fn d50_worked_example_through_simulate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = d50_conversation(tmp.path());
+    let v = json(&run(&[
+        "simulate",
+        conv.to_str().unwrap(),
+        "--windows",
+        "100k",
+        "--policies",
+        "single",
+        "--json",
+    ]));
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let firings = &runs[0]["firings"];
+    assert_eq!(
+        firings,
+        &serde_json::json!([
+            {"after_turn": 12, "kind": "rule", "from_turn": 1, "to_turn": 9},
+            {"after_turn": 20, "kind": "rule", "from_turn": 10, "to_turn": 17}
+        ]),
+        "{v:#}"
+    );
+    assert_eq!(runs[0]["policy"], "single");
+    assert_eq!(runs[0]["window"], 100_000);
+    assert_eq!(runs[0]["elisions"], 2);
+    for key in [
+        "peak_ratio",
+        "overflows",
+        "requests",
+        "input_tokens",
+        "summaries",
+        "summarizer_input_tokens",
+        "summarizer_output_tokens",
+        "cost",
+    ] {
+        assert!(!runs[0][key].is_null(), "{key}");
+    }
+}
+
+#[test]
+fn single_mode_rolling_ranges_never_overlap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = load::load(&d50_conversation(tmp.path())).unwrap();
+    let base = AutoConfig::default();
+    let digest = summarize::digest::Digest::default();
+    let run = auto::simulate::run(
+        &conv,
+        auto::simulate::Policy::Single,
+        100_000,
+        &base,
+        &digest,
+    )
+    .unwrap();
+    let ranges: Vec<TurnRange> = run.firings.iter().map(|f| f.range).collect();
+    for w in ranges.windows(2) {
+        assert!(w[0].to < w[1].from, "{ranges:?}");
+    }
+}
+
+/// Turns that are mostly assistant prose: elision cannot help, so the
+/// staged policy escalates to a summary at the same boundary.
+#[test]
+fn staged_elides_first_then_summarises_at_the_same_boundary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = Spec {
+        turns: 16,
+        request_chars: 300,
+        reasoning_chars: 2_000,
+        message_chars: 12_000,
+        tool_calls_per_turn: 1,
+        tool_output_chars: 3_000,
+        error_every: 0,
+        ..Spec::default()
+    };
+    let dir = synth::write_conversation(tmp.path(), 17_000_000_001, &spec).unwrap();
+    let conv = load::load(&dir).unwrap();
+    let run = auto::simulate::run(
+        &conv,
+        auto::simulate::Policy::Staged,
+        32_000,
+        &AutoConfig::default(),
+        &summarize::digest::Digest::default(),
+    )
+    .unwrap();
+    // The first summary fires at a boundary where an elision fired first.
+    let k = run
+        .firings
+        .iter()
+        .position(|f| f.kind.as_str() == "summary")
+        .expect("a summary fired");
+    assert!(k > 0, "{:?}", run.firings);
+    let (elision, summary) = (&run.firings[k - 1], &run.firings[k]);
+    assert_eq!(elision.kind.as_str(), "elision", "{:?}", run.firings);
+    assert_eq!(elision.after_turn, summary.after_turn);
+    // The summary starts after keep_first and covers the turns elided
+    // before: it may cover elided turns (summary wins there).
+    assert_eq!(summary.range.from, 1);
+    assert_eq!(summary.range.to, elision.range.to);
+    assert!(summary.range.from < elision.range.from);
+    assert!(
+        run.summarizer_output_tokens > 0
+            && run.summarizer_input_tokens > run.summarizer_output_tokens
+    );
+}
+
+#[test]
+fn trigger_reasons_are_given_either_way() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME);
+    let conv = load::load(&demo).unwrap();
+    let mut c = AutoConfig {
+        enabled: true,
+        ..AutoConfig::default()
+    };
+    let digest = summarize::digest::Digest::default();
+    let now = chrono::Utc::now();
+    let eval = |c: &AutoConfig, w: Option<u64>| {
+        auto::evaluate_now(
+            &conv,
+            jp_inspect::core::projection::overlays(&conv),
+            w,
+            c,
+            &digest,
+            now,
+        )
+        .unwrap()
+    };
+    let d = eval(&c, None);
+    assert!(!d.fired());
+    assert!(d.notes[0].to_string().starts_with("window unknown"));
+    let d = eval(&c, Some(1_000_000));
+    assert!(
+        d.notes[0].to_string().starts_with("below threshold"),
+        "{:?}",
+        d.notes
+    );
+    c.mode = Mode::Single;
+    let d = eval(&c, Some(200_000));
+    assert!(
+        d.notes[0]
+            .to_string()
+            .contains("estimate 154k <= trigger threshold 150k")
+            || d.fired(),
+        "{:?}",
+        d.notes
+    );
+    c.min_turns = 40;
+    let d = eval(&c, Some(100_000));
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.to_string().starts_with("too few turns: 32")),
+        "{:?}",
+        d.notes
+    );
+    c.min_turns = 5;
+    c.rule.keep_first = 40;
+    let d = eval(&c, Some(100_000));
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.to_string().starts_with("range empty")),
+        "{:?}",
+        d.notes
+    );
+    // The staged policy with a tiny window: the protected tail alone is too
+    // big, and it says so.
+    c.mode = Mode::Staged;
+    c.rule.keep_first = 1;
+    let d = eval(&c, Some(20_000));
+    assert!(
+        d.notes.iter().any(|n| n
+            .to_string()
+            .starts_with("still over budget after compaction")),
+        "{:?}",
+        d.notes
+    );
+}
+
+fn demo_copy(tmp: &Path) -> PathBuf {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME);
+    common::copy_dir(
+        &demo,
+        &tmp.join(".jp/conversations")
+            .join(jp_inspect::demo::DIR_NAME),
+    )
+}
+
+fn without_timestamps(mut v: Value) -> Value {
+    for c in v.as_array_mut().unwrap() {
+        c.as_object_mut().unwrap().remove("timestamp");
+    }
+    v
+}
+
+#[test]
+fn auto_writes_what_its_dry_run_announced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = demo_copy(tmp.path());
+    let path = dir.to_str().unwrap();
+    let before = fs::read(dir.join("events.json")).unwrap();
+    let dry = json(&run(&["auto", path, "--dry-run", "--json"]));
+    assert_eq!(dry["fired"], true);
+    assert_eq!(dry["written"], false);
+    assert_eq!(fs::read(dir.join("events.json")).unwrap(), before);
+    let real = json(&run(&["auto", path, "--json"]));
+    assert_eq!(real["written"], true);
+    let announced = without_timestamps(dry["compactions"].clone());
+    assert_eq!(without_timestamps(real["compactions"].clone()), announced);
+    // On disk: exactly those, with source auto, after the untouched events.
+    let events: Vec<Value> =
+        serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+    let old: Vec<Value> = serde_json::from_slice(&before).unwrap();
+    assert_eq!(&events[..old.len()], &old[..]);
+    let added: Vec<Value> = events[old.len()..].to_vec();
+    assert_eq!(added.len(), announced.as_array().unwrap().len());
+    for (a, b) in added.iter().zip(announced.as_array().unwrap()) {
+        assert_eq!(a["source"], "auto");
+        assert_eq!(a["from_turn"], b["from_turn"]);
+        assert_eq!(a["to_turn"], b["to_turn"]);
+        assert_eq!(a["tool_calls"], b["tool_calls"]);
+    }
+    // Evaluated again right away it says why it does nothing.
+    let again = json(&run(&["auto", path, "--json"]));
+    assert_eq!(again["fired"], false);
+    assert!(
+        again["reasons"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("below threshold")
+    );
+}
+
+fn config_file(dir: &Path, summarizer: &str) -> PathBuf {
+    let path = dir.join("auto.toml");
+    fs::write(
+        &path,
+        format!(
+            "[conversation.compaction.auto]\nmode = \"staged\"\nsoft_ratio = 0.1\nhard_ratio = 0.2\n\
+             [conversation.compaction.auto.summarizer]\n{summarizer}\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn auto_with(dir: &Path, config: &Path) -> Output {
+    run(&[
+        "auto",
+        dir.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+        "--json",
+    ])
+}
+
+#[test]
+fn command_summarizer_writes_its_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = demo_copy(tmp.path());
+    let config = config_file(
+        tmp.path(),
+        "kind = \"command\"\ncommand = \"grep -c '^\\\\[user\\\\]' | sed 's/^/user turns summarised: /'\"\ntimeout_secs = 20",
+    );
+    let v = json(&auto_with(&dir, &config));
+    let summary = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "summary")
+        .expect("a summary fired");
+    let text = summary["summary"]["summary"].as_str().unwrap();
+    let range = summary["to_turn"].as_u64().unwrap() - summary["from_turn"].as_u64().unwrap() + 1;
+    assert_eq!(text, format!("user turns summarised: {range}"));
+}
+
+#[test]
+fn failing_hanging_or_silent_commands_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = demo_copy(tmp.path());
+    let before = fs::read(dir.join("events.json")).unwrap();
+    let cases = [
+        (
+            "command = \"echo broken >&2; exit 3\"",
+            "exited with status 3: broken",
+        ),
+        (
+            "command = \"sleep 30\"\ntimeout_secs = 1",
+            "timed out after 1",
+        ),
+        ("command = \"cat > /dev/null\"", "printed nothing"),
+    ];
+    for (settings, want) in cases {
+        let config = config_file(tmp.path(), &format!("kind = \"command\"\n{settings}"));
+        let started = Instant::now();
+        let out = auto_with(&dir, &config);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{settings}: {err}");
+        assert!(err.contains(want), "{settings}: {err}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the timeout held"
+        );
+        assert_eq!(
+            fs::read(dir.join("events.json")).unwrap(),
+            before,
+            "{settings}"
+        );
+    }
+}
+
+/// A chat-completions server on 127.0.0.1: answers each request with
+/// `respond(body)`; returns its base URL.
+fn server<F>(respond: F) -> (String, std::thread::JoinHandle<Vec<(String, String)>>)
+where
+    F: Fn(&Value) -> Option<(u16, String)> + Send + 'static,
+{
+    let srv = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = srv.server_addr().to_ip().unwrap().port();
+    let handle = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        // One request per test: answer it and stop.
+        if let Ok(Some(mut req)) = srv.recv_timeout(Duration::from_secs(10)) {
+            let mut body = String::new();
+            req.as_reader().read_to_string(&mut body).unwrap();
+            let auth = req
+                .headers()
+                .iter()
+                .find(|h| h.field.equiv("Authorization"))
+                .map(|h| h.value.to_string())
+                .unwrap_or_default();
+            seen.push((req.url().to_string(), auth));
+            let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+            match respond(&v) {
+                Some((code, text)) => {
+                    let _ =
+                        req.respond(tiny_http::Response::from_string(text).with_status_code(code));
+                }
+                // Never answer: the client's timeout must fire.
+                None => std::thread::sleep(Duration::from_secs(2)),
+            }
+        }
+        seen
+    });
+    (format!("http://127.0.0.1:{port}/v1"), handle)
+}
+
+fn request_of(conv: &jp_inspect::core::Conversation) -> summarize::Request<'_> {
+    summarize::Request {
+        conversation: conv,
+        range: TurnRange { from: 1, to: 3 },
+        instructions: "Summarise.",
+    }
+}
+
+#[test]
+fn openai_summarizer_against_a_local_server() {
+    let (url, handle) = server(|body| {
+        assert_eq!(body["model"], "tiny-model");
+        assert_eq!(body["messages"][0]["role"], "system");
+        assert_eq!(body["messages"][0]["content"], "Summarise.");
+        let user = body["messages"][1]["content"].as_str().unwrap();
+        assert!(user.contains("## Turn 2"), "{user}");
+        Some((200, r#"{"choices":[{"message":{"role":"assistant","content":"  SUMMARY FROM SERVER \n"}}]}"#.into()))
+    });
+    // SAFETY: set before any thread reads it; this test owns the variable.
+    unsafe { std::env::set_var("JP_INSPECT_TEST_KEY", "sk-test-123") };
+    let s = openai::OpenAi {
+        base_url: url,
+        model: "tiny-model".into(),
+        api_key_env: Some("JP_INSPECT_TEST_KEY".into()),
+        timeout: Duration::from_secs(5),
+    };
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME);
+    let conv = load::load(&demo).unwrap();
+    let out = s.summarize(&request_of(&conv)).unwrap();
+    assert_eq!(out.text, "SUMMARY FROM SERVER");
+    assert!(out.input_chars > 100);
+    drop(s);
+    let seen = handle.join().unwrap();
+    assert_eq!(
+        seen,
+        vec![(
+            "/v1/chat/completions".to_string(),
+            "Bearer sk-test-123".to_string()
+        )]
+    );
+}
+
+#[test]
+fn openai_summarizer_errors_are_clear() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME);
+    let conv = load::load(&demo).unwrap();
+    let client = |url: String, timeout| openai::OpenAi {
+        base_url: url,
+        model: "m".into(),
+        api_key_env: None,
+        timeout,
+    };
+    let (url, h) = server(|_| Some((500, "upstream exploded".into())));
+    let e = client(url, Duration::from_secs(5))
+        .summarize(&request_of(&conv))
+        .unwrap_err();
+    assert!(e.to_string().contains("HTTP 500: upstream exploded"), "{e}");
+    h.join().unwrap();
+
+    let (url, h) = server(|_| Some((200, r#"{"choices":[]}"#.into())));
+    let e = client(url, Duration::from_secs(5))
+        .summarize(&request_of(&conv))
+        .unwrap_err();
+    assert!(e.to_string().contains("holds no summary"), "{e}");
+    h.join().unwrap();
+
+    let (url, h) = server(|_| None);
+    let started = Instant::now();
+    let e = client(url, Duration::from_secs(1))
+        .summarize(&request_of(&conv))
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(e.to_string().contains("request failed"), "{e}");
+    h.join().unwrap();
+
+    let e = openai::OpenAi {
+        base_url: "http://127.0.0.1:9".into(),
+        model: "m".into(),
+        api_key_env: Some("JP_INSPECT_SURELY_UNSET_VAR".into()),
+        timeout: Duration::from_secs(1),
+    }
+    .summarize(&request_of(&conv))
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("`JP_INSPECT_SURELY_UNSET_VAR` is not set"),
+        "{e}"
+    );
+}
+
+#[test]
+fn openai_summarizer_through_auto_writes_the_servers_summary() {
+    let (url, handle) = server(|_| {
+        Some((
+            200,
+            r#"{"choices":[{"message":{"content":"Server summary."}}]}"#.into(),
+        ))
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = demo_copy(tmp.path());
+    let config = config_file(
+        tmp.path(),
+        &format!("kind = \"openai\"\nbase_url = \"{url}\"\nmodel = \"local\"\ntimeout_secs = 5"),
+    );
+    let v = json(&auto_with(&dir, &config));
+    let summary = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "summary")
+        .unwrap();
+    assert_eq!(summary["summary"]["summary"], "Server summary.");
+    let written = load::load(&dir).unwrap();
+    assert!(
+        written
+            .valid_compactions()
+            .iter()
+            .any(|c| c.summary.as_deref() == Some("Server summary."))
+    );
+    handle.join().unwrap();
+}
+
+#[test]
+fn a_500_through_auto_leaves_the_file_untouched() {
+    let (url, handle) = server(|_| Some((500, "no".into())));
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = demo_copy(tmp.path());
+    let before = fs::read(dir.join("events.json")).unwrap();
+    let config = config_file(
+        tmp.path(),
+        &format!("kind = \"openai\"\nbase_url = \"{url}\"\nmodel = \"local\"\ntimeout_secs = 5"),
+    );
+    let out = auto_with(&dir, &config);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("HTTP 500"));
+    assert_eq!(fs::read(dir.join("events.json")).unwrap(), before);
+    handle.join().unwrap();
+}
+
+#[test]
+fn command_summarizer_reads_the_raw_range() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME);
+    let conv = load::load(&demo).unwrap();
+    let s = command::Command {
+        command: "cat".into(),
+        timeout: Duration::from_secs(10),
+    };
+    let out = s.summarize(&request_of(&conv)).unwrap();
+    // Instructions first, then the raw turns 2..4, reasoning included.
+    assert!(out.text.starts_with("Summarise."));
+    assert!(out.text.contains("## Turn 2"));
+    assert!(out.text.contains("## Turn 4"));
+    assert!(!out.text.contains("## Turn 5"));
+    assert!(out.text.contains("[assistant reasoning] Reproduce first"));
+}
+
+#[test]
+fn config_errors_name_the_key_and_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = demo_copy(tmp.path());
+    let path = tmp.path().join("bad.toml");
+    fs::write(&path, "[conversation.compaction.auto]\nsoft_ratio = 1.5\n").unwrap();
+    let out = run(&[
+        "auto",
+        dir.to_str().unwrap(),
+        "--config",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.toml") && err.contains("conversation.compaction.auto.soft_ratio"),
+        "{err}"
+    );
+}

@@ -1,0 +1,163 @@
+//! The terminal comes back every way the inspector can end: `q`, Ctrl-C,
+//! SIGTERM, SIGHUP, and a panic. Each run is a real process in a real
+//! pseudo-terminal (script(1)); the terminal settings (`stty -g`) before and
+//! after must match, and the alternate screen must be left.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+struct Session {
+    output: Vec<u8>,
+}
+
+impl Session {
+    fn has(&self, needle: &[u8]) -> bool {
+        self.output.windows(needle.len()).any(|w| w == needle)
+    }
+
+    fn last(&self, needle: &[u8]) -> Option<usize> {
+        self.output.windows(needle.len()).rposition(|w| w == needle)
+    }
+
+    fn first(&self, needle: &[u8]) -> Option<usize> {
+        self.output.windows(needle.len()).position(|w| w == needle)
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.output).into_owned()
+    }
+
+    /// The two `stty -g` lines (before and after) are the same.
+    fn settings_restored(&self) -> bool {
+        let text = self.text();
+        let lines: Vec<&str> = text
+            .split(['\r', '\n'])
+            .filter(|l| l.starts_with("STTY "))
+            .collect();
+        lines.len() == 2 && lines[0] == lines[1]
+    }
+
+    fn left_alternate_screen(&self) -> bool {
+        match (self.last(b"\x1b[?1049h"), self.last(b"\x1b[?1049l")) {
+            (Some(enter), Some(leave)) => leave > enter,
+            _ => false,
+        }
+    }
+}
+
+/// Runs `inner` (shell) inside a pty with the settings printed around it,
+/// feeding `input` after `delay`.
+fn in_pty(inner: &str, input: &[u8], delay: Duration, env: &[(&str, &str)]) -> Session {
+    let bin = env!("CARGO_BIN_EXE_jp-inspect");
+    let script = format!(
+        "stty cols 100 rows 30; echo STTY $(stty -g); BIN={bin}; {inner}; echo RC=$rc; echo STTY $(stty -g)"
+    );
+    let mut cmd = Command::new("script");
+    cmd.args(["-q", "-e", "-c", &script, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("TERM", "xterm-256color")
+        .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("script(1) from util-linux");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        let _ = stdin.write_all(&input);
+        let _ = stdin.flush();
+        // Keep stdin open a little so script does not hang up early.
+        std::thread::sleep(Duration::from_secs(2));
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    let mut output = out.stdout;
+    output.extend(out.stderr);
+    Session { output }
+}
+
+fn rc(s: &Session) -> Option<i32> {
+    let text = s.text();
+    let at = text.rfind("RC=")?;
+    text[at + 3..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+#[test]
+fn q_quits_and_restores() {
+    let s = in_pty("$BIN --demo; rc=$?", b"q", Duration::from_millis(2500), &[]);
+    assert!(s.has(b"csvq: first release"), "{}", s.text());
+    assert_eq!(rc(&s), Some(0), "{}", s.text());
+    assert!(s.left_alternate_screen());
+    assert!(s.settings_restored(), "{}", s.text());
+}
+
+#[test]
+fn ctrl_c_quits_and_restores() {
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        b"\x03",
+        Duration::from_millis(2500),
+        &[],
+    );
+    assert_eq!(rc(&s), Some(0), "{}", s.text());
+    assert!(s.left_alternate_screen());
+    assert!(s.settings_restored(), "{}", s.text());
+}
+
+#[test]
+fn sigterm_and_sighup_restore() {
+    for sig in ["TERM", "HUP"] {
+        let s = in_pty(
+            &format!("$BIN --demo & pid=$!; sleep 2; kill -{sig} $pid; wait $pid; rc=$?"),
+            b"",
+            Duration::ZERO,
+            &[],
+        );
+        assert_eq!(rc(&s), Some(0), "SIG{sig}: {}", s.text());
+        assert!(s.left_alternate_screen(), "SIG{sig}");
+        assert!(s.settings_restored(), "SIG{sig}: {}", s.text());
+    }
+}
+
+#[test]
+fn a_panic_restores_the_terminal_before_the_message() {
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        b"",
+        Duration::ZERO,
+        &[("JP_INSPECT_PANIC_AFTER_DRAW", "1")],
+    );
+    assert_eq!(rc(&s), Some(101), "{}", s.text());
+    assert!(s.left_alternate_screen());
+    let leave = s.first(b"\x1b[?1049l").unwrap();
+    let message = s
+        .last(b"JP_INSPECT_PANIC_AFTER_DRAW is set")
+        .expect("the panic message");
+    assert!(
+        message > leave,
+        "the message comes after the terminal is restored"
+    );
+    assert!(s.settings_restored(), "{}", s.text());
+}
+
+#[test]
+fn an_error_before_the_screen_opens_leaves_the_terminal_alone() {
+    let s = in_pty(
+        "$BIN /no/such/conversation; rc=$?",
+        b"",
+        Duration::ZERO,
+        &[],
+    );
+    assert_eq!(rc(&s), Some(1));
+    assert!(!s.has(b"\x1b[?1049h"));
+    assert!(s.has(b"no such"), "{}", s.text());
+    assert!(s.settings_restored());
+}
