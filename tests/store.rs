@@ -299,6 +299,6 @@ fn user_silo_lock_is_used_when_a_silo_exists() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(!lock.exists());
+    assert!(!jp_inspect::core::lock::is_held(&lock));
     assert_ne!(fs::read(conv.join("events.json")).unwrap(), before);
 }

@@ -289,7 +289,10 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
                 );
             }
             event.chars = match which {
-                ResponseKind::Data => count_chars(&compact_json(r)),
+                ResponseKind::Data => count_chars(
+                    &compact_json(r)
+                        .map_err(|e| err(r, format!("field `data`: {}", strip_position(&e))))?,
+                ),
                 ResponseKind::Message | ResponseKind::Reasoning => {
                     let name = if which == ResponseKind::Message {
                         "message"
@@ -425,10 +428,8 @@ fn string(r: &RawValue) -> Option<Cow<'_, str>> {
     }
 }
 
-fn compact_json(r: &RawValue) -> String {
-    serde_json::from_str::<Value>(r.get())
-        .map(|v| v.to_string())
-        .unwrap_or_else(|_| r.get().to_string())
+fn compact_json(r: &RawValue) -> Result<String, serde_json::Error> {
+    serde_json::from_str::<Value>(r.get()).map(|v| v.to_string())
 }
 
 pub fn count_chars(s: &str) -> u64 {

@@ -205,6 +205,15 @@ fn syntax(path: &Path, e: &serde_json::Error) -> Error {
 }
 
 fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a RawValue>> {
+    if source.starts_with('\u{feff}') {
+        return Err(Error::Syntax {
+            path: path.to_path_buf(),
+            place: Place { line: 1, column: 1 },
+            message: "the file starts with a byte order mark, which JSON does not allow; \
+                      expected a JSON array of events"
+                .into(),
+        });
+    }
     let first = source.trim_start().as_bytes().first().copied();
     match first {
         Some(b'[') => {}

@@ -9,7 +9,11 @@ use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// A held lock; released (file deleted, then closed) on drop.
+/// How long to wait after locking a file another process just released,
+/// before checking it was not deleted under us.
+const RELEASE_GRACE: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// A held lock; released on drop.
 #[derive(Debug)]
 pub struct Lock {
     file: Option<File>,
@@ -51,13 +55,22 @@ impl Lock {
         // lose its name before we lock it; retry until the path names the
         // very inode we hold.
         for _ in 0..64 {
-            let mut file = OpenOptions::new()
-                .create(true)
-                .truncate(false)
+            let (mut file, created) = match OpenOptions::new()
+                .create_new(true)
                 .read(true)
                 .write(true)
                 .open(primary)
-                .map_err(|e| Error::io(primary, e))?;
+            {
+                Ok(f) => (f, true),
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    match OpenOptions::new().read(true).write(true).open(primary) {
+                        Ok(f) => (f, false),
+                        Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                        Err(e) => return Err(Error::io(primary, e)),
+                    }
+                }
+                Err(e) => return Err(Error::io(primary, e)),
+            };
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
@@ -67,6 +80,12 @@ impl Lock {
                     });
                 }
                 Err(TryLockError::Error(e)) => return Err(Error::io(primary, e)),
+            }
+            if !created {
+                // The previous holder may be between releasing its flock and
+                // deleting the file (`jp` closes, then unlinks): give it that
+                // moment, then make sure the path still names our file.
+                std::thread::sleep(RELEASE_GRACE);
             }
             let held = file.metadata().map_err(|e| Error::io(primary, e))?;
             match fs::metadata(primary) {
@@ -99,14 +118,30 @@ impl Lock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Whether the lock path still names the file we hold: false if another
+    /// process deleted it (then a third may lock a new file there).
+    pub fn still_held(&self) -> bool {
+        let Some(file) = &self.file else {
+            return false;
+        };
+        match (file.metadata(), fs::metadata(&self.path)) {
+            (Ok(held), Ok(now)) => held.ino() == now.ino() && held.dev() == now.dev(),
+            _ => false,
+        }
+    }
 }
 
 impl Drop for Lock {
     fn drop(&mut self) {
-        // Unlink while still holding the flock, so nobody can lock this inode
-        // through the path between our release and the unlink.
-        let _ = fs::remove_file(&self.path);
-        self.file.take();
+        // The file is emptied and left in place rather than deleted: a
+        // process that opened it while we held it (`jp` does not check the
+        // inode) must find the path still naming the file it then locks,
+        // not an unlinked inode beside a new lock file. An unlocked lock
+        // file is what `jp` calls orphaned, and it takes it over.
+        if let Some(file) = self.file.take() {
+            let _ = file.set_len(0);
+        }
     }
 }
 
@@ -126,7 +161,8 @@ mod tests {
             other => panic!("expected Locked, got {other:?}"),
         }
         drop(lock);
-        assert!(!path.exists());
+        assert!(!is_held(&path));
+        assert_eq!(holder_pid(&path), None, "no stale diagnostics left");
         Lock::acquire(&path, None).unwrap();
     }
 

@@ -99,43 +99,76 @@ pub fn lock_for(dir: &Path) -> Result<Lock> {
 }
 
 /// Applies `edit` to the conversation in `dir` under `jp`'s lock.
+///
+/// The new file is committed only if, at the last moment, `events.json` is
+/// still the file read under the lock and the lock still holds; otherwise
+/// (another writer got in, which `jp`'s own lock release makes possible) the
+/// edit is redone on the new content. A write therefore never replaces
+/// events it did not read.
 pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
-    let _lock = lock_for(dir)?;
-    cleanup_temp_files(dir);
-    let current = load::load(dir)?;
-    let (text, removed) = render(&current, edit)?;
-    let appended = edit.append.len();
-    if removed == 0 && appended == 0 {
+    let path = dir.join(EVENTS_FILE);
+    for attempt in 0..8 {
+        let lock = lock_for(dir)?;
+        cleanup_temp_files(dir);
+        let load::Files {
+            events,
+            base_config,
+            metadata,
+        } = load::read_files(dir)?;
+        let seen = identity(&path)?;
+        let current = load::parse(
+            dir,
+            load::Files {
+                events,
+                base_config: base_config.clone(),
+                metadata: metadata.clone(),
+            },
+        )?;
+        let (text, removed) = render(&current, edit)?;
+        let appended = edit.append.len();
+        if removed == 0 && appended == 0 {
+            return Ok(Saved {
+                conversation: current,
+                removed,
+                appended,
+                written: false,
+            });
+        }
+        let temp = write_temp(&path, text.as_bytes())?;
+        if identity(&path)? != seen || !lock.still_held() {
+            let _ = fs::remove_file(&temp);
+            drop(lock);
+            std::thread::sleep(std::time::Duration::from_millis(1 + attempt * 3));
+            continue;
+        }
+        commit(&temp, &path)?;
+        drop(lock);
+        let conversation = load::parse(
+            dir,
+            load::Files {
+                events: text.into_bytes(),
+                base_config,
+                metadata,
+            },
+        )?;
         return Ok(Saved {
-            conversation: current,
+            conversation,
             removed,
             appended,
-            written: false,
+            written: true,
         });
     }
-    write_atomically(&dir.join(EVENTS_FILE), text.as_bytes())?;
-    let conversation = load::parse(
-        dir,
-        load::Files {
-            events: text.into_bytes(),
-            base_config: read_optional(&dir.join(super::conversation::BASE_CONFIG_FILE))?,
-            metadata: read_optional(&dir.join(super::conversation::METADATA_FILE))?,
-        },
-    )?;
-    Ok(Saved {
-        conversation,
-        removed,
-        appended,
-        written: true,
-    })
+    Err(Error::invalid(
+        &path,
+        "the conversation kept changing while it was being written; nothing was written",
+    ))
 }
 
-fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io(path, e)),
-    }
+/// What identifies one version of a file: inode, size and modification time.
+fn identity(path: &Path) -> Result<(u64, u64, u64, Option<std::time::SystemTime>)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    Ok((m.dev(), m.ino(), m.len(), m.modified().ok()))
 }
 
 /// The new `events.json` text and how many compactions it removes. Pure.
@@ -228,6 +261,12 @@ const TEMP_MARK: &str = ".jp-inspect-";
 /// it, renames it over `path` and fsyncs the directory, so a crash leaves
 /// either the old file or the new one, never a mix.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let temp = write_temp(path, bytes)?;
+    commit(&temp, path)
+}
+
+/// Writes and fsyncs the temp file beside `path`; returns its path.
+fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -238,13 +277,21 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let result = (|| -> std::io::Result<()> {
         let mut file = File::create(&temp)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)?;
-        File::open(dir)?.sync_all()
+        file.sync_all()
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&temp);
+        return Err(Error::io(path, e));
+    }
+    Ok(temp)
+}
+
+/// Renames the temp file over `path` and makes the rename durable.
+fn commit(temp: &Path, path: &Path) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let result = fs::rename(temp, path).and_then(|()| File::open(dir)?.sync_all());
+    if let Err(e) = result {
+        let _ = fs::remove_file(temp);
         return Err(Error::io(path, e));
     }
     Ok(())

@@ -1,0 +1,71 @@
+//! Shared by the benchmarks: generated conversations, made once and kept in
+//! `target/bench-data` (never committed; deterministic, so regenerating
+//! gives the same files).
+
+#![allow(dead_code)]
+
+use jp_inspect::synth::{self, Spec};
+use std::path::{Path, PathBuf};
+
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data")
+}
+
+/// A generated conversation named `name`, written on first use.
+pub fn generated(name: &str, spec: &Spec) -> PathBuf {
+    let parent = data_dir().join(name);
+    let dir = parent.join("17500000000-synthetic");
+    if !dir.join("events.json").exists() {
+        std::fs::create_dir_all(&parent).unwrap();
+        synth::write_conversation(&parent, 17_500_000_000, spec).unwrap();
+    }
+    dir
+}
+
+/// About 100 MB of agentic session.
+pub fn hundred_mb() -> PathBuf {
+    generated("100mb", &Spec::of_size(100 << 20))
+}
+
+/// A million tiny events.
+pub fn million_events() -> PathBuf {
+    let spec = Spec {
+        turns: 166_667,
+        request_chars: 24,
+        reasoning_chars: 16,
+        message_chars: 24,
+        tool_calls_per_turn: 1,
+        tool_output_chars: 32,
+        ..Spec::default()
+    };
+    generated("1m-events", &spec)
+}
+
+/// The largest real conversation there is: the shared fixture if present,
+/// else the bundled demo.
+pub fn largest_real() -> PathBuf {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/jp-conversations/17728322628-bear-mcp-server-design-review");
+    if shared.is_dir() {
+        shared
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/demo")
+            .join(jp_inspect::demo::DIR_NAME)
+    }
+}
+
+/// The shared fixtures (empty without ../shared).
+pub fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/jp-conversations");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|r| {
+            r.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}

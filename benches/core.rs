@@ -1,0 +1,109 @@
+//! Core benchmarks: load + project against a plain `serde_json` parse of the
+//! same bytes, and the simulation's cost as conversations grow.
+
+mod common;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use jp_inspect::core::auto::AutoConfig;
+use jp_inspect::core::auto::simulate::{self, Policy};
+use jp_inspect::core::load::{self, Files};
+use jp_inspect::core::summarize::digest::Digest;
+use jp_inspect::core::{Conversation, estimate, projection};
+use jp_inspect::synth::Spec;
+use std::fs;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+fn files(dir: &Path) -> Files {
+    Files {
+        events: fs::read(dir.join("events.json")).unwrap(),
+        base_config: fs::read(dir.join("base_config.json")).ok(),
+        metadata: fs::read(dir.join("metadata.json")).ok(),
+    }
+}
+
+fn load_and_project(dir: &Path, f: Files) -> u64 {
+    let conv = load::parse(dir, f).unwrap();
+    let p = projection::of(&conv);
+    estimate::of_projection(&conv.events, &p).total_tokens()
+}
+
+fn load_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
+    let f = files(dir);
+    let bytes = f.events.len() as u64;
+    let mut g = c.benchmark_group(name);
+    g.sample_size(samples);
+    g.measurement_time(Duration::from_secs(if samples <= 10 { 20 } else { 5 }));
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("serde_json::from_slice::<Value>", |b| {
+        b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(&f.events).unwrap()))
+    });
+    g.bench_function("load + project + estimate", |b| {
+        b.iter_batched(
+            || f.clone(),
+            |f| black_box(load_and_project(dir, f)),
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+fn real(c: &mut Criterion) {
+    let dir = common::largest_real();
+    load_bench(c, "largest real conversation", &dir, 50);
+}
+
+fn hundred_mb(c: &mut Criterion) {
+    load_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
+}
+
+fn simulate_fixtures(c: &mut Criterion) {
+    let dirs = common::fixtures();
+    if dirs.is_empty() {
+        eprintln!("../shared is absent: simulating the bundled demo only");
+    }
+    let mut convs: Vec<Conversation> = dirs.iter().map(|d| load::load(d).unwrap()).collect();
+    if convs.is_empty() {
+        convs.push(load::load(&common::largest_real()).unwrap());
+    }
+    let base = AutoConfig::default();
+    let digest = Digest::default();
+    let windows = [32_000, 64_000, 128_000, 200_000];
+    let mut g = c.benchmark_group("simulate");
+    g.sample_size(10);
+    g.bench_function(
+        format!("{} conversations x 3 policies x 4 windows", convs.len()),
+        |b| {
+            b.iter(|| {
+                for conv in &convs {
+                    for p in Policy::ALL {
+                        for w in windows {
+                            black_box(simulate::run(conv, p, w, &base, &digest).unwrap());
+                        }
+                    }
+                }
+            })
+        },
+    );
+    for turns in [1_000usize, 10_000] {
+        let dir = common::generated(
+            &format!("{turns}-turns"),
+            &Spec {
+                turns,
+                tool_output_chars: 2_000,
+                ..Spec::default()
+            },
+        );
+        let conv = load::load(&dir).unwrap();
+        g.bench_function(format!("{turns} turns, staged, 32k"), |b| {
+            b.iter(|| {
+                black_box(simulate::run(&conv, Policy::Staged, 32_000, &base, &digest).unwrap())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, real, simulate_fixtures, hundred_mb);
+criterion_main!(benches);

@@ -1,0 +1,107 @@
+//! Inspector benchmarks: a full frame of a million-event conversation, the
+//! time from a key press to the next frame, and the first frame of a 100 MB
+//! conversation.
+
+mod common;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use jp_inspect::core::auto::AutoConfig;
+use jp_inspect::tui::action::{Action, Done, Job};
+use jp_inspect::tui::state::State;
+use jp_inspect::tui::theme::Theme;
+use jp_inspect::tui::{update, view, worker};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+fn opened(dir: &Path) -> State {
+    let mut s = State::new(
+        dir.to_path_buf(),
+        AutoConfig::default(),
+        None,
+        Theme { color: true },
+    );
+    update::update(&mut s, Action::Resize(200, 50));
+    let result = worker::execute(Job::Load {
+        dir: dir.to_path_buf(),
+        preview: Vec::new(),
+    });
+    update::update(
+        &mut s,
+        Action::Done(Done {
+            generation: 0,
+            result,
+        }),
+    );
+    s
+}
+
+fn frame(term: &mut Terminal<TestBackend>, s: &State) {
+    term.draw(|f| view::draw(f, s)).unwrap();
+}
+
+fn key(c: char) -> Action {
+    Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn million(c: &mut Criterion) {
+    let dir = common::million_events();
+    let mut s = opened(&dir);
+    let events = s.model.as_ref().unwrap().conv.events.len();
+    // Somewhere in the middle.
+    for _ in 0..5 {
+        update::update(&mut s, Action::Bottom);
+    }
+    s.cursor /= 2;
+    update::update(&mut s, Action::Down);
+    let mut term = Terminal::new(TestBackend::new(200, 50)).unwrap();
+    let mut g = c.benchmark_group(format!("inspector, {events} events"));
+    g.bench_function("full frame (200x50)", |b| {
+        b.iter(|| frame(&mut term, black_box(&s)))
+    });
+    g.bench_function("key to frame: scroll (j)", |b| {
+        b.iter(|| {
+            update::update(&mut s, key('j'));
+            frame(&mut term, &s);
+        })
+    });
+    g.bench_function("key to frame: next turn (n)", |b| {
+        b.iter(|| {
+            update::update(&mut s, key('n'));
+            frame(&mut term, &s);
+        })
+    });
+    g.bench_function("key to frame: open preview (p, Esc)", |b| {
+        b.iter(|| {
+            update::update(&mut s, key('p'));
+            frame(&mut term, &s);
+            update::update(
+                &mut s,
+                Action::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+            );
+        })
+    });
+    g.finish();
+}
+
+fn first_frame(c: &mut Criterion) {
+    let dir = common::hundred_mb();
+    let mut g = c.benchmark_group("open 100 MB");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(20));
+    g.bench_function("load, build the view, first frame", |b| {
+        b.iter(|| {
+            let s = opened(&dir);
+            let mut term = Terminal::new(TestBackend::new(200, 50)).unwrap();
+            frame(&mut term, &s);
+            black_box(s.rows.len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, million, first_frame);
+criterion_main!(benches);
