@@ -162,7 +162,7 @@ impl Theme {
                 .fg(if hard {
                     Color::LightRed
                 } else {
-                    Color::LightYellow
+                    Color::LightCyan
                 })
                 .add_modifier(Modifier::BOLD)
         } else {

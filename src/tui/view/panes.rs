@@ -138,7 +138,7 @@ fn render_row(
         Side::Covered { text, band } => Line::from(vec![
             gutter(t, *band),
             Span::styled(
-                format!("  ⤷ {text}"),
+                format!("  ↳ {text}"),
                 t.dim().add_modifier(Modifier::ITALIC),
             ),
         ]),
@@ -197,15 +197,13 @@ fn render_row(
             ])
         }
     };
-    if selected {
-        let style = if focused {
-            t.selected()
-        } else {
-            Style::default().add_modifier(Modifier::UNDERLINED)
-        };
-        pad(line, width, style)
-    } else {
-        line
+    match (selected, focused) {
+        (true, true) => pad(line, width, t.selected()),
+        // The other pane marks the same row, unless it has nothing there.
+        (true, false) if !matches!(side, Side::Blank { .. }) => {
+            line.style(Style::default().add_modifier(Modifier::UNDERLINED))
+        }
+        _ => line,
     }
 }
 

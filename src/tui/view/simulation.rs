@@ -115,10 +115,12 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             Policy::Staged => Color::LightMagenta,
         })
     };
-    let marker = |p: Policy| match p {
-        Policy::None => Marker::Dot,
-        Policy::Single => Marker::Braille,
-        Policy::Staged => Marker::HalfBlock,
+    // Thin lines in colour; without colour the markers tell them apart.
+    let marker = |p: Policy| match (t.color, p) {
+        (true, _) => Marker::Braille,
+        (false, Policy::None) => Marker::Dot,
+        (false, Policy::Single) => Marker::Braille,
+        (false, Policy::Staged) => Marker::HalfBlock,
     };
     // Thresholds as thin unnamed lines; the legend names only the policies
     // (the thresholds are spelled out under the chart).

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots: runs the inspector on the demo in tmux, drives
+# it with real key presses, captures the screen with its colours, and renders
+# each capture to PNG (screenshots/ansi2png.py, Pillow + DejaVu Sans Mono).
+#
+#     screenshots/make.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -c 'import PIL' 2>/dev/null || pip install --quiet pillow
+cargo build --release --quiet
+bin=target/release/jp-inspect
+session=jp-inspect-shots
+cols=170
+rows=46
+tmux kill-session -t "$session" 2>/dev/null || true
+tmux new-session -d -s "$session" -x "$cols" -y "$rows"
+tmux send-keys -t "$session" "TERM=xterm-256color $bin --demo" Enter
+sleep 2
+
+shot() {
+  tmux capture-pane -t "$session" -p -e -J > "/tmp/$1.ans"
+  python3 screenshots/ansi2png.py "/tmp/$1.ans" "screenshots/$1.png"
+  echo "screenshots/$1.png"
+}
+
+# Main view, a few turns in, on the raw pane.
+tmux send-keys -t "$session" n n n n j j j j; sleep 0.5
+shot main
+
+# Preview what the staged policy would append now.
+tmux send-keys -t "$session" p; sleep 0.3
+tmux send-keys -t "$session" C-u auto Enter; sleep 2
+shot preview
+
+# The simulation view.
+tmux send-keys -t "$session" Escape; sleep 1
+tmux send-keys -t "$session" s; sleep 4
+shot simulation
+
+tmux send-keys -t "$session" Escape q
+sleep 0.5
+tmux kill-session -t "$session" 2>/dev/null || true
