@@ -424,3 +424,61 @@ fn quit_and_ctrl_c() {
     h.act(Action::Terminate);
     assert!(h.state.quit);
 }
+
+#[test]
+fn follow_refreshes_when_jp_appends_under_the_lock() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('f');
+    assert!(h.state.follow);
+    assert!(h.text().contains("● following"));
+    h.char('G');
+    let events_before = h.state.model.as_ref().unwrap().conv.events.len();
+    let tokens_before = h.state.model.as_ref().unwrap().estimate.tokens();
+    let mut watcher = jp_inspect::tui::watch::Watcher::new(h.dir()).unwrap();
+
+    // Another process appends a turn the way jp does: under the lock, to a
+    // temp file renamed over events.json.
+    let dir = h.dir().to_path_buf();
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
+        "content": "One more thing: add a --version flag. ".repeat(200)}));
+    let next = dir.join("next.json");
+    std::fs::write(&next, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
+    let id = load::id_of_dir(&dir).unwrap();
+    let (lock, _) = jp_inspect::core::workspace::lock_paths(&dir, id);
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let status = std::process::Command::new("flock")
+        .arg(&lock)
+        .arg("-c")
+        .arg(format!(
+            "cp {0}/next.json {0}/events.json.tmp && mv {0}/events.json.tmp {0}/events.json",
+            dir.display()
+        ))
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !watcher.changed() {
+        assert!(std::time::Instant::now() < deadline, "the watcher saw no change");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    h.act(Action::FilesChanged);
+    let m = h.state.model.as_ref().unwrap();
+    assert_eq!(m.conv.events.len(), events_before + 2);
+    assert_eq!(m.conv.turn_count, 33);
+    assert!(m.estimate.tokens() > tokens_before + 1_500, "the gauge moves");
+    // Following: the selection stays at the end as the session grows.
+    assert_eq!(h.state.cursor + 1, m.layout.rows());
+    assert!(h.text().contains("One more thing: add a --version flag."));
+}
+
+#[test]
+fn without_follow_changes_are_not_loaded() {
+    let mut h = Harness::new(120, 36, true);
+    let generation = h.state.generation;
+    h.act(Action::FilesChanged);
+    assert_eq!(h.state.generation, generation);
+}

@@ -156,6 +156,10 @@ pub struct Model {
     pub block_tokens: Vec<(u64, u64)>,
     /// Estimate of the raw stream (nothing compacted).
     pub raw_tokens: u64,
+    /// The configured model, and its window from the table (read once: the
+    /// merged config can be large).
+    pub model_id: Option<String>,
+    pub table_window: Option<crate::core::window::Window>,
 }
 
 impl Model {
@@ -172,6 +176,9 @@ impl Model {
         let compactions = compaction_rows(&conv, &p, &estimate);
         let block_tokens = block_tokens(&conv, &p, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
+        let merged = crate::core::config::merged(&conv, None);
+        let model_id = crate::core::config::model_id(&merged).map(|m| m.to_string());
+        let table_window = crate::core::window::for_config(&merged, None);
         Model {
             conv,
             projection: p,
@@ -181,6 +188,8 @@ impl Model {
             compactions,
             block_tokens,
             raw_tokens,
+            model_id,
+            table_window,
         }
     }
 

@@ -243,15 +243,18 @@ impl State {
     /// conversation's model.
     pub fn window(&self) -> Option<window::Window> {
         let model = self.model.as_ref()?;
-        let merged = crate::core::config::merged(&model.conv, None);
-        window::for_config(&merged, self.window_override)
+        match self.window_override {
+            Some(tokens) => Some(window::Window {
+                tokens,
+                source: window::WindowSource::Override,
+            }),
+            None => model.table_window.clone(),
+        }
     }
 
     /// The model id as configured.
     pub fn model_id(&self) -> Option<String> {
-        let model = self.model.as_ref()?;
-        let merged = crate::core::config::merged(&model.conv, None);
-        crate::core::config::model_id(&merged).map(|m| m.to_string())
+        self.model.as_ref()?.model_id.clone()
     }
 
     /// Height of the panes' rows area, as laid out by the view.
