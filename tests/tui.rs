@@ -442,8 +442,10 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
     let mut events: Vec<serde_json::Value> =
         serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
     events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
-    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
-        "content": "One more thing: add a --version flag. ".repeat(200)}));
+    events.push(
+        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
+        "content": "One more thing: add a --version flag. ".repeat(200)}),
+    );
     let next = dir.join("next.json");
     std::fs::write(&next, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
     let id = load::id_of_dir(&dir).unwrap();
@@ -462,14 +464,20 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
 
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while !watcher.changed() {
-        assert!(std::time::Instant::now() < deadline, "the watcher saw no change");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the watcher saw no change"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     h.act(Action::FilesChanged);
     let m = h.state.model.as_ref().unwrap();
     assert_eq!(m.conv.events.len(), events_before + 2);
     assert_eq!(m.conv.turn_count, 33);
-    assert!(m.estimate.tokens() > tokens_before + 1_500, "the gauge moves");
+    assert!(
+        m.estimate.tokens() > tokens_before + 1_500,
+        "the gauge moves"
+    );
     // Following: the selection stays at the end as the session grows.
     assert_eq!(h.state.cursor + 1, m.layout.rows());
     assert!(h.text().contains("One more thing: add a --version flag."));

@@ -94,38 +94,22 @@ pub fn encode_value(value: &mut Value) {
 /// Removes the storage encoding from an event object in place: the plain-text
 /// form `jp` holds in memory after loading.
 pub fn decode_event(event: &mut Value) {
-    let Some(obj) = event.as_object_mut() else {
-        return;
-    };
-    let kind = obj
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    match kind.as_str() {
-        "tool_call_request" => {
-            if let Some(args) = obj.get_mut("arguments") {
-                decode_value(args);
-            }
+    map_storage_fields(event, decode_value, |s| {
+        if let Some(text) = try_decode_standard(s) {
+            *s = text;
         }
-        "tool_call_response" => {
-            if let Some(Value::String(content)) = obj.get_mut("content")
-                && let Some(text) = try_decode_standard(content)
-            {
-                *content = text;
-            }
-        }
-        _ => {}
-    }
-    if is_conversation_event(&kind)
-        && let Some(meta) = obj.get_mut("metadata")
-    {
-        decode_value(meta);
-    }
+    });
 }
 
 /// Applies the storage encoding to a plain event object in place.
 pub fn encode_event(event: &mut Value) {
+    map_storage_fields(event, encode_value, |s| *s = encode_storage(s));
+}
+
+/// Calls `tree` on the values `jp` encodes recursively (a tool call's
+/// `arguments`, a conversation event's `metadata`) and `string` on a tool
+/// result's `content`.
+fn map_storage_fields(event: &mut Value, tree: impl Fn(&mut Value), string: impl Fn(&mut String)) {
     let Some(obj) = event.as_object_mut() else {
         return;
     };
@@ -137,12 +121,12 @@ pub fn encode_event(event: &mut Value) {
     match kind.as_str() {
         "tool_call_request" => {
             if let Some(args) = obj.get_mut("arguments") {
-                encode_value(args);
+                tree(args);
             }
         }
         "tool_call_response" => {
             if let Some(Value::String(content)) = obj.get_mut("content") {
-                *content = encode_storage(content);
+                string(content);
             }
         }
         _ => {}
@@ -150,7 +134,7 @@ pub fn encode_event(event: &mut Value) {
     if is_conversation_event(&kind)
         && let Some(meta) = obj.get_mut("metadata")
     {
-        encode_value(meta);
+        tree(meta);
     }
 }
 

@@ -251,23 +251,24 @@ fn compaction_rows(conv: &Conversation, p: &Projection, full: &Estimate) -> Vec<
             .total_tokens()
             .saturating_sub(total)
     };
+    let row = |position: usize, event: Option<usize>, x: &Compaction| CompactionRow {
+        position,
+        event,
+        source: Some(x.source),
+        range: Some(TurnRange {
+            from: x.from_turn,
+            to: x.to_turn,
+        }),
+        policies: x.policy_label(),
+        time: Some(timestamp::short(&x.timestamp)),
+        saved: Some(saved_without(position)),
+        preview: event.is_none(),
+        invalid: None,
+    };
     let mut rows: Vec<CompactionRow> = conv
         .compactions()
         .map(|c| match c.parsed {
-            Ok(x) => CompactionRow {
-                position: c.position,
-                event: Some(c.event),
-                source: Some(x.source),
-                range: Some(TurnRange {
-                    from: x.from_turn,
-                    to: x.to_turn,
-                }),
-                policies: x.policy_label(),
-                time: Some(timestamp::short(&x.timestamp)),
-                saved: Some(saved_without(c.position)),
-                preview: false,
-                invalid: None,
-            },
+            Ok(x) => row(c.position, Some(c.event), x),
             Err(why) => CompactionRow {
                 position: c.position,
                 event: Some(c.event),
@@ -282,21 +283,7 @@ fn compaction_rows(conv: &Conversation, p: &Projection, full: &Estimate) -> Vec<
         })
         .collect();
     for o in p.overlays.iter().filter(|o| o.preview) {
-        let x = &o.compaction;
-        rows.push(CompactionRow {
-            position: o.position,
-            event: None,
-            source: Some(x.source),
-            range: Some(TurnRange {
-                from: x.from_turn,
-                to: x.to_turn,
-            }),
-            policies: x.policy_label(),
-            time: Some(timestamp::short(&x.timestamp)),
-            saved: Some(saved_without(o.position)),
-            preview: true,
-            invalid: None,
-        });
+        rows.push(row(o.position, None, &o.compaction));
     }
     rows
 }

@@ -421,6 +421,16 @@ fn turn_band(m: &Model, b: usize) -> Option<Band> {
     band_for(m, m.covering(b), false)
 }
 
+/// The band beside raw event `i` of block `b`: the compaction that decided
+/// its fate, else the one covering its turn.
+fn event_band(m: &Model, b: usize, i: usize) -> Option<Band> {
+    match m.projection.fates[i].by {
+        Some(by) => band_for(m, Some(by), true),
+        None if m.conv.events[i].kind.is_conversation_event() => turn_band(m, b),
+        None => None,
+    }
+}
+
 fn header(m: &Model, b: usize, right: bool) -> Side {
     let (raw_t, proj_t) = m.block_tokens.get(b).copied().unwrap_or((0, 0));
     let first = m.layout.raw_start[b];
@@ -471,11 +481,7 @@ fn side_raw(
         Cell::Event(i) => {
             let e = &m.conv.events[i];
             let fate = m.projection.fates[i];
-            let band = match fate.by {
-                Some(by) => band_for(m, Some(by), true),
-                None if e.kind.is_conversation_event() => turn_band(m, b),
-                None => None,
-            };
+            let band = event_band(m, b, i);
             let text = cache
                 .entry((false, i, 0))
                 .or_insert_with(|| preview::raw(&m.conv, i, PREVIEW_CHARS))
@@ -522,12 +528,7 @@ fn side_projected(
             match p {
                 Projected::Raw { index, change } => {
                     let e = &m.conv.events[index];
-                    let fate = m.projection.fates[index];
-                    let band = match fate.by {
-                        Some(by) => band_for(m, Some(by), true),
-                        None if e.kind.is_conversation_event() => turn_band(m, b),
-                        None => None,
-                    };
+                    let band = event_band(m, b, index);
                     Side::Event {
                         label: e.kind.label().to_string(),
                         kind: e.kind.clone(),

@@ -46,14 +46,31 @@ pub fn evaluate_now(
 ) -> Result<Decision, summarize::SummarizeError> {
     let stream = ConversationStream::new(conv, overlays);
     let decision = trigger::evaluate(&stream, window, config, now);
-    let mut texts = Vec::new();
-    for a in decision.actions.iter().filter(|a| a.needs_summary()) {
-        let s = summarizer.summarize(&summarize::Request {
-            conversation: conv,
-            range: a.range(),
-            instructions: config.instructions(),
-        })?;
-        texts.push(s.text);
-    }
+    let texts = write_summaries(conv, &decision, config, summarizer)?
+        .into_iter()
+        .map(|s| s.text)
+        .collect();
     Ok(trigger::settle(&stream, decision, texts, config))
+}
+
+/// The summaries `decision` asks for, in order, each from the raw events of
+/// its action's range.
+pub fn write_summaries(
+    conv: &Conversation,
+    decision: &Decision,
+    config: &AutoConfig,
+    summarizer: &dyn Summarizer,
+) -> Result<Vec<summarize::Summary>, summarize::SummarizeError> {
+    decision
+        .actions
+        .iter()
+        .filter(|a| a.needs_summary())
+        .map(|a| {
+            summarizer.summarize(&summarize::Request {
+                conversation: conv,
+                range: a.range(),
+                instructions: config.instructions(),
+            })
+        })
+        .collect()
 }

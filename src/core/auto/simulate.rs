@@ -405,12 +405,7 @@ fn boundary(
         return Ok(());
     }
     let mut texts = Vec::new();
-    for a in decision.actions.iter().filter(|a| a.needs_summary()) {
-        let s = summarizer.summarize(&summarize::Request {
-            conversation: conv,
-            range: a.range(),
-            instructions: config.instructions(),
-        })?;
+    for s in super::write_summaries(conv, &decision, config, summarizer)? {
         out.summarizer_input_tokens += estimate::tokens(s.input_chars);
         out.summarizer_output_tokens += estimate::tokens(crate::core::event::count_chars(&s.text));
         texts.push(s.text);

@@ -318,19 +318,27 @@ pub fn evaluate(
     d
 }
 
-/// RFD D50: one threshold, one rolling rule.
-fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
-    let limit = threshold(window, c.trigger_ratio);
-    if !above(d.estimate, window, c.trigger_ratio) {
+/// The checks both modes start with: the estimate above the first
+/// threshold, then more than `min_turns` turns. Notes each step.
+fn gate(
+    stream: &dyn Stream,
+    window: u64,
+    c: &AutoConfig,
+    which: &'static str,
+    ratio: f64,
+    d: &mut Decision,
+) -> bool {
+    let limit = threshold(window, ratio);
+    if !above(d.estimate, window, ratio) {
         d.notes.push(Note::BelowThreshold {
-            which: "trigger",
+            which,
             estimate: d.estimate,
             threshold: limit,
         });
-        return;
+        return false;
     }
     d.notes.push(Note::AboveThreshold {
-        which: "trigger",
+        which,
         estimate: d.estimate,
         threshold: limit,
     });
@@ -340,8 +348,17 @@ fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
             turns,
             min_turns: c.min_turns,
         });
+        return false;
+    }
+    true
+}
+
+/// RFD D50: one threshold, one rolling rule.
+fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
+    if !gate(stream, window, c, "trigger", c.trigger_ratio, d) {
         return;
     }
+    let turns = stream.turn_count();
     let from = c.rule.keep_first.max(stream.after_last_compaction());
     let to = (turns - 1).checked_sub(c.rule.keep_last);
     let requested = match to {
@@ -383,26 +400,7 @@ fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
 /// The ticket's T4: elide above the soft threshold, then summarise if still
 /// above the hard one.
 fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
-    let soft = threshold(window, c.soft_ratio);
-    if !above(d.estimate, window, c.soft_ratio) {
-        d.notes.push(Note::BelowThreshold {
-            which: "soft",
-            estimate: d.estimate,
-            threshold: soft,
-        });
-        return;
-    }
-    d.notes.push(Note::AboveThreshold {
-        which: "soft",
-        estimate: d.estimate,
-        threshold: soft,
-    });
-    let turns = stream.turn_count();
-    if turns <= c.min_turns {
-        d.notes.push(Note::TooFewTurns {
-            turns,
-            min_turns: c.min_turns,
-        });
+    if !gate(stream, window, c, "soft", c.soft_ratio, d) {
         return;
     }
     let budget = threshold(window, c.recent_ratio);
