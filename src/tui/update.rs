@@ -142,6 +142,14 @@ fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     if k.kind == KeyEventKind::Release {
         return;
     }
+    // Ctrl-C leaves from anywhere: an input, a dialog, a view.
+    if k.code == KeyCode::Char('c')
+        && k.modifiers
+            .contains(crossterm::event::KeyModifiers::CONTROL)
+    {
+        state.quit = true;
+        return;
+    }
     if state.input.is_some() {
         return input_key(state, k, fx);
     }
