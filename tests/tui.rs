@@ -423,6 +423,17 @@ fn quit_and_ctrl_c() {
     let mut h = Harness::new(80, 24, true);
     h.act(Action::Terminate);
     assert!(h.state.quit);
+    // Ctrl-C also from a dialog and from an input.
+    for opener in ['R', 'p'] {
+        let mut h = Harness::new(80, 24, true);
+        h.char(opener);
+        assert!(h.state.overlay.is_some() || h.state.input.is_some());
+        h.act(Action::Key(KeyEvent::new(
+            KeyCode::Char('c'),
+            KeyModifiers::CONTROL,
+        )));
+        assert!(h.state.quit, "{opener}");
+    }
 }
 
 #[test]

@@ -268,12 +268,6 @@ fn input_key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
             let kind = input.kind;
             submit(state, kind, text, fx);
         }
-        KeyCode::Char('c')
-            if k.modifiers
-                .contains(crossterm::event::KeyModifiers::CONTROL) =>
-        {
-            state.input = None;
-        }
         _ => {
             input.area.input(k);
             input.error = None;
