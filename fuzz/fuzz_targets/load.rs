@@ -61,17 +61,24 @@ fuzz_target!(|data: &[u8]| {
         tool_calls: None,
         source: Source::Auto,
     };
+    // Read back in the same generation: a legacy file keeps its leading
+    // config delta, a current one its base_config.json.
+    let base = match conv.format {
+        jp_inspect::core::Format::Legacy => None,
+        jp_inspect::core::Format::Current => Some(serde_json::to_vec(&conv.base_config).unwrap()),
+    };
     let (text, _) = save::render(&conv, &Edit::append(vec![c])).unwrap();
     let with = load::parse(
         dir,
         Files {
             events: text.into_bytes(),
-            base_config: Some(serde_json::to_vec(&conv.base_config).unwrap()),
+            base_config: base.clone(),
             metadata: None,
         },
     )
     .expect("a rendered file loads");
     assert_eq!(with.events.len(), conv.events.len() + 1);
+    assert_eq!(with.base_config, conv.base_config);
     for i in 0..conv.events.len() {
         assert_eq!(with.raw(i), conv.raw(i));
     }
@@ -80,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
         dir,
         Files {
             events: text.into_bytes(),
-            base_config: Some(b"{}".to_vec()),
+            base_config: base,
             metadata: None,
         },
     )
