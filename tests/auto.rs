@@ -583,3 +583,57 @@ fn config_errors_name_the_key_and_the_file() {
         "{err}"
     );
 }
+
+/// The replay keeps its projection per turn; at the end it must equal the
+/// full projection of the conversation with the compactions it made.
+#[test]
+fn incremental_replay_matches_the_full_projection() {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME);
+    let synthetic = synth::write_conversation(
+        tmp.path(),
+        17_000_000_002,
+        &Spec {
+            turns: 60,
+            tool_output_chars: 6_000,
+            ..Spec::default()
+        },
+    )
+    .unwrap();
+    let mut dirs = vec![demo, synthetic];
+    dirs.extend(common::fixture_conversations());
+    let digest = summarize::digest::Digest::default();
+    for dir in dirs {
+        let conv = load::load(&dir).unwrap();
+        for policy in auto::simulate::Policy::ALL {
+            for window in [16_000, 32_000, 64_000, 200_000] {
+                let run =
+                    auto::simulate::run(&conv, policy, window, &AutoConfig::default(), &digest)
+                        .unwrap();
+                let overlays: Vec<jp_inspect::core::projection::Overlay> = run
+                    .compactions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| jp_inspect::core::projection::Overlay {
+                        compaction: c.clone(),
+                        position: i,
+                        preview: false,
+                    })
+                    .collect();
+                let p =
+                    jp_inspect::core::projection::project(&conv.events, conv.turn_count, overlays);
+                let full =
+                    jp_inspect::core::estimate::of_projection(&conv.events, &p).total_chars();
+                assert_eq!(
+                    run.final_chars,
+                    full,
+                    "{} {} {window}",
+                    dir.display(),
+                    policy.as_str()
+                );
+            }
+        }
+    }
+}

@@ -240,12 +240,13 @@ impl Decision {
 }
 
 /// The fate of conversation event `e` under the reasoning and tool winners
-/// of its turn (a summary winner is handled by the caller). `pairs` is only
-/// consulted for `omit` with `over`.
+/// of its turn (a summary winner is handled by the caller). `tools_of`
+/// gives the tool policy of an overlay index; `pairs` is only consulted for
+/// `omit` with `over`.
 pub fn decide(
     e: &Event,
     policy: &TurnPolicy,
-    overlays: &[Overlay],
+    tools_of: &dyn Fn(usize) -> Option<ToolCalls>,
     pairs: &dyn Fn(&str) -> Option<u64>,
 ) -> Decision {
     if let (Some(r), Kind::ChatResponse(ResponseKind::Reasoning)) = (policy.reasoning, &e.kind) {
@@ -258,7 +259,7 @@ pub fn decide(
     let Some(t) = policy.tools.filter(|_| e.kind.is_tool()) else {
         return Decision::KEPT;
     };
-    let Some(tools) = overlays[t].compaction.tool_calls else {
+    let Some(tools) = tools_of(t) else {
         return Decision::KEPT;
     };
     match tools {
@@ -391,7 +392,7 @@ pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> P
             });
             continue;
         }
-        let d = decide(e, &policy, &overlays, &pair_of);
+        let d = decide(e, &policy, &|i| overlays[i].compaction.tool_calls, &pair_of);
         if d.is_sent() {
             position_of_raw[i] = Some(out.len());
             out.push(Projected::Raw {

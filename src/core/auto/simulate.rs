@@ -91,6 +91,11 @@ pub struct Run {
     pub summarizer_output_tokens: u64,
     pub firings: Vec<Firing>,
     pub points: Vec<RequestPoint>,
+    /// The compactions the policy appended, in order.
+    pub compactions: Vec<Compaction>,
+    /// Projected characters of the whole conversation at the end of the
+    /// replay (its last turn included).
+    pub final_chars: u64,
 }
 
 /// Summary output is priced at this many input tokens (auto.md).
@@ -169,24 +174,57 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// Projected characters of turn `t` under `policies` (with `overlays`).
-    fn chars_of_turn(&self, t: usize, policies: &[TurnPolicy], overlays: &[Overlay]) -> u64 {
-        let p = policies[t];
+    /// The compaction of overlay index `i`: the replay's own, then
+    /// `extra` (being tried) after them.
+    fn compaction<'c>(&'c self, extra: &'c [Compaction], i: usize) -> &'c Compaction {
+        match self.overlays.get(i) {
+            Some(o) => &o.compaction,
+            None => &extra[i - self.overlays.len()],
+        }
+    }
+
+    /// The winners of turn `t` with `extra` painted over (they are the
+    /// newest, so they win wherever they have an opinion).
+    fn policy_with(&self, t: usize, extra: &[Compaction]) -> TurnPolicy {
+        let mut p = self.policies[t];
+        for (k, c) in extra.iter().enumerate() {
+            if c.from_turn <= t && t <= c.to_turn {
+                let i = self.overlays.len() + k;
+                if c.summary.is_some() {
+                    p.summary = Some(i);
+                }
+                if c.strip_reasoning {
+                    p.reasoning = Some(i);
+                }
+                if c.tool_calls.is_some() {
+                    p.tools = Some(i);
+                }
+            }
+        }
+        p
+    }
+
+    /// Projected characters of turn `t` with `extra` painted over.
+    fn chars_of_turn(&self, t: usize, extra: &[Compaction]) -> u64 {
+        let p = self.policy_with(t, extra);
         if let Some(s) = p.summary {
-            let run_start = t == 0 || policies[t - 1].summary != Some(s);
+            let run_start = t == 0 || self.policy_with(t - 1, extra).summary != Some(s);
             return if run_start {
-                projection::summary_chars(overlays[s].compaction.summary.as_deref().unwrap_or(""))
+                projection::summary_chars(
+                    self.compaction(extra, s).summary.as_deref().unwrap_or(""),
+                )
             } else {
                 0
             };
         }
         let pairs = |id: &str| self.pairs.get(id).copied();
+        let tools_of = |i: usize| self.compaction(extra, i).tool_calls;
         let (start, end) = self.turn_spans[t];
         self.events[start..end]
             .iter()
             .filter(|e| e.chars > 0 && e.kind.is_model_visible())
             .map(|e| {
-                let d = projection::decide(e, &p, overlays, &pairs);
+                let d = projection::decide(e, &p, &tools_of, &pairs);
                 if d.is_sent() {
                     projection::sent_chars(e, d.change, |id| {
                         self.names.get(id).copied().unwrap_or("unknown")
@@ -198,75 +236,55 @@ impl<'a> Replay<'a> {
             .sum()
     }
 
-    /// Paints `extra` (newest) over a copy of the policies of the turns it
-    /// touches and returns the affected turns with their new characters.
-    fn repaint(
-        &self,
-        extra: &[Overlay],
-        overlays: &[Overlay],
-    ) -> (Vec<TurnPolicy>, Vec<(usize, u64)>) {
-        let mut policies = self.policies.clone();
-        let last = self.visible.saturating_sub(1);
+    /// The turns `extra` changes (its ranges, and the turn after each, which
+    /// may start a new summary run) with their new characters. Touches only
+    /// those turns, so a run stays O(events).
+    fn changes(&self, extra: &[Compaction]) -> Vec<(usize, u64)> {
+        let Some(last) = self.visible.checked_sub(1) else {
+            return Vec::new();
+        };
         let mut touched: Vec<usize> = Vec::new();
-        for o in extra {
-            let c = &o.compaction;
+        for c in extra {
             if c.from_turn > c.to_turn || c.from_turn > last {
                 continue;
             }
-            let to = c.to_turn.min(last);
-            for p in &mut policies[c.from_turn..=to] {
-                if c.summary.is_some() {
-                    p.summary = Some(o.position);
-                }
-                if c.strip_reasoning {
-                    p.reasoning = Some(o.position);
-                }
-                if c.tool_calls.is_some() {
-                    p.tools = Some(o.position);
-                }
-            }
-            // The turn after a summary may start a new run now.
-            touched.extend(c.from_turn..=(to + 1).min(last));
+            touched.extend(c.from_turn..=(c.to_turn.min(last) + 1).min(last));
         }
         touched.sort_unstable();
         touched.dedup();
-        let changes = touched
+        touched
             .into_iter()
-            .map(|t| (t, self.chars_of_turn(t, &policies, overlays)))
-            .collect();
-        (policies, changes)
-    }
-
-    fn as_overlays(&self, extra: &[Compaction]) -> Vec<Overlay> {
-        extra
-            .iter()
-            .enumerate()
-            .map(|(i, c)| Overlay {
-                compaction: c.clone(),
-                position: self.overlays.len() + i,
-                preview: false,
-            })
+            .map(|t| (t, self.chars_of_turn(t, extra)))
             .collect()
     }
 
     fn apply(&mut self, compactions: Vec<Compaction>) {
-        let extra = self.as_overlays(&compactions);
-        let mut all = self.overlays.clone();
-        all.extend(extra.iter().cloned());
-        let (policies, changes) = self.repaint(&extra, &all);
+        let changes = self.changes(&compactions);
+        let last = self.visible.saturating_sub(1);
+        for c in &compactions {
+            if c.from_turn <= c.to_turn && c.from_turn <= last {
+                for t in c.from_turn..=c.to_turn.min(last) {
+                    self.policies[t] = self.policy_with(t, &compactions);
+                }
+            }
+        }
         for (t, chars) in changes {
             self.total = self.total - self.turn_chars[t] + chars;
             self.turn_chars[t] = chars;
         }
-        self.policies = policies;
-        for c in &compactions {
+        for c in compactions {
             self.after_last = self.after_last.max(c.to_turn + 1);
             if c.summary.is_some() {
                 self.after_last_summary = self.after_last_summary.max(c.to_turn + 1);
                 self.summary_ranges.push((c.from_turn, c.to_turn));
             }
+            let position = self.overlays.len();
+            self.overlays.push(Overlay {
+                compaction: c,
+                position,
+                preview: false,
+            });
         }
-        self.overlays = all;
     }
 }
 
@@ -300,16 +318,11 @@ impl Stream for Replay<'_> {
     }
 
     fn chars_with(&self, extra: &[Compaction]) -> u64 {
-        if extra.is_empty() {
-            return self.total;
-        }
-        let extra = self.as_overlays(extra);
-        let mut all = self.overlays.clone();
-        all.extend(extra.iter().cloned());
-        let (_, changes) = self.repaint(&extra, &all);
-        changes.into_iter().fold(self.total, |total, (t, chars)| {
-            total - self.turn_chars[t] + chars
-        })
+        self.changes(extra)
+            .into_iter()
+            .fold(self.total, |total, (t, chars)| {
+                total - self.turn_chars[t] + chars
+            })
     }
 }
 
@@ -337,6 +350,8 @@ pub fn run(
         summarizer_output_tokens: 0,
         firings: Vec::new(),
         points: Vec::new(),
+        compactions: Vec::new(),
+        final_chars: 0,
     };
     // Simulated compactions are stamped after the stream's last event so
     // they always win, in the order they fire.
@@ -386,6 +401,8 @@ pub fn run(
             replay.total += e.chars;
         }
     }
+    out.final_chars = replay.total;
+    out.compactions = replay.overlays.into_iter().map(|o| o.compaction).collect();
     Ok(out)
 }
 
