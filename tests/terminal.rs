@@ -161,3 +161,57 @@ fn an_error_before_the_screen_opens_leaves_the_terminal_alone() {
     assert!(s.has(b"no such"), "{}", s.text());
     assert!(s.settings_restored());
 }
+
+#[test]
+fn a_resize_redraws_at_the_new_size() {
+    let s = in_pty(
+        "$BIN --demo & pid=$!; sleep 2; stty cols 130 rows 41; kill -WINCH $pid; sleep 1; kill -TERM $pid; wait $pid; rc=$?",
+        b"",
+        Duration::ZERO,
+        &[],
+    );
+    assert_eq!(rc(&s), Some(0), "{}", s.text());
+    // The footer is drawn on the new last row.
+    assert!(s.has(b"\x1b[41;1H"), "no frame at 41 rows: {}", s.text());
+}
+
+#[test]
+fn a_vanished_terminal_ends_the_program() {
+    // The pty's owner is killed outright: the program must notice the
+    // hang-up and exit rather than spin.
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let bin = env!("CARGO_BIN_EXE_jp-inspect");
+    let script = format!(
+        "stty cols 100 rows 30; {bin} --demo & echo $! > {}; wait",
+        pidfile.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-q", "-e", "-c", &script, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .env("TERM", "xterm-256color")
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        if stat.split_whitespace().nth(2) == Some("Z") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "jp-inspect (pid {pid}) kept running after its terminal went away"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

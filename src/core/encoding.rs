@@ -32,6 +32,44 @@ pub fn try_decode_standard(s: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The decoded size of `s` in bytes and characters when `jp`'s rule decodes
+/// it (standard base64 of UTF-8), without keeping the decoded text: it is
+/// decoded in chunks into a stack buffer.
+pub fn measure_standard(s: &str) -> Option<(u64, u64)> {
+    // 4 input characters make 3 bytes; keep chunks whole quads.
+    const QUADS: usize = 1024;
+    if !s.len().is_multiple_of(4) {
+        return None;
+    }
+    let input = s.as_bytes();
+    let mut buf = [0u8; QUADS * 3 + 3];
+    // Bytes of a UTF-8 sequence cut at a chunk's end, carried over.
+    let mut carry = [0u8; 4];
+    let mut carried = 0;
+    let (mut bytes, mut chars) = (0u64, 0u64);
+    for chunk in input.chunks(QUADS * 4) {
+        buf[..carried].copy_from_slice(&carry[..carried]);
+        let n = STANDARD.decode_slice(chunk, &mut buf[carried..]).ok()?;
+        let filled = carried + n;
+        bytes += n as u64;
+        let text = match std::str::from_utf8(&buf[..filled]) {
+            Ok(t) => t,
+            Err(e) if e.error_len().is_none() => {
+                // An incomplete sequence at the end: valid so far.
+                let valid = e.valid_up_to();
+                carried = filled - valid;
+                carry[..carried].copy_from_slice(&buf[valid..filled]);
+                chars += std::str::from_utf8(&buf[..valid]).ok()?.chars().count() as u64;
+                continue;
+            }
+            Err(_) => return None,
+        };
+        carried = 0;
+        chars += text.chars().count() as u64;
+    }
+    (carried == 0).then_some((bytes, chars))
+}
+
 /// Encodes a plain string the way `jp` writes it.
 pub fn encode_storage(s: &str) -> String {
     STANDARD.encode(s.as_bytes())
@@ -184,6 +222,38 @@ mod tests {
         assert_eq!(decode_storage("test"), "test");
         // "YWJj" decodes to "abc": jp would decode it, so do we.
         assert_eq!(decode_storage("YWJj"), "abc");
+    }
+
+    #[test]
+    fn measuring_matches_decoding() {
+        let texts = [
+            String::new(),
+            "hello".to_string(),
+            "é".repeat(5000),
+            "日本語のテキスト ".repeat(700),
+            "a🎉b".repeat(2000),
+        ];
+        for t in texts {
+            let encoded = encode_storage(&t);
+            assert_eq!(
+                measure_standard(&encoded),
+                Some((t.len() as u64, t.chars().count() as u64)),
+                "{}",
+                t.len()
+            );
+        }
+        // Not base64, not UTF-8 underneath, or not canonical: None.
+        assert_eq!(measure_standard("hello world!"), None);
+        assert_eq!(measure_standard("/w=="), None);
+        assert_eq!(measure_standard("aGk"), None);
+        let bad = STANDARD.encode(
+            [b'a'; 5000]
+                .iter()
+                .chain(&[0xff])
+                .copied()
+                .collect::<Vec<u8>>(),
+        );
+        assert_eq!(measure_standard(&bad), None);
     }
 
     #[test]

@@ -339,10 +339,21 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
         }
         "tool_call_response" => {
             let id = need_str("id", fields.id)?;
-            let content = need_str("content", fields.content)?;
-            let content = encoding::decode_storage(&content);
-            event.payload = content.len() as u64;
-            event.chars = count_chars(&content);
+            // Most contents are base64: measure them straight from the raw
+            // text, without unescaping or keeping the decoded bytes.
+            let measured = fields
+                .content
+                .map(|r| r.get())
+                .filter(|s| s.len() >= 2 && s.starts_with('"'))
+                .and_then(|s| encoding::measure_standard(&s[1..s.len() - 1]));
+            (event.payload, event.chars) = match measured {
+                Some(m) => m,
+                None => {
+                    let content = need_str("content", fields.content)?;
+                    let content = encoding::decode_storage(&content);
+                    (content.len() as u64, count_chars(&content))
+                }
+            };
             let is_error = match fields.is_error {
                 Some(r) => match r.get() {
                     "true" => true,
@@ -419,13 +430,17 @@ fn offset_in(outer: &str, inner: &str) -> usize {
 /// The string a raw JSON value holds, borrowed when it has no escapes.
 fn string(r: &RawValue) -> Option<Cow<'_, str>> {
     let s = r.get();
-    if !s.starts_with('"') {
+    if !s.starts_with('"') || s.len() < 2 {
         return None;
     }
-    match serde_json::from_str::<&str>(s) {
-        Ok(b) => Some(Cow::Borrowed(b)),
-        Err(_) => serde_json::from_str::<String>(s).ok().map(Cow::Owned),
+    // The raw value is a valid JSON string already: without a backslash its
+    // text is exactly what is between the quotes. (Base64 contents, the bulk
+    // of a conversation, never have one.)
+    let inner = &s[1..s.len() - 1];
+    if !inner.as_bytes().contains(&b'\\') {
+        return Some(Cow::Borrowed(inner));
     }
+    serde_json::from_str::<String>(s).ok().map(Cow::Owned)
 }
 
 fn compact_json(r: &RawValue) -> Result<String, serde_json::Error> {

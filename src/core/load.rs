@@ -75,8 +75,8 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
 
     let mut warnings = Vec::new();
     let mut events = Vec::with_capacity(raws.len());
-    for (index, raw) in raws.iter().enumerate() {
-        match event::parse(&source, raw.get()) {
+    for (index, parsed) in parse_events(&source, &raws).into_iter().enumerate() {
+        match parsed {
             Ok((event, warning)) => {
                 if let Some(message) = warning {
                     warnings.push(Warning {
@@ -161,6 +161,53 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         events,
         turn_count,
         warnings,
+    })
+}
+
+/// Files at least this big are read on every core: an event's typed view
+/// depends on nothing but its own text.
+const PARALLEL_FROM: usize = 256 << 10;
+
+/// The typed view of every event, in order.
+fn parse_events(
+    source: &str,
+    raws: &[&RawValue],
+) -> Vec<Result<(Event, Option<String>), event::FieldError>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if source.len() < PARALLEL_FROM || threads < 2 || raws.len() < 2 * threads {
+        return raws.iter().map(|r| event::parse(source, r.get())).collect();
+    }
+    // Chunks of about equal bytes, not equal counts: a few huge tool
+    // results would otherwise leave one thread doing all the work.
+    let per = source.len() / threads + 1;
+    let mut bounds = vec![0];
+    let mut acc = 0;
+    for (i, r) in raws.iter().enumerate() {
+        acc += r.get().len();
+        if acc >= per * bounds.len() && i + 1 < raws.len() {
+            bounds.push(i + 1);
+        }
+    }
+    bounds.push(raws.len());
+    std::thread::scope(|s| {
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .map(|w| {
+                let chunk = &raws[w[0]..w[1]];
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|r| event::parse(source, r.get()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("event parsing does not panic"))
+            .collect()
     })
 }
 

@@ -46,9 +46,13 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     ] {
         signal_hook::flag::register(sig, terminated.clone())?;
     }
+    // Resizes are read from our own flag: keys are polled here, not in
+    // crossterm, which would otherwise be the one to notice SIGWINCH.
+    let resized = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGWINCH, resized.clone())?;
     terminal::install_panic_hook();
     let mut term = terminal::Terminal::enter()?;
-    let result = event_loop(&mut term, opts, &terminated);
+    let result = event_loop(&mut term, opts, &terminated, &resized);
     drop(term);
     result
 }
@@ -57,6 +61,7 @@ fn event_loop(
     term: &mut terminal::Terminal,
     opts: Options,
     terminated: &AtomicBool,
+    resized: &AtomicBool,
 ) -> anyhow::Result<()> {
     let worker = worker::Worker::start();
     let mut watcher: Option<watch::Watcher> = None;
@@ -114,13 +119,24 @@ fn event_loop(
         if terminated.load(Ordering::Relaxed) {
             actions.push(Action::Terminate);
         }
-        if event::poll(Duration::from_millis(40))? {
-            match event::read()? {
-                Event::Key(k) => actions.push(Action::Key(k)),
-                Event::Mouse(m) => actions.push(Action::Mouse(m)),
-                Event::Resize(w, h) => actions.push(Action::Resize(w, h)),
-                _ => {}
+        if resized.swap(false, Ordering::Relaxed) {
+            let size = term.size()?;
+            actions.push(Action::Resize(size.width, size.height));
+        }
+        match terminal::wait_input(Duration::from_millis(40)) {
+            terminal::Input::HungUp => return Ok(()),
+            terminal::Input::Ready => {
+                // Everything crossterm has buffered, without waiting.
+                while event::poll(Duration::ZERO)? {
+                    match event::read()? {
+                        Event::Key(k) => actions.push(Action::Key(k)),
+                        Event::Mouse(m) => actions.push(Action::Mouse(m)),
+                        Event::Resize(w, h) => actions.push(Action::Resize(w, h)),
+                        _ => {}
+                    }
+                }
             }
+            terminal::Input::Timeout => {}
         }
         while let Ok(done) = worker.results.try_recv() {
             actions.push(Action::Done(done));

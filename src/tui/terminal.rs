@@ -48,6 +48,54 @@ impl Drop for Terminal {
     }
 }
 
+/// What waiting for input found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    Ready,
+    Timeout,
+    /// The terminal is gone (its emulator closed, the ssh link dropped).
+    HungUp,
+}
+
+/// The file descriptor crossterm reads keys from: stdin when it is a
+/// terminal, else `/dev/tty` (kept open here for polling).
+fn input_fd() -> std::os::fd::RawFd {
+    use std::os::fd::AsRawFd;
+    static TTY: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
+    // SAFETY: isatty only inspects the descriptor.
+    if unsafe { libc::isatty(0) } == 1 {
+        return 0;
+    }
+    TTY.get_or_init(|| std::fs::File::open("/dev/tty").ok())
+        .as_ref()
+        .map_or(0, |f| f.as_raw_fd())
+}
+
+/// Waits up to `timeout` for a key, a mouse event or a resize to be
+/// readable. Polled here rather than in crossterm: once the terminal hangs
+/// up, crossterm reads end-of-file in a loop that never returns.
+pub fn wait_input(timeout: std::time::Duration) -> Input {
+    let mut fds = libc::pollfd {
+        fd: input_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+    // SAFETY: one valid pollfd, its count, a timeout.
+    let n = unsafe { libc::poll(&mut fds, 1, ms) };
+    if n < 0 {
+        // EINTR (a signal, a resize): let the loop look around.
+        return Input::Timeout;
+    }
+    if fds.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+        Input::HungUp
+    } else if fds.revents & libc::POLLIN != 0 {
+        Input::Ready
+    } else {
+        Input::Timeout
+    }
+}
+
 /// Puts the terminal back: cooked mode, main screen, no mouse reporting,
 /// cursor shown. Safe to call more than once.
 pub fn restore() {
