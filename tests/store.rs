@@ -302,3 +302,24 @@ fn user_silo_lock_is_used_when_a_silo_exists() {
     assert!(!jp_inspect::core::lock::is_held(&lock));
     assert_ne!(fs::read(conv.join("events.json")).unwrap(), before);
 }
+
+#[test]
+fn large_files_are_read_on_every_core_identically() {
+    // Over the size from which events are parsed in parallel.
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = jp_inspect::synth::Spec::of_size(12 << 20);
+    let dir = jp_inspect::synth::write_conversation(tmp.path(), 17_000_000_009, &spec).unwrap();
+    let conv = load::load(&dir).unwrap();
+    let (count, turns) = turns_by_hand(&dir);
+    assert_eq!(conv.turn_count, count);
+    assert_eq!(
+        conv.events.iter().map(|e| e.turn).collect::<Vec<_>>(),
+        turns
+    );
+    let text = fs::read_to_string(dir.join("events.json")).unwrap();
+    let raws: Vec<&serde_json::value::RawValue> = serde_json::from_str(&text).unwrap();
+    assert_eq!(raws.len(), conv.events.len());
+    for (i, r) in raws.iter().enumerate() {
+        assert_eq!(conv.raw(i), r.get(), "event {i}");
+    }
+}

@@ -49,7 +49,7 @@ pub fn measure_standard(s: &str) -> Option<(u64, u64)> {
     let (mut bytes, mut chars) = (0u64, 0u64);
     for chunk in input.chunks(QUADS * 4) {
         buf[..carried].copy_from_slice(&carry[..carried]);
-        let n = STANDARD.decode_slice(chunk, &mut buf[carried..]).ok()?;
+        let n = decode_quads(chunk, &mut buf[carried..])?;
         let filled = carried + n;
         bytes += n as u64;
         let text = match std::str::from_utf8(&buf[..filled]) {
@@ -68,6 +68,30 @@ pub fn measure_standard(s: &str) -> Option<(u64, u64)> {
         chars += text.chars().count() as u64;
     }
     (carried == 0).then_some((bytes, chars))
+}
+
+/// Decodes whole quads of standard, padded base64 into `out` with SIMD, and
+/// with the exact strictness of the `base64` crate's `STANDARD` (which `jp`
+/// uses): canonical padding and zero trailing bits.
+fn decode_quads(src: &[u8], out: &mut [u8]) -> Option<usize> {
+    let n = base64_simd::STANDARD
+        .decode(
+            src,
+            base64_simd::Out::from_slice(&mut out[..src.len() / 4 * 3]),
+        )
+        .ok()?
+        .len();
+    // The SIMD decoder does not promise to refuse stray bits after the
+    // last byte of a padded quad ("QR==" for "QQ=="): check them by
+    // encoding that quad again.
+    if src.last() == Some(&b'=') {
+        let tail = n.checked_sub(3 - src.iter().rev().take_while(|&&b| b == b'=').count())?;
+        let again = STANDARD.encode(&out[tail..n]);
+        if again.as_bytes() != &src[src.len() - 4..] {
+            return None;
+        }
+    }
+    Some(n)
 }
 
 /// Encodes a plain string the way `jp` writes it.
@@ -254,6 +278,41 @@ mod tests {
                 .collect::<Vec<u8>>(),
         );
         assert_eq!(measure_standard(&bad), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn measuring_agrees_with_the_base64_crate(
+            s in "[A-Za-z0-9+/=é_ -]{0,40}",
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000),
+            flip in 0usize..4000,
+        ) {
+            let expected = |s: &str| {
+                STANDARD.decode(s).ok().and_then(|b| String::from_utf8(b).ok())
+                    .map(|t| (t.len() as u64, t.chars().count() as u64))
+            };
+            proptest::prop_assert_eq!(measure_standard(&s), expected(&s));
+            // Valid encodings, and the same with one character changed.
+            let enc = STANDARD.encode(&bytes);
+            proptest::prop_assert_eq!(measure_standard(&enc), expected(&enc));
+            if !enc.is_empty() {
+                let mut b = enc.clone().into_bytes();
+                let i = flip % b.len();
+                b[i] = b"AQR/+=_z"[flip % 8];
+                let changed = String::from_utf8(b).unwrap();
+                proptest::prop_assert_eq!(measure_standard(&changed), expected(&changed));
+            }
+        }
+    }
+
+    #[test]
+    fn non_canonical_trailing_bits_are_refused() {
+        assert_eq!(measure_standard("QQ=="), Some((1, 1)));
+        assert_eq!(measure_standard("QR=="), None);
+        assert_eq!(measure_standard("QUI="), Some((2, 2)));
+        assert_eq!(measure_standard("QUJ="), None);
+        assert_eq!(measure_standard("Q==="), None);
+        assert_eq!(measure_standard("===="), None);
     }
 
     #[test]

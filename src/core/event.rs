@@ -152,6 +152,9 @@ impl Event {
 pub struct FieldError {
     pub offset: usize,
     pub message: String,
+    /// The event's text is not well-formed JSON (rather than a well-formed
+    /// event of the wrong shape).
+    pub syntax: bool,
 }
 
 /// The fields the typed view reads; everything else is kept in the raw text.
@@ -195,16 +198,19 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
                 "expected an event object, found {}",
                 json_kind(first.unwrap_or(b' '))
             ),
+            syntax: serde_json::from_str::<&RawValue>(raw).is_err(),
         });
     }
     let fields: Fields<'a> = serde_json::from_str(raw).map_err(|e| FieldError {
         offset: start,
         message: strip_position(&e),
+        syntax: e.is_syntax() || e.is_eof(),
     })?;
     let at = |r: &RawValue| offset_in(source, r.get());
     let err = |r: &RawValue, message: String| FieldError {
         offset: at(r),
         message,
+        syntax: false,
     };
 
     let tag = match fields.kind {
@@ -218,6 +224,7 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
             return Err(FieldError {
                 offset: start,
                 message: "event without a `type` tag".into(),
+                syntax: false,
             });
         }
     };
@@ -249,6 +256,7 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
                 return Err(FieldError {
                     offset: start,
                     message: format!("`{tag}` event without a `timestamp`"),
+                    syntax: false,
                 });
             }
         });
@@ -279,6 +287,7 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
                 return Err(FieldError {
                     offset: start,
                     message: "`chat_response` without `message`, `reasoning` or `data`".into(),
+                    syntax: false,
                 });
             };
             if found.next().is_some() {
@@ -327,6 +336,7 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
                     return Err(FieldError {
                         offset: start,
                         message: "`tool_call_request` event without `arguments`".into(),
+                        syntax: false,
                     });
                 }
             };
@@ -369,6 +379,7 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
                     return Err(FieldError {
                         offset: start,
                         message: "`tool_call_response` event without `is_error`".into(),
+                        syntax: false,
                     });
                 }
             };
@@ -384,6 +395,7 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
             let value: Value = serde_json::from_str(raw).map_err(|e| FieldError {
                 offset: start,
                 message: e.to_string(),
+                syntax: false,
             })?;
             Kind::Compaction(
                 Compaction::from_json(&value)
@@ -408,10 +420,12 @@ fn required_str<'a>(
         Some(r) => string(r).ok_or_else(|| FieldError {
             offset: offset_in(source, r.get()),
             message: format!("field `{name}`: expected a string, found {}", kind_of(r)),
+            syntax: false,
         }),
         None => Err(FieldError {
             offset: start,
             message: format!("`{tag}` event without `{name}`"),
+            syntax: false,
         }),
     }
 }

@@ -88,6 +88,19 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
                 }
                 events.push(event);
             }
+            Err(e) if e.syntax => {
+                // Malformed JSON inside an element: the whole-array parse
+                // names the exact place.
+                if let Err(se) = serde_json::from_str::<Vec<&RawValue>>(&source) {
+                    return Err(syntax(&events_path, &se));
+                }
+                return Err(Error::Event {
+                    path: events_path,
+                    index,
+                    place: Place::of_offset(&source, e.offset),
+                    message: e.message,
+                });
+            }
             Err(e) => {
                 return Err(Error::Event {
                     path: events_path,
@@ -166,18 +179,18 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
 
 /// Files at least this big are read on every core: an event's typed view
 /// depends on nothing but its own text.
-const PARALLEL_FROM: usize = 256 << 10;
+const PARALLEL_FROM: usize = 8 << 20;
 
 /// The typed view of every event, in order.
 fn parse_events(
     source: &str,
-    raws: &[&RawValue],
+    raws: &[&str],
 ) -> Vec<Result<(Event, Option<String>), event::FieldError>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     if source.len() < PARALLEL_FROM || threads < 2 || raws.len() < 2 * threads {
-        return raws.iter().map(|r| event::parse(source, r.get())).collect();
+        return raws.iter().map(|r| event::parse(source, r)).collect();
     }
     // Chunks of about equal bytes, not equal counts: a few huge tool
     // results would otherwise leave one thread doing all the work.
@@ -185,7 +198,7 @@ fn parse_events(
     let mut bounds = vec![0];
     let mut acc = 0;
     for (i, r) in raws.iter().enumerate() {
-        acc += r.get().len();
+        acc += r.len();
         if acc >= per * bounds.len() && i + 1 < raws.len() {
             bounds.push(i + 1);
         }
@@ -199,7 +212,7 @@ fn parse_events(
                 s.spawn(move || {
                     chunk
                         .iter()
-                        .map(|r| event::parse(source, r.get()))
+                        .map(|r| event::parse(source, r))
                         .collect::<Vec<_>>()
                 })
             })
@@ -251,7 +264,7 @@ fn syntax(path: &Path, e: &serde_json::Error) -> Error {
     }
 }
 
-fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a RawValue>> {
+fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a str>> {
     if source.starts_with('\u{feff}') {
         return Err(Error::Syntax {
             path: path.to_path_buf(),
@@ -284,7 +297,13 @@ fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a RawValue>> {
             });
         }
     }
-    serde_json::from_str(source).map_err(|e| syntax(path, &e))
+    match super::split::elements(source) {
+        Some(ranges) => Ok(ranges.into_iter().map(|(a, b)| &source[a..b]).collect()),
+        // Something is off: serde says exactly what and where.
+        None => serde_json::from_str::<Vec<&RawValue>>(source)
+            .map(|raws| raws.into_iter().map(RawValue::get).collect())
+            .map_err(|e| syntax(path, &e)),
+    }
 }
 
 /// A legacy file's first element is a config delta holding the base config,

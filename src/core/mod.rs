@@ -20,6 +20,7 @@ pub mod reset;
 pub mod resolve;
 pub mod rule;
 pub mod save;
+pub mod split;
 pub mod summarize;
 pub mod timestamp;
 pub mod turns;
