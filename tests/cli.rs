@@ -279,7 +279,10 @@ fn count_by_hand(events: &[Value]) -> [u64; 6] {
 #[test]
 fn stats_match_a_count_by_hand() {
     let (tmp, dirs) = workspace();
-    for dir in dirs.iter().skip(1) {
+    if dirs.len() == 1 {
+        eprintln!("../shared is absent: counting the bundled demo only");
+    }
+    for dir in &dirs {
         let v = json(&jp_inspect(
             &["stats", dir.to_str().unwrap(), "--json"],
             tmp.path(),
@@ -311,7 +314,11 @@ fn stats_match_a_count_by_hand() {
             "{}",
             dir.display()
         );
-        assert_eq!(v["projected"]["tokens"], v["raw"]["tokens"]);
+        if v["compactions"].as_array().unwrap().is_empty() {
+            assert_eq!(v["projected"]["tokens"], v["raw"]["tokens"]);
+        } else {
+            assert!(v["projected"]["tokens"].as_u64() < v["raw"]["tokens"].as_u64());
+        }
     }
 }
 
