@@ -501,3 +501,41 @@ fn without_follow_changes_are_not_loaded() {
     h.act(Action::FilesChanged);
     assert_eq!(h.state.generation, generation);
 }
+
+#[test]
+fn load_warnings_are_shown() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let path = demo.conversation_dir.join("events.json");
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    events.push(serde_json::json!({"type": "compaction", "timestamp": "2026-11-30 10:00:00.0", "from_turn": 2}));
+    std::fs::write(&path, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
+    let mut state = State::new(
+        demo.conversation_dir.clone(),
+        AutoConfig::default(),
+        None,
+        Theme { color: true },
+    );
+    update::update(&mut state, Action::Resize(160, 40));
+    let result = worker::execute(jp_inspect::tui::action::Job::Load {
+        dir: demo.conversation_dir.clone(),
+        preview: Vec::new(),
+    });
+    update::update(
+        &mut state,
+        Action::Done(Done {
+            generation: 0,
+            result,
+        }),
+    );
+    let (text, _) = state.status.clone().unwrap();
+    assert!(text.starts_with("1 warning(s) reading the file"), "{text}");
+    assert!(text.contains("compaction #3 is invalid"), "{text}");
+    let mut term = Terminal::new(TestBackend::new(160, 40)).unwrap();
+    term.draw(|f| view::draw(f, &state)).unwrap();
+    assert!(
+        term.backend()
+            .to_string()
+            .contains("INVALID, left out of the projection: missing `to_turn`")
+    );
+}

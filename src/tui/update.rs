@@ -841,7 +841,24 @@ fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
     match done.result {
         JobResult::Loaded(Ok(model)) => {
             state.busy = None;
+            let first = state.model.is_none();
+            let warnings: Vec<String> = model
+                .conv
+                .warnings
+                .iter()
+                .map(ToString::to_string)
+                .collect();
             state.set_model(*model);
+            if first && !warnings.is_empty() {
+                state.set_status(
+                    format!(
+                        "{} warning(s) reading the file; the first: {}",
+                        warnings.len(),
+                        warnings[0]
+                    ),
+                    Level::Error,
+                );
+            }
         }
         JobResult::Loaded(Err(e)) => {
             state.busy = None;
