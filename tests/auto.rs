@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::json;
+
 use jp_inspect::core::auto::{self, AutoConfig, Mode};
 use jp_inspect::core::load;
 use jp_inspect::core::range::TurnRange;
@@ -22,16 +24,6 @@ fn run(args: &[&str]) -> Output {
         .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
         .output()
         .unwrap()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// Turns of uniform size: ~6,100 tokens each, of which everything but

@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::json;
+
 use base64::Engine as _;
 use serde_json::Value;
 use std::fs;
@@ -15,16 +17,6 @@ fn jp_inspect(args: &[&str], cwd: &Path) -> Output {
         .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
         .output()
         .unwrap()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn stderr(out: &Output) -> String {

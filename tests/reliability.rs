@@ -14,7 +14,6 @@ use jp_inspect::core::{load, timestamp};
 use serde_json::{Value, json};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -449,7 +448,10 @@ fn crash(kills: usize, turns: usize) {
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
     // The stale lock a killed writer left is no obstacle either.
     let (lock, _) = jp_inspect::core::workspace::lock_paths(&dir, 17_600_000_000);
-    assert!(!lock.exists() || fs::metadata(&lock).map(|m| m.ino()).is_ok());
+    assert!(
+        !jp_inspect::core::lock::is_held(&lock),
+        "a killed writer's lock is free"
+    );
     eprintln!(
         "crash: {kills} writers started, {killed} killed mid-way, {finished} finished, every \
          state old or new (none torn), {} compactions landed, {:.1?}",

@@ -100,7 +100,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
             lines.push(format!(
                 "Compacted turns {} ({} total, {what}, auto).",
                 a.range().human(),
-                a.range().len()
+                a.range().turns()
             ));
         }
         lines.push(format!(

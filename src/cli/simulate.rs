@@ -2,7 +2,7 @@
 
 use super::Context;
 use super::args::SimulateArgs;
-use super::output::{print_json, print_lines, thousands};
+use super::output::{print_json, print_lines};
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::{self, Policy, Run};
 use crate::core::{Conversation, summarize, window};
@@ -112,35 +112,19 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
 
 fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
     let mut lines = vec![format!(
-        "{:<17} {:<7} {:>6} {:>6} {:>5} {:>5} {:>12} {:>4} {:>4} {:>9} {:>9} {:>12}",
+        "{:<17} {:<7} {:>6}{}",
         "conversation",
         "policy",
         "window",
-        "peak",
-        "over",
-        "reqs",
-        "input",
-        "elid",
-        "summ",
-        "summ in",
-        "summ out",
-        "cost"
+        crate::fmt::RUN_METRICS_HEADER
     )];
     for (ci, r) in results {
         lines.push(format!(
-            "{:<17} {:<7} {:>6} {:>5.0}% {:>5} {:>5} {:>12} {:>4} {:>4} {:>9} {:>9} {:>12}",
+            "{:<17} {:<7} {:>6}{}",
             convs[*ci].display_id(),
             r.policy.as_str(),
             window::human_tokens(r.window),
-            r.peak_ratio * 100.0,
-            r.overflows,
-            r.requests,
-            thousands(r.input_tokens),
-            r.elisions,
-            r.summaries,
-            thousands(r.summarizer_input_tokens),
-            thousands(r.summarizer_output_tokens),
-            thousands(r.cost())
+            crate::fmt::run_metrics(r)
         ));
         if !r.firings.is_empty() {
             let fired: Vec<String> = r

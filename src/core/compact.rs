@@ -189,7 +189,7 @@ pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<String> {
         lines.push(format!(
             "Compacted {} ({} total, {how}).",
             turns_phrase(r.from, r.to),
-            r.len()
+            r.turns()
         ));
         next = next.max(r.to + 1);
     }

@@ -5,7 +5,7 @@ use super::encoding;
 use super::error::Warning;
 use super::event::{Event, Kind, Span};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub const EVENTS_FILE: &str = "events.json";
 pub const BASE_CONFIG_FILE: &str = "base_config.json";
@@ -134,11 +134,6 @@ impl Conversation {
         start..end
     }
 
-    /// Size of `events.json` as read.
-    pub fn source_len(&self) -> usize {
-        self.source.len()
-    }
-
     /// Every compaction event, valid or not, in stream order.
     pub fn compactions(&self) -> impl Iterator<Item = CompactionRef<'_>> + '_ {
         self.events
@@ -167,9 +162,5 @@ impl Conversation {
     /// Index of the first event of each turn.
     pub fn turn_starts(&self) -> Vec<usize> {
         super::turns::first_events(&self.events, self.turn_count)
-    }
-
-    pub fn dir(&self) -> &Path {
-        &self.dir
     }
 }

@@ -115,10 +115,6 @@ impl Lock {
         ))
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Whether the lock path still names the file we hold: false if another
     /// process deleted it (then a third may lock a new file there).
     pub fn still_held(&self) -> bool {

@@ -22,12 +22,9 @@ pub struct TurnRange {
 }
 
 impl TurnRange {
-    pub fn len(&self) -> usize {
+    /// How many turns (never zero: an empty range is `None` upstream).
+    pub fn turns(&self) -> usize {
         self.to - self.from + 1
-    }
-
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     pub fn intersects(&self, from: usize, to: usize) -> bool {

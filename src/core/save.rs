@@ -257,15 +257,9 @@ pub fn pretty_element(value: &serde_json::Value) -> String {
 
 const TEMP_MARK: &str = ".jp-inspect-";
 
-/// Writes `bytes` to `path` via a temp file in the same directory, fsyncs
-/// it, renames it over `path` and fsyncs the directory, so a crash leaves
-/// either the old file or the new one, never a mix.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let temp = write_temp(path, bytes)?;
-    commit(&temp, path)
-}
-
-/// Writes and fsyncs the temp file beside `path`; returns its path.
+/// Writes and fsyncs the temp file beside `path` (the first half of an
+/// atomic replace: a crash leaves the old file or, after `commit`, the new
+/// one, never a mix); returns its path.
 fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
@@ -335,7 +329,8 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("events.json");
         fs::write(&path, "old").unwrap();
-        write_atomically(&path, b"new").unwrap();
+        let temp = write_temp(&path, b"new").unwrap();
+        commit(&temp, &path).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
     }

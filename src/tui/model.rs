@@ -102,11 +102,6 @@ impl Layout {
     pub fn row_of_raw(&self, b: usize, index: usize) -> usize {
         self.offsets[b] + 1 + (index - self.raw_start[b])
     }
-
-    /// The virtual row of projected event `k` in block `b`.
-    pub fn row_of_projected(&self, b: usize, k: usize) -> usize {
-        self.offsets[b] + 1 + (k - self.proj_start[b])
-    }
 }
 
 /// Builds the layout of `conv` seen through `p`.

@@ -61,7 +61,7 @@ fn apply(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 }));
             }
         }
-        Action::Done(done) => finished(state, done, fx),
+        Action::Done(done) => finished(state, done),
         Action::Quit => match state.overlay {
             Some(_) => state.overlay = None,
             None => state.quit = true,
@@ -836,7 +836,7 @@ fn open_simulation(state: &mut State, fx: &mut Vec<Effect>) {
     );
 }
 
-fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
+fn finished(state: &mut State, done: Done) {
     let current = done.generation == state.generation;
     match done.result {
         JobResult::Loaded(Ok(model)) => {
@@ -942,5 +942,4 @@ fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             }
         }
     }
-    let _ = fx;
 }

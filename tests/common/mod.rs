@@ -59,3 +59,14 @@ pub fn workspace_with(conv: &Path) -> (tempfile::TempDir, PathBuf) {
     let dir = copy_dir(conv, &tmp.path().join(".jp/conversations").join(name));
     (tmp, dir)
 }
+
+/// The JSON a successful command printed; fails with its stderr otherwise.
+pub fn json(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}

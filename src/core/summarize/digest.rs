@@ -200,7 +200,7 @@ fn render(f: &Facts, range: TurnRange, item_len: usize, keep: usize) -> String {
         "Digest of turns {}-{} ({} turns{span}).\n",
         range.from + 1,
         range.to + 1,
-        range.len()
+        range.turns()
     ));
     let list = |out: &mut String, title: &str, items: &[(usize, String)]| {
         if items.is_empty() {

@@ -73,12 +73,11 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     };
     let keep = (0..=4).rev().find(|&k| fits(k)).unwrap_or(0);
     let mut spans = Vec::new();
-    for (p, s) in segments.into_iter().filter(|(p, _)| *p <= keep) {
+    for (_, s) in segments.into_iter().filter(|(p, _)| *p <= keep) {
         spans.push(Span::styled(
             if spans.is_empty() { " " } else { " │ " },
             t.dim(),
         ));
-        let _ = p;
         spans.push(s);
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -2,7 +2,7 @@
 //! the compaction bands in their gutters.
 
 use crate::core::projection::Fate;
-use crate::tui::state::{Band, Focus, Row, Side, State};
+use crate::tui::state::{Band, Focus, Side, State};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -81,7 +81,7 @@ fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &Stat
     for row in &state.rows {
         let side = if raw { &row.raw } else { &row.projected };
         let selected = row.row == state.cursor;
-        lines.push(render_row(t, side, row, width, selected, focused, raw));
+        lines.push(render_row(t, side, width, selected, focused, raw));
     }
     // A divider between the panes: the projected pane starts with it.
     let area = if raw {
@@ -115,7 +115,6 @@ fn gutter(t: &Theme, band: Option<Band>) -> Span<'static> {
 fn render_row(
     t: &Theme,
     side: &Side,
-    row: &Row,
     width: usize,
     selected: bool,
     focused: bool,
@@ -187,7 +186,6 @@ fn render_row(
             let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
             let room = width.saturating_sub(used);
             let text: String = text.chars().take(room).collect();
-            let _ = row;
             Line::from(vec![
                 gutter(t, *band),
                 Span::styled(mark.to_string(), text_style),

@@ -3,7 +3,7 @@
 
 use crate::core::auto::simulate::{Policy, Run};
 use crate::core::window::human_tokens;
-use crate::fmt::thousands;
+use crate::fmt::{RUN_METRICS_HEADER, run_metrics};
 use crate::tui::state::{Simulation, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -188,17 +188,8 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
 
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            " {:<8} {:>6} {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13}  fired (after turn: e/s/r range)",
-            "policy",
-            "peak",
-            "over",
-            "reqs",
-            "input tok",
-            "elid",
-            "summ",
-            "summ in",
-            "summ out",
-            "cost"
+            " {:<8} {RUN_METRICS_HEADER}  fired (after turn: e/s/r range)",
+            "policy"
         ),
         t.title(),
     ))];
@@ -217,19 +208,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             .collect();
         lines.push(Line::from(vec![
             Span::styled(format!(" {:<8}", r.policy.as_str()), color(r.policy)),
-            Span::raw(format!(
-                " {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13}  {}",
-                r.peak_ratio * 100.0,
-                r.overflows,
-                r.requests,
-                thousands(r.input_tokens),
-                r.elisions,
-                r.summaries,
-                thousands(r.summarizer_input_tokens),
-                thousands(r.summarizer_output_tokens),
-                thousands(r.cost()),
-                fired.join(", ")
-            )),
+            Span::raw(format!(" {}  {}", run_metrics(r), fired.join(", "))),
         ]));
     }
     lines.push(Line::from(Span::styled(
