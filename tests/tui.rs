@@ -539,3 +539,84 @@ fn load_warnings_are_shown() {
             .contains("INVALID, left out of the projection: missing `to_turn`")
     );
 }
+
+/// Every screen, overlay, prompt and error state, drawn at sizes from 1×1
+/// to 250×80: drawing must never panic (it did with an error in a prompt
+/// at 88 columns or fewer).
+#[test]
+fn drawing_is_safe_at_every_size() {
+    type Setup = fn(&mut Harness);
+    let states: Vec<(&str, Setup)> = vec![
+        ("main", |_| {}),
+        ("rule prompt", |h| {
+            h.char('p');
+            h.typed("s:..-3");
+        }),
+        ("rule error", |h| {
+            h.char('p');
+            h.typed("garbage");
+            h.key(KeyCode::Enter);
+        }),
+        ("window error", |h| {
+            h.char('w');
+            h.typed("abc");
+            h.key(KeyCode::Enter);
+        }),
+        ("search prompt", |h| {
+            h.char('/');
+            h.typed("cargo");
+        }),
+        ("preview", |h| {
+            h.char('p');
+            h.typed("auto");
+            h.key(KeyCode::Enter);
+        }),
+        ("detail", |h| {
+            h.char('j');
+            h.key(KeyCode::Enter);
+        }),
+        ("help", |h| h.char('?')),
+        ("confirm", |h| h.char('X')),
+        ("simulation", |h| h.char('S')),
+        ("compaction list", |h| {
+            h.key(KeyCode::Tab);
+            h.key(KeyCode::Tab);
+        }),
+    ];
+    let mut sizes = vec![(1, 1), (250, 80), (39, 9), (40, 10)];
+    for w in (20..=250).step_by(23) {
+        for hgt in (5..=80).step_by(15) {
+            sizes.push((w, hgt));
+        }
+    }
+    for w in 78..=90 {
+        sizes.push((w, 24));
+    }
+    for (name, setup) in states {
+        let mut h = Harness::new(120, 36, true);
+        setup(&mut h);
+        for &(w, hgt) in &sizes {
+            h.act(Action::Resize(w, hgt));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.text()));
+            assert!(result.is_ok(), "{name} panicked at {w}x{hgt}");
+        }
+    }
+}
+
+#[test]
+fn a_prompt_keeps_what_was_typed_visible_at_80_columns() {
+    let mut h = Harness::new(80, 24, true);
+    h.char('p');
+    h.typed("garbage");
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    assert!(text.contains("garbage"), "{text}");
+    assert!(text.contains("expected"), "the error is shown: {text}");
+    h.key(KeyCode::Esc);
+    h.char('w');
+    h.typed("abc");
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    assert!(text.contains("abc"), "{text}");
+    assert!(text.contains("not a token count"), "{text}");
+}

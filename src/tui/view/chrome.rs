@@ -86,28 +86,27 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
 pub fn status(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
     if let Some(input) = &state.input {
-        let prompt = match input.kind {
-            InputKind::Preview => " rule (s:..-3, r+t:2.., t=sreq:2..6, auto) › ",
-            InputKind::Search => " search › ",
-            InputKind::Window => " window (200k, 1m, empty = from the model) › ",
+        let (prompt, short) = match input.kind {
+            InputKind::Preview => (" rule (s:..-3, r+t:2.., t=sreq:2..6, auto) › ", " rule › "),
+            InputKind::Search => (" search › ", " search › "),
+            InputKind::Window => (
+                " window (200k, 1m, empty = from the model) › ",
+                " window › ",
+            ),
         };
-        let plen = prompt.chars().count() as u16;
+        // What the person types matters more than the hint: the long
+        // prompt only when it leaves room for a real field. The input's
+        // error goes to the footer line, never beside the field.
+        let full = prompt.chars().count() as u16;
+        let prompt = if area.width >= full + 24 {
+            prompt
+        } else {
+            short
+        };
+        let plen = (prompt.chars().count() as u16).min(area.width);
         frame.render_widget(Paragraph::new(Span::styled(prompt, t.key())), area);
-        let err_w = input
-            .error
-            .as_ref()
-            .map_or(0, |e| (e.chars().count() as u16 + 2).min(area.width / 2));
-        let field = Rect::new(
-            area.x + plen.min(area.width),
-            area.y,
-            area.width.saturating_sub(plen + err_w),
-            1,
-        );
+        let field = Rect::new(area.x + plen, area.y, area.width - plen, 1);
         frame.render_widget(&input.area, field);
-        if let Some(e) = &input.error {
-            let r = Rect::new(field.x + field.width, area.y, err_w, 1);
-            frame.render_widget(Paragraph::new(Span::styled(format!(" {e}"), t.error())), r);
-        }
         return;
     }
     let mut spans = Vec::new();
@@ -160,6 +159,14 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
 
 pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
+    if let Some(e) = state.input.as_ref().and_then(|i| i.error.as_ref()) {
+        let line = Line::from(vec![
+            Span::styled(format!(" {e}"), t.error()),
+            Span::styled("  Enter retry · Esc cancel", t.dim()),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
     let items: Vec<(&str, &str)> = if state.input.is_some() {
         vec![("Enter", "run"), ("Esc", "cancel")]
     } else {
