@@ -12,9 +12,9 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use jp_inspect::core::auto::{self, AutoConfig, Mode};
-use jp_inspect::core::compaction::{Compaction, Source};
+use jp_inspect::core::model::compaction::{Compaction, Source};
 use jp_inspect::core::summarize::digest::Digest;
-use jp_inspect::core::{encoding, load, projection, timestamp};
+use jp_inspect::core::{compact::projection, model::encoding, model::timestamp, store::load};
 use serde_json::{Value, json};
 use std::fs;
 use std::path::Path;
@@ -414,7 +414,7 @@ fn add_auto_compaction(g: &mut Gen) {
         mode: Mode::Staged,
         ..AutoConfig::default()
     };
-    config.summarizer = jp_inspect::core::auto::config::SummarizerConfig::Digest;
+    config.summarizer = jp_inspect::core::summarize::config::SummarizerConfig::Digest;
     for b in 1..g.turn_starts.len() {
         let cut = g.turn_starts[b];
         let files = load::Files {

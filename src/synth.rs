@@ -1,7 +1,7 @@
 //! Deterministic synthetic conversations for tests and benchmarks: any
 //! number of turns, any size, written in `jp`'s current on-disk format.
 
-use crate::core::encoding;
+use crate::core::model::encoding;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::fs;
@@ -139,7 +139,7 @@ impl Rng {
 
 fn ts(seconds: u64) -> String {
     let t = chrono::DateTime::from_timestamp(1_790_000_000 + seconds as i64, 0).unwrap_or_default();
-    crate::core::timestamp::format(&t)
+    crate::core::model::timestamp::format(&t)
 }
 
 /// Writes the `events.json` of `spec` to `out`, streaming (a 100 MB file
@@ -152,7 +152,7 @@ pub fn write_events(spec: &Spec, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"[")?;
     let mut emit = |out: &mut dyn Write, mut v: Value| -> io::Result<()> {
         encoding::encode_event(&mut v);
-        let text = crate::core::save::pretty_element(&v);
+        let text = crate::core::store::save::pretty_element(&v);
         if !first {
             out.write_all(b",")?;
         }

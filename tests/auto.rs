@@ -8,8 +8,8 @@ mod common;
 use common::json;
 
 use jp_inspect::core::auto::{self, AutoConfig, Mode};
-use jp_inspect::core::load;
-use jp_inspect::core::range::TurnRange;
+use jp_inspect::core::compact::range::TurnRange;
+use jp_inspect::core::store::load;
 use jp_inspect::core::summarize::{self, Summarizer, command, openai};
 use jp_inspect::synth::{self, Spec};
 use serde_json::Value;
@@ -164,7 +164,7 @@ fn trigger_reasons_are_given_either_way() {
     let eval = |c: &AutoConfig, w: Option<u64>| {
         auto::evaluate_now(
             &conv,
-            jp_inspect::core::projection::overlays(&conv),
+            jp_inspect::core::compact::projection::overlays(&conv),
             w,
             c,
             &digest,
@@ -604,20 +604,23 @@ fn incremental_replay_matches_the_full_projection() {
                 let run =
                     auto::simulate::run(&conv, policy, window, &AutoConfig::default(), &digest)
                         .unwrap();
-                let overlays: Vec<jp_inspect::core::projection::Overlay> = run
+                let overlays: Vec<jp_inspect::core::compact::projection::Overlay> = run
                     .compactions
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| jp_inspect::core::projection::Overlay {
+                    .map(|(i, c)| jp_inspect::core::compact::projection::Overlay {
                         compaction: c.clone(),
                         position: i,
                         preview: false,
                     })
                     .collect();
-                let p =
-                    jp_inspect::core::projection::project(&conv.events, conv.turn_count, overlays);
-                let full =
-                    jp_inspect::core::estimate::of_projection(&conv.events, &p).total_chars();
+                let p = jp_inspect::core::compact::projection::project(
+                    &conv.events,
+                    conv.turn_count,
+                    overlays,
+                );
+                let full = jp_inspect::core::compact::estimate::of_projection(&conv.events, &p)
+                    .total_chars();
                 assert_eq!(
                     run.final_chars,
                     full,

@@ -3,9 +3,9 @@
 
 mod common;
 
-use jp_inspect::core::encoding;
-use jp_inspect::core::load;
-use jp_inspect::core::projection;
+use jp_inspect::core::compact::projection;
+use jp_inspect::core::model::encoding;
+use jp_inspect::core::store::load;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;

@@ -2,10 +2,10 @@
 
 mod common;
 
-use jp_inspect::core::compaction::{Compaction, Source};
-use jp_inspect::core::load::{self, Files};
-use jp_inspect::core::save::{self, Edit, Removal};
-use jp_inspect::core::{Format, timestamp};
+use jp_inspect::core::model::compaction::{Compaction, Source};
+use jp_inspect::core::store::load::{self, Files};
+use jp_inspect::core::store::save::{self, Edit, Removal};
+use jp_inspect::core::{Format, model::timestamp};
 use std::path::Path;
 
 /// The fuzz target's framing: a leading 0x01 is a legacy file.

@@ -1,11 +1,11 @@
 //! Properties of the projection over generated streams with arbitrary
 //! compactions (proptest).
 
-use jp_inspect::core::compaction::{Compaction, Source, ToolCalls};
-use jp_inspect::core::conversation::Conversation;
-use jp_inspect::core::load::{self, Files};
-use jp_inspect::core::projection::{self, Change, Overlay, Projected, TurnOrigin};
-use jp_inspect::core::{encoding, estimate, timestamp};
+use jp_inspect::core::compact::projection::{self, Change, Overlay, Projected, TurnOrigin};
+use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
+use jp_inspect::core::model::conversation::Conversation;
+use jp_inspect::core::store::load::{self, Files};
+use jp_inspect::core::{compact::estimate, model::encoding, model::timestamp};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -253,8 +253,8 @@ proptest! {
         let cs: Vec<(usize, Compaction)> = specs.iter().enumerate()
             .map(|(i, (at, s))| (*at, compaction(s, i as u32))).collect();
         let conv = with_compactions(&events, &cs);
-        let text = jp_inspect::core::save::render(&conv, &jp_inspect::core::save::Edit::remove(
-            jp_inspect::core::save::Removal::All)).unwrap().0;
+        let text = jp_inspect::core::store::save::render(&conv, &jp_inspect::core::store::save::Edit::remove(
+            jp_inspect::core::store::save::Removal::All)).unwrap().0;
         let reset = conversation(&serde_json::from_str::<Vec<Value>>(&text).unwrap());
         let (projected, origins) = plain_projection(&reset);
         let originals: Vec<Value> = (0..reset.events.len()).map(|i| reset.plain(i)).collect();

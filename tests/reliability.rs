@@ -7,10 +7,10 @@
 
 mod common;
 
-use jp_inspect::core::compaction::{Compaction, Source};
 use jp_inspect::core::error::Error;
-use jp_inspect::core::save::{self, Edit, Removal};
-use jp_inspect::core::{load, timestamp};
+use jp_inspect::core::model::compaction::{Compaction, Source};
+use jp_inspect::core::store::save::{self, Edit, Removal};
+use jp_inspect::core::{model::timestamp, store::load};
 use serde_json::{Value, json};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -280,7 +280,7 @@ fn soak(cycles: usize) {
             .into_iter()
             .filter(|e| e["type"] != "compaction")
             .collect();
-    let (lock, _) = jp_inspect::core::workspace::lock_paths(&dir, 17_800_000_000);
+    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, 17_800_000_000);
     fs::create_dir_all(lock.parent().unwrap()).unwrap();
 
     let mut child = Command::new(std::env::current_exe().unwrap())
@@ -447,9 +447,9 @@ fn crash(kills: usize, turns: usize) {
         .collect();
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
     // The stale lock a killed writer left is no obstacle either.
-    let (lock, _) = jp_inspect::core::workspace::lock_paths(&dir, 17_600_000_000);
+    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, 17_600_000_000);
     assert!(
-        !jp_inspect::core::lock::is_held(&lock),
+        !jp_inspect::core::store::lock::is_held(&lock),
         "a killed writer's lock is free"
     );
     eprintln!(

@@ -3,11 +3,11 @@
 
 mod common;
 
-use jp_inspect::core::compaction::{Compaction, Source, ToolCalls};
 use jp_inspect::core::error::Error;
-use jp_inspect::core::event::Kind;
-use jp_inspect::core::save::{self, Edit, Removal};
-use jp_inspect::core::{load, timestamp, workspace};
+use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
+use jp_inspect::core::model::event::Kind;
+use jp_inspect::core::store::save::{self, Edit, Removal};
+use jp_inspect::core::{model::timestamp, store::load, store::workspace};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -299,7 +299,7 @@ fn user_silo_lock_is_used_when_a_silo_exists() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(!jp_inspect::core::lock::is_held(&lock));
+    assert!(!jp_inspect::core::store::lock::is_held(&lock));
     assert_ne!(fs::read(conv.join("events.json")).unwrap(), before);
 }
 

@@ -7,7 +7,7 @@ mod common;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::core::{Source, load, timestamp};
+use jp_inspect::core::{Source, model::timestamp, store::load};
 use jp_inspect::tui::action::{Action, Done, Effect};
 use jp_inspect::tui::state::{Focus, Overlay, State};
 use jp_inspect::tui::theme::Theme;
@@ -283,8 +283,8 @@ fn a_write_refused_by_the_lock_is_a_message() {
     let mut h = Harness::new(120, 36, true);
     let dir = h.dir().to_path_buf();
     let id = load::id_of_dir(&dir).unwrap();
-    let (lock_path, _) = jp_inspect::core::workspace::lock_paths(&dir, id);
-    let _held = jp_inspect::core::lock::Lock::acquire(&lock_path, None).unwrap();
+    let (lock_path, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
+    let _held = jp_inspect::core::store::lock::Lock::acquire(&lock_path, None).unwrap();
     let before = std::fs::read(dir.join("events.json")).unwrap();
     h.char('X');
     h.char('y');
@@ -460,7 +460,7 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
     let next = dir.join("next.json");
     std::fs::write(&next, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
     let id = load::id_of_dir(&dir).unwrap();
-    let (lock, _) = jp_inspect::core::workspace::lock_paths(&dir, id);
+    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
     let status = std::process::Command::new("flock")
         .arg(&lock)

@@ -2,10 +2,10 @@
 //! conversation that loads survives a compaction written and read back.
 #![no_main]
 
-use jp_inspect::core::compaction::{Compaction, Source};
-use jp_inspect::core::load::{self, Files};
-use jp_inspect::core::save::{self, Edit, Removal};
-use jp_inspect::core::{estimate, preview, projection};
+use jp_inspect::core::model::compaction::{Compaction, Source};
+use jp_inspect::core::store::load::{self, Files};
+use jp_inspect::core::store::save::{self, Edit, Removal};
+use jp_inspect::core::{compact::estimate, compact::excerpt, compact::projection};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
     let p = projection::of(&conv);
     let _ = estimate::estimate(&conv, &p);
     for i in 0..conv.events.len().min(64) {
-        let _ = preview::raw(&conv, i, 80);
+        let _ = excerpt::raw(&conv, i, 80);
     }
     for e in p.events.iter().take(64) {
         let _ = p.plain(&conv, e);
@@ -53,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
     // Write a compaction and remove it again: both texts load, and every
     // other event keeps its exact text.
     let c = Compaction {
-        timestamp: jp_inspect::core::timestamp::parse("2026-01-01 00:00:00").unwrap(),
+        timestamp: jp_inspect::core::model::timestamp::parse("2026-01-01 00:00:00").unwrap(),
         from_turn: 0,
         to_turn: 0,
         summary: None,

@@ -4,10 +4,10 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use jp_inspect::core::compaction::{Compaction, Source, ToolCalls};
-use jp_inspect::core::load::{self, Files};
-use jp_inspect::core::projection::{self, Change, Projected, TurnOrigin};
-use jp_inspect::core::{encoding, estimate, timestamp};
+use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
+use jp_inspect::core::store::load::{self, Files};
+use jp_inspect::core::compact::projection::{self, Change, Projected, TurnOrigin};
+use jp_inspect::core::{model::encoding, compact::estimate, model::timestamp};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 use std::path::Path;

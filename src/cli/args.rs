@@ -57,7 +57,7 @@ pub enum Command {
     /// and the compactions with what each saves.
     Stats(StatsArgs),
     /// Add manual compactions, one per RULE.
-    #[command(after_help = crate::core::rule::SYNTAX_HELP)]
+    #[command(after_help = crate::core::compact::rule::SYNTAX_HELP)]
     Compact(CompactArgs),
     /// Remove compactions: all, the automatic ones, or one.
     Reset(ResetArgs),
@@ -95,7 +95,7 @@ pub struct WindowArg {
 }
 
 pub fn parse_window(s: &str) -> Result<u64, String> {
-    crate::core::window::parse_tokens(s)
+    crate::core::compact::window::parse_tokens(s)
         .ok_or_else(|| format!("`{s}` is not a token count (try 200k, 1m or 128000)"))
 }
 

@@ -7,14 +7,14 @@ use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
 use crate::core::auto::{self, ActionKind, Mode};
-use crate::core::projection;
-use crate::core::save::{self, Edit};
-use crate::core::{config, summarize, window};
+use crate::core::compact::projection;
+use crate::core::store::save::{self, Edit};
+use crate::core::{compact::window, model::config, summarize};
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(&args.conv)?;
-    let conv = crate::core::load::load(&dir)?;
+    let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let mut config = auto::config_for(&conv, args.config.as_deref())?;
     let was_disabled = !config.enabled;

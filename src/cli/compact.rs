@@ -5,17 +5,17 @@ use super::args::CompactArgs;
 use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
-use crate::core::compact::{self, Keeps, Step};
-use crate::core::compaction::{Compaction, Source};
-use crate::core::estimate;
-use crate::core::projection;
-use crate::core::save::{self, Edit};
-use crate::core::{auto, rule, summarize};
+use crate::core::compact::estimate;
+use crate::core::compact::plan::{self, Keeps, Step};
+use crate::core::compact::projection;
+use crate::core::model::compaction::{Compaction, Source};
+use crate::core::store::save::{self, Edit};
+use crate::core::{auto, compact::rule, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(&args.conv)?;
-    let conv = crate::core::load::load(&dir)?;
+    let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let rules = args
         .rules
@@ -24,10 +24,10 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let auto_config = auto::config_for(&conv, None)?;
     let summarizer = summarize::by_name(&args.summarizer, &auto_config.summarizer)?;
-    let steps = compact::plan(
+    let steps = plan::plan(
         &conv,
         &rules,
-        &compact::Options {
+        &plan::Options {
             keeps: Keeps {
                 keep_first: args.keep_first,
                 keep_last: args.keep_last,
@@ -38,7 +38,7 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
             instructions: auto_config.instructions(),
         },
     )?;
-    let planned: Vec<&compact::Planned> = steps
+    let planned: Vec<&plan::Planned> = steps
         .iter()
         .filter_map(|s| match s {
             Step::Planned(p) => Some(p),
@@ -53,7 +53,7 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
         projection::with_preview(&conv, &new),
     );
     let after = estimate::of_projection(&conv.events, &preview).total_tokens();
-    let timeline = compact::timeline(conv.turn_count, &planned);
+    let timeline = plan::timeline(conv.turn_count, &planned);
 
     let written = if args.dry_run || new.is_empty() {
         None

@@ -4,9 +4,9 @@ use super::Context;
 use super::args::ListArgs;
 use super::output::{print_json, print_lines, thousands};
 use crate::core::error::Error;
-use crate::core::load;
-use crate::core::lock;
-use crate::core::workspace::{Entry, Location, lock_paths};
+use crate::core::store::load;
+use crate::core::store::lock;
+use crate::core::store::workspace::{Entry, Location, lock_paths};
 use serde_json::{Value, json};
 use std::fs;
 

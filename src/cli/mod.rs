@@ -14,8 +14,8 @@ mod stats;
 pub use args::{Cli, Command};
 
 use crate::core::error::Error;
-use crate::core::workspace::Workspace;
-use crate::core::{Conversation, load, resolve};
+use crate::core::store::workspace::Workspace;
+use crate::core::{Conversation, store::load, store::resolve};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -39,7 +39,12 @@ pub fn main() -> i32 {
             eprintln!("jp-inspect: {e:#}");
             match e.downcast_ref::<Error>() {
                 Some(Error::Usage(_)) => EXIT_USAGE,
-                _ if e.downcast_ref::<crate::core::rule::RuleError>().is_some() => EXIT_USAGE,
+                _ if e
+                    .downcast_ref::<crate::core::compact::rule::RuleError>()
+                    .is_some() =>
+                {
+                    EXIT_USAGE
+                }
                 _ => EXIT_ERROR,
             }
         }

@@ -5,15 +5,15 @@ use super::args::ResetArgs;
 use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
-use crate::core::estimate;
-use crate::core::projection;
-use crate::core::reset::{self, Reset};
-use crate::core::save::{self, Edit};
+use crate::core::compact::estimate;
+use crate::core::compact::projection;
+use crate::core::compact::reset::{self, Reset};
+use crate::core::store::save::{self, Edit};
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(&args.conv)?;
-    let conv = crate::core::load::load(&dir)?;
+    let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let which = match (args.which.all, args.which.auto, args.which.index) {
         (true, _, _) => Reset::All,

@@ -3,9 +3,9 @@
 use super::Context;
 use super::args::ShowArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
-use crate::core::estimate::tokens;
-use crate::core::projection::{self, Fate, Projected, TurnOrigin};
-use crate::core::{Conversation, load, preview};
+use crate::core::compact::estimate::tokens;
+use crate::core::compact::projection::{self, Fate, Projected, TurnOrigin};
+use crate::core::{Conversation, compact::excerpt, store::load};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -134,7 +134,7 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
             i,
             e.kind.label(),
             thousands(tokens(e.chars)),
-            preview::raw(conv, i, PREVIEW)
+            excerpt::raw(conv, i, PREVIEW)
         ));
     }
     lines
@@ -178,7 +178,7 @@ fn projected_lines(conv: &Conversation) -> Vec<String> {
             origin,
             kind,
             thousands(tokens(p.chars(&conv.events, e))),
-            preview::projected(conv, &p, e, PREVIEW)
+            excerpt::projected(conv, &p, e, PREVIEW)
         ));
     }
     lines

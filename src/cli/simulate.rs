@@ -5,7 +5,7 @@ use super::args::SimulateArgs;
 use super::output::{print_json, print_lines};
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::{self, Policy, Run};
-use crate::core::{Conversation, summarize, window};
+use crate::core::{Conversation, compact::window, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {

@@ -7,10 +7,10 @@ use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
 use crate::core::auto::{self, AutoConfig};
-use crate::core::estimate::{self, Breakdown, Category};
-use crate::core::projection::{self, Projection};
-use crate::core::window::{self, Window, WindowSource};
-use crate::core::{Conversation, config, timestamp};
+use crate::core::compact::estimate::{self, Breakdown, Category};
+use crate::core::compact::projection::{self, Projection};
+use crate::core::compact::window::{self, Window, WindowSource};
+use crate::core::{Conversation, model::config, model::timestamp};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {

@@ -1,33 +1,28 @@
 //! The core: a pure, UI-free library of what jp-inspect knows about JP
-//! conversations. No terminal, no printing; I/O only in `load`, `save`,
-//! `lock` and `workspace`.
+//! conversations. No terminal, no printing.
+//!
+//! - `store`: the files on disk — loading, saving under jp's lock, base64,
+//!   workspaces and name resolution. Most of the core's file I/O is here.
+//! - `model`: what a conversation is — events, compaction events, turns,
+//!   the merged config. Pure.
+//! - `compact`: compaction as a function of data — the projection, ranges,
+//!   rules, resets, the size estimate, windows, planning. Pure.
+//! - `auto`: D50's trigger, the staged policy and the simulation. Pure,
+//!   except that reading a `--config` file reads that file.
+//! - `summarize`: turning a range of raw events into summary text; the
+//!   `command` and `openai` summarizers run a process or call HTTP.
+//! - `ops`: the use cases every shell calls (preview, apply, reset,
+//!   simulate), each returning one plan type.
 
 pub mod auto;
 pub mod compact;
-pub mod compaction;
-pub mod config;
-pub mod conversation;
-pub mod encoding;
 pub mod error;
-pub mod estimate;
-pub mod event;
-pub mod load;
-pub mod lock;
-pub mod preview;
-pub mod projection;
-pub mod range;
-pub mod reset;
-pub mod resolve;
-pub mod rule;
-pub mod save;
-pub mod split;
+pub mod model;
+pub mod ops;
+pub mod store;
 pub mod summarize;
-pub mod timestamp;
-pub mod turns;
-pub mod window;
-pub mod workspace;
 
-pub use compaction::{Compaction, Source, ToolCalls};
-pub use conversation::{Conversation, Format};
 pub use error::{Error, Result, Warning};
-pub use event::{Event, Kind, ResponseKind};
+pub use model::compaction::{Compaction, Source, ToolCalls};
+pub use model::conversation::{Conversation, Format};
+pub use model::event::{Event, Kind, ResponseKind};

@@ -5,9 +5,9 @@ use super::model::Model;
 use crate::core::Conversation;
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::Run;
-use crate::core::compaction::Compaction;
-use crate::core::reset::Reset;
-use crate::core::save::Edit;
+use crate::core::compact::reset::Reset;
+use crate::core::model::compaction::Compaction;
+use crate::core::store::save::Edit;
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::text::Line;
 use std::path::PathBuf;
@@ -124,7 +124,7 @@ pub enum Job {
         window: Option<u64>,
         config: AutoConfig,
         /// The time the new compactions are stamped with.
-        now: crate::core::timestamp::Timestamp,
+        now: crate::core::model::timestamp::Timestamp,
     },
     /// Write a change under jp's lock, then reload.
     Save {

@@ -2,10 +2,10 @@
 //! decoded for reading.
 
 use super::model::Model;
-use crate::core::encoding::{self, StoredAs};
-use crate::core::event::{Kind, ResponseKind};
-use crate::core::projection::{Change, Fate, Projected, SummaryPart};
-use crate::core::{estimate, timestamp};
+use crate::core::compact::projection::{Change, Fate, Projected, SummaryPart};
+use crate::core::model::encoding::{self, StoredAs};
+use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::{compact::estimate, model::timestamp};
 use serde_json::Value;
 
 pub struct DetailText {
@@ -169,7 +169,9 @@ pub fn projected_event(m: &Model, p: &Projected) -> DetailText {
             ];
             let body = match part {
                 SummaryPart::TurnStart => "(turn start)".to_string(),
-                SummaryPart::Request => crate::core::projection::SUMMARY_REQUEST.to_string(),
+                SummaryPart::Request => {
+                    crate::core::compact::projection::SUMMARY_REQUEST.to_string()
+                }
                 SummaryPart::Response => c.summary.clone().unwrap_or_default(),
             };
             DetailText {

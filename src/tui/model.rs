@@ -2,11 +2,11 @@
 //! the core: the projection (with any previewed compactions), its estimate,
 //! the compaction list, and the turn-aligned row layout of the two panes.
 
-use crate::core::compaction::{Compaction, Source};
-use crate::core::estimate::{self, Estimate};
-use crate::core::projection::{self, Overlay, Projection, TurnOrigin};
-use crate::core::range::TurnRange;
-use crate::core::{Conversation, timestamp};
+use crate::core::compact::estimate::{self, Estimate};
+use crate::core::compact::projection::{self, Overlay, Projection, TurnOrigin};
+use crate::core::compact::range::TurnRange;
+use crate::core::model::compaction::{Compaction, Source};
+use crate::core::{Conversation, model::timestamp};
 use std::sync::Arc;
 
 /// One line of the compaction list.
@@ -154,7 +154,7 @@ pub struct Model {
     /// The configured model, and its window from the table (read once: the
     /// merged config can be large).
     pub model_id: Option<String>,
-    pub table_window: Option<crate::core::window::Window>,
+    pub table_window: Option<crate::core::compact::window::Window>,
 }
 
 impl Model {
@@ -171,9 +171,9 @@ impl Model {
         let compactions = compaction_rows(&conv, &p, &estimate);
         let block_tokens = block_tokens(&conv, &p, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
-        let merged = crate::core::config::merged(&conv, None);
-        let model_id = crate::core::config::model_id(&merged).map(|m| m.to_string());
-        let table_window = crate::core::window::for_config(&merged, None);
+        let merged = crate::core::model::config::merged(&conv, None);
+        let model_id = crate::core::model::config::model_id(&merged).map(|m| m.to_string());
+        let table_window = crate::core::compact::window::for_config(&merged, None);
         Model {
             conv,
             projection: p,

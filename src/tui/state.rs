@@ -5,11 +5,11 @@ use super::model::{Cell, Model};
 use super::theme::Theme;
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::Run;
-use crate::core::compaction::{Compaction, Source};
-use crate::core::event::Kind;
-use crate::core::projection::{Change, Fate, Projected, SummaryPart};
-use crate::core::reset::Reset;
-use crate::core::{preview, window};
+use crate::core::compact::projection::{Change, Fate, Projected, SummaryPart};
+use crate::core::compact::reset::Reset;
+use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::event::Kind;
+use crate::core::{compact::excerpt, compact::window};
 use ratatui::text::Line;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -188,7 +188,7 @@ pub struct State {
     pub configured: bool,
     pub follow: bool,
     /// A fixed clock (tests and screenshots); the system clock otherwise.
-    pub clock: Option<crate::core::timestamp::Timestamp>,
+    pub clock: Option<crate::core::model::timestamp::Timestamp>,
     pub status: Option<(String, Level)>,
     pub busy: Option<(String, Instant)>,
     pub spinner: usize,
@@ -397,7 +397,7 @@ impl State {
         self.rows = rows;
     }
 
-    pub fn now(&self) -> crate::core::timestamp::Timestamp {
+    pub fn now(&self) -> crate::core::model::timestamp::Timestamp {
         self.clock.unwrap_or_else(chrono::Utc::now)
     }
 
@@ -484,13 +484,13 @@ fn side_raw(
             let band = event_band(m, b, i);
             let text = cache
                 .entry((false, i, 0))
-                .or_insert_with(|| preview::raw(&m.conv, i, PREVIEW_CHARS))
+                .or_insert_with(|| excerpt::raw(&m.conv, i, PREVIEW_CHARS))
                 .clone();
             Side::Event {
                 label: e.kind.label().to_string(),
                 kind: e.kind.clone(),
                 text,
-                tokens: crate::core::estimate::tokens(e.chars),
+                tokens: crate::core::compact::estimate::tokens(e.chars),
                 fate: fate.fate,
                 summary: false,
                 band,
@@ -522,9 +522,10 @@ fn side_projected(
             };
             let text = cache
                 .entry((true, k, p_id))
-                .or_insert_with(|| preview::projected(&m.conv, &m.projection, &p, PREVIEW_CHARS))
+                .or_insert_with(|| excerpt::projected(&m.conv, &m.projection, &p, PREVIEW_CHARS))
                 .clone();
-            let tokens = crate::core::estimate::tokens(m.projection.chars(&m.conv.events, &p));
+            let tokens =
+                crate::core::compact::estimate::tokens(m.projection.chars(&m.conv.events, &p));
             match p {
                 Projected::Raw { index, change } => {
                     let e = &m.conv.events[index];
@@ -550,7 +551,7 @@ fn side_projected(
                         SummaryPart::Request => ("user", Kind::ChatRequest),
                         SummaryPart::Response => (
                             "summary",
-                            Kind::ChatResponse(crate::core::event::ResponseKind::Message),
+                            Kind::ChatResponse(crate::core::model::event::ResponseKind::Message),
                         ),
                     };
                     Side::Event {

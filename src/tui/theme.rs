@@ -1,7 +1,7 @@
 //! Styles, with and without colour (`NO_COLOR`).
 
-use crate::core::compaction::Source;
-use crate::core::event::{Kind, ResponseKind};
+use crate::core::model::compaction::Source;
+use crate::core::model::event::{Kind, ResponseKind};
 use ratatui::style::{Color, Modifier, Style};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,10 +11,10 @@ use super::state::{
 };
 use super::view::layout::{Area, hit_test};
 use crate::core::auto::Mode;
-use crate::core::projection::Projected;
-use crate::core::reset::{self, Reset};
-use crate::core::save::{CompactionKey, Edit, Removal};
-use crate::core::{rule, window};
+use crate::core::compact::projection::Projected;
+use crate::core::compact::reset::{self, Reset};
+use crate::core::store::save::{CompactionKey, Edit, Removal};
+use crate::core::{compact::rule, compact::window};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::text::Line;
 use std::time::Instant;

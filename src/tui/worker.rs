@@ -7,10 +7,13 @@ use super::action::{Done, Job, JobResult, Planned, PreviewRequest};
 use super::highlight;
 use super::model::Model;
 use crate::core::auto::{self, simulate};
-use crate::core::compact::{self, Keeps};
-use crate::core::compaction::Source;
-use crate::core::projection;
-use crate::core::{Conversation, estimate, load, reset, rule, save, summarize};
+use crate::core::compact::plan::{self, Keeps};
+use crate::core::compact::projection;
+use crate::core::model::compaction::Source;
+use crate::core::{
+    Conversation, compact::estimate, compact::reset, compact::rule, store::load, store::save,
+    summarize,
+};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
@@ -29,7 +32,7 @@ pub fn execute(job: Job) -> JobResult {
             window,
             config,
             now,
-        } => JobResult::Planned(plan(conv, request, window, &config, now)),
+        } => JobResult::Planned(plan_preview(conv, request, window, &config, now)),
         Job::Save { dir, edit, what } => JobResult::Saved(
             save::apply(&dir, &edit)
                 .map(|s| {
@@ -73,12 +76,12 @@ pub fn execute(job: Job) -> JobResult {
     }
 }
 
-fn plan(
+fn plan_preview(
     conv: Arc<Conversation>,
     request: PreviewRequest,
     window: Option<u64>,
     config: &auto::AutoConfig,
-    now: crate::core::timestamp::Timestamp,
+    now: crate::core::model::timestamp::Timestamp,
 ) -> Result<Planned, String> {
     let summarizer = summarize::from_config(&config.summarizer);
     let (compactions, notes) = match &request {
@@ -99,10 +102,10 @@ fn plan(
         }
         PreviewRequest::Rule(spec) => {
             let r = rule::parse(spec).map_err(|e| e.to_string())?;
-            let steps = compact::plan(
+            let steps = plan::plan(
                 &conv,
                 &[(spec.clone(), r)],
-                &compact::Options {
+                &plan::Options {
                     keeps: Keeps::default(),
                     source: Source::Manual,
                     now,
@@ -113,18 +116,18 @@ fn plan(
             .map_err(|e| e.to_string())?;
             let mut compactions = Vec::new();
             let mut notes = Vec::new();
-            let planned: Vec<&compact::Planned> = steps
+            let planned: Vec<&plan::Planned> = steps
                 .iter()
                 .filter_map(|s| match s {
-                    compact::Step::Planned(p) => Some(p),
-                    compact::Step::Nothing { .. } => None,
+                    plan::Step::Planned(p) => Some(p),
+                    plan::Step::Nothing { .. } => None,
                 })
                 .collect();
-            notes.extend(compact::timeline(conv.turn_count, &planned));
+            notes.extend(plan::timeline(conv.turn_count, &planned));
             for s in &steps {
                 match s {
-                    compact::Step::Planned(p) => compactions.push(p.compaction.clone()),
-                    compact::Step::Nothing { reason, .. } => notes.push(reason.clone()),
+                    plan::Step::Planned(p) => compactions.push(p.compaction.clone()),
+                    plan::Step::Nothing { reason, .. } => notes.push(reason.clone()),
                 }
             }
             (compactions, notes)
@@ -146,7 +149,7 @@ fn simulate_all(
 ) -> Result<Vec<simulate::Run>, String> {
     let summarizer = summarize::digest::Digest::default();
     let mut base = config.clone();
-    base.summarizer = auto::config::SummarizerConfig::Digest;
+    base.summarizer = crate::core::summarize::config::SummarizerConfig::Digest;
     let mut runs = Vec::new();
     for &w in windows {
         for p in simulate::Policy::ALL {

@@ -7,7 +7,8 @@
 //! changes made in the inspector. Unknown keys and invalid values are errors
 //! naming the key and the file.
 
-use crate::core::compaction::ToolCalls;
+use crate::core::model::compaction::ToolCalls;
+use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, DEFAULT_TIMEOUT, SummarizerConfig};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::path::Path;
@@ -57,32 +58,6 @@ pub struct SummaryConfig {
     pub instructions: Option<String>,
 }
 
-/// Which summarizer writes summaries, and how to reach it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SummarizerConfig {
-    Digest,
-    Command {
-        command: String,
-        timeout: Duration,
-    },
-    OpenAi {
-        base_url: String,
-        model: String,
-        api_key_env: Option<String>,
-        timeout: Duration,
-    },
-}
-
-impl SummarizerConfig {
-    pub fn name(&self) -> &'static str {
-        match self {
-            SummarizerConfig::Digest => "digest",
-            SummarizerConfig::Command { .. } => "command",
-            SummarizerConfig::OpenAi { .. } => "openai",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct AutoConfig {
     pub enabled: bool,
@@ -102,8 +77,6 @@ pub struct AutoConfig {
     // how summaries are made (jp-inspect's own table)
     pub summarizer: SummarizerConfig,
 }
-
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 impl Default for AutoConfig {
     fn default() -> Self {
@@ -538,7 +511,7 @@ impl AutoConfig {
                 .summary
                 .as_ref()
                 .and_then(|s| s.instructions.as_deref()))
-            .unwrap_or(crate::core::summarize::DEFAULT_INSTRUCTIONS)
+            .unwrap_or(DEFAULT_INSTRUCTIONS)
     }
 }
 

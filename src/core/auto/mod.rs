@@ -10,11 +10,11 @@ pub use config::{AutoConfig, ConfigError, Mode};
 pub use stream::ConversationStream;
 pub use trigger::{Action, ActionKind, Decision, Note, Stream};
 
-use super::config as conv_config;
-use super::conversation::Conversation;
-use super::projection::Overlay;
-use super::summarize::{self, Summarizer};
-use super::timestamp::Timestamp;
+use crate::core::compact::projection::Overlay;
+use crate::core::model::config as conv_config;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::Timestamp;
+use crate::core::summarize::{self, Summarizer};
 use std::path::Path;
 
 /// The configuration for `conv`: defaults, then the conversation's own merged

@@ -8,14 +8,14 @@
 
 use super::config::{AutoConfig, Mode};
 use super::trigger::{self, ActionKind, Stream};
-use crate::core::compaction::Compaction;
-use crate::core::conversation::Conversation;
-use crate::core::estimate;
-use crate::core::event::{Event, Kind};
-use crate::core::projection::{self, Overlay, TurnPolicy};
-use crate::core::range::TurnRange;
+use crate::core::compact::estimate;
+use crate::core::compact::projection::{self, Overlay, TurnPolicy};
+use crate::core::compact::range::TurnRange;
+use crate::core::model::compaction::Compaction;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::{Event, Kind};
+use crate::core::model::timestamp::Timestamp;
 use crate::core::summarize::{self, Summarizer};
-use crate::core::timestamp::Timestamp;
 use std::collections::HashMap;
 
 /// What is being compared.
@@ -424,7 +424,8 @@ fn boundary(
     let mut texts = Vec::new();
     for s in super::write_summaries(conv, &decision, config, summarizer)? {
         out.summarizer_input_tokens += estimate::tokens(s.input_chars);
-        out.summarizer_output_tokens += estimate::tokens(crate::core::event::count_chars(&s.text));
+        out.summarizer_output_tokens +=
+            estimate::tokens(crate::core::model::event::count_chars(&s.text));
         texts.push(s.text);
     }
     let decision = trigger::settle(replay, decision, texts, config);

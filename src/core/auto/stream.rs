@@ -1,12 +1,12 @@
 //! A loaded conversation seen through the trigger's [`Stream`] trait.
 
 use super::trigger::Stream;
-use crate::core::compaction::Compaction;
-use crate::core::conversation::Conversation;
-use crate::core::estimate;
-use crate::core::projection::{self, Overlay};
-use crate::core::range;
-use crate::core::timestamp::Timestamp;
+use crate::core::compact::estimate;
+use crate::core::compact::projection::{self, Overlay};
+use crate::core::compact::range;
+use crate::core::model::compaction::Compaction;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::Timestamp;
 
 /// A conversation with a set of overlays (its own compactions, possibly
 /// plus previewed ones).

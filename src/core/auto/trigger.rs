@@ -7,10 +7,10 @@
 //! the real summary sizes.
 
 use super::config::{AutoConfig, Mode, RuleConfig};
-use crate::core::compaction::{Compaction, Source};
-use crate::core::estimate;
-use crate::core::range::{self, TurnRange};
-use crate::core::timestamp::Timestamp;
+use crate::core::compact::estimate;
+use crate::core::compact::range::{self, TurnRange};
+use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::timestamp::Timestamp;
 use std::fmt;
 
 /// What the trigger needs to know of a stream at a boundary.
@@ -133,7 +133,7 @@ pub enum Note {
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = |n: &u64| crate::core::window::human_tokens(*n);
+        let t = |n: &u64| crate::core::compact::window::human_tokens(*n);
         match self {
             Note::Disabled => write!(f, "automatic compaction is disabled"),
             Note::WindowUnknown => write!(

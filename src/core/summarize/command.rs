@@ -109,7 +109,7 @@ impl Summarizer for Command {
         }
         Ok(Summary {
             text,
-            input_chars: crate::core::event::count_chars(&prompt(request)),
+            input_chars: crate::core::model::event::count_chars(&prompt(request)),
         })
     }
 }

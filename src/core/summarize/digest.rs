@@ -5,10 +5,10 @@
 //! their counts and errors, and what was left open, within a size budget.
 
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
-use crate::core::conversation::Conversation;
-use crate::core::event::{Kind, ResponseKind};
-use crate::core::range::TurnRange;
-use crate::core::timestamp;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::model::timestamp;
+use crate::core::model::turns::TurnRange;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 

@@ -5,21 +5,14 @@
 //! projected view, so a summary is never built from another summary.
 
 pub mod command;
+pub mod config;
 pub mod digest;
 pub mod openai;
 pub mod transcript;
 
-use super::conversation::Conversation;
-use super::range::TurnRange;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::turns::TurnRange;
 use std::fmt;
-
-/// Instructions given to model-backed summarizers when none are configured.
-pub const DEFAULT_INSTRUCTIONS: &str = "\
-Summarise the following part of a coding session between a user and an AI \
-pair programmer, so the assistant can continue the work without it. Keep: \
-what the user asked for, decisions and conclusions, files and paths touched, \
-commands and tools run with their outcomes (especially errors), and anything \
-left open. Be concise and factual; do not invent details.";
 
 /// What to summarise.
 pub struct Request<'a> {
@@ -93,11 +86,11 @@ pub fn by_name(
         ("command", SummarizerConfig::Command { .. })
         | ("openai", SummarizerConfig::OpenAi { .. }) => Ok(from_config(config)),
         ("command", _) => Err(err(format!(
-            "no command configured: set `command` in [{TABLE}.summarizer] (kind = \"command\") \
+            "no command configured: set `command` in [{SUMMARIZER_TABLE}] (kind = \"command\") \
              of the conversation config or a --config file"
         ))),
         ("openai", _) => Err(err(format!(
-            "no endpoint configured: set `base_url` and `model` in [{TABLE}.summarizer] \
+            "no endpoint configured: set `base_url` and `model` in [{SUMMARIZER_TABLE}] \
              (kind = \"openai\") of the conversation config or a --config file"
         ))),
         (other, _) => Err(SummarizeError {
@@ -107,4 +100,4 @@ pub fn by_name(
     }
 }
 
-use crate::core::auto::config::{SummarizerConfig, TABLE};
+use config::{SUMMARIZER_TABLE, SummarizerConfig};

@@ -80,8 +80,8 @@ impl Summarizer for OpenAi {
         }
         Ok(Summary {
             text,
-            input_chars: crate::core::event::count_chars(request.instructions)
-                + crate::core::event::count_chars(&range),
+            input_chars: crate::core::model::event::count_chars(request.instructions)
+                + crate::core::model::event::count_chars(&range),
         })
     }
 }

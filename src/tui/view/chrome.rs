@@ -1,7 +1,7 @@
 //! The header, the status line (inputs and previews) and the key footer.
 
 use crate::core::auto::Mode;
-use crate::core::window::{WindowSource, human_tokens};
+use crate::core::compact::window::{WindowSource, human_tokens};
 use crate::fmt::{change, thousands};
 use crate::tui::keys::{self, Scope};
 use crate::tui::state::{InputKind, Level, Overlay, State};

@@ -3,8 +3,8 @@
 //! preview, and the breakdown by category.
 
 use crate::core::auto::Mode;
-use crate::core::estimate::Category;
-use crate::core::window::human_tokens;
+use crate::core::compact::estimate::Category;
+use crate::core::compact::window::human_tokens;
 use crate::fmt::{change, thousands};
 use crate::tui::state::State;
 use ratatui::Frame;

@@ -88,7 +88,7 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
         lines.push(Line::raw(""));
     }
     lines.push(Line::from(Span::styled("Rules", t.accent())));
-    for l in crate::core::rule::SYNTAX_HELP.lines() {
+    for l in crate::core::compact::rule::SYNTAX_HELP.lines() {
         lines.push(Line::raw(format!("  {l}")));
     }
     lines.push(Line::raw(""));

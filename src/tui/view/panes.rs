@@ -1,7 +1,7 @@
 //! The raw stream and the projected view, side by side, turn by turn, with
 //! the compaction bands in their gutters.
 
-use crate::core::projection::Fate;
+use crate::core::compact::projection::Fate;
 use crate::tui::state::{Band, Focus, Side, State};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -181,7 +181,7 @@ fn render_row(
             let tokens = if *tokens == 0 && !kind.is_model_visible() {
                 String::new()
             } else {
-                crate::core::window::human_tokens(*tokens)
+                crate::core::compact::window::human_tokens(*tokens)
             };
             let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
             let room = width.saturating_sub(used);

@@ -2,7 +2,7 @@
 //! staged, with the firings marked, and the metrics table.
 
 use crate::core::auto::simulate::{Policy, Run};
-use crate::core::window::human_tokens;
+use crate::core::compact::window::human_tokens;
 use crate::fmt::{RUN_METRICS_HEADER, run_metrics};
 use crate::tui::state::{Simulation, State};
 use ratatui::Frame;

@@ -1,9 +1,9 @@
 //! A loaded conversation: its files, its raw event texts and their typed view.
 
-use super::compaction::Compaction;
-use super::encoding;
-use super::error::Warning;
-use super::event::{Event, Kind, Span};
+use crate::core::error::Warning;
+use crate::core::model::compaction::Compaction;
+use crate::core::model::encoding;
+use crate::core::model::event::{Event, Kind, Span};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -114,9 +114,13 @@ impl Conversation {
         };
         match &self.events[index].kind {
             Kind::ChatRequest | Kind::ToolCallResponse { .. } => field("content"),
-            Kind::ChatResponse(super::event::ResponseKind::Message) => field("message"),
-            Kind::ChatResponse(super::event::ResponseKind::Reasoning) => field("reasoning"),
-            Kind::ChatResponse(super::event::ResponseKind::Data) => {
+            Kind::ChatResponse(crate::core::model::event::ResponseKind::Message) => {
+                field("message")
+            }
+            Kind::ChatResponse(crate::core::model::event::ResponseKind::Reasoning) => {
+                field("reasoning")
+            }
+            Kind::ChatResponse(crate::core::model::event::ResponseKind::Data) => {
                 v.get("data").map(Value::to_string).unwrap_or_default()
             }
             Kind::ToolCallRequest { .. } => {
@@ -161,6 +165,6 @@ impl Conversation {
 
     /// Index of the first event of each turn.
     pub fn turn_starts(&self) -> Vec<usize> {
-        super::turns::first_events(&self.events, self.turn_count)
+        crate::core::model::turns::first_events(&self.events, self.turn_count)
     }
 }

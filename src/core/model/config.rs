@@ -1,9 +1,8 @@
 //! The conversation's merged config (base config, then each config delta),
 //! read for what jp-inspect needs: the model and the system prompt.
 
-use super::conversation::Conversation;
-use super::event::Kind;
-use super::load::delta_of;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind;
 use serde_json::Value;
 use std::fmt;
 
@@ -114,11 +113,11 @@ pub struct SystemPrompt {
 
 impl SystemPrompt {
     pub fn chars(&self) -> u64 {
-        super::event::count_chars(&self.prompt)
+        crate::core::model::event::count_chars(&self.prompt)
             + self
                 .sections
                 .iter()
-                .map(|s| super::event::count_chars(s))
+                .map(|s| crate::core::model::event::count_chars(s))
                 .sum::<u64>()
     }
 }
@@ -151,6 +150,20 @@ pub fn system_prompt(config: &Value) -> SystemPrompt {
 /// The `conversation.compaction.auto` table of a config, if any.
 pub fn auto_compaction_table(config: &Value) -> Option<&Value> {
     config.get("conversation")?.get("compaction")?.get("auto")
+}
+
+/// The partial config of a `config_delta` event: its `delta`, or the event
+/// itself minus `type`/`timestamp` for the inline legacy shape.
+pub fn delta_of(event: &Value) -> Value {
+    match event.get("delta") {
+        Some(d) => d.clone(),
+        None => {
+            let mut obj = event.as_object().cloned().unwrap_or_default();
+            obj.shift_remove("type");
+            obj.shift_remove("timestamp");
+            Value::Object(obj)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 //! holds only what the projection, the estimate and the screens need, so a
 //! loaded conversation stays close to the size of its file.
 
-use super::compaction::Compaction;
-use super::encoding;
-use super::timestamp::{self, Timestamp};
+use crate::core::model::compaction::Compaction;
+use crate::core::model::encoding;
+use crate::core::model::timestamp::{self, Timestamp};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;

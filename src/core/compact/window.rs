@@ -2,13 +2,13 @@
 //! a conversation's model id, or an explicit override. Unknown stays
 //! unknown: jp-inspect never guesses silently.
 
-use super::config::{self, ModelId};
+use crate::core::model::config::{self, ModelId};
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt;
 use std::sync::OnceLock;
 
-const TABLE: &str = include_str!("../../assets/context_windows.toml");
+const TABLE: &str = include_str!("../../../assets/context_windows.toml");
 
 #[derive(Debug, Deserialize)]
 struct Table {

@@ -1,9 +1,9 @@
 //! Turning what a person types (`jp-c17758406187`, a path, `xdg`) into a
 //! conversation directory.
 
-use super::conversation::EVENTS_FILE;
-use super::error::{Error, Result};
-use super::workspace::{Entry, Workspace};
+use crate::core::error::{Error, Result};
+use crate::core::model::conversation::EVENTS_FILE;
+use crate::core::store::workspace::{Entry, Workspace};
 use std::path::{Path, PathBuf};
 
 /// Resolves `query` to a conversation directory.

@@ -1,11 +1,11 @@
 //! Reset: remove compaction events (all, automatic ones only, or one by its
 //! position). Raw events are never touched.
 
-use super::compaction::Source;
-use super::conversation::Conversation;
-use super::error::{Error, Result};
-use super::projection::{self, Overlay};
-use super::save::{CompactionKey, Removal};
+use crate::core::compact::projection::{self, Overlay};
+use crate::core::error::{Error, Result};
+use crate::core::model::compaction::Source;
+use crate::core::model::conversation::Conversation;
+use crate::core::store::save::{CompactionKey, Removal};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reset {

@@ -1,7 +1,7 @@
 //! The compaction event: an overlay that changes what the model sees of a
 //! range of turns without touching the raw events.
 
-use super::timestamp::{self, Timestamp};
+use crate::core::model::timestamp::{self, Timestamp};
 use serde_json::{Map, Value, json};
 
 /// Who created a compaction (RFD D50's `CompactionSource`).

@@ -7,7 +7,7 @@
 //! events belong to the turn they sit in. `jp` applies ranges with exactly
 //! this rule; any other would compact turns the user did not pick.
 
-use super::event::{Event, Kind};
+use crate::core::model::event::{Event, Kind};
 
 /// Assigns each event its 0-based turn and returns the number of turns.
 pub fn assign(events: &mut [Event]) -> usize {
@@ -36,10 +36,33 @@ pub fn first_events(events: &[Event], turn_count: usize) -> Vec<usize> {
     firsts
 }
 
+/// An inclusive range of 0-based turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnRange {
+    pub from: usize,
+    pub to: usize,
+}
+
+impl TurnRange {
+    /// How many turns (never zero: an empty range is `None` upstream).
+    pub fn turns(&self) -> usize {
+        self.to - self.from + 1
+    }
+
+    pub fn intersects(&self, from: usize, to: usize) -> bool {
+        self.from <= to && self.to >= from
+    }
+
+    /// 1-based, as people read it: `2..9`.
+    pub fn human(&self) -> String {
+        format!("{}..{}", self.from + 1, self.to + 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::event::{Event, Kind, ResponseKind, Span};
+    use crate::core::model::event::{Event, Kind, ResponseKind, Span};
 
     fn ev(kind: Kind) -> Event {
         Event {

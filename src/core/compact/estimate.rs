@@ -1,10 +1,10 @@
 //! D50's size estimate: tokens ≈ characters / 4 of the *projected* view, so a
 //! compaction makes the figure drop and the trigger go quiet.
 
-use super::config::{self, SystemPrompt};
-use super::conversation::Conversation;
-use super::event::{Event, Kind, ResponseKind};
-use super::projection::{Projected, Projection};
+use crate::core::compact::projection::{Projected, Projection};
+use crate::core::model::config::{self, SystemPrompt};
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::{Event, Kind, ResponseKind};
 
 /// Characters per token of the estimate.
 pub const CHARS_PER_TOKEN: u64 = 4;

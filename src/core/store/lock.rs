@@ -1,8 +1,8 @@
 //! `jp`'s conversation lock: an exclusive, non-blocking `flock` on
 //! `locks/jp-c<ID>.lock`, holding diagnostic JSON, deleted on release.
 
-use super::error::{Error, Result};
-use super::timestamp;
+use crate::core::error::{Error, Result};
+use crate::core::model::timestamp;
 use serde_json::json;
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};

@@ -1,8 +1,8 @@
 //! Where conversations live: the workspace found by walking up from a
 //! directory, and its JP user silo (format.md, "Where conversations live").
 
-use super::conversation::{EVENTS_FILE, METADATA_FILE};
-use super::load::id_of_dir;
+use crate::core::model::conversation::{EVENTS_FILE, METADATA_FILE};
+use crate::core::store::load::id_of_dir;
 use serde_json::Value;
 use std::env;
 use std::fs;

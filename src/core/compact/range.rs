@@ -1,7 +1,7 @@
 //! User-facing range bounds, resolved against the stream to absolute turns
 //! once, when a compaction is created (never at projection time).
 
-use super::compaction::Compaction;
+use crate::core::model::compaction::Compaction;
 
 /// One end of a range, as a person gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,28 +14,7 @@ pub enum Bound {
     AfterLastCompaction,
 }
 
-/// An inclusive range of 0-based turns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TurnRange {
-    pub from: usize,
-    pub to: usize,
-}
-
-impl TurnRange {
-    /// How many turns (never zero: an empty range is `None` upstream).
-    pub fn turns(&self) -> usize {
-        self.to - self.from + 1
-    }
-
-    pub fn intersects(&self, from: usize, to: usize) -> bool {
-        self.from <= to && self.to >= from
-    }
-
-    /// 1-based, as people read it: `2..9`.
-    pub fn human(&self) -> String {
-        format!("{}..{}", self.from + 1, self.to + 1)
-    }
-}
+pub use crate::core::model::turns::TurnRange;
 
 /// One past the highest `to_turn` of `compactions`, or 0.
 pub fn after_last(compactions: &[&Compaction]) -> usize {
@@ -130,8 +109,8 @@ pub fn extend_over(range: TurnRange, others: &[(usize, usize)]) -> TurnRange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::compaction::Source;
-    use crate::core::timestamp;
+    use crate::core::model::compaction::Source;
+    use crate::core::model::timestamp;
 
     fn summary(from: usize, to: usize) -> Compaction {
         Compaction {

@@ -5,10 +5,10 @@
 //! event, its fate and which compaction decided it: that is what the bands
 //! of the inspector show.
 
-use super::compaction::{Compaction, Source, ToolCalls};
-use super::conversation::Conversation;
-use super::event::{Event, Kind, ResponseKind, count_chars};
-use super::timestamp;
+use crate::core::model::compaction::{Compaction, Source, ToolCalls};
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::{Event, Kind, ResponseKind, count_chars};
+use crate::core::model::timestamp;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 

@@ -2,12 +2,12 @@
 //! summary over the summaries it touches, generate the summary text from the
 //! raw events, and describe the result the way `jp` does.
 
-use super::compaction::{Compaction, Source};
-use super::conversation::Conversation;
-use super::range::{self, TurnRange};
-use super::rule::Rule;
-use super::summarize::{self, Summarizer};
-use super::timestamp::Timestamp;
+use crate::core::compact::range::{self, TurnRange};
+use crate::core::compact::rule::Rule;
+use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::Timestamp;
+use crate::core::summarize::{self, Summarizer};
 use chrono::Duration;
 
 /// The range used when a rule gives none (compaction.md: default 1 and 1).
@@ -202,8 +202,8 @@ pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::rule;
-    use crate::core::timestamp;
+    use crate::core::compact::rule;
+    use crate::core::model::timestamp;
 
     fn planned(spec: &str, from: usize, to: usize) -> Planned {
         let r = rule::parse(spec).unwrap();

@@ -13,8 +13,8 @@
 //! payload is larger than N bytes; `4k` = 4096), and a range may start at
 //! `last` (the turn after the last compaction).
 
-use super::compaction::ToolCalls;
-use super::range::Bound;
+use crate::core::compact::range::Bound;
+use crate::core::model::compaction::ToolCalls;
 use std::fmt;
 
 /// A parsed rule: what to compact and, optionally, which turns.

@@ -6,13 +6,13 @@
 //! as, and replaces `events.json` atomically (temp file in the same
 //! directory, fsync, rename, fsync the directory).
 
-use super::compaction::{Compaction, Source};
-use super::conversation::{Conversation, EVENTS_FILE};
-use super::error::{Error, Result};
-use super::event::Kind;
-use super::load;
-use super::lock::Lock;
-use super::workspace::lock_paths;
+use crate::core::error::{Error, Result};
+use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::conversation::{Conversation, EVENTS_FILE};
+use crate::core::model::event::Kind;
+use crate::core::store::load;
+use crate::core::store::lock::Lock;
+use crate::core::store::workspace::lock_paths;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,11 +1,13 @@
 //! One-line previews of events, shared by the listings of the CLI and the
 //! inspector.
 
-use super::config::ModelId;
-use super::conversation::Conversation;
-use super::event::Kind;
-use super::load::delta_of;
-use super::projection::{Change, Projected, Projection, SUMMARY_REQUEST, SummaryPart};
+use crate::core::compact::projection::{
+    Change, Projected, Projection, SUMMARY_REQUEST, SummaryPart,
+};
+use crate::core::model::config::ModelId;
+use crate::core::model::config::delta_of;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind;
 use serde_json::Value;
 
 /// The text of raw event `index` on one line, at most `max` characters.

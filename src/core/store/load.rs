@@ -5,10 +5,13 @@
 //! small typed view beside it. Nothing is decoded twice and nothing is kept
 //! that the raw text already holds.
 
-use super::conversation::{BASE_CONFIG_FILE, Conversation, EVENTS_FILE, Format, METADATA_FILE};
-use super::error::{Error, Place, Result, Warning};
-use super::event::{self, Event, Kind, Span};
-use super::turns;
+use crate::core::error::{Error, Place, Result, Warning};
+use crate::core::model::config::delta_of;
+use crate::core::model::conversation::{
+    BASE_CONFIG_FILE, Conversation, EVENTS_FILE, Format, METADATA_FILE,
+};
+use crate::core::model::event::{self, Event, Kind, Span};
+use crate::core::model::turns;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
@@ -297,7 +300,7 @@ fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a str>> {
             });
         }
     }
-    match super::split::elements(source) {
+    match crate::core::store::split::elements(source) {
         Some(ranges) => Ok(ranges.into_iter().map(|(a, b)| &source[a..b]).collect()),
         // Something is off: serde says exactly what and where.
         None => serde_json::from_str::<Vec<&RawValue>>(source)
@@ -334,20 +337,6 @@ fn legacy_base(
             Ok((Format::Legacy, Value::Object(Default::default()), None))
         }
         None => Ok((Format::Legacy, Value::Object(Default::default()), None)),
-    }
-}
-
-/// The partial config of a `config_delta` event: its `delta`, or the event
-/// itself minus `type`/`timestamp` for the inline legacy shape.
-pub fn delta_of(event: &Value) -> Value {
-    match event.get("delta") {
-        Some(d) => d.clone(),
-        None => {
-            let mut obj = event.as_object().cloned().unwrap_or_default();
-            obj.shift_remove("type");
-            obj.shift_remove("timestamp");
-            Value::Object(obj)
-        }
     }
 }
 

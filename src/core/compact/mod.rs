@@ -1,0 +1,12 @@
+//! Compaction as functions of data: the projection (what the model sees),
+//! ranges, the rule syntax, resets, the size estimate, context windows,
+//! planning manual compactions, and one-line excerpts of events.
+
+pub mod estimate;
+pub mod excerpt;
+pub mod plan;
+pub mod projection;
+pub mod range;
+pub mod reset;
+pub mod rule;
+pub mod window;

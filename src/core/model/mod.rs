@@ -1,0 +1,10 @@
+//! What a conversation is, as data: its events, its compaction events, its
+//! turns and its merged config.
+
+pub mod compaction;
+pub mod config;
+pub mod conversation;
+pub mod encoding;
+pub mod event;
+pub mod timestamp;
+pub mod turns;

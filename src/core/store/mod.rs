@@ -1,0 +1,10 @@
+//! The files on disk: loading both of JP's generations losslessly, saving
+//! atomically under jp's lock, JP's base64 rule, workspaces and resolving
+//! what a person types to a conversation directory.
+
+pub mod load;
+pub mod lock;
+pub mod resolve;
+pub mod save;
+pub mod split;
+pub mod workspace;

@@ -1,0 +1,44 @@
+//! Which summarizer writes summaries and how to reach it, as configured;
+//! owned here so that `auto` depends on `summarize` and not the other way.
+
+use std::time::Duration;
+
+/// Where the summarizer is configured (jp-inspect's own table).
+pub const SUMMARIZER_TABLE: &str = "conversation.compaction.auto.summarizer";
+
+/// How long a command or HTTP summarizer may take by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Instructions given to model-backed summarizers when none are configured.
+pub const DEFAULT_INSTRUCTIONS: &str = "\
+Summarise the following part of a coding session between a user and an AI \
+pair programmer, so the assistant can continue the work without it. Keep: \
+what the user asked for, decisions and conclusions, files and paths touched, \
+commands and tools run with their outcomes (especially errors), and anything \
+left open. Be concise and factual; do not invent details.";
+
+/// Which summarizer writes summaries, and how to reach it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SummarizerConfig {
+    Digest,
+    Command {
+        command: String,
+        timeout: Duration,
+    },
+    OpenAi {
+        base_url: String,
+        model: String,
+        api_key_env: Option<String>,
+        timeout: Duration,
+    },
+}
+
+impl SummarizerConfig {
+    pub fn name(&self) -> &'static str {
+        match self {
+            SummarizerConfig::Digest => "digest",
+            SummarizerConfig::Command { .. } => "command",
+            SummarizerConfig::OpenAi { .. } => "openai",
+        }
+    }
+}
