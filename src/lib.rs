@@ -2,8 +2,10 @@
 //! compactions, and preview, apply and reset them.
 //!
 //! `core` is the UI-free library every other part goes through; `cli` is the
-//! headless command line; `tui` is the inspector.
+//! headless command line; `tui` is the inspector; `app` chooses between the
+//! two.
 
+pub mod app;
 pub mod cli;
 pub mod core;
 pub mod demo;

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(jp_inspect::cli::main());
+    std::process::exit(jp_inspect::app::main());
 }

@@ -7,8 +7,7 @@ use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
 use crate::core::auto::{self, ActionKind, Mode};
-use crate::core::compact::projection;
-use crate::core::store::save::{self, Edit};
+use crate::core::ops;
 use crate::core::{compact::window, model::config, summarize};
 use serde_json::json;
 
@@ -29,33 +28,31 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     };
     let merged = config::merged(&conv, None);
     let window = window::for_config(&merged, args.window.window).map(|w| w.tokens);
-    let decision = auto::evaluate_now(
+    let plan = ops::preview_auto(
         &conv,
-        projection::overlays(&conv),
-        window,
         &config,
+        window,
         summarizer.as_ref(),
         chrono::Utc::now(),
     )?;
-    let compactions: Vec<_> = decision
-        .actions
-        .iter()
-        .map(|a| a.compaction.clone())
-        .collect();
-    let saved = if args.dry_run || compactions.is_empty() {
+    let saved = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(save::apply(&dir, &Edit::append(compactions.clone()))?)
+        Some(ops::apply(&dir, &plan)?)
     };
-    let reasons: Vec<String> = decision.notes.iter().map(ToString::to_string).collect();
+    let reasons = &plan.notes;
+    let (estimate, estimate_after) = (plan.tokens.before, plan.tokens.after);
+    let fired = !plan.additions.is_empty();
 
     if args.json {
-        let actions: Vec<_> = decision
-            .actions
+        let actions: Vec<_> = plan
+            .additions
             .iter()
             .map(|a| {
                 let mut v = a.compaction.to_json();
-                v["kind"] = json!(a.kind.as_str());
+                if let ops::Why::Auto(kind) = a.why {
+                    v["kind"] = json!(kind.as_str());
+                }
                 v["requested"] = json!([a.requested.from, a.requested.to]);
                 v
             })
@@ -64,9 +61,9 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
             "conversation": conversation_json(&conv),
             "mode": config.mode.as_str(),
             "window": window,
-            "estimate": decision.estimate,
-            "estimate_after": decision.estimate_after,
-            "fired": decision.fired(),
+            "estimate": estimate,
+            "estimate_after": estimate_after,
+            "fired": fired,
             "compactions": actions,
             "reasons": reasons,
             "dry_run": args.dry_run,
@@ -78,9 +75,9 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         "{} mode, window {}, estimate {} tokens{}",
         config.mode.as_str(),
         window.map_or("unknown".into(), window::human_tokens),
-        thousands(decision.estimate),
+        thousands(estimate),
         window
-            .map(|w| format!(" ({:.1}%)", decision.estimate as f64 / w as f64 * 100.0))
+            .map(|w| format!(" ({:.1}%)", estimate as f64 / w as f64 * 100.0))
             .unwrap_or_default()
     )];
     if was_disabled {
@@ -91,10 +88,10 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         );
     }
     lines.extend(reasons.iter().map(|r| format!("- {r}")));
-    if decision.fired() {
-        for a in &decision.actions {
-            let what = match a.kind {
-                ActionKind::Summary => "summary".to_string(),
+    if fired {
+        for a in &plan.additions {
+            let what = match a.why {
+                ops::Why::Auto(ActionKind::Summary) => "summary".to_string(),
                 _ => a.compaction.policy_label(),
             };
             lines.push(format!(
@@ -105,9 +102,9 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         }
         lines.push(format!(
             "Estimated tokens: {} -> {} ({})",
-            thousands(decision.estimate),
-            thousands(decision.estimate_after),
-            change(decision.estimate, decision.estimate_after)
+            thousands(estimate),
+            thousands(estimate_after),
+            change(estimate, estimate_after)
         ));
         match &saved {
             Some(s) => lines.push(format!(

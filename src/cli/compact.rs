@@ -5,12 +5,10 @@ use super::args::CompactArgs;
 use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
-use crate::core::compact::estimate;
-use crate::core::compact::plan::{self, Keeps, Step};
-use crate::core::compact::projection;
-use crate::core::model::compaction::{Compaction, Source};
-use crate::core::store::save::{self, Edit};
-use crate::core::{auto, compact::rule, summarize};
+use crate::core::compact::plan::Keeps;
+use crate::core::compact::rule;
+use crate::core::ops::{self, RuleOptions};
+use crate::core::{auto, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
@@ -24,59 +22,43 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let auto_config = auto::config_for(&conv, None)?;
     let summarizer = summarize::by_name(&args.summarizer, &auto_config.summarizer)?;
-    let steps = plan::plan(
+    let plan = ops::preview_rules(
         &conv,
         &rules,
-        &plan::Options {
+        &RuleOptions {
             keeps: Keeps {
                 keep_first: args.keep_first,
                 keep_last: args.keep_last,
             },
-            source: Source::Manual,
-            now: chrono::Utc::now(),
             summarizer: summarizer.as_ref(),
             instructions: auto_config.instructions(),
+            now: chrono::Utc::now(),
         },
     )?;
-    let planned: Vec<&plan::Planned> = steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Planned(p) => Some(p),
-            Step::Nothing { .. } => None,
-        })
-        .collect();
-    let new: Vec<Compaction> = planned.iter().map(|p| p.compaction.clone()).collect();
-    let before = estimate::of_projection(&conv.events, &projection::of(&conv)).total_tokens();
-    let preview = projection::project(
-        &conv.events,
-        conv.turn_count,
-        projection::with_preview(&conv, &new),
-    );
-    let after = estimate::of_projection(&conv.events, &preview).total_tokens();
-    let timeline = plan::timeline(conv.turn_count, &planned);
-
-    let written = if args.dry_run || new.is_empty() {
+    let written = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(save::apply(&dir, &Edit::append(new.clone()))?)
+        Some(ops::apply(&dir, &plan)?)
     };
+    let (before, after) = (plan.tokens.before, plan.tokens.after);
 
     if args.json {
-        let compactions: Vec<Value> = planned
+        let compactions: Vec<Value> = plan
+            .additions
             .iter()
-            .map(|p| {
-                let mut v = p.compaction.to_json();
-                v["spec"] = json!(p.spec);
-                v["requested"] = json!([p.requested.from, p.requested.to]);
+            .map(|a| {
+                let mut v = a.compaction.to_json();
+                if let ops::Why::Rule { spec, .. } = &a.why {
+                    v["spec"] = json!(spec);
+                }
+                v["requested"] = json!([a.requested.from, a.requested.to]);
                 v
             })
             .collect();
-        let nothing: Vec<Value> = steps
+        let nothing: Vec<Value> = plan
+            .skipped
             .iter()
-            .filter_map(|s| match s {
-                Step::Nothing { spec, reason } => Some(json!({"spec": spec, "reason": reason})),
-                Step::Planned(_) => None,
-            })
+            .map(|s| json!({"spec": s.spec, "reason": s.reason}))
             .collect();
         return print_json(&json!({
             "conversation": conversation_json(&conv),
@@ -84,19 +66,18 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
             "written": written.as_ref().is_some_and(|w| w.written),
             "compactions": compactions,
             "nothing": nothing,
-            "timeline": timeline,
+            "timeline": plan.notes,
             "tokens": {"before": before, "after": after},
         }));
     }
 
-    let mut lines = Vec::new();
-    for s in &steps {
-        if let Step::Nothing { spec, reason } = s {
-            lines.push(format!("Nothing to compact for `{spec}`: {reason}."));
-        }
-    }
-    lines.extend(timeline);
-    if !planned.is_empty() {
+    let mut lines: Vec<String> = plan
+        .skipped
+        .iter()
+        .map(|s| format!("Nothing to compact for `{}`: {}.", s.spec, s.reason))
+        .collect();
+    lines.extend(plan.notes.iter().cloned());
+    if !plan.additions.is_empty() {
         lines.push(format!(
             "Estimated tokens: {} -> {} ({})",
             thousands(before),
@@ -110,7 +91,7 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
             w.appended,
             w.conversation.events_path().display()
         )),
-        None if args.dry_run && !planned.is_empty() => {
+        None if args.dry_run && !plan.additions.is_empty() => {
             lines.push("Dry run: nothing written.".into())
         }
         None => {}

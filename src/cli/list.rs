@@ -3,7 +3,6 @@
 use super::Context;
 use super::args::ListArgs;
 use super::output::{print_json, print_lines, thousands};
-use crate::core::error::Error;
 use crate::core::store::load;
 use crate::core::store::lock;
 use crate::core::store::workspace::{Entry, Location, lock_paths};
@@ -12,7 +11,7 @@ use std::fs;
 
 pub fn run(ctx: &Context, args: ListArgs) -> anyhow::Result<()> {
     let ws = ctx.workspace().ok_or_else(|| {
-        Error::Usage(
+        super::UsageError(
             "no jp workspace here (no .jp/ in this directory or above); use --workspace DIR".into(),
         )
     })?;

@@ -5,10 +5,8 @@ use super::args::ResetArgs;
 use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
-use crate::core::compact::estimate;
-use crate::core::compact::projection;
-use crate::core::compact::reset::{self, Reset};
-use crate::core::store::save::{self, Edit};
+use crate::core::compact::reset::Reset;
+use crate::core::ops;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
@@ -21,26 +19,16 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
         (_, _, Some(n)) => Reset::Position(n),
         _ => unreachable!("clap requires exactly one of --all, --auto, --index"),
     };
-    let removal = reset::removal(&conv, which)?;
-    let count = reset::count(&conv, which);
-    let before = estimate::of_projection(&conv.events, &projection::of(&conv)).total_tokens();
-    let after_projection = projection::project(
-        &conv.events,
-        conv.turn_count,
-        reset::remaining(&conv, which),
-    );
-    let after = estimate::of_projection(&conv.events, &after_projection).total_tokens();
-    let saved = if args.dry_run || count == 0 {
+    let plan = ops::preview_reset(&conv, which)?;
+    let count = plan.removes;
+    let (before, after) = (plan.tokens.before, plan.tokens.after);
+    let saved = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(save::apply(&dir, &Edit::remove(removal))?)
+        Some(ops::apply(&dir, &plan)?)
     };
     let removed = saved.as_ref().map_or(count, |s| s.removed);
-    let what = match which {
-        Reset::All => "all compactions".to_string(),
-        Reset::Auto => "automatic compactions".to_string(),
-        Reset::Position(n) => format!("compaction #{n}"),
-    };
+    let what = plan.what();
     if args.json {
         return print_json(&json!({
             "conversation": conversation_json(&conv),

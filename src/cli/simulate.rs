@@ -4,7 +4,8 @@ use super::Context;
 use super::args::SimulateArgs;
 use super::output::{print_json, print_lines};
 use crate::core::auto::AutoConfig;
-use crate::core::auto::simulate::{self, Policy, Run};
+use crate::core::auto::simulate::{Policy, Run};
+use crate::core::ops;
 use crate::core::{Conversation, compact::window, summarize};
 use serde_json::{Value, json};
 
@@ -25,15 +26,12 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         .filter_map(|p| Policy::parse(p))
         .collect();
 
-    let mut jobs = Vec::new();
-    for (ci, _) in convs.iter().enumerate() {
-        for &p in &policies {
-            for &w in &args.windows {
-                jobs.push((ci, p, w));
-            }
-        }
-    }
-    let results = run_all(&convs, &jobs, &base, summarizer.as_ref())?;
+    let refs: Vec<&Conversation> = convs.iter().collect();
+    let results: Vec<(usize, Run)> =
+        ops::simulate_grid(&refs, &policies, &args.windows, &base, summarizer.as_ref())?
+            .into_iter()
+            .map(|(job, run)| (job.conversation, run))
+            .collect();
 
     if args.json {
         let runs: Vec<Value> = results
@@ -43,41 +41,6 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         return print_json(&json!({ "runs": runs }));
     }
     print_lines(table(&convs, &results))
-}
-
-/// Runs every job, spread over the machine's cores.
-fn run_all(
-    convs: &[Conversation],
-    jobs: &[(usize, Policy, u64)],
-    base: &AutoConfig,
-    summarizer: &dyn summarize::Summarizer,
-) -> anyhow::Result<Vec<(usize, Run)>> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(jobs.len().max(1));
-    let chunks: Vec<&[(usize, Policy, u64)]> =
-        jobs.chunks(jobs.len().div_ceil(threads).max(1)).collect();
-    let results = std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
-            .iter()
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|&(ci, p, w)| {
-                            simulate::run(&convs[ci], p, w, base, summarizer).map(|r| (ci, r))
-                        })
-                        .collect::<Result<Vec<_>, _>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("simulation thread panicked"))
-            .collect::<Result<Vec<_>, _>>()
-    })?;
-    Ok(results.into_iter().flatten().collect())
 }
 
 fn run_json(conv: &Conversation, r: &Run) -> Value {

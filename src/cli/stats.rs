@@ -10,6 +10,7 @@ use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::estimate::{self, Breakdown, Category};
 use crate::core::compact::projection::{self, Projection};
 use crate::core::compact::window::{self, Window, WindowSource};
+use crate::core::ops;
 use crate::core::{Conversation, model::config, model::timestamp};
 use serde_json::{Value, json};
 
@@ -23,18 +24,6 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     } else {
         print_lines(lines(&conv, &report))
     }
-}
-
-/// Tokens the projection saves thanks to overlay `skip` (by position).
-pub fn saved_by(conv: &Conversation, full: u64, position: usize) -> u64 {
-    let without: Vec<_> = projection::overlays(conv)
-        .into_iter()
-        .filter(|o| o.position != position)
-        .collect();
-    let p = projection::project(&conv.events, conv.turn_count, without);
-    estimate::of_projection(&conv.events, &p)
-        .total_tokens()
-        .saturating_sub(full)
 }
 
 fn breakdown_json(b: &Breakdown) -> Value {
@@ -66,6 +55,8 @@ pub fn report(conv: &Conversation, auto: &AutoConfig, window_override: Option<u6
     let projected = estimate::of_projection(&conv.events, &p);
     let system = estimate::system_prompt(conv).chars();
     let full = projected.total_tokens();
+    let saved: std::collections::HashMap<usize, u64> =
+        ops::saved_per_compaction(conv, &p).into_iter().collect();
     let compactions: Vec<Value> = conv
         .compactions()
         .map(|c| match c.parsed {
@@ -79,7 +70,7 @@ pub fn report(conv: &Conversation, auto: &AutoConfig, window_override: Option<u6
                 "to_turn": x.to_turn,
                 "policies": x.policy_label(),
                 "timestamp": timestamp::format(&x.timestamp),
-                "tokens_saved": saved_by(conv, full, c.position),
+                "tokens_saved": saved.get(&c.position).copied().unwrap_or(0),
             }),
             Err(why) => json!({
                 "position": c.position + 1,

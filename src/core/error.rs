@@ -83,11 +83,18 @@ pub enum Error {
         pid: Option<u32>,
     },
 
-    #[error("{0}")]
-    Usage(String),
+    /// A compaction asked for by its 1-based position that isn't there.
+    #[error("there is no compaction #{position}; this conversation has {count} (numbered from 1)")]
+    NoSuchCompaction { position: usize, count: usize },
 
-    #[error("{0}")]
-    Other(String),
+    #[error(transparent)]
+    Rule(#[from] crate::core::compact::rule::RuleError),
+
+    #[error(transparent)]
+    Config(#[from] crate::core::auto::ConfigError),
+
+    #[error(transparent)]
+    Summarize(#[from] crate::core::summarize::SummarizeError),
 }
 
 fn holder(pid: Option<u32>) -> String {
@@ -119,6 +126,13 @@ fn list_candidates(candidates: &[String], searched: &[PathBuf]) -> String {
 }
 
 impl Error {
+    /// Whether the person asked for something that can't be (a bad rule, a
+    /// compaction that isn't there), as opposed to a failure: shells map it
+    /// to a usage error.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, Error::NoSuchCompaction { .. } | Error::Rule(_))
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {
             path: path.into(),

@@ -6,6 +6,7 @@ use crate::core::compact::estimate::{self, Estimate};
 use crate::core::compact::projection::{self, Overlay, Projection, TurnOrigin};
 use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::{Compaction, Source};
+use crate::core::ops;
 use crate::core::{Conversation, model::timestamp};
 use std::sync::Arc;
 
@@ -168,7 +169,7 @@ impl Model {
             estimate::estimate(&conv, &base)
         });
         let layout = layout(&conv, &p);
-        let compactions = compaction_rows(&conv, &p, &estimate);
+        let compactions = compaction_rows(&conv, &p);
         let block_tokens = block_tokens(&conv, &p, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
         let merged = crate::core::model::config::merged(&conv, None);
@@ -232,20 +233,10 @@ fn block_tokens(conv: &Conversation, p: &Projection, layout: &Layout) -> Vec<(u6
         .collect()
 }
 
-fn compaction_rows(conv: &Conversation, p: &Projection, full: &Estimate) -> Vec<CompactionRow> {
-    let total = full.breakdown.total_tokens();
-    let saved_without = |position: usize| -> u64 {
-        let without: Vec<Overlay> = p
-            .overlays
-            .iter()
-            .filter(|o| o.position != position)
-            .cloned()
-            .collect();
-        let q = projection::project(&conv.events, conv.turn_count, without);
-        estimate::of_projection(&conv.events, &q)
-            .total_tokens()
-            .saturating_sub(total)
-    };
+fn compaction_rows(conv: &Conversation, p: &Projection) -> Vec<CompactionRow> {
+    let saved: std::collections::HashMap<usize, u64> =
+        ops::saved_per_compaction(conv, p).into_iter().collect();
+    let saved_without = |position: usize| saved.get(&position).copied().unwrap_or(0);
     let row = |position: usize, event: Option<usize>, x: &Compaction| CompactionRow {
         position,
         event,

@@ -10,7 +10,6 @@
 use crate::core::model::compaction::ToolCalls;
 use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, DEFAULT_TIMEOUT, SummarizerConfig};
 use serde_json::{Map, Value};
-use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -119,20 +118,13 @@ impl Default for AutoConfig {
 }
 
 /// A bad key or value, naming where it came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{origin}: `{key}`: {message}")]
 pub struct ConfigError {
     pub origin: String,
     pub key: String,
     pub message: String,
 }
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: `{}`: {}", self.origin, self.key, self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 /// `jp` configs may wrap a value with its merge strategy.
 fn unwrap(v: &Value) -> &Value {

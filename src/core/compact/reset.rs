@@ -16,6 +16,17 @@ pub enum Reset {
     Position(usize),
 }
 
+impl Reset {
+    /// What the reset removes, in words.
+    pub fn what(self) -> String {
+        match self {
+            Reset::All => "all compactions".into(),
+            Reset::Auto => "automatic compactions".into(),
+            Reset::Position(n) => format!("compaction #{n}"),
+        }
+    }
+}
+
 /// The removal a reset makes, checked against the conversation as loaded.
 pub fn removal(conv: &Conversation, reset: Reset) -> Result<Removal> {
     Ok(match reset {
@@ -26,11 +37,7 @@ pub fn removal(conv: &Conversation, reset: Reset) -> Result<Removal> {
             let key = n
                 .checked_sub(1)
                 .and_then(|p| CompactionKey::of_position(conv, p))
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "there is no compaction #{n}; this conversation has {count} (numbered from 1)"
-                    ))
-                })?;
+                .ok_or(Error::NoSuchCompaction { position: n, count })?;
             Removal::Exact(vec![key])
         }
     })

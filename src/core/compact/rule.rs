@@ -15,7 +15,6 @@
 
 use crate::core::compact::range::Bound;
 use crate::core::model::compaction::ToolCalls;
-use std::fmt;
 
 /// A parsed rule: what to compact and, optionally, which turns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,26 +58,13 @@ impl Rule {
 }
 
 /// What was wrong, and where: `at` is the 0-based character position.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("in rule `{spec}` at column {}: {message}", at + 1)]
 pub struct RuleError {
     pub spec: String,
     pub at: usize,
     pub message: String,
 }
-
-impl fmt::Display for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "in rule `{}` at column {}: {}",
-            self.spec,
-            self.at + 1,
-            self.message
-        )
-    }
-}
-
-impl std::error::Error for RuleError {}
 
 /// Help text for the syntax, shown by the CLI and the TUI.
 pub const SYNTAX_HELP: &str = "\

@@ -12,7 +12,6 @@ pub mod transcript;
 
 use crate::core::model::conversation::Conversation;
 use crate::core::model::turns::TurnRange;
-use std::fmt;
 
 /// What to summarise.
 pub struct Request<'a> {
@@ -22,19 +21,12 @@ pub struct Request<'a> {
 }
 
 /// Why a summary could not be made; nothing is written then.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("summarizer `{summarizer}`: {message}")]
 pub struct SummarizeError {
     pub summarizer: String,
     pub message: String,
 }
-
-impl fmt::Display for SummarizeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "summarizer `{}`: {}", self.summarizer, self.message)
-    }
-}
-
-impl std::error::Error for SummarizeError {}
 
 /// What a summary cost, for the simulation's accounting.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,0 +1,130 @@
+//! What a preview or a write changes: compactions to add or remove, why,
+//! and the estimate before and after.
+
+use crate::core::auto::ActionKind;
+use crate::core::compact::reset::Reset;
+use crate::core::compact::rule::Rule;
+use crate::core::model::compaction::Compaction;
+use crate::core::model::turns::TurnRange;
+use crate::core::store::save::{Edit, Removal};
+
+/// Which use case made the plan.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanKind {
+    /// Manual compactions from inline rules.
+    Rules,
+    /// What automatic compaction appends now.
+    Auto,
+    /// Removing compactions.
+    Reset(Reset),
+}
+
+/// Why a compaction is added.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Why {
+    /// An inline rule, as typed.
+    Rule { spec: String, rule: Rule },
+    /// A stage of the automatic policy.
+    Auto(ActionKind),
+}
+
+/// A compaction the plan appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Addition {
+    pub compaction: Compaction,
+    /// The range asked for, before a summary grew it over older summaries.
+    pub requested: TurnRange,
+    pub why: Why,
+    /// Characters a summarizer read to write it (0 when none ran).
+    pub summarizer_input_chars: u64,
+}
+
+impl Addition {
+    pub fn range(&self) -> TurnRange {
+        TurnRange {
+            from: self.compaction.from_turn,
+            to: self.compaction.to_turn,
+        }
+    }
+
+    pub fn extended(&self) -> bool {
+        self.range() != self.requested
+    }
+}
+
+/// A rule that selected no turns, so nothing is written for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub spec: String,
+    pub reason: String,
+}
+
+/// Estimated tokens of the projected events before and after the plan.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tokens {
+    pub before: u64,
+    pub after: u64,
+}
+
+/// One plan type for every use case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub kind: PlanKind,
+    pub additions: Vec<Addition>,
+    pub skipped: Vec<Skipped>,
+    /// What a reset removes (`Removal::None` otherwise).
+    pub removal: Removal,
+    /// How many stored compactions the removal takes away.
+    pub removes: usize,
+    /// Why, in words: the trigger's notes, or the rules' timeline.
+    pub notes: Vec<String>,
+    pub tokens: Tokens,
+}
+
+impl Plan {
+    /// The compactions the plan appends.
+    pub fn compactions(&self) -> Vec<Compaction> {
+        self.additions
+            .iter()
+            .map(|a| a.compaction.clone())
+            .collect()
+    }
+
+    /// Whether writing the plan would change nothing.
+    pub fn is_empty(&self) -> bool {
+        self.additions.is_empty() && self.removes == 0
+    }
+
+    /// The edit that carries the plan out.
+    pub fn edit(&self) -> Edit {
+        Edit {
+            remove: self.removal.clone(),
+            append: self.compactions(),
+        }
+    }
+
+    /// What a reset removes, in words (`all compactions`, ...).
+    pub fn what(&self) -> String {
+        match &self.kind {
+            PlanKind::Reset(r) => r.what(),
+            PlanKind::Auto => "auto".into(),
+            PlanKind::Rules => self
+                .additions
+                .iter()
+                .filter_map(|a| match &a.why {
+                    Why::Rule { spec, .. } => Some(spec.as_str()),
+                    Why::Auto(_) => None,
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
+    /// Drops the `k`-th addition (a previewed compaction the person
+    /// deleted before writing).
+    pub fn drop_addition(&mut self, k: usize) {
+        if k < self.additions.len() {
+            self.additions.remove(k);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Previews: what a rule, the automatic policy or a reset would change,
+//! computed without writing.
+
+use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
+use crate::core::auto::{self, AutoConfig};
+use crate::core::compact::estimate;
+use crate::core::compact::plan::{self, Keeps, Step};
+use crate::core::compact::projection::{self, Overlay};
+use crate::core::compact::reset::{self, Reset};
+use crate::core::compact::rule::Rule;
+use crate::core::error::Result;
+use crate::core::model::compaction::Source;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::Timestamp;
+use crate::core::store::save::Removal;
+use crate::core::summarize::{SummarizeError, Summarizer};
+
+/// How manual rules are planned.
+pub struct RuleOptions<'a> {
+    /// The range used by a rule without one.
+    pub keeps: Keeps,
+    pub summarizer: &'a dyn Summarizer,
+    pub instructions: &'a str,
+    /// The time the new compactions are stamped with.
+    pub now: Timestamp,
+}
+
+/// Projected event tokens of `conv` seen through `overlays`.
+fn tokens_with(conv: &Conversation, overlays: Vec<Overlay>) -> u64 {
+    let p = projection::project(&conv.events, conv.turn_count, overlays);
+    estimate::of_projection(&conv.events, &p).total_tokens()
+}
+
+/// Manual compactions from `rules` (each seeing the ones before it).
+pub fn preview_rules(
+    conv: &Conversation,
+    rules: &[(String, Rule)],
+    opts: &RuleOptions<'_>,
+) -> std::result::Result<Plan, SummarizeError> {
+    let steps = plan::plan(
+        conv,
+        rules,
+        &plan::Options {
+            keeps: opts.keeps,
+            source: Source::Manual,
+            now: opts.now,
+            summarizer: opts.summarizer,
+            instructions: opts.instructions,
+        },
+    )?;
+    let planned: Vec<&plan::Planned> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Planned(p) => Some(p),
+            Step::Nothing { .. } => None,
+        })
+        .collect();
+    let notes = plan::timeline(conv.turn_count, &planned);
+    let mut additions = Vec::new();
+    let mut skipped = Vec::new();
+    for s in steps {
+        match s {
+            Step::Planned(p) => additions.push(Addition {
+                compaction: p.compaction,
+                requested: p.requested,
+                why: Why::Rule {
+                    spec: p.spec,
+                    rule: p.rule,
+                },
+                summarizer_input_chars: p.summarizer_input_chars,
+            }),
+            Step::Nothing { spec, reason } => skipped.push(Skipped { spec, reason }),
+        }
+    }
+    let compactions: Vec<_> = additions.iter().map(|a| a.compaction.clone()).collect();
+    let tokens = Tokens {
+        before: tokens_with(conv, projection::overlays(conv)),
+        after: tokens_with(conv, projection::with_preview(conv, &compactions)),
+    };
+    Ok(Plan {
+        kind: PlanKind::Rules,
+        additions,
+        skipped,
+        removal: Removal::None,
+        removes: 0,
+        notes,
+        tokens,
+    })
+}
+
+/// What automatic compaction would append now. Asking for it is asking,
+/// whatever `enabled` says.
+pub fn preview_auto(
+    conv: &Conversation,
+    config: &AutoConfig,
+    window: Option<u64>,
+    summarizer: &dyn Summarizer,
+    now: Timestamp,
+) -> std::result::Result<Plan, SummarizeError> {
+    let mut config = config.clone();
+    config.enabled = true;
+    let decision = auto::evaluate_now(
+        conv,
+        projection::overlays(conv),
+        window,
+        &config,
+        summarizer,
+        now,
+    )?;
+    Ok(Plan {
+        kind: PlanKind::Auto,
+        tokens: Tokens {
+            before: decision.estimate,
+            after: decision.estimate_after,
+        },
+        notes: decision.notes.iter().map(ToString::to_string).collect(),
+        additions: decision
+            .actions
+            .into_iter()
+            .map(|a| Addition {
+                requested: a.requested,
+                why: Why::Auto(a.kind),
+                compaction: a.compaction,
+                summarizer_input_chars: 0,
+            })
+            .collect(),
+        skipped: Vec::new(),
+        removal: Removal::None,
+        removes: 0,
+    })
+}
+
+/// What `reset` would remove, and the estimate after it. A position that
+/// doesn't exist is an error naming the count.
+pub fn preview_reset(conv: &Conversation, which: Reset) -> Result<Plan> {
+    let removal = reset::removal(conv, which)?;
+    Ok(Plan {
+        kind: PlanKind::Reset(which),
+        additions: Vec::new(),
+        skipped: Vec::new(),
+        removes: reset::count(conv, which),
+        removal,
+        notes: Vec::new(),
+        tokens: Tokens {
+            before: tokens_with(conv, projection::overlays(conv)),
+            after: tokens_with(conv, reset::remaining(conv, which)),
+        },
+    })
+}
