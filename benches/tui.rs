@@ -7,7 +7,8 @@ mod common;
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::tui::action::{Action, Done, Job};
+use jp_inspect::tui::job::{Done, Job};
+use jp_inspect::tui::msg::{Command, Msg};
 use jp_inspect::tui::state::State;
 use jp_inspect::tui::theme::Theme;
 use jp_inspect::tui::{update, view, worker};
@@ -24,17 +25,18 @@ fn opened(dir: &Path) -> State {
         None,
         Theme { color: true },
     );
-    update::update(&mut s, Action::Resize(200, 50));
+    update::update(&mut s, Msg::Resize(200, 50));
     let result = worker::execute(Job::Load {
         dir: dir.to_path_buf(),
         preview: Vec::new(),
+        config: None,
     });
     update::update(
         &mut s,
-        Action::Done(Done {
+        Msg::Done(Box::new(Done {
             generation: 0,
             result,
-        }),
+        })),
     );
     s
 }
@@ -43,20 +45,20 @@ fn frame(term: &mut Terminal<TestBackend>, s: &State) {
     term.draw(|f| view::draw(f, s)).unwrap();
 }
 
-fn key(c: char) -> Action {
-    Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
 fn million(c: &mut Criterion) {
     let dir = common::million_events();
     let mut s = opened(&dir);
-    let events = s.model.as_ref().unwrap().conv.events.len();
+    let events = s.inspection.as_ref().unwrap().conv.events.len();
     // Somewhere in the middle.
     for _ in 0..5 {
-        update::update(&mut s, Action::Bottom);
+        update::update(&mut s, Command::Bottom);
     }
-    s.cursor /= 2;
-    update::update(&mut s, Action::Down);
+    s.nav.cursor /= 2;
+    update::update(&mut s, Command::Down);
     let mut term = Terminal::new(TestBackend::new(200, 50)).unwrap();
     let mut g = c.benchmark_group(format!("inspector, {events} events"));
     g.bench_function("full frame (200x50)", |b| {
@@ -80,7 +82,7 @@ fn million(c: &mut Criterion) {
             frame(&mut term, &s);
             update::update(
                 &mut s,
-                Action::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+                Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
             );
         })
     });

@@ -8,8 +8,9 @@ mod common;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::core::{Source, model::timestamp, store::load};
-use jp_inspect::tui::action::{Action, Done, Effect};
-use jp_inspect::tui::state::{Focus, Overlay, State};
+use jp_inspect::tui::job::Done;
+use jp_inspect::tui::msg::{Effect, Msg};
+use jp_inspect::tui::state::{Focus, Panel, State};
 use jp_inspect::tui::theme::Theme;
 use jp_inspect::tui::{update, view, worker};
 use ratatui::Terminal;
@@ -31,12 +32,13 @@ impl Harness {
             None,
             Theme { color },
         );
-        state.clock = timestamp::parse("2026-11-20 09:00:00");
+        state.settings.clock = timestamp::parse("2026-11-20 09:00:00");
         let mut h = Harness { _demo: demo, state };
-        h.act(Action::Resize(width, height));
-        h.run(vec![Effect::job(jp_inspect::tui::action::Job::Load {
+        h.act(Msg::Resize(width, height));
+        h.run(vec![Effect::job(jp_inspect::tui::job::Job::Load {
             dir: h.state.dir.clone(),
             preview: Vec::new(),
+            config: None,
         })]);
         h
     }
@@ -50,12 +52,12 @@ impl Harness {
         while !fx.is_empty() {
             let mut next = Vec::new();
             for e in fx {
-                if let Effect::Run(job) = e {
+                if let Effect::Job(job) = e {
                     let generation = self.state.generation;
                     let result = worker::execute(*job);
                     next.extend(update::update(
                         &mut self.state,
-                        Action::Done(Done { generation, result }),
+                        Msg::Done(Box::new(Done { generation, result })),
                     ));
                 }
             }
@@ -63,13 +65,13 @@ impl Harness {
         }
     }
 
-    fn act(&mut self, a: Action) {
-        let fx = update::update(&mut self.state, a);
+    fn act(&mut self, a: impl Into<Msg>) {
+        let fx = update::update(&mut self.state, a.into());
         self.run(fx);
     }
 
     fn key(&mut self, code: KeyCode) {
-        self.act(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        self.act(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
     }
 
     fn char(&mut self, c: char) {
@@ -78,7 +80,7 @@ impl Harness {
         } else {
             KeyModifiers::NONE
         };
-        self.act(Action::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+        self.act(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
     }
 
     fn typed(&mut self, s: &str) {
@@ -201,7 +203,7 @@ fn preview_shows_the_delta_and_apply_writes_it() {
     h.key(KeyCode::Enter);
     let preview = h.state.preview.clone().expect("a preview");
     assert_eq!(preview.spec, "auto");
-    assert_eq!(preview.compactions.len(), 1);
+    assert_eq!(preview.plan.additions.len(), 1);
     let text = h.text();
     assert!(text.contains("154,894 → 89,"), "{text}");
     assert!(text.contains("PREVIEW auto"), "{text}");
@@ -250,7 +252,7 @@ fn a_bad_rule_says_where() {
 fn reset_auto_asks_then_removes_only_automatic_ones() {
     let mut h = Harness::new(120, 36, true);
     h.char('R');
-    assert!(matches!(h.state.overlay, Some(Overlay::Confirm(_))));
+    assert!(matches!(h.state.panel, Some(Panel::Confirm(_))));
     insta::assert_snapshot!("confirm_reset_auto", h.screen().backend());
     // "n" keeps everything.
     h.char('n');
@@ -268,7 +270,7 @@ fn reset_all_and_delete_one() {
     // Delete #1 from the compaction list.
     h.key(KeyCode::Tab);
     h.key(KeyCode::Tab);
-    assert_eq!(h.state.focus, Focus::Compactions);
+    assert_eq!(h.state.nav.focus, Focus::Compactions);
     h.char('d');
     h.char('y');
     let left = h.compactions_on_disk();
@@ -301,7 +303,7 @@ fn detail_view_highlights_and_toggles_the_stored_form() {
         h.char('j');
     }
     h.key(KeyCode::Enter);
-    let Some(Overlay::Detail(d)) = &h.state.overlay else {
+    let Some(Panel::Detail(d)) = &h.state.panel else {
         panic!("no detail view");
     };
     assert!(d.title.contains("tool result"), "{}", d.title);
@@ -316,14 +318,14 @@ fn detail_view_highlights_and_toggles_the_stored_form() {
     h.char('r');
     assert!(h.text().contains("as stored"));
     h.key(KeyCode::Esc);
-    assert!(h.state.overlay.is_none());
+    assert!(h.state.panel.is_none());
 }
 
 #[test]
 fn simulation_view() {
     let mut h = Harness::new(140, 40, true);
     h.char('s');
-    let Some(Overlay::Simulation(sim)) = &h.state.overlay else {
+    let Some(Panel::Simulation(sim)) = &h.state.panel else {
         panic!("no simulation view");
     };
     assert_eq!(sim.runs.as_ref().unwrap().as_ref().unwrap().len(), 12);
@@ -343,7 +345,7 @@ fn help_lists_every_binding() {
         }
     }
     h.key(KeyCode::Esc);
-    assert!(h.state.overlay.is_none());
+    assert!(h.state.panel.is_none());
 }
 
 #[test]
@@ -377,22 +379,22 @@ fn turns_face_each_other_and_move_together() {
 #[test]
 fn mouse_wheel_scrolls_and_click_focuses() {
     let mut h = Harness::new(120, 36, true);
-    h.act(Action::Mouse(MouseEvent {
+    h.act(Msg::Mouse(MouseEvent {
         kind: MouseEventKind::ScrollDown,
         column: 10,
         row: 10,
         modifiers: KeyModifiers::NONE,
     }));
-    assert_eq!(h.state.scroll, 3);
-    let s = view::layout::screen(120, 36, h.state.list_len());
-    h.act(Action::Mouse(MouseEvent {
+    assert_eq!(h.state.nav.scroll, 3);
+    let s = jp_inspect::tui::layout::screen(120, 36, h.state.list_len());
+    h.act(Msg::Mouse(MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: 70,
         row: s.projected.y + 2,
         modifiers: KeyModifiers::NONE,
     }));
-    assert_eq!(h.state.focus, Focus::Projected);
-    assert_eq!(h.state.cursor, 3 + 1);
+    assert_eq!(h.state.nav.focus, Focus::Projected);
+    assert_eq!(h.state.nav.cursor, 3 + 1);
 }
 
 #[test]
@@ -404,7 +406,7 @@ fn window_can_be_set_and_unknown_is_said() {
     }
     h.typed("128k");
     h.key(KeyCode::Enter);
-    assert_eq!(h.state.window_override, Some(128_000));
+    assert_eq!(h.state.settings.window_override, Some(128_000));
     assert!(h.text().contains("window 128k (set)"));
     assert!(h.text().contains("of 128k"));
 }
@@ -415,20 +417,20 @@ fn quit_and_ctrl_c() {
     h.char('q');
     assert!(h.state.quit);
     let mut h = Harness::new(80, 24, true);
-    h.act(Action::Key(KeyEvent::new(
+    h.act(Msg::Key(KeyEvent::new(
         KeyCode::Char('c'),
         KeyModifiers::CONTROL,
     )));
     assert!(h.state.quit);
     let mut h = Harness::new(80, 24, true);
-    h.act(Action::Terminate);
+    h.act(Msg::Terminate);
     assert!(h.state.quit);
     // Ctrl-C also from a dialog and from an input.
     for opener in ['R', 'p'] {
         let mut h = Harness::new(80, 24, true);
         h.char(opener);
-        assert!(h.state.overlay.is_some() || h.state.input.is_some());
-        h.act(Action::Key(KeyEvent::new(
+        assert!(h.state.panel.is_some() || h.state.input.is_some());
+        h.act(Msg::Key(KeyEvent::new(
             KeyCode::Char('c'),
             KeyModifiers::CONTROL,
         )));
@@ -440,11 +442,11 @@ fn quit_and_ctrl_c() {
 fn follow_refreshes_when_jp_appends_under_the_lock() {
     let mut h = Harness::new(120, 36, true);
     h.char('f');
-    assert!(h.state.follow);
+    assert!(h.state.settings.follow);
     assert!(h.text().contains("● following"));
     h.char('G');
-    let events_before = h.state.model.as_ref().unwrap().conv.events.len();
-    let tokens_before = h.state.model.as_ref().unwrap().estimate.tokens();
+    let events_before = h.state.inspection.as_ref().unwrap().conv.events.len();
+    let tokens_before = h.state.inspection.as_ref().unwrap().estimate.tokens();
     let mut watcher = jp_inspect::tui::watch::Watcher::new(h.dir()).unwrap();
 
     // Another process appends a turn the way jp does: under the lock, to a
@@ -481,8 +483,8 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    h.act(Action::FilesChanged);
-    let m = h.state.model.as_ref().unwrap();
+    h.act(Msg::FilesChanged);
+    let m = h.state.inspection.as_ref().unwrap();
     assert_eq!(m.conv.events.len(), events_before + 2);
     assert_eq!(m.conv.turn_count, 33);
     assert!(
@@ -490,7 +492,7 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
         "the gauge moves"
     );
     // Following: the selection stays at the end as the session grows.
-    assert_eq!(h.state.cursor + 1, m.layout.rows());
+    assert_eq!(h.state.nav.cursor + 1, m.layout.rows());
     assert!(h.text().contains("One more thing: add a --version flag."));
 }
 
@@ -498,7 +500,7 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
 fn without_follow_changes_are_not_loaded() {
     let mut h = Harness::new(120, 36, true);
     let generation = h.state.generation;
-    h.act(Action::FilesChanged);
+    h.act(Msg::FilesChanged);
     assert_eq!(h.state.generation, generation);
 }
 
@@ -516,19 +518,20 @@ fn load_warnings_are_shown() {
         None,
         Theme { color: true },
     );
-    update::update(&mut state, Action::Resize(160, 40));
-    let result = worker::execute(jp_inspect::tui::action::Job::Load {
+    update::update(&mut state, Msg::Resize(160, 40));
+    let result = worker::execute(jp_inspect::tui::job::Job::Load {
         dir: demo.conversation_dir.clone(),
         preview: Vec::new(),
+        config: None,
     });
     update::update(
         &mut state,
-        Action::Done(Done {
+        Msg::Done(Box::new(Done {
             generation: 0,
             result,
-        }),
+        })),
     );
-    let (text, _) = state.status.clone().unwrap();
+    let (text, _) = state.status.message.clone().unwrap();
     assert!(text.starts_with("1 warning(s) reading the file"), "{text}");
     assert!(text.contains("compaction #3 is invalid"), "{text}");
     let mut term = Terminal::new(TestBackend::new(160, 40)).unwrap();
@@ -596,7 +599,7 @@ fn drawing_is_safe_at_every_size() {
         let mut h = Harness::new(120, 36, true);
         setup(&mut h);
         for &(w, hgt) in &sizes {
-            h.act(Action::Resize(w, hgt));
+            h.act(Msg::Resize(w, hgt));
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.text()));
             assert!(result.is_ok(), "{name} panicked at {w}x{hgt}");
         }

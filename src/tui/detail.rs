@@ -1,7 +1,8 @@
 //! The text of the detail view: what an event is and its full content,
 //! decoded for reading.
 
-use super::model::Model;
+use super::inspection::{Cell, Inspection};
+use super::state::{Focus, State};
 use crate::core::compact::projection::{Change, Fate, Projected, SummaryPart};
 use crate::core::model::encoding::{self, StoredAs};
 use crate::core::model::event::{Kind, ResponseKind};
@@ -14,9 +15,11 @@ pub struct DetailText {
     pub body: String,
     /// A syntect language token for the body (`json`, `md`, `rs`, …).
     pub language: Option<String>,
+    /// The event as stored (with its encoding), or as sent.
+    pub raw: String,
 }
 
-fn fate_line(m: &Model, fate: Fate, by: Option<usize>) -> String {
+fn fate_line(m: &Inspection, fate: Fate, by: Option<usize>) -> String {
     let by = by.map(|i| {
         let o = m.overlay(i);
         format!(
@@ -47,7 +50,7 @@ fn fence_language(text: &str) -> Option<String> {
 }
 
 /// The detail of raw event `i`.
-pub fn raw_event(m: &Model, i: usize) -> DetailText {
+pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
     let conv = &m.conv;
     let e = &conv.events[i];
     let plain = conv.plain(i);
@@ -121,15 +124,18 @@ pub fn raw_event(m: &Model, i: usize) -> DetailText {
         header,
         body,
         language,
+        raw: conv.raw(i).to_string(),
     }
 }
 
 /// The detail of projected event `p`: what the model is sent.
-pub fn projected_event(m: &Model, p: &Projected) -> DetailText {
+pub fn projected_event(m: &Inspection, p: &Projected) -> DetailText {
+    let sent = serde_json::to_string_pretty(&m.projection.plain(&m.conv, p)).unwrap_or_default();
     match *p {
         Projected::Raw { index, change } => {
             let mut d = raw_event(m, index);
             d.title = format!("{} (projected)", d.title);
+            d.raw = format!("{sent}\n\n── stored as ──\n{}", m.conv.raw(index));
             match change {
                 Change::None => {}
                 Change::EmptyArguments => {
@@ -179,7 +185,75 @@ pub fn projected_event(m: &Model, p: &Projected) -> DetailText {
                 header,
                 body,
                 language: Some("md".into()),
+                raw: sent,
             }
         }
     }
+}
+
+/// The detail of what is selected: a compaction of the list, or the event
+/// under the cursor in the focused pane.
+pub fn of_selection(state: &State) -> Option<DetailText> {
+    let m = state.inspection.as_ref()?;
+    let conv = &m.conv;
+    let (title, header, text, language, raw) = match state.nav.focus {
+        Focus::Compactions => {
+            let row = m.compactions.get(state.nav.list_cursor)?;
+            let (text, raw) = match row.event {
+                Some(i) => {
+                    let plain = serde_json::to_string_pretty(&conv.plain(i)).unwrap_or_default();
+                    (plain, conv.raw(i).to_string())
+                }
+                None => {
+                    let preview = state.preview.as_ref();
+                    let c = preview.and_then(|p| {
+                        p.plan
+                            .additions
+                            .get(row.position.saturating_sub(conv.compactions().count()))
+                            .map(|a| &a.compaction)
+                    });
+                    let text = c
+                        .map(|c| serde_json::to_string_pretty(&c.to_json()).unwrap_or_default())
+                        .unwrap_or_default();
+                    (text.clone(), text)
+                }
+            };
+            let mut header = vec![format!(
+                "compaction #{} · {}",
+                row.position + 1,
+                if row.preview {
+                    "preview, not written"
+                } else {
+                    "stored"
+                }
+            )];
+            if let Some(why) = &row.invalid {
+                header.push(format!("INVALID, left out of the projection: {why}"));
+            }
+            (
+                format!("compaction #{}", row.position + 1),
+                header,
+                text,
+                Some("json".to_string()),
+                raw,
+            )
+        }
+        focus => {
+            let (_, raw_cell, proj_cell) = m.layout.cells(state.nav.cursor);
+            match (focus, raw_cell, proj_cell) {
+                (Focus::Raw, Cell::Event(i), _) => return Some(raw_event(m, i)),
+                (Focus::Projected, _, Cell::Event(k)) => {
+                    return Some(projected_event(m, &m.projection.events[k]));
+                }
+                _ => return None,
+            }
+        }
+    };
+    Some(DetailText {
+        title,
+        header,
+        body: text,
+        language,
+        raw,
+    })
 }

@@ -1,6 +1,7 @@
-//! The key bindings, read from `assets/keys.toml` (each with the help text
-//! `?` shows).
+//! The key bindings, read from `assets/keys.toml` straight into typed
+//! [`Command`]s (each with the help text `?` shows).
 
+use super::msg::Command;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -14,13 +15,16 @@ pub enum Scope {
     Main,
     Detail,
     Simulation,
+    Confirm,
+    Help,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Binding {
     pub scope: Scope,
     pub keys: Vec<String>,
-    pub action: String,
+    #[serde(rename = "action")]
+    pub command: Command,
     pub help: String,
 }
 
@@ -93,22 +97,22 @@ fn matches(name: &str, key: &KeyEvent) -> bool {
     }
 }
 
-/// The action name bound to `key` in `scope` (global bindings apply
+/// The command bound to `key` in `scope` (global bindings apply
 /// everywhere after the scope's own).
-pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<&'static str> {
+pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<Command> {
     let all = bindings();
     all.iter()
         .filter(|b| b.scope == scope)
         .chain(all.iter().filter(|b| b.scope == Scope::Global))
         .find(|b| b.keys.iter().any(|k| matches(k, key)))
-        .map(|b| b.action.as_str())
+        .map(|b| b.command)
 }
 
-/// The first key bound to `action` in `scope`, for footers.
-pub fn key_for(scope: Scope, action: &str) -> Option<&'static str> {
+/// The first key bound to `command` in `scope`, for footers.
+pub fn key_for(scope: Scope, command: Command) -> Option<&'static str> {
     bindings()
         .iter()
-        .find(|b| (b.scope == scope || b.scope == Scope::Global) && b.action == action)
+        .find(|b| (b.scope == scope || b.scope == Scope::Global) && b.command == command)
         .and_then(|b| b.keys.first())
         .map(String::as_str)
 }
@@ -116,6 +120,13 @@ pub fn key_for(scope: Scope, action: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_misspelt_command_is_a_load_error() {
+        let bad = "[[key]]\nscope = \"main\"\nkeys = [\"j\"]\naction = \"dwon\"\nhelp = \"x\"\n";
+        let err = toml::from_str::<File>(bad).unwrap_err().to_string();
+        assert!(err.contains("dwon"), "{err}");
+    }
 
     fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)
@@ -125,7 +136,7 @@ mod tests {
     fn every_key_name_parses() {
         for b in bindings() {
             for k in &b.keys {
-                assert!(parse(k).is_some(), "{k} of {}", b.action);
+                assert!(parse(k).is_some(), "{k} of {:?}", b.command);
             }
         }
     }
@@ -134,27 +145,27 @@ mod tests {
     fn lookup_by_scope_then_global() {
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('j'), KeyModifiers::NONE)),
-            Some("down")
+            Some(Command::Down)
         );
         assert_eq!(
             lookup(Scope::Detail, &key(KeyCode::Char('q'), KeyModifiers::NONE)),
-            Some("quit")
+            Some(Command::Quit)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            Some("force_quit")
+            Some(Command::ForceQuit)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('R'), KeyModifiers::SHIFT)),
-            Some("reset_auto")
+            Some(Command::ResetAuto)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('d'), KeyModifiers::CONTROL)),
-            Some("page_down")
+            Some(Command::PageDown)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('d'), KeyModifiers::NONE)),
-            Some("delete")
+            Some(Command::Delete)
         );
     }
 }

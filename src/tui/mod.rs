@@ -1,12 +1,17 @@
-//! The inspector: a thin shell over the core. State, one `Action` enum, an
-//! update function; drawing is a pure function of the state; everything
-//! that takes time runs on a worker thread.
+//! The inspector: a thin shell over the core. State, one `Msg` enum (key
+//! bindings deserialise straight into its `Command`s), an update function;
+//! drawing is a pure function of the state; everything that takes time runs
+//! on a worker thread, and every change to a conversation is a job that
+//! calls `core::ops`.
 
-pub mod action;
 pub mod detail;
 pub mod highlight;
+pub mod inspection;
+pub mod job;
 pub mod keys;
-pub mod model;
+pub mod layout;
+pub mod msg;
+pub mod rows;
 pub mod state;
 pub mod terminal;
 pub mod theme;
@@ -16,8 +21,9 @@ pub mod watch;
 pub mod worker;
 
 use crate::core::auto::{AutoConfig, Mode};
-use action::{Action, Effect, Job};
 use crossterm::event::{self, Event};
+use job::Job;
+use msg::{Command, Effect, Msg};
 use state::State;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,6 +39,26 @@ pub struct Options {
     pub mode: Option<Mode>,
     pub window: Option<u64>,
     pub follow: bool,
+}
+
+/// The state the inspector starts in and the work it starts with (the
+/// first load, which also reads the configuration; following): a pure
+/// function, so tests start the inspector exactly as the program does.
+pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec<Effect>) {
+    let mut state = State::new(opts.dir.clone(), AutoConfig::default(), opts.window, theme);
+    state.settings.config_file = opts.config_file.clone();
+    state.settings.mode_override = opts.mode;
+    let mut effects = update::update(&mut state, Msg::Resize(size.0, size.1));
+    effects.push(Effect::job(Job::Load {
+        dir: opts.dir,
+        preview: Vec::new(),
+        config: Some(job::ConfigFile(opts.config_file)),
+    }));
+    state.status.busy = Some(("loading the conversation".into(), Instant::now()));
+    if opts.follow {
+        effects.extend(update::update(&mut state, Command::Follow));
+    }
+    (state, effects)
 }
 
 /// Runs the inspector until the person quits (or a signal asks it to); the
@@ -65,37 +91,21 @@ fn event_loop(
 ) -> anyhow::Result<()> {
     let worker = worker::Worker::start();
     let mut watcher: Option<watch::Watcher> = None;
-    let mut state = State::new(
-        opts.dir.clone(),
-        AutoConfig::default(),
-        opts.window,
-        theme::Theme::from_env(),
-    );
-    state.config_file = opts.config_file;
-    state.mode_override = opts.mode;
     let size = term.size()?;
-    let mut effects = update::update(&mut state, Action::Resize(size.width, size.height));
-    effects.push(Effect::job(Job::Load {
-        dir: opts.dir.clone(),
-        preview: Vec::new(),
-    }));
-    state.busy = Some(("loading the conversation".into(), Instant::now()));
-    if opts.follow {
-        effects.extend(update::update(&mut state, Action::Follow));
-    }
+    let (mut state, mut effects) = init(opts, theme::Theme::from_env(), (size.width, size.height));
     let panic_after_draw = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW").is_some();
     let mut dirty = true;
     let mut last_tick = Instant::now();
     loop {
         for fx in effects.drain(..) {
             match fx {
-                Effect::Run(job) => worker.submit(state.generation, *job),
+                Effect::Job(job) => worker.submit(state.generation, *job),
                 Effect::Watch(true) => {
                     watcher = match watch::Watcher::new(&state.dir) {
                         Ok(w) => Some(w),
                         Err(e) => {
                             state.set_status(format!("cannot follow: {e}"), state::Level::Error);
-                            state.follow = false;
+                            state.settings.follow = false;
                             None
                         }
                     };
@@ -117,11 +127,11 @@ fn event_loop(
         }
         let mut actions = Vec::new();
         if terminated.load(Ordering::Relaxed) {
-            actions.push(Action::Terminate);
+            actions.push(Msg::Terminate);
         }
         if resized.swap(false, Ordering::Relaxed) {
             let size = term.size()?;
-            actions.push(Action::Resize(size.width, size.height));
+            actions.push(Msg::Resize(size.width, size.height));
         }
         match terminal::wait_input(Duration::from_millis(40)) {
             terminal::Input::HungUp => return Ok(()),
@@ -129,9 +139,9 @@ fn event_loop(
                 // Everything crossterm has buffered, without waiting.
                 while event::poll(Duration::ZERO)? {
                     match event::read()? {
-                        Event::Key(k) => actions.push(Action::Key(k)),
-                        Event::Mouse(m) => actions.push(Action::Mouse(m)),
-                        Event::Resize(w, h) => actions.push(Action::Resize(w, h)),
+                        Event::Key(k) => actions.push(Msg::Key(k)),
+                        Event::Mouse(m) => actions.push(Msg::Mouse(m)),
+                        Event::Resize(w, h) => actions.push(Msg::Resize(w, h)),
                         _ => {}
                     }
                 }
@@ -139,16 +149,16 @@ fn event_loop(
             terminal::Input::Timeout => {}
         }
         while let Ok(done) = worker.results.try_recv() {
-            actions.push(Action::Done(done));
+            actions.push(Msg::Done(Box::new(done)));
         }
         if let Some(w) = &mut watcher
             && w.changed()
         {
-            actions.push(Action::FilesChanged);
+            actions.push(Msg::FilesChanged);
         }
-        if state.busy.is_some() && last_tick.elapsed() >= Duration::from_millis(100) {
+        if state.status.busy.is_some() && last_tick.elapsed() >= Duration::from_millis(100) {
             last_tick = Instant::now();
-            actions.push(Action::Tick);
+            actions.push(Msg::Tick);
         }
         for a in actions {
             dirty = true;

@@ -1,19 +1,20 @@
 //! The work done off the UI thread: loads, previews (which may call a slow
 //! summarizer), writes, simulations, searches and highlighting. `execute`
 //! is a plain function, so tests run jobs inline; the `Worker` runs them on
-//! a thread and sends the results back.
+//! a thread and sends the results back. Every job is a call into the core.
 
-use super::action::{Done, Job, JobResult, Planned, PreviewRequest};
 use super::highlight;
-use super::model::Model;
-use crate::core::auto::{self, simulate};
-use crate::core::compact::plan::{self, Keeps};
-use crate::core::compact::projection;
-use crate::core::model::compaction::Source;
-use crate::core::{
-    Conversation, compact::estimate, compact::reset, compact::rule, store::load, store::save,
-    summarize,
-};
+use super::inspection::Inspection;
+use super::job::{Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
+use crate::core::auto::{AutoConfig, simulate::Policy};
+use crate::core::compact::plan::Keeps;
+use crate::core::compact::rule;
+use crate::core::error::Error;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::Timestamp;
+use crate::core::ops::{self, RuleOptions};
+use crate::core::store::load;
+use crate::core::summarize::{self, config::SummarizerConfig};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
@@ -21,46 +22,45 @@ use std::thread;
 /// Runs one job.
 pub fn execute(job: Job) -> JobResult {
     match job {
-        Job::Load { dir, preview } => JobResult::Loaded(
-            load::load(&dir)
-                .map(|c| Box::new(Model::build(Arc::new(c), &preview)))
-                .map_err(|e| e.to_string()),
-        ),
-        Job::Plan {
+        Job::Load {
+            dir,
+            preview,
+            config,
+        } => JobResult::Loaded(load::load(&dir).map(|c| {
+            let config = config
+                .map(|f| crate::core::auto::config_for(&c, f.0.as_deref()).map_err(Error::from));
+            Loaded {
+                inspection: Box::new(Inspection::build(Arc::new(c), &preview)),
+                config,
+            }
+        })),
+        Job::Preview {
             conv,
             request,
             window,
             config,
             now,
-        } => JobResult::Planned(plan_preview(conv, request, window, &config, now)),
-        Job::Save { dir, edit, what } => JobResult::Saved(
-            save::apply(&dir, &edit)
-                .map(|s| {
-                    let what = if s.written {
-                        what
-                    } else {
-                        "nothing changed on disk".to_string()
-                    };
-                    (Box::new(Model::build(Arc::new(s.conversation), &[])), what)
-                })
-                .map_err(|e| e.to_string()),
-        ),
-        Job::ResetEstimate { conv, reset } => {
-            let p = projection::project(
-                &conv.events,
-                conv.turn_count,
-                reset::remaining(&conv, reset),
-            );
-            JobResult::ResetEstimated {
-                reset,
-                tokens: estimate::of_projection(&conv.events, &p).total_tokens(),
-            }
-        }
+        } => JobResult::Previewed(preview(conv, request, window, &config, now)),
+        Job::PreviewReset { conv, reset } => JobResult::ResetPreviewed {
+            reset,
+            plan: ops::preview_reset(&conv, reset),
+        },
+        Job::Write { dir, plan, what } => JobResult::Written(ops::apply(&dir, &plan).map(|s| {
+            let what = if s.written {
+                what
+            } else {
+                "nothing changed on disk".to_string()
+            };
+            (
+                Box::new(Inspection::build(Arc::new(s.conversation), &[])),
+                what,
+            )
+        })),
         Job::Simulate {
             conv,
             windows,
             config,
-        } => JobResult::Simulated(simulate_all(&conv, &windows, &config)),
+        } => JobResult::Simulated(simulate(&conv, &windows, &config)),
         Job::Search { conv, query } => {
             let hits = search(&conv, &query);
             JobResult::Searched { query, hits }
@@ -76,87 +76,51 @@ pub fn execute(job: Job) -> JobResult {
     }
 }
 
-fn plan_preview(
+fn preview(
     conv: Arc<Conversation>,
     request: PreviewRequest,
     window: Option<u64>,
-    config: &auto::AutoConfig,
-    now: crate::core::model::timestamp::Timestamp,
-) -> Result<Planned, String> {
+    config: &AutoConfig,
+    now: Timestamp,
+) -> Result<Previewed, Error> {
     let summarizer = summarize::from_config(&config.summarizer);
-    let (compactions, notes) = match &request {
-        PreviewRequest::Auto => {
-            let mut c = config.clone();
-            c.enabled = true;
-            let d = auto::evaluate_now(
-                &conv,
-                projection::overlays(&conv),
-                window,
-                &c,
-                summarizer.as_ref(),
-                now,
-            )
-            .map_err(|e| e.to_string())?;
-            let notes = d.notes.iter().map(ToString::to_string).collect();
-            (d.actions.into_iter().map(|a| a.compaction).collect(), notes)
-        }
+    let plan = match &request {
+        PreviewRequest::Auto => ops::preview_auto(&conv, config, window, summarizer.as_ref(), now)?,
         PreviewRequest::Rule(spec) => {
-            let r = rule::parse(spec).map_err(|e| e.to_string())?;
-            let steps = plan::plan(
+            let r = rule::parse(spec)?;
+            ops::preview_rules(
                 &conv,
                 &[(spec.clone(), r)],
-                &plan::Options {
+                &RuleOptions {
                     keeps: Keeps::default(),
-                    source: Source::Manual,
-                    now,
                     summarizer: summarizer.as_ref(),
                     instructions: config.instructions(),
+                    now,
                 },
-            )
-            .map_err(|e| e.to_string())?;
-            let mut compactions = Vec::new();
-            let mut notes = Vec::new();
-            let planned: Vec<&plan::Planned> = steps
-                .iter()
-                .filter_map(|s| match s {
-                    plan::Step::Planned(p) => Some(p),
-                    plan::Step::Nothing { .. } => None,
-                })
-                .collect();
-            notes.extend(plan::timeline(conv.turn_count, &planned));
-            for s in &steps {
-                match s {
-                    plan::Step::Planned(p) => compactions.push(p.compaction.clone()),
-                    plan::Step::Nothing { reason, .. } => notes.push(reason.clone()),
-                }
-            }
-            (compactions, notes)
+            )?
         }
     };
-    let model = Box::new(Model::build(conv, &compactions));
-    Ok(Planned {
+    let inspection = Box::new(Inspection::build(conv, &plan.compactions()));
+    Ok(Previewed {
         request,
-        compactions,
-        notes,
-        model,
+        plan,
+        inspection,
     })
 }
 
-fn simulate_all(
+/// The simulation view's grid. It replays every boundary of every policy,
+/// so it uses the offline digest summarizer whatever is configured: a view
+/// opened with one key must not call a paid model hundreds of times.
+fn simulate(
     conv: &Conversation,
     windows: &[u64],
-    config: &auto::AutoConfig,
-) -> Result<Vec<simulate::Run>, String> {
-    let summarizer = summarize::digest::Digest::default();
+    config: &AutoConfig,
+) -> Result<Vec<crate::core::auto::simulate::Run>, Error> {
     let mut base = config.clone();
-    base.summarizer = crate::core::summarize::config::SummarizerConfig::Digest;
-    let mut runs = Vec::new();
-    for &w in windows {
-        for p in simulate::Policy::ALL {
-            runs.push(simulate::run(conv, p, w, &base, &summarizer).map_err(|e| e.to_string())?);
-        }
-    }
-    Ok(runs)
+    base.summarizer = SummarizerConfig::Digest;
+    let summarizer = summarize::from_config(&base.summarizer);
+    let grid = ops::simulate_grid(&[conv], &Policy::ALL, windows, &base, summarizer.as_ref())?;
+    Ok(grid.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Raw events whose text (or raw JSON for events without text) contains

@@ -4,7 +4,8 @@ use crate::core::auto::Mode;
 use crate::core::compact::window::{WindowSource, human_tokens};
 use crate::fmt::{change, thousands};
 use crate::tui::keys::{self, Scope};
-use crate::tui::state::{InputKind, Level, Overlay, State};
+use crate::tui::msg::Command;
+use crate::tui::state::{InputKind, Level, Panel, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -14,7 +15,7 @@ const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
-    let Some(m) = &state.model else {
+    let Some(m) = &state.inspection else {
         let line = Line::from(vec![
             Span::styled(" jp-inspect", t.accent()),
             Span::styled(" │ loading…", t.dim()),
@@ -37,12 +38,12 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         )),
         None => Span::styled("window unknown", t.error()),
     };
-    let mode = Span::raw(match state.config.mode {
+    let mode = Span::raw(match state.settings.config.mode {
         Mode::Single => "single (D50)",
         Mode::Staged => "staged",
     });
     let width = area.width as usize;
-    let follow = match (state.follow, width >= 100) {
+    let follow = match (state.settings.follow, width >= 100) {
         (true, _) => Span::styled("● following", t.ok()),
         (false, true) => Span::styled("follow off", t.dim()),
         (false, false) => Span::styled("○ follow", t.dim()),
@@ -110,7 +111,7 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let mut spans = Vec::new();
-    if let (Some(p), Some(m)) = (&state.preview, &state.model)
+    if let (Some(p), Some(m)) = (&state.preview, &state.inspection)
         && let Some(before) = &m.before
     {
         let (b, a) = (before.tokens(), m.estimate.tokens());
@@ -124,23 +125,24 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         )));
         let fired = ["elision", "summary", "rule", "Compacted"];
         let note = p
+            .plan
             .notes
             .iter()
             .find(|n| fired.iter().any(|f| n.starts_with(f)))
-            .or(p.notes.last());
+            .or(p.plan.notes.last());
         if let Some(note) = note {
             spans.push(Span::styled(format!(" · {note}"), t.dim()));
         }
         spans.push(Span::styled("  a apply · Esc drop", t.dim()));
-    } else if let Some((text, level)) = &state.status {
+    } else if let Some((text, level)) = &state.status.message {
         let style = match level {
             Level::Error => t.error(),
             Level::Info => t.plain(),
         };
         spans.push(Span::styled(format!(" {text}"), style));
     }
-    if let Some((label, _)) = &state.busy {
-        let frame_char = SPINNER[state.spinner % SPINNER.len()];
+    if let Some((label, _)) = &state.status.busy {
+        let frame_char = SPINNER[state.status.spinner % SPINNER.len()];
         let text = format!(" {frame_char} {label}… ");
         let w = text.chars().count() as u16;
         let left = Rect::new(area.x, area.y, area.width.saturating_sub(w), 1);
@@ -170,37 +172,37 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
     let items: Vec<(&str, &str)> = if state.input.is_some() {
         vec![("Enter", "run"), ("Esc", "cancel")]
     } else {
-        match &state.overlay {
-            Some(Overlay::Confirm(_)) => vec![("y", "yes, write"), ("n", "no")],
-            Some(Overlay::Detail(_)) => vec![
+        match &state.panel {
+            Some(Panel::Confirm(_)) => vec![("y", "yes, write"), ("n", "no")],
+            Some(Panel::Detail(_)) => vec![
                 ("j/k", "scroll"),
                 ("PgDn/PgUp", "page"),
                 ("r", "stored/decoded"),
                 ("Esc", "close"),
             ],
-            Some(Overlay::Simulation(_)) => {
+            Some(Panel::Simulation(_)) => {
                 vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
             }
-            Some(Overlay::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
+            Some(Panel::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
             None => {
                 let mut v = vec![
-                    (key(Scope::Main, "quit"), "quit"),
-                    (key(Scope::Main, "help"), "help"),
-                    (key(Scope::Main, "preview"), "preview"),
+                    (key(Scope::Main, Command::Quit), "quit"),
+                    (key(Scope::Main, Command::Help), "help"),
+                    (key(Scope::Main, Command::Preview), "preview"),
                 ];
                 if state.preview.is_some() {
-                    v.push((key(Scope::Main, "apply"), "apply"));
+                    v.push((key(Scope::Main, Command::Apply), "apply"));
                     v.push(("Esc", "drop"));
                 }
                 v.extend([
-                    (key(Scope::Main, "reset_auto"), "reset auto"),
-                    (key(Scope::Main, "reset_all"), "reset all"),
-                    (key(Scope::Main, "delete"), "delete"),
-                    (key(Scope::Main, "set_window"), "window"),
-                    (key(Scope::Main, "toggle_mode"), "mode"),
-                    (key(Scope::Main, "simulation"), "simulate"),
-                    (key(Scope::Main, "follow"), "follow"),
-                    (key(Scope::Main, "search"), "search"),
+                    (key(Scope::Main, Command::ResetAuto), "reset auto"),
+                    (key(Scope::Main, Command::ResetAll), "reset all"),
+                    (key(Scope::Main, Command::Delete), "delete"),
+                    (key(Scope::Main, Command::SetWindow), "window"),
+                    (key(Scope::Main, Command::ToggleMode), "mode"),
+                    (key(Scope::Main, Command::Simulation), "simulate"),
+                    (key(Scope::Main, Command::Follow), "follow"),
+                    (key(Scope::Main, Command::Search), "search"),
                     ("Tab", "pane"),
                     ("Enter", "detail"),
                 ]);
@@ -216,6 +218,6 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-fn key(scope: Scope, action: &str) -> &'static str {
-    keys::key_for(scope, action).unwrap_or("?")
+fn key(scope: Scope, command: Command) -> &'static str {
+    keys::key_for(scope, command).unwrap_or("?")
 }

@@ -16,7 +16,7 @@ const LABEL: &str = " context ";
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
-    let Some(m) = &state.model else {
+    let Some(m) = &state.inspection else {
         return;
     };
     let after = m.estimate.tokens();
@@ -47,15 +47,21 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             let window = w.tokens as f64;
             let ratio = after as f64 / window;
             let ratio_before = before.map(|b| b as f64 / window);
-            let (soft, hard) = (state.config.soft_ratio, state.config.hard_ratio);
-            let markers: Vec<(f64, String, bool)> = match state.config.mode {
+            let (soft, hard) = (
+                state.settings.config.soft_ratio,
+                state.settings.config.hard_ratio,
+            );
+            let markers: Vec<(f64, String, bool)> = match state.settings.config.mode {
                 Mode::Staged => vec![
                     (soft, format!("{:.0}% soft", soft * 100.0), false),
                     (hard, format!("{:.0}% hard", hard * 100.0), true),
                 ],
                 Mode::Single => vec![(
-                    state.config.trigger_ratio,
-                    format!("{:.0}% trigger", state.config.trigger_ratio * 100.0),
+                    state.settings.config.trigger_ratio,
+                    format!(
+                        "{:.0}% trigger",
+                        state.settings.config.trigger_ratio * 100.0
+                    ),
                     true,
                 )],
             };
@@ -73,12 +79,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             let bar_w = (area.width as usize)
                 .saturating_sub(label_w + text.chars().count() + 2)
                 .max(10);
-            let zone = match state.config.mode {
+            let zone = match state.settings.config.mode {
                 Mode::Staged => t.zone(ratio, soft, hard),
                 Mode::Single => t.zone(
                     ratio,
-                    state.config.trigger_ratio,
-                    state.config.trigger_ratio,
+                    state.settings.config.trigger_ratio,
+                    state.settings.config.trigger_ratio,
                 ),
             };
             let marker_cols: Vec<usize> = markers

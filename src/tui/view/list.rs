@@ -10,15 +10,18 @@ use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
-    let Some(m) = &state.model else {
+    let Some(m) = &state.inspection else {
         return;
     };
     if area.height == 0 {
         return;
     }
-    let focused = state.focus == Focus::Compactions;
+    let focused = state.nav.focus == Focus::Compactions;
     let visible = area.height.saturating_sub(1) as usize;
-    let first = state.list_cursor.saturating_sub(visible.saturating_sub(1));
+    let first = state
+        .nav
+        .list_cursor
+        .saturating_sub(visible.saturating_sub(1));
     let mut lines = vec![Line::from(vec![
         Span::styled(
             format!(" compactions ({}) ", m.compactions.len()),
@@ -69,11 +72,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         } else {
             t.plain()
         };
-        if focused && k == state.list_cursor {
+        if focused && k == state.nav.list_cursor {
             style = t.selected();
         }
         let mut line = Line::from(vec![chip, Span::styled(text, style)]);
-        if focused && k == state.list_cursor {
+        if focused && k == state.nav.list_cursor {
             line = line.style(t.selected());
         }
         lines.push(line);

@@ -2,13 +2,14 @@
 
 mod chrome;
 mod gauge;
-pub mod layout;
+
 mod list;
 mod overlays;
 mod panes;
 mod simulation;
 
-use super::state::{Overlay, State};
+use super::layout;
+use super::state::{Panel, State};
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
@@ -32,13 +33,13 @@ pub fn draw(frame: &mut Frame, state: &State) {
     let s = layout::screen(area.width, area.height, state.list_len());
     chrome::header(frame, s.header, state);
     gauge::draw(frame, s.gauge, state);
-    match &state.overlay {
-        Some(Overlay::Detail(d)) => {
+    match &state.panel {
+        Some(Panel::Detail(d)) => {
             let body =
                 ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
             overlays::detail(frame, body, d, state);
         }
-        Some(Overlay::Simulation(sim)) => {
+        Some(Panel::Simulation(sim)) => {
             let body = ratatui::layout::Rect::new(
                 0,
                 s.gauge.y,
@@ -54,9 +55,9 @@ pub fn draw(frame: &mut Frame, state: &State) {
     }
     chrome::status(frame, s.status, state);
     chrome::footer(frame, s.footer, state);
-    match &state.overlay {
-        Some(Overlay::Help { scroll }) => overlays::help(frame, area, *scroll, state),
-        Some(Overlay::Confirm(c)) => overlays::confirm(frame, area, c, state),
+    match &state.panel {
+        Some(Panel::Help { scroll }) => overlays::help(frame, area, *scroll, state),
+        Some(Panel::Confirm(c)) => overlays::confirm(frame, area, c, state),
         _ => {}
     }
 }

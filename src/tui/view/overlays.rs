@@ -119,8 +119,8 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
 
 pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
     let t = &state.theme;
-    let before = state.model.as_ref().map_or(0, |m| m.estimate.tokens());
-    let tokens = match c.after {
+    let before = state.inspection.as_ref().map_or(0, |m| m.estimate.tokens());
+    let tokens = match c.after() {
         Some(after) => format!(
             "projected tokens: {} → {} ({})",
             thousands(before),

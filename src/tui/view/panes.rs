@@ -2,7 +2,8 @@
 //! the compaction bands in their gutters.
 
 use crate::core::compact::projection::Fate;
-use crate::tui::state::{Band, Focus, Side, State};
+use crate::tui::rows::{Band, Side};
+use crate::tui::state::{Focus, State};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -32,7 +33,7 @@ fn short(label: &str) -> &str {
 
 pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
     let t = &state.theme;
-    let Some(m) = &state.model else {
+    let Some(m) = &state.inspection else {
         frame.render_widget(
             Paragraph::new(Span::styled(" loading the conversation…", t.dim())),
             raw,
@@ -57,13 +58,13 @@ pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
         "raw stream",
         m.conv.events.len(),
         m.raw_tokens,
-        state.focus == Focus::Raw,
+        state.nav.focus == Focus::Raw,
     );
     let proj_title = title(
         "projected view",
         m.projection.events.len(),
         m.estimate.tokens(),
-        state.focus == Focus::Projected,
+        state.nav.focus == Focus::Projected,
     );
     render_side(frame, raw, raw_title, state, true);
     render_side(frame, projected, proj_title, state, false);
@@ -73,14 +74,14 @@ fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &Stat
     let t = &state.theme;
     let width = area.width as usize;
     let mut lines = vec![pad(title, width, Style::default())];
-    let focused = match state.focus {
+    let focused = match state.nav.focus {
         Focus::Raw => raw,
         Focus::Projected => !raw,
         Focus::Compactions => false,
     };
     for row in &state.rows {
         let side = if raw { &row.raw } else { &row.projected };
-        let selected = row.row == state.cursor;
+        let selected = row.row == state.nav.cursor;
         lines.push(render_row(t, side, width, selected, focused, raw));
     }
     // A divider between the panes: the projected pane starts with it.

@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         }
         Some(Ok(runs)) => runs.iter().filter(|r| r.window == window).collect(),
     };
-    let Some(m) = &state.model else {
+    let Some(m) = &state.inspection else {
         return;
     };
     let turns = m.conv.turn_count.max(1);
@@ -84,9 +84,9 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
     let y_max = (peak * 1.05).max(100.0);
     let x_max = turns as f64 + 0.5;
     let line_at = |y: f64| vec![(0.5, y), (x_max, y)];
-    let soft = line_at(state.config.soft_ratio * 100.0);
-    let hard = line_at(state.config.hard_ratio * 100.0);
-    let trig = line_at(state.config.trigger_ratio * 100.0);
+    let soft = line_at(state.settings.config.soft_ratio * 100.0);
+    let hard = line_at(state.settings.config.hard_ratio * 100.0);
+    let trig = line_at(state.settings.config.trigger_ratio * 100.0);
     let full = line_at(100.0);
     // Firings, drawn on the policy's own line.
     let firings: Vec<(Policy, Vec<(f64, f64)>)> = runs
@@ -215,9 +215,9 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         format!(
             " lines: window 100%, hard {:.0}% and soft {:.0}% (staged), D50 trigger {:.0}% (single); \
              ▀ marks a firing · cost = input + summarizer input + 5 × summarizer output; summaries by digest",
-            state.config.hard_ratio * 100.0,
-            state.config.soft_ratio * 100.0,
-            state.config.trigger_ratio * 100.0
+            state.settings.config.hard_ratio * 100.0,
+            state.settings.config.soft_ratio * 100.0,
+            state.settings.config.trigger_ratio * 100.0
         ),
         t.dim(),
     )));

@@ -140,7 +140,7 @@ pub fn layout(conv: &Conversation, p: &Projection) -> Layout {
 
 /// Everything the screen shows of a conversation.
 #[derive(Debug, Clone)]
-pub struct Model {
+pub struct Inspection {
     pub conv: Arc<Conversation>,
     pub projection: Projection,
     pub estimate: Estimate,
@@ -158,9 +158,9 @@ pub struct Model {
     pub table_window: Option<crate::core::compact::window::Window>,
 }
 
-impl Model {
+impl Inspection {
     /// Builds the model of `conv` with `preview` compactions shown on top.
-    pub fn build(conv: Arc<Conversation>, preview: &[Compaction]) -> Model {
+    pub fn build(conv: Arc<Conversation>, preview: &[Compaction]) -> Inspection {
         let overlays = projection::with_preview(&conv, preview);
         let p = projection::project(&conv.events, conv.turn_count, overlays);
         let estimate = estimate::estimate(&conv, &p);
@@ -175,7 +175,7 @@ impl Model {
         let merged = crate::core::model::config::merged(&conv, None);
         let model_id = crate::core::model::config::model_id(&merged).map(|m| m.to_string());
         let table_window = crate::core::compact::window::for_config(&merged, None);
-        Model {
+        Inspection {
             conv,
             projection: p,
             estimate,

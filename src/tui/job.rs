@@ -1,0 +1,123 @@
+//! The work the inspector hands to its worker thread, and what comes back.
+
+use super::inspection::Inspection;
+use crate::core::Conversation;
+use crate::core::auto::AutoConfig;
+use crate::core::auto::simulate::Run;
+use crate::core::compact::reset::Reset;
+use crate::core::error::Error;
+use crate::core::model::compaction::Compaction;
+use crate::core::ops::Plan;
+use ratatui::text::Line;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What a preview asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PreviewRequest {
+    /// An inline rule, as typed.
+    Rule(String),
+    /// What automatic compaction would append now.
+    Auto,
+}
+
+/// Work done off the UI thread. Every change to a conversation is a job
+/// that goes through `core::ops`.
+#[derive(Debug)]
+pub enum Job {
+    /// (Re)load the conversation from disk and build what the screen shows.
+    Load {
+        dir: PathBuf,
+        preview: Vec<Compaction>,
+        /// Also read the automatic-compaction config (the conversation's,
+        /// then this `--config` file): the first load does, off the UI
+        /// thread.
+        config: Option<ConfigFile>,
+    },
+    /// Plan a preview (a rule or the automatic policy).
+    Preview {
+        conv: Arc<Conversation>,
+        request: PreviewRequest,
+        window: Option<u64>,
+        config: AutoConfig,
+        /// The time the new compactions are stamped with.
+        now: crate::core::model::timestamp::Timestamp,
+    },
+    /// Plan a reset, for its confirmation.
+    PreviewReset {
+        conv: Arc<Conversation>,
+        reset: Reset,
+    },
+    /// Write a plan under jp's lock, then reload.
+    Write {
+        dir: PathBuf,
+        plan: Plan,
+        what: String,
+    },
+    /// Replay the conversation under each policy at each window.
+    Simulate {
+        conv: Arc<Conversation>,
+        windows: Vec<u64>,
+        config: AutoConfig,
+    },
+    /// Find the events whose text contains the query.
+    Search {
+        conv: Arc<Conversation>,
+        query: String,
+    },
+    /// Highlight an event's full text for the detail view.
+    Highlight {
+        title: String,
+        text: String,
+        language: Option<String>,
+    },
+}
+
+/// A finished job. `generation` tells stale results (for a conversation
+/// since replaced) from current ones.
+#[derive(Debug)]
+pub struct Done {
+    pub generation: u64,
+    pub result: JobResult,
+}
+
+/// What a job returns; failures keep the core's typed error, so the
+/// inspector can tell a lock held by jp from anything else.
+#[derive(Debug)]
+pub enum JobResult {
+    Loaded(Result<Loaded, Error>),
+    Previewed(Result<Previewed, Error>),
+    ResetPreviewed {
+        reset: Reset,
+        plan: Result<Plan, Error>,
+    },
+    Written(Result<(Box<Inspection>, String), Error>),
+    Simulated(Result<Vec<Run>, Error>),
+    Searched {
+        query: String,
+        hits: Vec<usize>,
+    },
+    Highlighted {
+        title: String,
+        lines: Vec<Line<'static>>,
+    },
+}
+
+/// Where the configuration is read from besides the conversation.
+#[derive(Debug, Clone, Default)]
+pub struct ConfigFile(pub Option<PathBuf>);
+
+/// A loaded conversation, and its configuration when asked for.
+#[derive(Debug)]
+pub struct Loaded {
+    pub inspection: Box<Inspection>,
+    pub config: Option<Result<AutoConfig, Error>>,
+}
+
+/// A planned preview, with the screen's view of it.
+#[derive(Debug)]
+pub struct Previewed {
+    pub request: PreviewRequest,
+    pub plan: Plan,
+    pub inspection: Box<Inspection>,
+}

@@ -1,0 +1,84 @@
+//! What reaches the update: the key-bound [`Command`]s (deserialised from
+//! `assets/keys.toml`, so a misspelt command there is a load error), and
+//! the [`Msg`]s that are not key-bound (input, ticks, resizes, job
+//! results); and the [`Effect`]s the update asks the runtime to carry out.
+
+use super::job::{Done, Job};
+use crossterm::event::{KeyEvent, MouseEvent};
+use serde::Deserialize;
+
+/// Everything that changes the inspector's state.
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// Time passing (spinner, debounced reloads).
+    Tick,
+    /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
+    Terminate,
+    /// The conversation's files changed on disk (follow mode).
+    FilesChanged,
+    /// A background job finished.
+    Done(Box<Done>),
+    /// A command, as a key of the key map or a test asks for it.
+    Command(Command),
+}
+
+/// The commands keys are bound to in `assets/keys.toml` (by their
+/// snake_case names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Command {
+    Quit,
+    ForceQuit,
+    Help,
+    Down,
+    Up,
+    PageDown,
+    PageUp,
+    Top,
+    Bottom,
+    NextTurn,
+    PrevTurn,
+    SwitchPane,
+    SwitchPaneBack,
+    OpenDetail,
+    Search,
+    SearchNext,
+    SearchPrev,
+    Preview,
+    Apply,
+    Cancel,
+    Confirm,
+    ResetAuto,
+    ResetAll,
+    Delete,
+    SetWindow,
+    ToggleMode,
+    Simulation,
+    Follow,
+    ToggleRaw,
+    PrevWindow,
+    NextWindow,
+}
+
+impl From<Command> for Msg {
+    fn from(c: Command) -> Msg {
+        Msg::Command(c)
+    }
+}
+
+/// What the update asks the runtime to do.
+#[derive(Debug)]
+pub enum Effect {
+    Job(Box<Job>),
+    /// Start (true) or stop watching the conversation's files.
+    Watch(bool),
+}
+
+impl Effect {
+    pub fn job(job: Job) -> Effect {
+        Effect::Job(Box::new(job))
+    }
+}

@@ -1,0 +1,274 @@
+//! The rows on screen, prepared from the state for drawing: what each side
+//! of a visible row shows, with its band and search mark.
+
+use super::inspection::{Cell, Inspection};
+use super::state::State;
+use crate::core::compact::excerpt;
+use crate::core::compact::projection::{Change, Fate, Projected, SummaryPart};
+use crate::core::model::compaction::Source;
+use crate::core::model::event::Kind;
+use std::collections::HashMap;
+
+/// Width of a one-line excerpt kept in the cache (wide terminals).
+const EXCERPT_CHARS: usize = 240;
+
+/// A compaction band in a pane's gutter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Band {
+    pub source: Source,
+    pub preview: bool,
+    /// The compaction decided this row's event (not merely covers its turn).
+    pub decided: bool,
+}
+
+/// What one side of a visible row shows, ready to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Side {
+    Header {
+        title: String,
+        detail: String,
+    },
+    Event {
+        kind: Kind,
+        label: String,
+        text: String,
+        tokens: u64,
+        fate: Fate,
+        /// An injected summary event.
+        summary: bool,
+        band: Option<Band>,
+        hit: bool,
+    },
+    Covered {
+        text: String,
+        band: Option<Band>,
+    },
+    Blank {
+        band: Option<Band>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub row: usize,
+    pub block: usize,
+    pub raw: Side,
+    pub projected: Side,
+}
+
+impl State {
+    /// Prepares the rows on screen (previews come from a cache, so
+    /// scrolling does not decode the same events again).
+    pub fn prepare_rows(&mut self) {
+        let Some(m) = &self.inspection else {
+            self.rows.clear();
+            return;
+        };
+        let h = self.pane_height();
+        let end = (self.nav.scroll + h).min(m.layout.rows());
+        let hits: std::collections::HashSet<usize> = self
+            .search
+            .as_ref()
+            .map(|s| s.hits.iter().copied().collect())
+            .unwrap_or_default();
+        let mut rows = Vec::with_capacity(end.saturating_sub(self.nav.scroll));
+        for row in self.nav.scroll..end {
+            let (b, raw, proj) = m.layout.cells(row);
+            let raw_side = side_raw(m, b, raw, &hits, &mut self.excerpts);
+            let proj_side = side_projected(m, b, proj, &hits, &mut self.excerpts);
+            rows.push(Row {
+                row,
+                block: b,
+                raw: raw_side,
+                projected: proj_side,
+            });
+        }
+        // Bound the cache: a long session of scrolling must not keep every
+        // preview of a million-event conversation.
+        if self.excerpts.len() > 20_000 {
+            self.excerpts.clear();
+        }
+        self.rows = rows;
+    }
+}
+
+fn band_for(m: &Inspection, overlay: Option<usize>, decided: bool) -> Option<Band> {
+    overlay.map(|i| {
+        let o = m.overlay(i);
+        Band {
+            source: o.compaction.source,
+            preview: o.preview,
+            decided,
+        }
+    })
+}
+
+fn turn_band(m: &Inspection, b: usize) -> Option<Band> {
+    band_for(m, m.covering(b), false)
+}
+
+/// The band beside raw event `i` of block `b`: the compaction that decided
+/// its fate, else the one covering its turn.
+fn event_band(m: &Inspection, b: usize, i: usize) -> Option<Band> {
+    match m.projection.fates[i].by {
+        Some(by) => band_for(m, Some(by), true),
+        None if m.conv.events[i].kind.is_conversation_event() => turn_band(m, b),
+        None => None,
+    }
+}
+
+fn header(m: &Inspection, b: usize, right: bool) -> Side {
+    let (raw_t, proj_t) = m.block_tokens.get(b).copied().unwrap_or((0, 0));
+    let first = m.layout.raw_start[b];
+    let when = m
+        .conv
+        .events
+        .get(first)
+        .and_then(|e| e.timestamp)
+        .map(|t| t.format("%H:%M").to_string())
+        .unwrap_or_default();
+    let cover = m.covering(b).map(|i| {
+        let o = m.overlay(i);
+        format!(
+            " · #{} {}{}",
+            o.position + 1,
+            if o.preview {
+                "preview"
+            } else {
+                o.compaction.source.as_str()
+            },
+            if right {
+                String::new()
+            } else {
+                format!(" {}", o.compaction.policy_label())
+            }
+        )
+    });
+    let tokens = if right { proj_t } else { raw_t };
+    Side::Header {
+        title: format!("turn {}", b + 1),
+        detail: format!(
+            "{when} · {} tok{}",
+            crate::fmt::thousands(tokens),
+            cover.unwrap_or_default()
+        ),
+    }
+}
+
+fn side_raw(
+    m: &Inspection,
+    b: usize,
+    cell: Cell,
+    hits: &std::collections::HashSet<usize>,
+    cache: &mut HashMap<(bool, usize, u64), String>,
+) -> Side {
+    match cell {
+        Cell::Header => header(m, b, false),
+        Cell::Event(i) => {
+            let e = &m.conv.events[i];
+            let fate = m.projection.fates[i];
+            let band = event_band(m, b, i);
+            let text = cache
+                .entry((false, i, 0))
+                .or_insert_with(|| excerpt::raw(&m.conv, i, EXCERPT_CHARS))
+                .clone();
+            Side::Event {
+                label: e.kind.label().to_string(),
+                kind: e.kind.clone(),
+                text,
+                tokens: crate::core::compact::estimate::tokens(e.chars),
+                fate: fate.fate,
+                summary: false,
+                band,
+                hit: hits.contains(&i),
+            }
+        }
+        Cell::Covered | Cell::Blank => Side::Blank {
+            band: turn_band(m, b),
+        },
+    }
+}
+
+fn side_projected(
+    m: &Inspection,
+    b: usize,
+    cell: Cell,
+    hits: &std::collections::HashSet<usize>,
+    cache: &mut HashMap<(bool, usize, u64), String>,
+) -> Side {
+    match cell {
+        Cell::Header => header(m, b, true),
+        Cell::Event(k) => {
+            let p = m.projection.events[k];
+            let p_id = match p {
+                Projected::Raw { index, change } => (index as u64) << 2 | change as u64,
+                Projected::Summary { overlay, part, .. } => {
+                    (overlay as u64) << 2 | part as u64 | 1 << 63
+                }
+            };
+            let text = cache
+                .entry((true, k, p_id))
+                .or_insert_with(|| excerpt::projected(&m.conv, &m.projection, &p, EXCERPT_CHARS))
+                .clone();
+            let tokens =
+                crate::core::compact::estimate::tokens(m.projection.chars(&m.conv.events, &p));
+            match p {
+                Projected::Raw { index, change } => {
+                    let e = &m.conv.events[index];
+                    let band = event_band(m, b, index);
+                    Side::Event {
+                        label: e.kind.label().to_string(),
+                        kind: e.kind.clone(),
+                        text,
+                        tokens,
+                        fate: if change == Change::None {
+                            Fate::Kept
+                        } else {
+                            Fate::Stripped
+                        },
+                        summary: false,
+                        band,
+                        hit: hits.contains(&index),
+                    }
+                }
+                Projected::Summary { overlay, part, .. } => {
+                    let (label, kind) = match part {
+                        SummaryPart::TurnStart => ("turn", Kind::TurnStart),
+                        SummaryPart::Request => ("user", Kind::ChatRequest),
+                        SummaryPart::Response => (
+                            "summary",
+                            Kind::ChatResponse(crate::core::model::event::ResponseKind::Message),
+                        ),
+                    };
+                    Side::Event {
+                        label: label.to_string(),
+                        kind,
+                        text,
+                        tokens,
+                        fate: Fate::Kept,
+                        summary: true,
+                        band: band_for(m, Some(overlay), true),
+                        hit: false,
+                    }
+                }
+            }
+        }
+        Cell::Covered => {
+            let text = match m.summary_run_of(b) {
+                Some((from, overlay)) => format!(
+                    "in the summary of turn {} (#{})",
+                    from + 1,
+                    m.overlay(overlay).position + 1
+                ),
+                None => "nothing sent".to_string(),
+            };
+            Side::Covered {
+                text,
+                band: turn_band(m, b),
+            }
+        }
+        Cell::Blank => Side::Blank {
+            band: turn_band(m, b),
+        },
+    }
+}

@@ -1,0 +1,254 @@
+//! The commands that plan, write or open a view: previews, apply, resets
+//! and deletes (each a job through `core::ops`), search, the detail and
+//! simulation views.
+
+use super::run;
+use crate::core::compact::reset::{self, Reset};
+use crate::core::ops;
+use crate::tui::detail;
+use crate::tui::inspection::Cell;
+use crate::tui::job::Job;
+use crate::tui::msg::Effect;
+use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simulation, State};
+use ratatui::text::Line;
+
+pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(text) = detail::of_selection(state) else {
+        return;
+    };
+    let lines: Vec<Line<'static>> = text
+        .body
+        .lines()
+        .map(|l| Line::raw(l.to_string()))
+        .collect();
+    let raw: Vec<Line<'static>> = text.raw.lines().map(|l| Line::raw(l.to_string())).collect();
+    state.panel = Some(Panel::Detail(Detail {
+        title: text.title.clone(),
+        header: text.header.into_iter().map(Line::raw).collect(),
+        lines,
+        raw,
+        show_raw: false,
+        scroll: 0,
+    }));
+    if state.theme.color {
+        fx.push(Effect::job(Job::Highlight {
+            title: text.title,
+            text: text.body,
+            language: text.language,
+        }));
+    }
+}
+
+pub(super) fn search_step(state: &mut State, forward: bool) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let Some(search) = &mut state.search else {
+        state.set_status("no search: press / first", Level::Info);
+        return;
+    };
+    if search.hits.is_empty() {
+        let q = search.query.clone();
+        state.set_status(format!("no match for `{q}`"), Level::Info);
+        return;
+    }
+    // From the raw event under the cursor (or the turn's first one).
+    let b = m.layout.block_of(state.nav.cursor);
+    let here = match m.layout.cells(state.nav.cursor).1 {
+        Cell::Event(i) => i,
+        _ => m.layout.raw_start[b],
+    };
+    let n = search.hits.len();
+    let idx = if forward {
+        search.hits.partition_point(|&h| h <= here) % n
+    } else {
+        (search.hits.partition_point(|&h| h < here) + n - 1) % n
+    };
+    search.current = Some(idx);
+    let target = search.hits[idx];
+    let tb = m.conv.events[target]
+        .turn
+        .min(m.layout.blocks().saturating_sub(1));
+    state.nav.focus = Focus::Raw;
+    state.nav.cursor = m.layout.row_of_raw(tb, target);
+    let q = search.query.clone();
+    state.set_status(format!("match {} of {n} for `{q}`", idx + 1), Level::Info);
+    state.ensure_visible();
+}
+
+pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(preview) = &state.preview else {
+        state.set_status(
+            "nothing to apply: preview a compaction first (p)",
+            Level::Info,
+        );
+        return;
+    };
+    let n = preview.plan.additions.len();
+    let what = format!("appended {n} compaction(s) ({})", preview.spec);
+    let job = Job::Write {
+        dir: state.dir.clone(),
+        plan: preview.plan.clone(),
+        what,
+    };
+    run(state, fx, "writing under jp's lock", job);
+}
+
+pub(super) fn cancel(state: &mut State, fx: &mut Vec<Effect>) {
+    if state.panel.is_some() {
+        state.panel = None;
+        return;
+    }
+    if state.preview.take().is_some() {
+        state.set_status("preview dropped", Level::Info);
+        run(
+            state,
+            fx,
+            "reloading",
+            Job::Load {
+                dir: state.dir.clone(),
+                preview: Vec::new(),
+                config: None,
+            },
+        );
+        return;
+    }
+    if state.search.take().is_some() {
+        state.set_status("search cleared", Level::Info);
+    }
+}
+
+pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let count = reset::count(&m.conv, which);
+    if count == 0 {
+        let what = match which {
+            Reset::Auto => "no automatic compactions to reset",
+            _ => "no compactions to reset",
+        };
+        state.set_status(what, Level::Info);
+        return;
+    }
+    let question = match which {
+        Reset::All => format!("Remove all {count} compaction(s)?"),
+        Reset::Auto => format!("Remove {count} automatic compaction(s)?"),
+        Reset::Position(n) => format!("Delete compaction #{n}?"),
+    };
+    let conv = m.conv.clone();
+    state.panel = Some(Panel::Confirm(Confirm {
+        kind: ConfirmKind::Reset(which),
+        question,
+        plan: None,
+    }));
+    fx.push(Effect::job(Job::PreviewReset { conv, reset: which }));
+}
+
+pub(super) fn delete(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let position = match state.nav.focus {
+        Focus::Compactions => m
+            .compactions
+            .get(state.nav.list_cursor)
+            .map(|r| (r.position, r.preview)),
+        _ => state.selected_raw().and_then(|i| {
+            m.compactions
+                .iter()
+                .find(|r| r.event == Some(i))
+                .map(|r| (r.position, false))
+        }),
+    };
+    match position {
+        Some((p, true)) => {
+            // A previewed compaction is not written yet: drop it from the
+            // preview.
+            let stored = m.conv.compactions().count();
+            if let Some(preview) = &mut state.preview {
+                preview.plan.drop_addition(p.saturating_sub(stored));
+                let rest = preview.plan.compactions();
+                if rest.is_empty() {
+                    state.preview = None;
+                }
+                let job = Job::Load {
+                    dir: state.dir.clone(),
+                    preview: rest,
+                    config: None,
+                };
+                run(state, fx, "updating the preview", job);
+            }
+        }
+        Some((p, false)) => ask_reset(state, Reset::Position(p + 1), fx),
+        None => state.set_status(
+            "select a compaction to delete: in the list (Tab) or its event in the raw pane",
+            Level::Info,
+        ),
+    }
+}
+
+pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let ConfirmKind::Reset(which) = c.kind;
+    // The plan comes from the worker; pressing `y` before it arrives plans
+    // here (the removal is cheap, only its estimate is not).
+    let plan = match c.plan {
+        Some(plan) => plan,
+        None => match ops::preview_reset(&m.conv, which) {
+            Ok(plan) => plan,
+            Err(e) => {
+                state.set_status(e.to_string(), Level::Error);
+                return;
+            }
+        },
+    };
+    let what = match which {
+        Reset::All => "reset all compactions".to_string(),
+        Reset::Auto => "reset the automatic compactions".to_string(),
+        Reset::Position(n) => format!("deleted compaction #{n}"),
+    };
+    // A reset starts from what is on disk; a pending preview no longer fits.
+    state.preview = None;
+    let job = Job::Write {
+        dir: state.dir.clone(),
+        plan,
+        what,
+    };
+    run(state, fx, "writing under jp's lock", job);
+}
+
+pub(super) fn open_simulation(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let mut windows = vec![32_000, 64_000, 128_000, 200_000];
+    let current = state.window().map(|w| w.tokens);
+    if let Some(w) = current
+        && !windows.contains(&w)
+    {
+        windows.push(w);
+        windows.sort_unstable();
+    }
+    let selected = current
+        .and_then(|w| windows.iter().position(|&x| x == w))
+        .unwrap_or(windows.len() - 1);
+    state.panel = Some(Panel::Simulation(Simulation {
+        windows: windows.clone(),
+        selected,
+        runs: None,
+    }));
+    let conv = m.conv.clone();
+    run(
+        state,
+        fx,
+        "simulating none / single / staged",
+        Job::Simulate {
+            conv,
+            windows,
+            config: state.settings.config.clone(),
+        },
+    );
+}

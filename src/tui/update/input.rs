@@ -1,0 +1,128 @@
+//! The prompts: a rule (or `auto`) to preview, a search, a window size.
+
+use super::run;
+use crate::core::compact::{rule, window};
+use crate::tui::job::{Job, PreviewRequest};
+use crate::tui::msg::Effect;
+use crate::tui::state::{Input, InputKind, Level, Search, State};
+use crossterm::event::{KeyCode, KeyEvent};
+use tui_textarea::TextArea;
+
+pub(super) fn open_input(state: &mut State, kind: InputKind) {
+    if state.inspection.is_none() {
+        return;
+    }
+    let initial = match kind {
+        InputKind::Preview => state
+            .preview
+            .as_ref()
+            .map(|p| p.spec.clone())
+            .unwrap_or_default(),
+        InputKind::Search => state
+            .search
+            .as_ref()
+            .map(|s| s.query.clone())
+            .unwrap_or_default(),
+        InputKind::Window => state
+            .window()
+            .map(|w| window::human_tokens(w.tokens))
+            .unwrap_or_default(),
+    };
+    let mut area = TextArea::new(vec![initial]);
+    area.move_cursor(tui_textarea::CursorMove::End);
+    state.input = Some(Input {
+        kind,
+        area,
+        error: None,
+    });
+}
+
+pub(super) fn input_key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
+    let Some(input) = &mut state.input else {
+        return;
+    };
+    match k.code {
+        KeyCode::Esc => state.input = None,
+        KeyCode::Enter => {
+            let text = input.text().trim().to_string();
+            let kind = input.kind;
+            submit(state, kind, text, fx);
+        }
+        _ => {
+            input.area.input(k);
+            input.error = None;
+        }
+    }
+}
+
+fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>) {
+    let Some(model) = &state.inspection else {
+        state.input = None;
+        return;
+    };
+    let conv = model.conv.clone();
+    match kind {
+        InputKind::Preview => {
+            let request = if text.eq_ignore_ascii_case("auto") {
+                PreviewRequest::Auto
+            } else {
+                if let Err(e) = rule::parse(&text) {
+                    if let Some(input) = &mut state.input {
+                        input.error = Some(format!("at column {}: {}", e.at + 1, e.message));
+                    }
+                    return;
+                }
+                PreviewRequest::Rule(text.clone())
+            };
+            state.input = None;
+            let window = state.window().map(|w| w.tokens);
+            run(
+                state,
+                fx,
+                "computing the preview",
+                Job::Preview {
+                    conv,
+                    request,
+                    window,
+                    config: state.settings.config.clone(),
+                    now: state.now(),
+                },
+            );
+        }
+        InputKind::Search => {
+            state.input = None;
+            if text.is_empty() {
+                state.search = None;
+                return;
+            }
+            state.search = Some(Search {
+                query: text.clone(),
+                pending: true,
+                ..Search::default()
+            });
+            run(state, fx, "searching", Job::Search { conv, query: text });
+        }
+        InputKind::Window => match window::parse_tokens(&text) {
+            Some(tokens) => {
+                state.input = None;
+                state.settings.window_override = Some(tokens);
+                state.set_status(
+                    format!("window set to {} tokens", crate::fmt::thousands(tokens)),
+                    Level::Info,
+                );
+            }
+            None if text.is_empty() => {
+                state.input = None;
+                state.settings.window_override = None;
+                state.set_status("window: back to the table of known models", Level::Info);
+            }
+            None => {
+                if let Some(input) = &mut state.input {
+                    input.error = Some(format!(
+                        "`{text}` is not a token count (try 200k, 1m or 128000)"
+                    ));
+                }
+            }
+        },
+    }
+}

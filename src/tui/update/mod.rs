@@ -1,0 +1,154 @@
+//! The update: how each message changes the state, and which work it
+//! hands to the runtime. Every change to a conversation is a job that goes
+//! through `core::ops`.
+//!
+//! - `route`: which command a key means where the person is;
+//! - `nav`: moving through the panes and the list, and the mouse;
+//! - `input`: the prompts (rule, search, window);
+//! - `commands`: previews, writes, resets, the detail and simulation views;
+//! - `jobs`: what to do with a finished job.
+
+mod commands;
+mod input;
+mod jobs;
+mod nav;
+mod route;
+
+use super::job::Job;
+use super::msg::{Command, Effect, Msg};
+use super::state::{Level, Panel, State};
+use crate::core::auto::Mode;
+use std::time::Instant;
+
+/// Applies `msg` to `state`; returns what the runtime must do.
+pub fn update(state: &mut State, msg: impl Into<Msg>) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    handle(state, msg.into(), &mut fx);
+    state.prepare_rows();
+    fx
+}
+
+/// Marks the state busy with `label` and hands `job` to the worker.
+fn run(state: &mut State, fx: &mut Vec<Effect>, label: &str, job: Job) {
+    state.status.busy = Some((label.to_string(), Instant::now()));
+    fx.push(Effect::job(job));
+}
+
+fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
+    match msg {
+        Msg::Key(k) => route::key(state, k, fx),
+        Msg::Mouse(m) => nav::mouse(state, m),
+        Msg::Resize(w, h) => {
+            state.width = w;
+            state.height = h;
+            state.ensure_visible();
+        }
+        Msg::Tick => {
+            if state.status.busy.is_some() {
+                state.status.spinner = state.status.spinner.wrapping_add(1);
+            }
+        }
+        Msg::Terminate => state.quit = true,
+        Msg::FilesChanged => {
+            if state.settings.follow {
+                let preview = state
+                    .preview
+                    .as_ref()
+                    .map(|p| p.plan.compactions())
+                    .unwrap_or_default();
+                fx.push(Effect::job(Job::Load {
+                    dir: state.dir.clone(),
+                    preview,
+                    config: None,
+                }));
+            }
+        }
+        Msg::Done(done) => jobs::finished(state, *done),
+        Msg::Command(cmd) => command(state, cmd, fx),
+    }
+}
+
+fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
+    match cmd {
+        Command::ForceQuit => state.quit = true,
+        Command::Quit => match state.panel {
+            Some(_) => state.panel = None,
+            None => state.quit = true,
+        },
+        Command::Help => {
+            state.panel = match state.panel {
+                Some(Panel::Help { .. }) => None,
+                _ => Some(Panel::Help { scroll: 0 }),
+            }
+        }
+        Command::Down => nav::step(state, 1),
+        Command::Up => nav::step(state, -1),
+        Command::PageDown => nav::page(state, 1),
+        Command::PageUp => nav::page(state, -1),
+        Command::Top => nav::jump(state, true),
+        Command::Bottom => nav::jump(state, false),
+        Command::NextTurn => nav::turn(state, 1),
+        Command::PrevTurn => nav::turn(state, -1),
+        Command::SwitchPane => nav::switch(state, true),
+        Command::SwitchPaneBack => nav::switch(state, false),
+        Command::OpenDetail => commands::open_detail(state, fx),
+        Command::Search => input::open_input(state, super::state::InputKind::Search),
+        Command::SearchNext => commands::search_step(state, true),
+        Command::SearchPrev => commands::search_step(state, false),
+        Command::Preview => input::open_input(state, super::state::InputKind::Preview),
+        Command::Apply => commands::apply_preview(state, fx),
+        Command::Cancel => commands::cancel(state, fx),
+        Command::ResetAuto => {
+            commands::ask_reset(state, crate::core::compact::reset::Reset::Auto, fx)
+        }
+        Command::ResetAll => {
+            commands::ask_reset(state, crate::core::compact::reset::Reset::All, fx)
+        }
+        Command::Delete => commands::delete(state, fx),
+        Command::SetWindow => input::open_input(state, super::state::InputKind::Window),
+        Command::ToggleMode => {
+            state.settings.config.mode = match state.settings.config.mode {
+                Mode::Single => Mode::Staged,
+                Mode::Staged => Mode::Single,
+            };
+            let what = match state.settings.config.mode {
+                Mode::Single => "single (RFD D50: one trigger at 75%)",
+                Mode::Staged => "staged (elide above 60%, summarise above 85%)",
+            };
+            state.set_status(format!("automatic mode: {what}"), Level::Info);
+        }
+        Command::Simulation => commands::open_simulation(state, fx),
+        Command::Follow => {
+            state.settings.follow = !state.settings.follow;
+            fx.push(Effect::Watch(state.settings.follow));
+            if state.settings.follow {
+                state.set_status(
+                    "following: the view refreshes when jp appends events",
+                    Level::Info,
+                );
+                // Catch up with anything written while not following.
+                handle(state, Msg::FilesChanged, fx);
+            } else {
+                state.set_status("follow off", Level::Info);
+            }
+        }
+        Command::ToggleRaw => {
+            if let Some(Panel::Detail(d)) = &mut state.panel {
+                d.show_raw = !d.show_raw;
+                d.scroll = 0;
+            }
+        }
+        Command::PrevWindow | Command::NextWindow => {
+            if let Some(Panel::Simulation(s)) = &mut state.panel {
+                let n = s.windows.len();
+                s.selected = if matches!(cmd, Command::NextWindow) {
+                    (s.selected + 1) % n
+                } else {
+                    (s.selected + n - 1) % n
+                };
+            }
+        }
+        // Only meaningful in a confirmation, where `route` handles it.
+        Command::Confirm => {}
+    }
+}

@@ -1,0 +1,99 @@
+//! Which command a key means where the person is: a prompt takes text, a
+//! confirmation and the help overlay have their own scopes of the key map,
+//! the detail view scrolls, everything else is the main scope.
+
+use super::{commands, input};
+use crate::tui::keys::{self, Scope};
+use crate::tui::msg::{Command, Effect};
+use crate::tui::state::{Level, Panel, State};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+
+pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
+    if k.kind == KeyEventKind::Release {
+        return;
+    }
+    // Ctrl-C leaves from anywhere: an input, a dialog, a view.
+    if k.code == KeyCode::Char('c')
+        && k.modifiers
+            .contains(crossterm::event::KeyModifiers::CONTROL)
+    {
+        state.quit = true;
+        return;
+    }
+    if state.input.is_some() {
+        return input::input_key(state, k, fx);
+    }
+    if let Some(Panel::Confirm(c)) = &state.panel {
+        match keys::lookup(Scope::Confirm, &k) {
+            Some(Command::Confirm) => {
+                let c = c.clone();
+                state.panel = None;
+                commands::confirmed(state, c, fx);
+            }
+            Some(Command::Cancel) => {
+                state.panel = None;
+                state.set_status("cancelled: nothing written", Level::Info);
+            }
+            _ => {}
+        }
+        return;
+    }
+    let scope = match &state.panel {
+        Some(Panel::Detail(_)) => Scope::Detail,
+        Some(Panel::Simulation(_)) => Scope::Simulation,
+        Some(Panel::Help { .. }) => {
+            // Help scrolls; any other key closes it.
+            match keys::lookup(Scope::Help, &k) {
+                Some(Command::Down) => scroll_help(state, 3),
+                Some(Command::Up) => scroll_help(state, -3),
+                Some(Command::ForceQuit) => state.quit = true,
+                _ => state.panel = None,
+            }
+            return;
+        }
+        Some(Panel::Confirm(_)) => return,
+        None => Scope::Main,
+    };
+    let Some(cmd) = keys::lookup(scope, &k) else {
+        return;
+    };
+    if scope == Scope::Detail {
+        return detail_key(state, cmd);
+    }
+    super::command(state, cmd, fx);
+}
+
+fn scroll_help(state: &mut State, by: isize) {
+    if let Some(Panel::Help { scroll }) = &mut state.panel {
+        *scroll = scroll.saturating_add_signed(by);
+    }
+}
+
+pub(super) fn detail_key(state: &mut State, cmd: Command) {
+    let h = state.height.saturating_sub(4) as usize;
+    let Some(Panel::Detail(d)) = &mut state.panel else {
+        return;
+    };
+    let len = if d.show_raw {
+        d.raw.len()
+    } else {
+        d.lines.len()
+    };
+    let max = len.saturating_sub(h);
+    match cmd {
+        Command::Down => d.scroll = (d.scroll + 1).min(max),
+        Command::Up => d.scroll = d.scroll.saturating_sub(1),
+        Command::PageDown => d.scroll = (d.scroll + h).min(max),
+        Command::PageUp => d.scroll = d.scroll.saturating_sub(h),
+        Command::Top => d.scroll = 0,
+        Command::Bottom => d.scroll = max,
+        Command::ToggleRaw => {
+            d.show_raw = !d.show_raw;
+            d.scroll = 0;
+        }
+        Command::Cancel | Command::Quit => state.panel = None,
+        Command::ForceQuit => state.quit = true,
+        Command::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+        _ => {}
+    }
+}
