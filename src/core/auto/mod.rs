@@ -2,6 +2,7 @@
 //! (auto.md), and the simulation that replays conversations under them.
 
 pub mod config;
+pub mod decision;
 pub mod simulate;
 pub mod stream;
 pub mod trigger;

@@ -4,6 +4,7 @@
 
 pub mod estimate;
 pub mod excerpt;
+pub mod fate;
 pub mod plan;
 pub mod projection;
 pub mod range;

@@ -1,0 +1,204 @@
+//! What the trigger decides at a boundary: the compactions to append
+//! ([`Action`]s) and every reason, fired or not ([`Note`]s).
+
+use super::config::Mode;
+use crate::core::model::compaction::Compaction;
+use crate::core::model::turns::TurnRange;
+use std::fmt;
+
+/// What kind of automatic compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    /// D50's single rolling rule.
+    Rule,
+    /// The staged policy's soft-threshold elision.
+    Elision,
+    /// The staged policy's hard-threshold summary.
+    Summary,
+}
+
+impl ActionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Rule => "rule",
+            ActionKind::Elision => "elision",
+            ActionKind::Summary => "summary",
+        }
+    }
+}
+
+/// A compaction the trigger appends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub kind: ActionKind,
+    /// The rolling range before any summary overlap extension.
+    pub requested: TurnRange,
+    /// The compaction (a summary's text is empty until [`settle`]).
+    pub compaction: Compaction,
+}
+
+impl Action {
+    pub fn needs_summary(&self) -> bool {
+        self.compaction.summary.is_some()
+    }
+
+    pub fn range(&self) -> TurnRange {
+        TurnRange {
+            from: self.compaction.from_turn,
+            to: self.compaction.to_turn,
+        }
+    }
+}
+
+/// Why the trigger did or did not act: each step it took, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    Disabled,
+    WindowUnknown,
+    TooFewTurns {
+        turns: usize,
+        min_turns: usize,
+    },
+    BelowThreshold {
+        which: &'static str,
+        estimate: u64,
+        threshold: u64,
+    },
+    AboveThreshold {
+        which: &'static str,
+        estimate: u64,
+        threshold: u64,
+    },
+    RangeEmpty {
+        kind: ActionKind,
+        from: usize,
+        to: Option<usize>,
+    },
+    RecentWindow {
+        from: usize,
+        turns: usize,
+        tokens: u64,
+        budget: u64,
+        floored: bool,
+    },
+    Fired {
+        kind: ActionKind,
+        range: TurnRange,
+        extended_from: Option<TurnRange>,
+    },
+    OverBudgetAfter {
+        which: &'static str,
+        estimate: u64,
+        threshold: u64,
+    },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = |n: &u64| crate::core::compact::window::human_tokens(*n);
+        match self {
+            Note::Disabled => write!(f, "automatic compaction is disabled"),
+            Note::WindowUnknown => write!(
+                f,
+                "window unknown: the model's context window is not known, so automatic \
+                 compaction is skipped (set one with --window)"
+            ),
+            Note::TooFewTurns { turns, min_turns } => {
+                write!(f, "too few turns: {turns} (it needs more than {min_turns})")
+            }
+            Note::BelowThreshold {
+                which,
+                estimate,
+                threshold,
+            } => write!(
+                f,
+                "below threshold: estimate {} <= {which} threshold {}",
+                t(estimate),
+                t(threshold)
+            ),
+            Note::AboveThreshold {
+                which,
+                estimate,
+                threshold,
+            } => write!(
+                f,
+                "above the {which} threshold: estimate {} > {}",
+                t(estimate),
+                t(threshold)
+            ),
+            Note::RangeEmpty { kind, from, to } => match to {
+                Some(to) => write!(
+                    f,
+                    "range empty: the {} range would be turns {}..{}, which is nothing",
+                    kind.as_str(),
+                    from + 1,
+                    to + 1
+                ),
+                None => write!(
+                    f,
+                    "range empty: nothing left for the {} between the kept turns",
+                    kind.as_str()
+                ),
+            },
+            Note::RecentWindow {
+                from,
+                turns,
+                tokens,
+                budget,
+                floored,
+            } => write!(
+                f,
+                "recent window: turns {}.. kept verbatim ({turns} turns, {} of the {} budget{})",
+                from + 1,
+                t(tokens),
+                t(budget),
+                if *floored {
+                    ", floored at the minimum turns"
+                } else {
+                    ""
+                }
+            ),
+            Note::Fired {
+                kind,
+                range,
+                extended_from,
+            } => {
+                write!(f, "{}: turns {}", kind.as_str(), range.human())?;
+                if let Some(r) = extended_from {
+                    write!(f, " (grown from {} over existing summaries)", r.human())?;
+                }
+                Ok(())
+            }
+            Note::OverBudgetAfter {
+                which,
+                estimate,
+                threshold,
+            } => write!(
+                f,
+                "still over budget after compaction: estimate {} > {which} threshold {}; \
+                 nothing more is done at this boundary",
+                t(estimate),
+                t(threshold)
+            ),
+        }
+    }
+}
+
+/// The trigger's answer at one boundary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub mode: Mode,
+    pub window: Option<u64>,
+    /// Projected tokens before anything is appended.
+    pub estimate: u64,
+    /// Projected tokens after the actions (summaries counted once settled).
+    pub estimate_after: u64,
+    pub actions: Vec<Action>,
+    pub notes: Vec<Note>,
+}
+
+impl Decision {
+    pub fn fired(&self) -> bool {
+        !self.actions.is_empty()
+    }
+}
