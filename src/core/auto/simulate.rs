@@ -189,16 +189,7 @@ impl<'a> Replay<'a> {
         let mut p = self.policies[t];
         for (k, c) in extra.iter().enumerate() {
             if c.from_turn <= t && t <= c.to_turn {
-                let i = self.overlays.len() + k;
-                if c.summary.is_some() {
-                    p.summary = Some(i);
-                }
-                if c.strip_reasoning {
-                    p.reasoning = Some(i);
-                }
-                if c.tool_calls.is_some() {
-                    p.tools = Some(i);
-                }
+                p.paint(c, self.overlays.len() + k);
             }
         }
         p

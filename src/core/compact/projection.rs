@@ -67,6 +67,22 @@ pub struct TurnPolicy {
     pub tools: Option<usize>,
 }
 
+impl TurnPolicy {
+    /// Makes overlay `i` (compaction `c`) the winner of every content type
+    /// it has an opinion on: callers paint in winning order, newest last.
+    pub fn paint(&mut self, c: &Compaction, i: usize) {
+        if c.summary.is_some() {
+            self.summary = Some(i);
+        }
+        if c.strip_reasoning {
+            self.reasoning = Some(i);
+        }
+        if c.tool_calls.is_some() {
+            self.tools = Some(i);
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Projection {
     pub overlays: Vec<Overlay>,
@@ -99,15 +115,7 @@ pub fn resolve_policies(overlays: &[Overlay], turn_count: usize) -> Vec<TurnPoli
             continue;
         }
         for p in &mut policies[c.from_turn..=c.to_turn.min(last)] {
-            if c.summary.is_some() {
-                p.summary = Some(i);
-            }
-            if c.strip_reasoning {
-                p.reasoning = Some(i);
-            }
-            if c.tool_calls.is_some() {
-                p.tools = Some(i);
-            }
+            p.paint(c, i);
         }
     }
     policies

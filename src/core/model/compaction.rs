@@ -87,6 +87,14 @@ pub struct Compaction {
 }
 
 impl Compaction {
+    /// The turns it covers.
+    pub fn range(&self) -> crate::core::model::turns::TurnRange {
+        crate::core::model::turns::TurnRange {
+            from: self.from_turn,
+            to: self.to_turn,
+        }
+    }
+
     /// Whether the compaction has any opinion at all.
     pub fn has_policy(&self) -> bool {
         self.summary.is_some() || self.strip_reasoning || self.tool_calls.is_some()

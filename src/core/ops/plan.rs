@@ -41,10 +41,7 @@ pub struct Addition {
 
 impl Addition {
     pub fn range(&self) -> TurnRange {
-        TurnRange {
-            from: self.compaction.from_turn,
-            to: self.compaction.to_turn,
-        }
+        self.compaction.range()
     }
 
     pub fn extended(&self) -> bool {
