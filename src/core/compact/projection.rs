@@ -70,6 +70,7 @@ pub struct TurnPolicy {
 impl TurnPolicy {
     /// Makes overlay `i` (compaction `c`) the winner of every content type
     /// it has an opinion on: callers paint in winning order, newest last.
+    #[inline]
     pub fn paint(&mut self, c: &Compaction, i: usize) {
         if c.summary.is_some() {
             self.summary = Some(i);
