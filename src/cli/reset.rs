@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
         Some(ops::apply(&dir, &plan)?)
     };
     let removed = saved.as_ref().map_or(count, |s| s.removed);
-    let what = plan.what();
+    let what = which.what();
     if args.json {
         return print_json(&json!({
             "conversation": conversation_json(&conv),

@@ -11,7 +11,7 @@ mod simulate;
 
 pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
 pub use preview::{RuleOptions, preview_auto, preview_reset, preview_rules};
-pub use report::{saved_per_compaction, tokens_without};
+pub use report::saved_per_compaction;
 pub use simulate::{SimulationJob, simulate_grid};
 
 use crate::core::error::Result;

@@ -100,23 +100,6 @@ impl Plan {
         }
     }
 
-    /// What a reset removes, in words (`all compactions`, ...).
-    pub fn what(&self) -> String {
-        match &self.kind {
-            PlanKind::Reset(r) => r.what(),
-            PlanKind::Auto => "auto".into(),
-            PlanKind::Rules => self
-                .additions
-                .iter()
-                .filter_map(|a| match &a.why {
-                    Why::Rule { spec, .. } => Some(spec.as_str()),
-                    Why::Auto(_) => None,
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
-    }
-
     /// Drops the `k`-th addition (a previewed compaction the person
     /// deleted before writing).
     pub fn drop_addition(&mut self, k: usize) {

@@ -5,7 +5,7 @@ use crate::core::compact::projection::{self, Overlay, Projection};
 use crate::core::model::conversation::Conversation;
 
 /// Projected event tokens of `conv` without the overlay at `position`.
-pub fn tokens_without(conv: &Conversation, overlays: &[Overlay], position: usize) -> u64 {
+fn tokens_without(conv: &Conversation, overlays: &[Overlay], position: usize) -> u64 {
     let without: Vec<Overlay> = overlays
         .iter()
         .filter(|o| o.position != position)

@@ -1,0 +1,127 @@
+//! The use-case layer every shell calls, on a temporary copy of the demo:
+//! what a plan announces is what `apply` writes, resets and per-compaction
+//! savings agree with each other, and the simulation grid is the sequential
+//! runs in order.
+
+use jp_inspect::core::Error;
+use jp_inspect::core::auto::AutoConfig;
+use jp_inspect::core::auto::simulate::{self, Policy};
+use jp_inspect::core::compact::plan::Keeps;
+use jp_inspect::core::compact::reset::Reset;
+use jp_inspect::core::compact::{estimate, projection, rule};
+use jp_inspect::core::model::conversation::Conversation;
+use jp_inspect::core::model::timestamp;
+use jp_inspect::core::ops::{self, RuleOptions, Why};
+use jp_inspect::core::store::load;
+use jp_inspect::core::summarize::digest::Digest;
+
+fn tokens(conv: &Conversation) -> u64 {
+    estimate::of_projection(&conv.events, &projection::of(conv)).total_tokens()
+}
+
+#[test]
+fn a_rule_plan_is_what_apply_writes() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let conv = load::load(&demo.conversation_dir).unwrap();
+    let spec = "r+t:10..14";
+    let digest = Digest::default();
+    let plan = ops::preview_rules(
+        &conv,
+        &[(spec.to_string(), rule::parse(spec).unwrap())],
+        &RuleOptions {
+            keeps: Keeps::default(),
+            summarizer: &digest,
+            instructions: "",
+            now: timestamp::parse("2026-11-20 09:00:00").unwrap(),
+        },
+    )
+    .unwrap();
+    assert_eq!(plan.additions.len(), 1);
+    assert!(matches!(&plan.additions[0].why, Why::Rule { spec: s, .. } if s == spec));
+    assert_eq!(plan.tokens.before, tokens(&conv));
+    let saved = ops::apply(&demo.conversation_dir, &plan).unwrap();
+    assert_eq!(saved.appended, 1);
+    let after = load::load(&demo.conversation_dir).unwrap();
+    let written = after.valid_compactions();
+    assert_eq!(written.last(), Some(&plan.additions[0].compaction));
+    assert_eq!(tokens(&after), plan.tokens.after);
+}
+
+#[test]
+fn a_rule_that_selects_nothing_is_skipped_with_its_reason() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let conv = load::load(&demo.conversation_dir).unwrap();
+    let digest = Digest::default();
+    let spec = "r:500..";
+    let plan = ops::preview_rules(
+        &conv,
+        &[(spec.to_string(), rule::parse(spec).unwrap())],
+        &RuleOptions {
+            keeps: Keeps::default(),
+            summarizer: &digest,
+            instructions: "",
+            now: chrono::Utc::now(),
+        },
+    )
+    .unwrap();
+    assert!(plan.is_empty());
+    assert_eq!(plan.skipped.len(), 1);
+    assert!(plan.skipped[0].reason.contains("selects no turns"));
+    assert_eq!(plan.tokens.before, plan.tokens.after);
+}
+
+#[test]
+fn resets_and_savings_agree() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let conv = load::load(&demo.conversation_dir).unwrap();
+    let count = conv.compactions().count();
+    assert!(count >= 2, "the demo holds compactions");
+    let full = tokens(&conv);
+    let p = projection::of(&conv);
+    for (position, saved) in ops::saved_per_compaction(&conv, &p) {
+        let without = ops::preview_reset(&conv, Reset::Position(position + 1)).unwrap();
+        assert_eq!(without.removes, 1);
+        assert_eq!(without.tokens.before, full);
+        assert_eq!(saved, without.tokens.after.saturating_sub(full));
+    }
+    let all = ops::preview_reset(&conv, Reset::All).unwrap();
+    assert_eq!(all.removes, count);
+    assert_eq!(
+        all.tokens.after,
+        estimate::of_projection(
+            &conv.events,
+            &projection::project(&conv.events, conv.turn_count, Vec::new())
+        )
+        .total_tokens()
+    );
+    match ops::preview_reset(&conv, Reset::Position(count + 1)) {
+        Err(e @ Error::NoSuchCompaction { .. }) => {
+            assert!(e.is_usage());
+            assert!(e.to_string().contains(&format!("has {count}")), "{e}");
+        }
+        other => panic!("expected NoSuchCompaction, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_simulation_grid_is_the_sequential_runs_in_order() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let conv = load::load(&demo.conversation_dir).unwrap();
+    let base = AutoConfig::default();
+    let digest = Digest::default();
+    let windows = [32_000, 128_000];
+    let grid = ops::simulate_grid(&[&conv], &Policy::ALL, &windows, &base, &digest).unwrap();
+    let mut k = 0;
+    for p in Policy::ALL {
+        for w in windows {
+            let (job, run) = &grid[k];
+            assert_eq!((job.policy, job.window), (p, w));
+            let alone = simulate::run(&conv, p, w, &base, &digest).unwrap();
+            assert_eq!(run.input_tokens, alone.input_tokens);
+            assert_eq!(run.overflows, alone.overflows);
+            assert_eq!(run.firings.len(), alone.firings.len());
+            k += 1;
+        }
+    }
+    assert_eq!(grid.len(), k);
+}
