@@ -12,6 +12,7 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use jp_inspect::core::auto::{self, AutoConfig, Mode};
+use jp_inspect::core::compact::budget::{Budget, Measure};
 use jp_inspect::core::model::compaction::{Compaction, Source};
 use jp_inspect::core::summarize::digest::Digest;
 use jp_inspect::core::{compact::projection, model::encoding, model::timestamp, store::load};
@@ -27,7 +28,6 @@ const DIR: &str = "assets/demo/17944860430-csvq-first-release";
 const SCALE: usize = 7;
 
 /// The demo model's context window (claude-sonnet-4-5).
-const WINDOW: u64 = 200_000;
 
 struct Gen {
     events: Vec<Value>,
@@ -404,9 +404,10 @@ fn to_text(events: &[Value]) -> String {
     text
 }
 
-/// Replays the session through the staged policy (200k window) and inserts
-/// the automatic compaction where the policy first fires, exactly as it
-/// would have: the demo's auto compaction is the real thing.
+/// Replays the session through the staged policy (the model's 200k window
+/// less its 16k output reserve, the system prompt and tools counted) and
+/// inserts the automatic compaction where the policy first fires, exactly
+/// as it would have: the demo's auto compaction is the real thing.
 fn add_auto_compaction(g: &mut Gen) {
     let base = serde_json::to_vec(&base_config()).unwrap();
     let mut config = AutoConfig {
@@ -432,7 +433,7 @@ fn add_auto_compaction(g: &mut Gen) {
         let decision = auto::evaluate_now(
             &conv,
             projection::overlays(&conv),
-            Some(WINDOW),
+            &Budget::of_config(&conv.base_config, None, Measure::Context),
             &config,
             &Digest::default(),
             last + Duration::seconds(4),
@@ -469,20 +470,81 @@ fn base_config() -> Value {
             ],
             "model": {
                 "id": {"provider": "anthropic", "name": "claude-sonnet-4-5"},
-                "parameters": {"reasoning": {"effort": "medium", "exclude": false}}
+                "parameters": {
+                    "max_tokens": 16000,
+                    "reasoning": {"effort": "medium", "exclude": false}
+                }
             }
         },
         "conversation": {
-            "tools": {
-                "*": {"run": "ask", "result": "unattended"},
-                "fs_read_file": {"run": "unattended"},
-                "fs_list_files": {"run": "unattended"},
-                "fs_grep_files": {"run": "unattended"}
-            }
+            "tools": tools()
         },
         "providers": {
             "llm": {"aliases": {"sonnet": {"provider": "anthropic", "name": "claude-sonnet-4-5"}}}
         }
+    })
+}
+
+/// The tools the session uses, enabled and defined as jp's config holds
+/// them: their definitions are sent with every request.
+fn tools() -> Value {
+    let path = json!({"type": "string", "required": true, "summary": "Path relative to the workspace root."});
+    let cargo = |what: &str| {
+        json!({
+            "enable": true, "source": "local", "run": "unattended",
+            "summary": format!("Run `cargo {what}` in the workspace and return its output."),
+            "description": "Runs in the workspace root with the user's toolchain. Output longer than 4000 lines is truncated from the middle; the exit status is reported.",
+            "parameters": {
+                "package": {"type": "string", "required": false, "summary": "Limit to one package of the workspace."},
+                "args": {"type": "array", "required": false, "summary": "Extra arguments, passed after the subcommand.", "items": {"type": "string"}}
+            }
+        })
+    };
+    json!({
+        "*": {"run": "ask", "result": "unattended"},
+        "fs_read_file": {
+            "enable": true, "source": "local", "run": "unattended",
+            "summary": "Read a file of the workspace, optionally a range of its lines.",
+            "description": "Returns the content in a fenced code block named after the file's language. Binary files are refused. Use start_line and end_line for large files.",
+            "parameters": {"path": path, "start_line": {"type": "integer", "required": false, "summary": "First line, 1-based."}, "end_line": {"type": "integer", "required": false, "summary": "Last line, inclusive."}}
+        },
+        "fs_list_files": {
+            "enable": true, "source": "local", "run": "unattended",
+            "summary": "List the files of the workspace under some prefixes.",
+            "description": "Honours .gitignore. Returns one path per line, sorted.",
+            "parameters": {"prefixes": {"type": "array", "required": false, "items": {"type": "string"}}, "extensions": {"type": "array", "required": false, "items": {"type": "string"}}}
+        },
+        "fs_grep_files": {
+            "enable": true, "source": "local", "run": "unattended",
+            "summary": "Search the workspace's files for a pattern.",
+            "description": "A regular expression, matched line by line; returns path:line:text for every match, at most 200.",
+            "parameters": {"pattern": {"type": "string", "required": true}, "paths": {"type": "array", "required": false, "items": {"type": "string"}}, "context": {"type": "integer", "required": false}}
+        },
+        "fs_create_file": {
+            "enable": true, "source": "local",
+            "summary": "Create a new file with the given content.",
+            "parameters": {"path": path, "content": {"type": "string", "required": true}}
+        },
+        "fs_modify_file": {
+            "enable": true, "source": "local",
+            "summary": "Replace one exact string of a file with another.",
+            "description": "The string must occur exactly once. Shows the user a diff before writing.",
+            "parameters": {"path": path, "string_to_replace": {"type": "string", "required": true}, "new_string": {"type": "string", "required": true}}
+        },
+        "cargo_check": cargo("check"),
+        "cargo_test": cargo("test"),
+        "cargo_run": cargo("run"),
+        "cargo_clippy": cargo("clippy"),
+        "cargo_bench": cargo("bench"),
+        "cargo_doc": cargo("doc"),
+        "cargo_msrv": cargo("msrv"),
+        "cargo_publish": cargo("publish --dry-run"),
+        "git_show_ref": {
+            "enable": true, "source": "local", "run": "unattended",
+            "summary": "Show the commit a ref points at.",
+            "parameters": {"ref": {"type": "string", "required": true}}
+        },
+        "web_search": {"enable": "explicit", "source": "mcp.search", "summary": "Search the web."}
     })
 }
 

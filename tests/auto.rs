@@ -39,7 +39,15 @@ fn d50_conversation(dir: &Path) -> PathBuf {
         error_every: 0,
         ..Spec::default()
     };
-    synth::write_conversation(dir, 17_000_000_000, &spec).unwrap()
+    bare(synth::write_conversation(dir, 17_000_000_000, &spec).unwrap())
+}
+
+/// No system prompt, no tools, no model (so no output reserve): the
+/// context is the events and the usable window the whole window, D50's own
+/// numbers.
+fn bare(dir: PathBuf) -> PathBuf {
+    fs::write(dir.join("base_config.json"), "{}\n").unwrap();
+    dir
 }
 
 #[test]
@@ -83,6 +91,53 @@ fn d50_worked_example_through_simulate() {
     }
 }
 
+/// With a system prompt and a reserve the same session fires earlier;
+/// `context = "events"` restores D50's literal estimate.
+#[test]
+fn the_context_counts_the_system_prompt_and_events_restores_d50() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = d50_conversation(tmp.path());
+    // ~10k tokens of system prompt, and a model that reserves 8k.
+    let config = serde_json::json!({"assistant": {
+        "system_prompt": "x".repeat(40_000),
+        "model": {"id": "anthropic/claude-sonnet-4-5", "parameters": {"max_tokens": 8000}}
+    }});
+    fs::write(conv.join("base_config.json"), config.to_string()).unwrap();
+    let sim = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            conv.to_str().unwrap(),
+            "--windows",
+            "100k",
+            "--policies",
+            "single",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&run(&args))["runs"][0].clone()
+    };
+    let full = sim(&[]);
+    assert_eq!(full["usable"], 92_000);
+    let first = full["firings"][0]["after_turn"].as_u64().unwrap();
+    assert!(first < 12, "fires before D50's turn 12: {full:#}");
+    let events_toml = tmp.path().join("events.toml");
+    fs::write(
+        &events_toml,
+        "[conversation.compaction.auto]\ncontext = \"events\"\n",
+    )
+    .unwrap();
+    let literal = sim(&["--config", events_toml.to_str().unwrap()]);
+    assert_eq!(literal["usable"], 100_000);
+    assert_eq!(
+        literal["firings"],
+        serde_json::json!([
+            {"after_turn": 12, "kind": "rule", "from_turn": 1, "to_turn": 9},
+            {"after_turn": 20, "kind": "rule", "from_turn": 10, "to_turn": 17}
+        ])
+    );
+    assert!(full["peak_ratio"].as_f64() > literal["peak_ratio"].as_f64());
+}
+
 #[test]
 fn single_mode_rolling_ranges_never_overlap() {
     let tmp = tempfile::tempdir().unwrap();
@@ -118,7 +173,7 @@ fn staged_elides_first_then_summarises_at_the_same_boundary() {
         error_every: 0,
         ..Spec::default()
     };
-    let dir = synth::write_conversation(tmp.path(), 17_000_000_001, &spec).unwrap();
+    let dir = bare(synth::write_conversation(tmp.path(), 17_000_000_001, &spec).unwrap());
     let conv = load::load(&dir).unwrap();
     let run = auto::simulate::run(
         &conv,
@@ -165,7 +220,7 @@ fn trigger_reasons_are_given_either_way() {
         auto::evaluate_now(
             &conv,
             jp_inspect::core::compact::projection::overlays(&conv),
-            w,
+            &jp_inspect::core::compact::budget::Budget::bare(w),
             c,
             &digest,
             now,

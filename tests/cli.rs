@@ -358,27 +358,68 @@ fn stats_report_window_thresholds_and_compactions() {
     let (tmp, _) = workspace();
     let v = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
     assert_eq!(v["model"], "anthropic/claude-sonnet-4-5");
+    // Claude Sonnet 4.5: a 200k window, of which the demo's configured
+    // max_tokens (16k) is kept for the answer.
     assert_eq!(v["window"]["tokens"], 200_000);
-    assert_eq!(v["thresholds"]["soft"]["tokens"], 120_000);
-    assert_eq!(v["thresholds"]["hard"]["tokens"], 170_000);
-    assert_eq!(v["thresholds"]["trigger"]["tokens"], 150_000);
+    assert_eq!(v["window"]["reserve"], 16_000);
+    assert_eq!(
+        v["window"]["reserve_source"],
+        "configured max output tokens"
+    );
+    assert_eq!(v["window"]["usable"], 184_000);
+    assert_eq!(v["thresholds"]["soft"]["tokens"], 110_400);
+    assert_eq!(v["thresholds"]["hard"]["tokens"], 156_400);
+    assert_eq!(v["thresholds"]["trigger"]["tokens"], 138_000);
     let list = v["compactions"].as_array().unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!(list[0]["source"], "manual");
     assert_eq!(list[0]["range"], serde_json::json!([2, 5]));
     assert_eq!(list[1]["source"], "auto");
     assert!(list[1]["tokens_saved"].as_u64().unwrap() > 1000);
+    // The context is the system prompt, the tools and the projected events,
+    // and the ratio is that over the usable window.
+    let ctx = &v["context"];
+    assert_eq!(ctx["measure"], "context");
+    assert_eq!(ctx["events"], v["projected"]["tokens"]);
+    assert_eq!(ctx["system_prompt"], v["system_prompt"]["tokens"]);
+    assert!(ctx["system_prompt"].as_u64().unwrap() > 0);
+    let parts = ctx["system_prompt"].as_u64().unwrap()
+        + ctx["tools"].as_u64().unwrap()
+        + ctx["events"].as_u64().unwrap();
+    let total = ctx["tokens"].as_u64().unwrap();
+    assert!(total >= parts && total <= parts + 2, "{total} vs {parts}");
     let ratio = v["ratio"].as_f64().unwrap();
-    assert!((ratio - v["projected"]["tokens"].as_f64().unwrap() / 200_000.0).abs() < 1e-9);
-    // --window overrides; an unknown model says unknown.
+    assert!((ratio - total as f64 / 184_000.0).abs() < 1e-9);
+    assert!(
+        ctx["tools"].as_u64().unwrap() > 500,
+        "the demo's tool definitions"
+    );
+    // --window overrides the size, the reserve stays; an unknown model says
+    // unknown.
     let v = json(&jp_inspect(
         &["stats", "csvq", "--json", "--window", "1m"],
         tmp.path(),
     ));
     assert_eq!(
         v["window"],
-        serde_json::json!({"tokens": 1_000_000, "source": "override"})
+        serde_json::json!({"tokens": 1_000_000, "reserve": 16_000,
+            "reserve_source": "configured max output tokens", "usable": 984_000,
+            "source": "override"})
     );
+    // D50's literal estimate on request.
+    let cfg = tmp.path().join("events.toml");
+    fs::write(
+        &cfg,
+        "[conversation.compaction.auto]\ncontext = \"events\"\n",
+    )
+    .unwrap();
+    let v = json(&jp_inspect(
+        &["stats", "csvq", "--json", "--config", cfg.to_str().unwrap()],
+        tmp.path(),
+    ));
+    assert_eq!(v["context"]["measure"], "events");
+    assert_eq!(v["context"]["tokens"], v["projected"]["tokens"]);
+    assert_eq!(v["window"]["usable"], 200_000);
 }
 
 #[test]

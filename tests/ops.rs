@@ -6,6 +6,7 @@
 use jp_inspect::core::Error;
 use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::core::auto::simulate::{self, Policy};
+use jp_inspect::core::compact::budget::Budget;
 use jp_inspect::core::compact::plan::Keeps;
 use jp_inspect::core::compact::reset::Reset;
 use jp_inspect::core::compact::{estimate, projection, rule};
@@ -33,6 +34,7 @@ fn a_rule_plan_is_what_apply_writes() {
             summarizer: &digest,
             instructions: "",
             now: timestamp::parse("2026-11-20 09:00:00").unwrap(),
+            budget: &Budget::bare(None),
         },
     )
     .unwrap();
@@ -61,6 +63,7 @@ fn a_rule_that_selects_nothing_is_skipped_with_its_reason() {
             summarizer: &digest,
             instructions: "",
             now: chrono::Utc::now(),
+            budget: &Budget::bare(None),
         },
     )
     .unwrap();
@@ -79,12 +82,13 @@ fn resets_and_savings_agree() {
     let full = tokens(&conv);
     let p = projection::of(&conv);
     for (position, saved) in ops::saved_per_compaction(&conv, &p) {
-        let without = ops::preview_reset(&conv, Reset::Position(position + 1)).unwrap();
+        let without =
+            ops::preview_reset(&conv, Reset::Position(position + 1), &Budget::bare(None)).unwrap();
         assert_eq!(without.removes, 1);
         assert_eq!(without.tokens.before, full);
         assert_eq!(saved, without.tokens.after.saturating_sub(full));
     }
-    let all = ops::preview_reset(&conv, Reset::All).unwrap();
+    let all = ops::preview_reset(&conv, Reset::All, &Budget::bare(None)).unwrap();
     assert_eq!(all.removes, count);
     assert_eq!(
         all.tokens.after,
@@ -94,7 +98,7 @@ fn resets_and_savings_agree() {
         )
         .total_tokens()
     );
-    match ops::preview_reset(&conv, Reset::Position(count + 1)) {
+    match ops::preview_reset(&conv, Reset::Position(count + 1), &Budget::bare(None)) {
         Err(e @ Error::NoSuchCompaction { .. }) => {
             assert!(e.is_usage());
             assert!(e.to_string().contains(&format!("has {count}")), "{e}");

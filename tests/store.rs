@@ -323,3 +323,18 @@ fn large_files_are_read_on_every_core_identically() {
         assert_eq!(conv.raw(i), r.get(), "event {i}");
     }
 }
+
+#[test]
+fn a_write_keeps_the_files_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = &corpus()[corpus().len() - 1];
+    for mode in [0o444, 0o640, 0o600] {
+        let (_tmp, copy) = common::workspace_with(dir);
+        let path = copy.join("events.json");
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        let saved = save::apply(&copy, &Edit::append(vec![compaction(1, 2)])).unwrap();
+        assert!(saved.written);
+        let after = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(after, mode, "mode {mode:o} became {after:o}");
+    }
+}

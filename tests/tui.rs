@@ -7,7 +7,9 @@ mod common;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::core::{Source, model::timestamp, store::load};
+use jp_inspect::core::compact::{estimate, projection};
+use jp_inspect::core::{Source, model::timestamp, ops, store::load};
+use jp_inspect::fmt::thousands;
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
 use jp_inspect::tui::state::{Focus, Panel, State};
@@ -121,18 +123,76 @@ fn main_screen_wide() {
     insta::assert_snapshot!("main_200x50", h.screen().backend());
 }
 
+/// The gauge's figure is the context the core computes: the system prompt,
+/// the tools and the projected events over the usable window.
 #[test]
 fn gauge_shows_both_markers_and_the_figure() {
     let h = Harness::new(120, 30, true);
+    let conv = load::load(h.dir()).unwrap();
+    let budget = ops::budget(&conv, &h.state.settings.config, None);
+    let events = estimate::of_projection(&conv.events, &projection::of(&conv)).total_chars();
+    let context = budget.context_tokens(events);
+    // The demo configures max_tokens = 16000 out of the model's 200k.
+    let usable = budget.usable().unwrap();
+    assert_eq!(usable, 184_000);
+    assert!(
+        context > estimate::tokens(events),
+        "the overhead is counted"
+    );
     let text = h.text();
     let gauge = text.lines().nth(1).unwrap();
     assert_eq!(gauge.matches('┃').count(), 2, "{gauge}");
-    assert!(gauge.contains("154,894 tok"), "{gauge}");
-    assert!(gauge.contains("77.4% of 200k"), "{gauge}");
+    assert!(
+        gauge.contains(&format!("{} tok", thousands(context))),
+        "{gauge}"
+    );
+    let pct = format!("{:.1}% of 184k", context as f64 / usable as f64 * 100.0);
+    assert!(gauge.contains(&pct), "{gauge} lacks {pct}");
     let labels = text.lines().nth(2).unwrap();
     assert!(
         labels.contains("60% soft") && labels.contains("85% hard"),
         "{labels}"
+    );
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("window 200k − 16k out")
+    );
+}
+
+/// A conversation with a real-sized system prompt and tools: both are
+/// drawn as their own segments at the start of the bar.
+#[test]
+fn the_gauge_draws_the_system_prompt_and_tools_as_segments() {
+    let mut h = Harness::new(200, 30, true);
+    let path = h.dir().join("base_config.json");
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    config["assistant"]["system_prompt"] = "p".repeat(160_000).into();
+    config["conversation"]["tools"]["big"] =
+        serde_json::json!({"enable": true, "summary": "t".repeat(80_000)});
+    std::fs::write(&path, config.to_string()).unwrap();
+    let dir = h.dir().to_path_buf();
+    h.run(vec![Effect::job(jp_inspect::tui::job::Job::Load {
+        dir,
+        preview: Vec::new(),
+        config: None,
+    })]);
+    let term = h.screen();
+    let buf = term.backend().buffer();
+    let count = |c: Color| (0..buf.area.width).filter(|&x| buf[(x, 1)].fg == c).count();
+    let (system, tools) = (
+        count(Color::Rgb(90, 130, 220)),
+        count(Color::Rgb(170, 120, 220)),
+    );
+    assert!(system >= 8, "40k of 184k is a fifth of the bar: {system}");
+    assert!(tools >= 4 && tools < system, "{tools}");
+    // 20k of tool definition on top of the demo's own 1.3k.
+    assert!(
+        h.text().contains("system prompt 40k · tools 21k"),
+        "{}",
+        h.text()
     );
 }
 
@@ -205,7 +265,11 @@ fn preview_shows_the_delta_and_apply_writes_it() {
     assert_eq!(preview.spec, "auto");
     assert_eq!(preview.plan.additions.len(), 1);
     let text = h.text();
-    assert!(text.contains("154,894 → 89,"), "{text}");
+    // The status line says the plan's context before and after.
+    let t = preview.plan.tokens;
+    assert!(t.after < t.before);
+    let figure = format!("{} → {} tok", thousands(t.before), thousands(t.after));
+    assert!(text.contains(&figure), "{text} lacks {figure}");
     assert!(text.contains("PREVIEW auto"), "{text}");
     assert!(text.contains('┇'), "the preview band is drawn");
     insta::assert_snapshot!("preview_auto", h.screen().backend());
@@ -407,8 +471,9 @@ fn window_can_be_set_and_unknown_is_said() {
     h.typed("128k");
     h.key(KeyCode::Enter);
     assert_eq!(h.state.settings.window_override, Some(128_000));
-    assert!(h.text().contains("window 128k (set)"));
-    assert!(h.text().contains("of 128k"));
+    // The override sets the window; the reserve stays: 128k − 16k.
+    assert!(h.text().contains("window 128k (set) − 16k out"));
+    assert!(h.text().contains("of 112k"));
 }
 
 #[test]

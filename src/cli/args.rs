@@ -104,6 +104,10 @@ pub struct StatsArgs {
     pub conv: String,
     #[command(flatten)]
     pub window: WindowArg,
+    /// A TOML file with a `[conversation.compaction.auto]` table (its
+    /// thresholds and `context` measure apply).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
     #[arg(long)]
     pub json: bool,
 }

@@ -8,7 +8,7 @@ use super::output::{
 };
 use crate::core::auto::{self, ActionKind, Mode};
 use crate::core::ops;
-use crate::core::{compact::window, model::config, summarize};
+use crate::core::{compact::window, summarize};
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
@@ -26,12 +26,12 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         Some(name) => summarize::by_name(name, &config.summarizer)?,
         None => summarize::from_config(&config.summarizer),
     };
-    let merged = config::merged(&conv, None);
-    let window = window::for_config(&merged, args.window.window).map(|w| w.tokens);
+    let budget = ops::budget(&conv, &config, args.window.window);
+    let window = budget.usable();
     let plan = ops::preview_auto(
         &conv,
         &config,
-        window,
+        &budget,
         summarizer.as_ref(),
         chrono::Utc::now(),
     )?;
@@ -60,7 +60,9 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         return print_json(&json!({
             "conversation": conversation_json(&conv),
             "mode": config.mode.as_str(),
-            "window": window,
+            "window": budget.window.as_ref().map(|w| w.tokens),
+            "usable": window,
+            "reserve": budget.reserve(),
             "estimate": estimate,
             "estimate_after": estimate_after,
             "fired": fired,
@@ -72,7 +74,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     }
 
     let mut lines = vec![format!(
-        "{} mode, window {}, estimate {} tokens{}",
+        "{} mode, usable window {}, context {} tokens{}",
         config.mode.as_str(),
         window.map_or("unknown".into(), window::human_tokens),
         thousands(estimate),

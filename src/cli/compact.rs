@@ -22,6 +22,7 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let auto_config = auto::config_for(&conv, None)?;
     let summarizer = summarize::by_name(&args.summarizer, &auto_config.summarizer)?;
+    let budget = ops::budget(&conv, &auto_config, None);
     let plan = ops::preview_rules(
         &conv,
         &rules,
@@ -33,6 +34,7 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
             summarizer: summarizer.as_ref(),
             instructions: auto_config.instructions(),
             now: chrono::Utc::now(),
+            budget: &budget,
         },
     )?;
     let written = if args.dry_run || plan.is_empty() {

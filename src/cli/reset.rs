@@ -19,7 +19,8 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
         (_, _, Some(n)) => Reset::Position(n),
         _ => unreachable!("clap requires exactly one of --all, --auto, --index"),
     };
-    let plan = ops::preview_reset(&conv, which)?;
+    let budget = ops::budget(&conv, &crate::core::auto::config_for(&conv, None)?, None);
+    let plan = ops::preview_reset(&conv, which, &budget)?;
     let count = plan.removes;
     let (before, after) = (plan.tokens.before, plan.tokens.after);
     let saved = if args.dry_run || plan.is_empty() {

@@ -60,6 +60,7 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
         "conversation": conv.display_id(),
         "policy": r.policy.as_str(),
         "window": r.window,
+        "usable": r.usable,
         "peak_ratio": r.peak_ratio,
         "overflows": r.overflows,
         "requests": r.requests,
@@ -75,18 +76,22 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
 
 fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
     let mut lines = vec![format!(
-        "{:<17} {:<7} {:>6}{}",
+        "{:<17} {:<7} {:>11}{}",
         "conversation",
         "policy",
-        "window",
+        "window/use",
         crate::fmt::RUN_METRICS_HEADER
     )];
     for (ci, r) in results {
         lines.push(format!(
-            "{:<17} {:<7} {:>6}{}",
+            "{:<17} {:<7} {:>11}{}",
             convs[*ci].display_id(),
             r.policy.as_str(),
-            window::human_tokens(r.window),
+            format!(
+                "{}/{}",
+                window::human_tokens(r.window),
+                window::human_tokens(r.usable)
+            ),
             crate::fmt::run_metrics(r)
         ));
         if !r.firings.is_empty() {
@@ -107,9 +112,11 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
     }
     lines.push(String::new());
     lines.push(
-        "peak: highest context / window over all requests; over: requests whose context exceeds \
-         the window; input: sum of every request's context (system prompt included); cost = input \
-         + summarizer input + 5 x summarizer output (in tokens). Turns are 1-based."
+        "window/use: the window and what is usable of it once the output reserve is kept free; \
+         context: system prompt + tool definitions + projected events; peak: highest context / \
+         usable window over all requests; over: requests whose context exceeds the usable window; \
+         input: sum of every request's context; cost = input + summarizer input + 5 x summarizer \
+         output (in tokens). Turns are 1-based."
             .into(),
     );
     lines

@@ -7,9 +7,10 @@ use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
 use crate::core::auto::{self, AutoConfig};
+use crate::core::compact::budget::{Budget, Measure};
 use crate::core::compact::estimate::{self, Breakdown, Category};
 use crate::core::compact::projection::{self, Projection};
-use crate::core::compact::window::{self, Window, WindowSource};
+use crate::core::compact::window::WindowSource;
 use crate::core::ops;
 use crate::core::{Conversation, model::config, model::timestamp};
 use serde_json::{Value, json};
@@ -17,7 +18,7 @@ use serde_json::{Value, json};
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     let conv = ctx.load(&args.conv)?;
     print_warnings(&conv);
-    let auto = auto::config_for(&conv, None)?;
+    let auto = auto::config_for(&conv, args.config.as_deref())?;
     let report = report(&conv, &auto, args.window.window);
     if args.json {
         print_json(&report)
@@ -34,27 +35,54 @@ fn breakdown_json(b: &Breakdown) -> Value {
     json!({"tokens": b.total_tokens(), "chars": b.total_chars(), "by_category": by})
 }
 
-fn window_json(w: &Option<Window>) -> Value {
-    match w {
-        None => Value::Null,
-        Some(w) => match &w.source {
-            WindowSource::Override => json!({"tokens": w.tokens, "source": "override"}),
-            WindowSource::Table { model } => {
-                json!({"tokens": w.tokens, "source": "table", "model": model})
-            }
-        },
+fn window_json(b: &Budget) -> Value {
+    let Some(w) = &b.window else {
+        return Value::Null;
+    };
+    let mut v = json!({
+        "tokens": w.tokens,
+        "reserve": b.reserve(),
+        "reserve_source": if b.reserve() == 0 { "none" } else { w.reserve_source.as_str() },
+        "usable": b.usable(),
+    });
+    match &w.source {
+        WindowSource::Override => v["source"] = json!("override"),
+        WindowSource::Table { model } => {
+            v["source"] = json!("table");
+            v["model"] = json!(model);
+        }
     }
+    v
+}
+
+fn context_json(b: &Budget, events: &Breakdown) -> Value {
+    let counted = b.measure == Measure::Context;
+    let (system, tools) = if counted {
+        (b.overhead.system_chars, b.overhead.tool_chars)
+    } else {
+        (0, 0)
+    };
+    json!({
+        "measure": b.measure.as_str(),
+        "tokens": b.context_tokens(events.total_chars()),
+        "system_prompt": estimate::tokens(system),
+        "tools": estimate::tokens(tools),
+        "events": events.total_tokens(),
+        "tools_enabled": b.overhead.tools_enabled,
+        "tools_unknown": b.overhead.unknown_tools,
+    })
 }
 
 /// The `stats --json` document.
 pub fn report(conv: &Conversation, auto: &AutoConfig, window_override: Option<u64>) -> Value {
     let merged = config::merged(conv, None);
-    let window = window::for_config(&merged, window_override);
+    let budget = Budget::of_config(&merged, window_override, auto.context);
     let p: Projection = projection::of(conv);
     let raw = estimate::of_raw(&conv.events);
     let projected = estimate::of_projection(&conv.events, &p);
-    let system = estimate::system_prompt(conv).chars();
-    let full = projected.total_tokens();
+    let system = budget.overhead.system_chars;
+    let context = budget.context_tokens(projected.total_chars());
+    let usable = budget.usable();
     let saved: std::collections::HashMap<usize, u64> =
         ops::saved_per_compaction(conv, &p).into_iter().collect();
     let compactions: Vec<Value> = conv
@@ -80,16 +108,18 @@ pub fn report(conv: &Conversation, auto: &AutoConfig, window_override: Option<u6
             }),
         })
         .collect();
-    let threshold = |r: f64| json!({"ratio": r, "tokens": window.as_ref().map(|w| (w.tokens as f64 * r).round() as u64)});
+    let threshold =
+        |r: f64| json!({"ratio": r, "tokens": usable.map(|w| (w as f64 * r).round() as u64)});
     json!({
         "conversation": conversation_json(conv),
         "turn_count": conv.turn_count,
         "model": config::model_id(&merged).map(|m| m.to_string()),
-        "window": window_json(&window),
+        "window": window_json(&budget),
+        "context": context_json(&budget, &projected),
         "raw": breakdown_json(&raw),
         "projected": breakdown_json(&projected),
         "system_prompt": {"tokens": estimate::tokens(system), "chars": system},
-        "ratio": window.as_ref().map(|w| full as f64 / w.tokens as f64),
+        "ratio": usable.map(|w| context as f64 / w as f64),
         "thresholds": {
             "mode": auto.mode.as_str(),
             "trigger": threshold(auto.trigger_ratio),
@@ -111,12 +141,15 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
     let window = match &r["window"] {
         Value::Null => "unknown (set one with --window)".to_string(),
         w => format!(
-            "{} tokens ({})",
+            "{} tokens ({}) - reserve {} ({}) = usable {}",
             n(&w["tokens"]),
             match w["source"].as_str() {
                 Some("override") => "--window".to_string(),
                 _ => format!("known window of {}", w["model"].as_str().unwrap_or("?")),
-            }
+            },
+            n(&w["reserve"]),
+            w["reserve_source"].as_str().unwrap_or(""),
+            n(&w["usable"]),
         ),
     };
     out.push(format!(
@@ -145,17 +178,42 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
         thousands(proj_t),
         change(raw_t, proj_t)
     ));
-    out.push(format!(
-        "{:<14} {:>10}  (fixed overhead of every request)",
-        "system prompt",
-        n(&r["system_prompt"]["tokens"])
-    ));
+    let ctx = &r["context"];
+    if ctx["measure"] == "events" {
+        out.push(
+            "context: the projected events only (context = \"events\", D50's literal estimate)"
+                .into(),
+        );
+    } else {
+        out.push(format!(
+            "{:<14} {:>10}  (sent with every request)",
+            "system prompt",
+            n(&ctx["system_prompt"])
+        ));
+        let unknown = ctx["tools_unknown"].as_array().map_or(0, Vec::len);
+        out.push(format!(
+            "{:<14} {:>10}  ({} enabled tool definitions{})",
+            "tools",
+            n(&ctx["tools"]),
+            n(&ctx["tools_enabled"]),
+            if unknown > 0 {
+                format!("; {unknown} MCP schemas unknown, counted by name only")
+            } else {
+                String::new()
+            }
+        ));
+        out.push(format!(
+            "{:<14} {:>10}  (system prompt + tools + projected events)",
+            "context",
+            n(&ctx["tokens"])
+        ));
+    }
     out.push(String::new());
     match r["ratio"].as_f64() {
         Some(ratio) => {
             let t = &r["thresholds"];
             out.push(format!(
-                "context: {:.1}% of the window   soft {:.0}% = {}   hard {:.0}% = {}   single trigger {:.0}% = {}   (mode {})",
+                "context: {:.1}% of the usable window   soft {:.0}% = {}   hard {:.0}% = {}   single trigger {:.0}% = {}   (mode {})",
                 ratio * 100.0,
                 t["soft"]["ratio"].as_f64().unwrap_or(0.0) * 100.0,
                 n(&t["soft"]["tokens"]),

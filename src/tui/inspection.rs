@@ -161,18 +161,20 @@ pub struct Inspection {
 impl Inspection {
     /// Builds the model of `conv` with `preview` compactions shown on top.
     pub fn build(conv: Arc<Conversation>, preview: &[Compaction]) -> Inspection {
+        // The merged config is read once here: it can be large.
+        let merged = crate::core::model::config::merged(&conv, None);
+        let overhead = estimate::Overhead::of_config(&merged);
         let overlays = projection::with_preview(&conv, preview);
         let p = projection::project(&conv.events, conv.turn_count, overlays);
-        let estimate = estimate::estimate(&conv, &p);
+        let estimate = estimate::estimate(&conv, &p, &overhead);
         let before = (!preview.is_empty()).then(|| {
             let base = projection::of(&conv);
-            estimate::estimate(&conv, &base)
+            estimate::estimate(&conv, &base, &overhead)
         });
         let layout = layout(&conv, &p);
         let compactions = compaction_rows(&conv, &p);
         let block_tokens = block_tokens(&conv, &p, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
-        let merged = crate::core::model::config::merged(&conv, None);
         let model_id = crate::core::model::config::model_id(&merged).map(|m| m.to_string());
         let table_window = crate::core::compact::window::for_config(&merged, None);
         Inspection {

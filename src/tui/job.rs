@@ -4,6 +4,7 @@ use super::inspection::Inspection;
 use crate::core::Conversation;
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::Run;
+use crate::core::compact::budget::Budget;
 use crate::core::compact::reset::Reset;
 use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
@@ -38,7 +39,7 @@ pub enum Job {
     Preview {
         conv: Arc<Conversation>,
         request: PreviewRequest,
-        window: Option<u64>,
+        budget: Budget,
         config: AutoConfig,
         /// The time the new compactions are stamped with.
         now: crate::core::model::timestamp::Timestamp,
@@ -47,6 +48,7 @@ pub enum Job {
     PreviewReset {
         conv: Arc<Conversation>,
         reset: Reset,
+        budget: Budget,
     },
     /// Write a plan under jp's lock, then reload.
     Write {

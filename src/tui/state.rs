@@ -6,6 +6,7 @@ use super::rows::Row;
 use super::theme::Theme;
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::Run;
+use crate::core::compact::budget::Budget;
 use crate::core::compact::projection::Projected;
 use crate::core::compact::reset::Reset;
 use crate::core::compact::window;
@@ -76,13 +77,6 @@ pub struct Confirm {
     pub question: String,
     /// The change, with the tokens after it, once planned.
     pub plan: Option<Plan>,
-}
-
-impl Confirm {
-    /// Projected tokens after the change, once computed.
-    pub fn after(&self) -> Option<u64> {
-        self.plan.as_ref().map(|p| p.tokens.after)
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -221,17 +215,34 @@ impl State {
         }
     }
 
-    /// The context window: the override, else the table's entry for the
-    /// conversation's model.
-    pub fn window(&self) -> Option<window::Window> {
-        let model = self.inspection.as_ref()?;
-        match self.settings.window_override {
-            Some(tokens) => Some(window::Window {
-                tokens,
-                source: window::WindowSource::Override,
-            }),
-            None => model.table_window.clone(),
+    /// What the requests are measured against: the window (the override,
+    /// else the table's entry for the conversation's model) with its output
+    /// reserve, and the system prompt and tools of every request.
+    pub fn budget(&self) -> Option<Budget> {
+        let m = self.inspection.as_ref()?;
+        let base = Budget {
+            window: m.table_window.clone(),
+            overhead: m.estimate.overhead.clone(),
+            measure: self.settings.config.context,
+        };
+        Some(match self.settings.window_override {
+            Some(tokens) => base.at(tokens),
+            None => base,
+        })
+    }
+
+    /// The context of a request that sends the events of `e`, as the
+    /// budget measures it (events only when no conversation is loaded).
+    pub fn context_of(&self, e: &crate::core::compact::estimate::Estimate) -> u64 {
+        match self.budget() {
+            Some(b) => b.context_tokens(e.breakdown.total_chars()),
+            None => e.tokens(),
         }
+    }
+
+    /// The context window (before the output reserve).
+    pub fn window(&self) -> Option<window::Window> {
+        self.budget()?.window
     }
 
     /// The model id as configured.

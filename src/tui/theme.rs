@@ -144,6 +144,16 @@ impl Theme {
         self.fg(Color::LightMagenta).add_modifier(Modifier::ITALIC)
     }
 
+    /// The gauge's system-prompt segment.
+    pub fn system_prompt(&self) -> Style {
+        self.fg(Color::Rgb(90, 130, 220))
+    }
+
+    /// The gauge's tool-definitions segment.
+    pub fn tools(&self) -> Style {
+        self.fg(Color::Rgb(170, 120, 220))
+    }
+
     /// Gauge fill by zone: below soft, between the thresholds, above hard.
     pub fn zone(&self, ratio: f64, soft: f64, hard: f64) -> Style {
         let c = if ratio > hard {

@@ -7,6 +7,7 @@ use super::highlight;
 use super::inspection::Inspection;
 use super::job::{Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
 use crate::core::auto::{AutoConfig, simulate::Policy};
+use crate::core::compact::budget::Budget;
 use crate::core::compact::plan::Keeps;
 use crate::core::compact::rule;
 use crate::core::error::Error;
@@ -37,13 +38,17 @@ pub fn execute(job: Job) -> JobResult {
         Job::Preview {
             conv,
             request,
-            window,
+            budget,
             config,
             now,
-        } => JobResult::Previewed(preview(conv, request, window, &config, now)),
-        Job::PreviewReset { conv, reset } => JobResult::ResetPreviewed {
+        } => JobResult::Previewed(preview(conv, request, &budget, &config, now)),
+        Job::PreviewReset {
+            conv,
             reset,
-            plan: ops::preview_reset(&conv, reset),
+            budget,
+        } => JobResult::ResetPreviewed {
+            reset,
+            plan: ops::preview_reset(&conv, reset, &budget),
         },
         Job::Write { dir, plan, what } => JobResult::Written(ops::apply(&dir, &plan).map(|s| {
             let what = if s.written {
@@ -79,13 +84,13 @@ pub fn execute(job: Job) -> JobResult {
 fn preview(
     conv: Arc<Conversation>,
     request: PreviewRequest,
-    window: Option<u64>,
+    budget: &Budget,
     config: &AutoConfig,
     now: Timestamp,
 ) -> Result<Previewed, Error> {
     let summarizer = summarize::from_config(&config.summarizer);
     let plan = match &request {
-        PreviewRequest::Auto => ops::preview_auto(&conv, config, window, summarizer.as_ref(), now)?,
+        PreviewRequest::Auto => ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now)?,
         PreviewRequest::Rule(spec) => {
             let r = rule::parse(spec)?;
             ops::preview_rules(
@@ -96,6 +101,7 @@ fn preview(
                     summarizer: summarizer.as_ref(),
                     instructions: config.instructions(),
                     now,
+                    budget,
                 },
             )?
         }

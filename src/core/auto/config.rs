@@ -7,6 +7,7 @@
 //! changes made in the inspector. Unknown keys and invalid values are errors
 //! naming the key and the file.
 
+use crate::core::compact::budget::Measure;
 use crate::core::model::compaction::ToolCalls;
 use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, DEFAULT_TIMEOUT, SummarizerConfig};
 use serde_json::{Map, Value};
@@ -75,6 +76,9 @@ pub struct AutoConfig {
     pub summary: SummaryConfig,
     // how summaries are made (jp-inspect's own table)
     pub summarizer: SummarizerConfig,
+    /// What the thresholds measure: the whole context (default) or D50's
+    /// literal events-only estimate.
+    pub context: Measure,
 }
 
 impl Default for AutoConfig {
@@ -113,6 +117,7 @@ impl Default for AutoConfig {
             },
             summary: SummaryConfig::default(),
             summarizer: SummarizerConfig::Digest,
+            context: Measure::Context,
         }
     }
 }
@@ -444,6 +449,22 @@ impl AutoConfig {
                 "elide" => l.rule(&key, v, &mut self.elide)?,
                 "summary" => self.summary = l.summary(&key, v)?,
                 "summarizer" => self.summarizer = l.summarizer(&key, v, &self.summarizer)?,
+                "context" => {
+                    let s = l.string(&key, v)?;
+                    self.context = Measure::parse(&s).map_or_else(
+                        || {
+                            l.err(
+                                &key,
+                                format!(
+                                    "unknown measure \"{s}\"; expected \"context\" (system prompt, \
+                                     tools and events against the usable window) or \"events\" \
+                                     (D50's literal estimate)"
+                                ),
+                            )
+                        },
+                        Ok,
+                    )?;
+                }
                 _ => return l.err(&key, "unknown key"),
             }
         }

@@ -11,6 +11,7 @@ pub use config::{AutoConfig, ConfigError, Mode};
 pub use stream::ConversationStream;
 pub use trigger::{Action, ActionKind, Decision, Note, Stream};
 
+use crate::core::compact::budget::Budget;
 use crate::core::compact::projection::Overlay;
 use crate::core::model::config as conv_config;
 use crate::core::model::conversation::Conversation;
@@ -40,13 +41,13 @@ pub fn config_for(conv: &Conversation, file: Option<&Path>) -> Result<AutoConfig
 pub fn evaluate_now(
     conv: &Conversation,
     overlays: Vec<Overlay>,
-    window: Option<u64>,
+    budget: &Budget,
     config: &AutoConfig,
     summarizer: &dyn Summarizer,
     now: Timestamp,
 ) -> Result<Decision, summarize::SummarizeError> {
-    let stream = ConversationStream::new(conv, overlays);
-    let decision = trigger::evaluate(&stream, window, config, now);
+    let stream = ConversationStream::new(conv, overlays, budget.overhead_chars());
+    let decision = trigger::evaluate(&stream, budget.usable(), config, now);
     let texts = write_summaries(conv, &decision, config, summarizer)?
         .into_iter()
         .map(|s| s.text)

@@ -8,10 +8,12 @@
 
 use super::config::{AutoConfig, Mode};
 use super::trigger::{self, ActionKind, Stream};
+use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
 use crate::core::compact::projection::{self, Overlay, TurnPolicy};
 use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::Compaction;
+use crate::core::model::config::merged;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind};
 use crate::core::model::timestamp::Timestamp;
@@ -81,6 +83,9 @@ pub struct RequestPoint {
 pub struct Run {
     pub policy: Policy,
     pub window: u64,
+    /// The window less the output reserve: what the thresholds and the
+    /// overflows are measured against.
+    pub usable: u64,
     pub peak_ratio: f64,
     pub overflows: usize,
     pub requests: usize,
@@ -139,6 +144,8 @@ struct Replay<'a> {
     after_last: usize,
     after_last_summary: usize,
     summary_ranges: Vec<(usize, usize)>,
+    /// What every request carries besides the events.
+    overhead: u64,
 }
 
 impl<'a> Replay<'a> {
@@ -171,6 +178,7 @@ impl<'a> Replay<'a> {
             after_last: 0,
             after_last_summary: 0,
             summary_ranges: Vec::new(),
+            overhead: 0,
         }
     }
 
@@ -308,6 +316,10 @@ impl Stream for Replay<'_> {
         self.total
     }
 
+    fn overhead_chars(&self) -> u64 {
+        self.overhead
+    }
+
     fn chars_with(&self, extra: &[Compaction]) -> u64 {
         self.changes(extra)
             .into_iter()
@@ -326,11 +338,14 @@ pub fn run(
     summarizer: &dyn Summarizer,
 ) -> Result<Run, summarize::SummarizeError> {
     let config = policy.config(base);
-    let system = estimate::system_prompt(conv).chars();
+    let budget = Budget::of_config(&merged(conv, None), None, base.context).at(window);
+    let usable = budget.usable().unwrap_or(window);
     let mut replay = Replay::new(conv);
+    replay.overhead = budget.overhead_chars();
     let mut out = Run {
         policy,
         window,
+        usable,
         peak_ratio: 0.0,
         overflows: 0,
         requests: 0,
@@ -373,13 +388,13 @@ pub fn run(
             Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
         );
         if is_output && after_input {
-            let context = estimate::tokens(replay.total + system);
+            let context = budget.context_tokens(replay.total);
             out.requests += 1;
             out.input_tokens += context;
-            if context > window {
+            if context > usable {
                 out.overflows += 1;
             }
-            out.peak_ratio = out.peak_ratio.max(context as f64 / window as f64);
+            out.peak_ratio = out.peak_ratio.max(context as f64 / usable as f64);
             out.points.push(RequestPoint {
                 turn: e.turn,
                 context,
@@ -408,7 +423,7 @@ fn boundary(
     out: &mut Run,
 ) -> Result<(), summarize::SummarizeError> {
     replay.visible = done + 1;
-    let decision = trigger::evaluate(replay, Some(out.window), config, now);
+    let decision = trigger::evaluate(replay, Some(out.usable), config, now);
     if !decision.fired() {
         return Ok(());
     }

@@ -14,22 +14,21 @@ pub struct ConversationStream<'a> {
     conv: &'a Conversation,
     overlays: Vec<Overlay>,
     turn_chars: Vec<u64>,
+    overhead_chars: u64,
 }
 
 impl<'a> ConversationStream<'a> {
-    pub fn new(conv: &'a Conversation, overlays: Vec<Overlay>) -> Self {
+    /// `conv` seen through `overlays`, each request carrying
+    /// `overhead_chars` besides the events.
+    pub fn new(conv: &'a Conversation, overlays: Vec<Overlay>, overhead_chars: u64) -> Self {
         let p = projection::project(&conv.events, conv.turn_count, overlays.clone());
         let turn_chars = p.turn_chars(&conv.events, conv.turn_count);
         ConversationStream {
             conv,
             overlays,
             turn_chars,
+            overhead_chars,
         }
-    }
-
-    /// The conversation with its own compactions.
-    pub fn of(conv: &'a Conversation) -> Self {
-        Self::new(conv, projection::overlays(conv))
     }
 }
 
@@ -40,6 +39,10 @@ impl Stream for ConversationStream<'_> {
 
     fn turn_chars(&self) -> &[u64] {
         &self.turn_chars
+    }
+
+    fn overhead_chars(&self) -> u64 {
+        self.overhead_chars
     }
 
     fn after_last_compaction(&self) -> usize {

@@ -31,6 +31,16 @@ pub trait Stream {
     fn total_chars(&self) -> u64 {
         self.turn_chars().iter().sum()
     }
+    /// Characters every request carries besides the events (system prompt
+    /// and tool definitions); 0 for D50's literal events-only estimate.
+    fn overhead_chars(&self) -> u64 {
+        0
+    }
+}
+
+/// The context of a request whose events are `event_chars` long.
+fn context(stream: &dyn Stream, event_chars: u64) -> u64 {
+    estimate::tokens(event_chars + stream.overhead_chars())
 }
 
 /// Now, but after every existing compaction (so ours wins).
@@ -98,7 +108,7 @@ pub fn evaluate(
     config: &AutoConfig,
     now: Timestamp,
 ) -> Decision {
-    let estimate = estimate::tokens(stream.total_chars());
+    let estimate = context(stream, stream.total_chars());
     let mut d = Decision {
         mode: config.mode,
         window,
@@ -248,7 +258,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     }
 
     // Summary, measured after the elision.
-    let after = estimate::tokens(stream.chars_with(&appended));
+    let after = context(stream, stream.chars_with(&appended));
     d.estimate_after = after;
     let hard = threshold(window, c.hard_ratio);
     if !above(after, window, c.hard_ratio) {
@@ -308,7 +318,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
 /// threshold.
 fn settle_estimate(stream: &dyn Stream, d: &mut Decision, window: u64, c: &AutoConfig) {
     let extra: Vec<Compaction> = d.actions.iter().map(|a| a.compaction.clone()).collect();
-    d.estimate_after = estimate::tokens(stream.chars_with(&extra));
+    d.estimate_after = context(stream, stream.chars_with(&extra));
     d.notes
         .retain(|n| !matches!(n, Note::OverBudgetAfter { .. }));
     let (which, ratio) = match c.mode {

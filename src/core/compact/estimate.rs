@@ -2,9 +2,9 @@
 //! compaction makes the figure drop and the trigger go quiet.
 
 use crate::core::compact::projection::{Projected, Projection};
-use crate::core::model::config::{self, SystemPrompt};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, ResponseKind};
+use crate::core::model::overhead;
 
 /// Characters per token of the estimate.
 pub const CHARS_PER_TOKEN: u64 = 4;
@@ -97,12 +97,43 @@ impl Breakdown {
     }
 }
 
-/// The estimate of a projected view.
+/// What every request carries besides the events: the system prompt as jp
+/// renders it and the definitions of the enabled tools (compaction.md,
+/// "Context and the usable window").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overhead {
+    pub system_chars: u64,
+    pub tool_chars: u64,
+    pub tools_enabled: usize,
+    /// Enabled tools whose schema only their MCP server knows (counted by
+    /// name and description only).
+    pub unknown_tools: Vec<String>,
+}
+
+impl Overhead {
+    /// The overhead of a merged config.
+    pub fn of_config(config: &serde_json::Value) -> Overhead {
+        let tools = overhead::tools(config);
+        Overhead {
+            system_chars: overhead::system_prompt(config).chars(),
+            tool_chars: tools.chars,
+            tools_enabled: tools.enabled,
+            unknown_tools: tools.unknown,
+        }
+    }
+
+    pub fn chars(&self) -> u64 {
+        self.system_chars + self.tool_chars
+    }
+}
+
+/// The estimate of a projected view, and of the requests that send it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Estimate {
     pub breakdown: Breakdown,
-    /// The system prompt, sent with every request: a fixed overhead.
-    pub system_chars: u64,
+    /// Sent with every request: a fixed overhead (none when the config asks
+    /// for D50's literal events-only estimate).
+    pub overhead: Overhead,
 }
 
 impl Estimate {
@@ -112,12 +143,17 @@ impl Estimate {
     }
 
     pub fn system_tokens(&self) -> u64 {
-        tokens(self.system_chars)
+        tokens(self.overhead.system_chars)
     }
 
-    /// What one request costs: the events plus the system prompt.
+    pub fn tool_tokens(&self) -> u64 {
+        tokens(self.overhead.tool_chars)
+    }
+
+    /// What one request carries: the system prompt, the tools and the
+    /// events, by D50's estimate (characters / 4 of all of it).
     pub fn context_tokens(&self) -> u64 {
-        tokens(self.breakdown.total_chars() + self.system_chars)
+        tokens(self.breakdown.total_chars() + self.overhead.chars())
     }
 }
 
@@ -148,15 +184,11 @@ pub fn of_raw(events: &[Event]) -> Breakdown {
     b
 }
 
-/// The system prompt of the conversation's base config.
-pub fn system_prompt(conv: &Conversation) -> SystemPrompt {
-    config::system_prompt(&conv.base_config)
-}
-
-/// The estimate of `projection` of `conv`.
-pub fn estimate(conv: &Conversation, projection: &Projection) -> Estimate {
+/// The estimate of `projection` of `conv`, with `overhead` on every
+/// request.
+pub fn estimate(conv: &Conversation, projection: &Projection, overhead: &Overhead) -> Estimate {
     Estimate {
         breakdown: of_projection(&conv.events, projection),
-        system_chars: system_prompt(conv).chars(),
+        overhead: overhead.clone(),
     }
 }

@@ -2,6 +2,7 @@
 //! ranges, the rule syntax, resets, the size estimate, context windows,
 //! planning manual compactions, and one-line excerpts of events.
 
+pub mod budget;
 pub mod estimate;
 pub mod excerpt;
 pub mod fate;

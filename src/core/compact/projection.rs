@@ -136,15 +136,15 @@ pub fn pair_payloads(events: &[Event]) -> HashMap<&str, u64> {
 
 /// How a conversation event that no summary covers is projected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Decision {
+pub struct Verdict {
     pub fate: Fate,
     pub by: Option<usize>,
     /// For kept events: how they are changed.
     pub change: Change,
 }
 
-impl Decision {
-    const KEPT: Decision = Decision {
+impl Verdict {
+    const KEPT: Verdict = Verdict {
         fate: Fate::Kept,
         by: None,
         change: Change::None,
@@ -165,19 +165,19 @@ pub fn decide(
     policy: &TurnPolicy,
     tools_of: &dyn Fn(usize) -> Option<ToolCalls>,
     pairs: &dyn Fn(&str) -> Option<u64>,
-) -> Decision {
+) -> Verdict {
     if let (Some(r), Kind::ChatResponse(ResponseKind::Reasoning)) = (policy.reasoning, &e.kind) {
-        return Decision {
+        return Verdict {
             fate: Fate::Stripped,
             by: Some(r),
             change: Change::None,
         };
     }
     let Some(t) = policy.tools.filter(|_| e.kind.is_tool()) else {
-        return Decision::KEPT;
+        return Verdict::KEPT;
     };
     let Some(tools) = tools_of(t) else {
-        return Decision::KEPT;
+        return Verdict::KEPT;
     };
     match tools {
         ToolCalls::Omit { over } => {
@@ -188,13 +188,13 @@ pub fn decide(
                 _ => e.payload,
             };
             if over.is_none_or(|n| size > n) {
-                return Decision {
+                return Verdict {
                     fate: Fate::Omitted,
                     by: Some(t),
                     change: Change::None,
                 };
             }
-            Decision::KEPT
+            Verdict::KEPT
         }
         ToolCalls::Strip {
             request,
@@ -208,9 +208,9 @@ pub fn decide(
                 _ => Change::None,
             };
             if change == Change::None {
-                Decision::KEPT
+                Verdict::KEPT
             } else {
-                Decision {
+                Verdict {
                     fate: Fate::Stripped,
                     by: Some(t),
                     change,

@@ -3,6 +3,7 @@
 //! unknown: jp-inspect never guesses silently.
 
 use crate::core::model::config::{self, ModelId};
+use crate::core::model::overhead;
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt;
@@ -22,6 +23,10 @@ struct Entry {
     #[serde(rename = "match")]
     pattern: String,
     window: u64,
+    /// The model's default maximum output tokens, reserved out of the
+    /// window when the conversation configures none.
+    #[serde(default)]
+    output: Option<u64>,
     #[serde(default)]
     provider: Option<String>,
 }
@@ -40,10 +45,52 @@ pub enum WindowSource {
     Table { model: String },
 }
 
+/// Where the output reserve comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReserveSource {
+    /// `assistant.model.parameters.max_tokens` of the conversation.
+    Configured,
+    /// The model's default in `assets/context_windows.toml`.
+    Table,
+    /// Neither: nothing reserved.
+    None,
+}
+
+impl ReserveSource {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ReserveSource::Configured => "configured max output tokens",
+            ReserveSource::Table => "the model's default output",
+            ReserveSource::None => "none known",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Window {
     pub tokens: u64,
     pub source: WindowSource,
+    /// Tokens kept free for the answer (the output reserve).
+    pub reserve: u64,
+    pub reserve_source: ReserveSource,
+}
+
+impl Window {
+    /// A window of `tokens` with nothing reserved (an override, or a test).
+    pub fn of(tokens: u64, source: WindowSource) -> Window {
+        Window {
+            tokens,
+            source,
+            reserve: 0,
+            reserve_source: ReserveSource::None,
+        }
+    }
+
+    /// What the request may fill: the window less the output reserve. The
+    /// thresholds are fractions of this.
+    pub fn usable(&self) -> u64 {
+        self.tokens.saturating_sub(self.reserve).max(1)
+    }
 }
 
 impl fmt::Display for Window {
@@ -137,35 +184,54 @@ pub fn resolve_alias(model: &ModelId, config: &Value) -> ModelId {
 
 /// The window of a model in the table, if known.
 pub fn lookup(model: &ModelId) -> Option<u64> {
+    entry(model).map(|e| e.window)
+}
+
+fn entry(model: &ModelId) -> Option<&'static Entry> {
     let name = model.name().to_ascii_lowercase();
     let provider = model.provider().map(str::to_ascii_lowercase);
-    table()
-        .model
-        .iter()
-        .find(|e| {
-            glob(&e.pattern, &name)
-                && e.provider
-                    .as_deref()
-                    .is_none_or(|p| provider.as_deref() == Some(p))
-        })
-        .map(|e| e.window)
+    table().model.iter().find(|e| {
+        glob(&e.pattern, &name)
+            && e.provider
+                .as_deref()
+                .is_none_or(|p| provider.as_deref() == Some(p))
+    })
 }
 
 /// The window for a conversation's merged `config`: the override if given,
-/// else the table's entry for its (alias-resolved) model, else unknown.
+/// else the table's entry for its (alias-resolved) model, else unknown. The
+/// output reserve is the configured max output tokens, else the table's
+/// default for the model, else 0.
 pub fn for_config(config: &Value, override_tokens: Option<u64>) -> Option<Window> {
-    if let Some(tokens) = override_tokens {
-        return Some(Window {
-            tokens,
-            source: WindowSource::Override,
-        });
-    }
-    let model = resolve_alias(&config::model_id(config)?, config);
-    lookup(&model).map(|tokens| Window {
+    let model = config::model_id(config).map(|m| resolve_alias(&m, config));
+    let entry = model.as_ref().and_then(entry);
+    let (reserve, reserve_source) = match (overhead::max_output_tokens(config), entry) {
+        (Some(n), _) => (n, ReserveSource::Configured),
+        (
+            None,
+            Some(Entry {
+                output: Some(n), ..
+            }),
+        ) => (*n, ReserveSource::Table),
+        _ => (0, ReserveSource::None),
+    };
+    let (tokens, source) = match (override_tokens, entry, &model) {
+        (Some(tokens), _, _) => (tokens, WindowSource::Override),
+        (None, Some(e), Some(m)) => (
+            e.window,
+            WindowSource::Table {
+                model: m.to_string(),
+            },
+        ),
+        _ => return None,
+    };
+    Some(Window {
         tokens,
-        source: WindowSource::Table {
-            model: model.to_string(),
-        },
+        source,
+        // A reserve as large as the window would leave nothing to measure
+        // against; keep at least half of it usable.
+        reserve: reserve.min(tokens / 2),
+        reserve_source,
     })
 }
 

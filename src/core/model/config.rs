@@ -1,5 +1,6 @@
 //! The conversation's merged config (base config, then each config delta),
-//! read for what jp-inspect needs: the model and the system prompt.
+//! read for what jp-inspect needs: the model (the system prompt and tools
+//! are in `overhead`).
 
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
@@ -36,7 +37,7 @@ pub fn merged(conv: &Conversation, upto: Option<usize>) -> Value {
 
 /// `jp` configs may wrap a value with its merge strategy:
 /// `{"value": ..., "strategy": ...}`.
-fn unwrap_value(v: &Value) -> &Value {
+pub fn unwrap_value(v: &Value) -> &Value {
     match v {
         Value::Object(o) if o.contains_key("value") => &o["value"],
         other => other,
@@ -103,50 +104,6 @@ pub fn model_id(config: &Value) -> Option<ModelId> {
     ModelId::from_json(unwrap_value(model).get("id")?)
 }
 
-/// The system prompt text a config sends: `assistant.system_prompt` and the
-/// content of each `assistant.system_prompt_sections` entry.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SystemPrompt {
-    pub prompt: String,
-    pub sections: Vec<String>,
-}
-
-impl SystemPrompt {
-    pub fn chars(&self) -> u64 {
-        crate::core::model::event::count_chars(&self.prompt)
-            + self
-                .sections
-                .iter()
-                .map(|s| crate::core::model::event::count_chars(s))
-                .sum::<u64>()
-    }
-}
-
-pub fn system_prompt(config: &Value) -> SystemPrompt {
-    let Some(assistant) = config.get("assistant") else {
-        return SystemPrompt::default();
-    };
-    let prompt = assistant
-        .get("system_prompt")
-        .map(unwrap_value)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let sections = assistant
-        .get("system_prompt_sections")
-        .map(unwrap_value)
-        .and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|s| s.get("content").map(unwrap_value).and_then(Value::as_str))
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    SystemPrompt { prompt, sections }
-}
-
 /// The `conversation.compaction.auto` table of a config, if any.
 pub fn auto_compaction_table(config: &Value) -> Option<&Value> {
     config.get("conversation")?.get("compaction")?.get("auto")
@@ -198,15 +155,5 @@ mod tests {
         .unwrap();
         assert_eq!(obj.to_string(), "google/gemini-3-flash-preview");
         assert!(model_id(&json!({"assistant": {"model": {"id": null}}})).is_none());
-    }
-
-    #[test]
-    fn system_prompt_reads_wrapped_values_and_sections() {
-        let sp = system_prompt(&json!({"assistant": {
-            "system_prompt": {"value": "abc"},
-            "system_prompt_sections": {"value": [{"content": "de", "tag": "t"}, {"content": "f"}]}
-        }}));
-        assert_eq!(sp.prompt, "abc");
-        assert_eq!(sp.chars(), 6);
     }
 }

@@ -6,5 +6,6 @@ pub mod config;
 pub mod conversation;
 pub mod encoding;
 pub mod event;
+pub mod overhead;
 pub mod timestamp;
 pub mod turns;

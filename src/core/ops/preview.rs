@@ -3,6 +3,7 @@
 
 use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
 use crate::core::auto::{self, AutoConfig};
+use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
 use crate::core::compact::plan::{self, Keeps, Step};
 use crate::core::compact::projection::{self, Overlay};
@@ -23,12 +24,14 @@ pub struct RuleOptions<'a> {
     pub instructions: &'a str,
     /// The time the new compactions are stamped with.
     pub now: Timestamp,
+    /// What the estimate before and after counts besides the events.
+    pub budget: &'a Budget,
 }
 
-/// Projected event tokens of `conv` seen through `overlays`.
-fn tokens_with(conv: &Conversation, overlays: Vec<Overlay>) -> u64 {
+/// The context of a request of `conv` seen through `overlays`.
+fn tokens_with(conv: &Conversation, overlays: Vec<Overlay>, budget: &Budget) -> u64 {
     let p = projection::project(&conv.events, conv.turn_count, overlays);
-    estimate::of_projection(&conv.events, &p).total_tokens()
+    budget.context_tokens(estimate::of_projection(&conv.events, &p).total_chars())
 }
 
 /// Manual compactions from `rules` (each seeing the ones before it).
@@ -74,8 +77,12 @@ pub fn preview_rules(
     }
     let compactions: Vec<_> = additions.iter().map(|a| a.compaction.clone()).collect();
     let tokens = Tokens {
-        before: tokens_with(conv, projection::overlays(conv)),
-        after: tokens_with(conv, projection::with_preview(conv, &compactions)),
+        before: tokens_with(conv, projection::overlays(conv), opts.budget),
+        after: tokens_with(
+            conv,
+            projection::with_preview(conv, &compactions),
+            opts.budget,
+        ),
     };
     Ok(Plan {
         kind: PlanKind::Rules,
@@ -93,7 +100,7 @@ pub fn preview_rules(
 pub fn preview_auto(
     conv: &Conversation,
     config: &AutoConfig,
-    window: Option<u64>,
+    budget: &Budget,
     summarizer: &dyn Summarizer,
     now: Timestamp,
 ) -> std::result::Result<Plan, SummarizeError> {
@@ -102,7 +109,7 @@ pub fn preview_auto(
     let decision = auto::evaluate_now(
         conv,
         projection::overlays(conv),
-        window,
+        budget,
         &config,
         summarizer,
         now,
@@ -130,9 +137,9 @@ pub fn preview_auto(
     })
 }
 
-/// What `reset` would remove, and the estimate after it. A position that
+/// What `reset` would remove, and the context after it. A position that
 /// doesn't exist is an error naming the count.
-pub fn preview_reset(conv: &Conversation, which: Reset) -> Result<Plan> {
+pub fn preview_reset(conv: &Conversation, which: Reset, budget: &Budget) -> Result<Plan> {
     let removal = reset::removal(conv, which)?;
     Ok(Plan {
         kind: PlanKind::Reset(which),
@@ -142,8 +149,8 @@ pub fn preview_reset(conv: &Conversation, which: Reset) -> Result<Plan> {
         removal,
         notes: Vec::new(),
         tokens: Tokens {
-            before: tokens_with(conv, projection::overlays(conv)),
-            after: tokens_with(conv, reset::remaining(conv, which)),
+            before: tokens_with(conv, projection::overlays(conv), budget),
+            after: tokens_with(conv, reset::remaining(conv, which), budget),
         },
     })
 }

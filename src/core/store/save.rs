@@ -271,6 +271,11 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let result = (|| -> std::io::Result<()> {
         let mut file = File::create(&temp)?;
         file.write_all(bytes)?;
+        // The replacement keeps the file's permissions (a read-only or
+        // group-shared events.json stays so).
+        if let Ok(m) = fs::metadata(path) {
+            file.set_permissions(m.permissions())?;
+        }
         file.sync_all()
     })();
     if let Err(e) = result {

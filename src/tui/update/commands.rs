@@ -3,6 +3,7 @@
 //! simulation views.
 
 use super::run;
+use crate::core::compact::budget::Budget;
 use crate::core::compact::reset::{self, Reset};
 use crate::core::ops;
 use crate::tui::detail;
@@ -142,7 +143,12 @@ pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
         question,
         plan: None,
     }));
-    fx.push(Effect::job(Job::PreviewReset { conv, reset: which }));
+    let budget = state.budget().unwrap_or_else(|| Budget::bare(None));
+    fx.push(Effect::job(Job::PreviewReset {
+        conv,
+        reset: which,
+        budget,
+    }));
 }
 
 pub(super) fn delete(state: &mut State, fx: &mut Vec<Effect>) {
@@ -197,7 +203,11 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
     // here (the removal is cheap, only its estimate is not).
     let plan = match c.plan {
         Some(plan) => plan,
-        None => match ops::preview_reset(&m.conv, which) {
+        None => match ops::preview_reset(
+            &m.conv,
+            which,
+            &state.budget().unwrap_or_else(|| Budget::bare(None)),
+        ) {
             Ok(plan) => plan,
             Err(e) => {
                 state.set_status(e.to_string(), Level::Error);

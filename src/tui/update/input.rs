@@ -1,6 +1,7 @@
 //! The prompts: a rule (or `auto`) to preview, a search, a window size.
 
 use super::run;
+use crate::core::compact::budget::Budget;
 use crate::core::compact::{rule, window};
 use crate::tui::job::{Job, PreviewRequest};
 use crate::tui::msg::Effect;
@@ -75,7 +76,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                 PreviewRequest::Rule(text.clone())
             };
             state.input = None;
-            let window = state.window().map(|w| w.tokens);
+            let budget = state.budget().unwrap_or_else(|| Budget::bare(None));
             run(
                 state,
                 fx,
@@ -83,7 +84,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                 Job::Preview {
                     conv,
                     request,
-                    window,
+                    budget,
                     config: state.settings.config.clone(),
                     now: state.now(),
                 },

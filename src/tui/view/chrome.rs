@@ -26,14 +26,23 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     // Segments in order of importance; the least important go first when
     // the terminal is narrow.
     let title = m.conv.title.clone().unwrap_or_else(|| "(untitled)".into());
-    let window = match state.window() {
-        Some(w) => Span::raw(format!(
-            "window {}{}",
+    let budget = state.budget();
+    let window = match budget
+        .as_ref()
+        .and_then(|b| b.window.as_ref().map(|w| (b, w)))
+    {
+        Some((b, w)) => Span::raw(format!(
+            "window {}{}{}",
             human_tokens(w.tokens),
             if w.source == WindowSource::Override {
                 " (set)"
             } else {
                 ""
+            },
+            if b.reserve() > 0 {
+                format!(" − {} out", human_tokens(b.reserve()))
+            } else {
+                String::new()
             }
         )),
         None => Span::styled("window unknown", t.error()),
@@ -114,7 +123,7 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
     if let (Some(p), Some(m)) = (&state.preview, &state.inspection)
         && let Some(before) = &m.before
     {
-        let (b, a) = (before.tokens(), m.estimate.tokens());
+        let (b, a) = (state.context_of(before), state.context_of(&m.estimate));
         spans.push(Span::styled(" PREVIEW ", t.key()));
         spans.push(Span::raw(format!(
             "{}: {} → {} tok ({})",

@@ -1,9 +1,10 @@
-//! The context gauge: projected tokens against the window, with the soft
-//! and hard markers (or D50's single trigger), the before → after delta of a
-//! preview, and the breakdown by category.
+//! The context gauge: what a request carries (the system prompt and the
+//! tools as their own segments, then the projected events) against the
+//! usable window, with the soft and hard markers (or D50's single trigger),
+//! the before → after delta of a preview, and the breakdown by category.
 
 use crate::core::auto::Mode;
-use crate::core::compact::estimate::Category;
+use crate::core::compact::estimate::{self, Category};
 use crate::core::compact::window::human_tokens;
 use crate::fmt::{change, thousands};
 use crate::tui::state::State;
@@ -19,8 +20,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let Some(m) = &state.inspection else {
         return;
     };
-    let after = m.estimate.tokens();
-    let before = m.before.as_ref().map(|b| b.tokens());
+    let Some(budget) = state.budget() else {
+        return;
+    };
+    let after = budget.context_tokens(m.estimate.breakdown.total_chars());
+    let before = m
+        .before
+        .as_ref()
+        .map(|b| budget.context_tokens(b.breakdown.total_chars()));
     let figure = match before {
         Some(b) => format!(
             " {} → {} tok ({})",
@@ -32,7 +39,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     };
     let mut lines: Vec<Line> = Vec::new();
     let mut marker_line: Option<Line> = None;
-    match state.window() {
+    match budget.usable() {
         None => {
             lines.push(Line::from(vec![
                 Span::styled(LABEL, t.title()),
@@ -43,10 +50,19 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 ),
             ]));
         }
-        Some(w) => {
-            let window = w.tokens as f64;
+        Some(usable) => {
+            let window = usable as f64;
             let ratio = after as f64 / window;
             let ratio_before = before.map(|b| b as f64 / window);
+            let counted = |chars: u64| {
+                if budget.overhead_chars() == 0 {
+                    0.0
+                } else {
+                    estimate::tokens(chars) as f64 / window
+                }
+            };
+            let system_end = counted(budget.overhead.system_chars);
+            let tools_end = system_end + counted(budget.overhead.tool_chars);
             let (soft, hard) = (
                 state.settings.config.soft_ratio,
                 state.settings.config.hard_ratio,
@@ -70,9 +86,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     " {:.1}% → {:.1}% of {}",
                     rb * 100.0,
                     ratio * 100.0,
-                    human_tokens(w.tokens)
+                    human_tokens(usable)
                 ),
-                None => format!(" {:.1}% of {}", ratio * 100.0, human_tokens(w.tokens)),
+                None => format!(" {:.1}% of {}", ratio * 100.0, human_tokens(usable)),
             };
             let text = format!("{figure}{pct}");
             let label_w = LABEL.chars().count();
@@ -96,6 +112,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 let at = (c as f64 + 0.5) / bar_w as f64;
                 if let Some(k) = marker_cols.iter().position(|&mc| mc == c) {
                     spans.push(Span::styled("┃", t.marker(markers[k].2)));
+                } else if at < system_end.min(ratio) {
+                    spans.push(Span::styled("█", t.system_prompt()));
+                } else if at < tools_end.min(ratio) {
+                    spans.push(Span::styled("█", t.tools()));
                 } else if at < ratio {
                     spans.push(Span::styled("█", zone));
                 } else if ratio_before.is_some_and(|rb| at < rb) {
@@ -134,9 +154,28 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         parts.push(Span::styled(format!("{} ", c.label()), t.dim()));
         parts.push(Span::raw(human_tokens(b.tokens(*c))));
     }
-    parts.push(Span::styled(" │ system prompt ", t.dim()));
-    parts.push(Span::raw(human_tokens(m.estimate.system_tokens())));
-    parts.push(Span::styled(" per request", t.dim()));
+    if budget.overhead_chars() > 0 {
+        parts.push(Span::styled(" │ ", t.dim()));
+        parts.push(Span::styled("system prompt ", t.system_prompt()));
+        parts.push(Span::raw(human_tokens(m.estimate.system_tokens())));
+        parts.push(Span::styled(" · ", t.dim()));
+        parts.push(Span::styled("tools ", t.tools()));
+        parts.push(Span::raw(human_tokens(m.estimate.tool_tokens())));
+        if !budget.overhead.unknown_tools.is_empty() {
+            parts.push(Span::styled(
+                format!(" (+{} unknown)", budget.overhead.unknown_tools.len()),
+                t.dim(),
+            ));
+        }
+    } else {
+        parts.push(Span::styled(" │ events only (D50)", t.dim()));
+    }
+    if budget.reserve() > 0 {
+        parts.push(Span::styled(
+            format!(" │ reserve {}", human_tokens(budget.reserve())),
+            t.dim(),
+        ));
+    }
     parts.push(Span::styled(
         format!(" │ raw {}", human_tokens(m.raw_tokens)),
         t.dim(),

@@ -119,15 +119,14 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
 
 pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
     let t = &state.theme;
-    let before = state.inspection.as_ref().map_or(0, |m| m.estimate.tokens());
-    let tokens = match c.after() {
-        Some(after) => format!(
-            "projected tokens: {} → {} ({})",
-            thousands(before),
-            thousands(after),
-            change(before, after)
+    let tokens = match &c.plan {
+        Some(p) => format!(
+            "context: {} → {} tok ({})",
+            thousands(p.tokens.before),
+            thousands(p.tokens.after),
+            change(p.tokens.before, p.tokens.after)
         ),
-        None => "projected tokens: computing…".to_string(),
+        None => "context: computing…".to_string(),
     };
     let lines = vec![
         Line::from(Span::styled(c.question.clone(), t.title())),

@@ -1,0 +1,156 @@
+//! What a conversation's requests are measured against (compaction.md,
+//! "Context and the usable window"): the context of a request is the
+//! system prompt and the tool definitions it carries plus the projected
+//! events; the usable window is the window less the output reserve. One
+//! number, used by the gauge, `stats`, the trigger, `auto` and `simulate`.
+
+use crate::core::compact::estimate::{self, Overhead};
+use crate::core::compact::window::{self, Window};
+use serde_json::Value;
+
+/// Which estimate the thresholds are measured with.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Measure {
+    /// System prompt + tools + events against the usable window.
+    #[default]
+    Context,
+    /// D50's literal estimate: the projected events against the whole
+    /// window.
+    Events,
+}
+
+impl Measure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Measure::Context => "context",
+            Measure::Events => "events",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Measure> {
+        match s {
+            "context" => Some(Measure::Context),
+            "events" => Some(Measure::Events),
+            _ => None,
+        }
+    }
+}
+
+/// The window and the per-request overhead of one conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Budget {
+    pub window: Option<Window>,
+    /// What every request carries besides the events (counted only when
+    /// measuring the context).
+    pub overhead: Overhead,
+    pub measure: Measure,
+}
+
+impl Budget {
+    /// The budget of a merged config.
+    pub fn of_config(config: &Value, window_override: Option<u64>, measure: Measure) -> Budget {
+        Budget {
+            window: window::for_config(config, window_override),
+            overhead: Overhead::of_config(config),
+            measure,
+        }
+    }
+
+    /// A bare window, nothing reserved and no overhead: D50's own numbers.
+    pub fn bare(window: Option<u64>) -> Budget {
+        Budget {
+            window: window.map(|w| Window::of(w, window::WindowSource::Override)),
+            overhead: Overhead::default(),
+            measure: Measure::Context,
+        }
+    }
+
+    /// The same budget at another window size (the simulation's sizes),
+    /// keeping the reserve.
+    pub fn at(&self, tokens: u64) -> Budget {
+        let mut b = self.clone();
+        b.window = Some(match &self.window {
+            Some(w) => Window {
+                tokens,
+                source: window::WindowSource::Override,
+                reserve: w.reserve.min(tokens / 2),
+                reserve_source: w.reserve_source.clone(),
+            },
+            None => Window::of(tokens, window::WindowSource::Override),
+        });
+        b
+    }
+
+    /// Characters every request carries besides the events.
+    pub fn overhead_chars(&self) -> u64 {
+        match self.measure {
+            Measure::Context => self.overhead.chars(),
+            Measure::Events => 0,
+        }
+    }
+
+    /// The context of a request whose projected events are `event_chars`
+    /// long, in tokens.
+    pub fn context_tokens(&self, event_chars: u64) -> u64 {
+        estimate::tokens(event_chars + self.overhead_chars())
+    }
+
+    /// The tokens the thresholds are fractions of.
+    pub fn usable(&self) -> Option<u64> {
+        let w = self.window.as_ref()?;
+        Some(match self.measure {
+            Measure::Context => w.usable(),
+            Measure::Events => w.tokens,
+        })
+    }
+
+    /// The output reserve in force (0 when measuring events only).
+    pub fn reserve(&self) -> u64 {
+        match (self.measure, &self.window) {
+            (Measure::Context, Some(w)) => w.reserve,
+            _ => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn config() -> Value {
+        json!({
+            "assistant": {
+                "model": {"id": "anthropic/claude-sonnet-4-5", "parameters": {"max_tokens": 8000}},
+                "system_prompt": "x".repeat(4000),
+            },
+            "conversation": {"tools": {"t": {"enable": true, "summary": "y".repeat(396)}}}
+        })
+    }
+
+    #[test]
+    fn the_context_adds_system_prompt_and_tools_and_the_window_leaves_the_reserve() {
+        let b = Budget::of_config(&config(), None, Measure::Context);
+        assert_eq!(b.overhead.system_chars, 4000);
+        assert_eq!(b.overhead.tool_chars, 1 + 396);
+        assert_eq!(b.context_tokens(4000), (4000 + 4000 + 397) / 4);
+        assert_eq!(b.reserve(), 8000);
+        assert_eq!(b.usable(), Some(200_000 - 8000));
+    }
+
+    #[test]
+    fn measuring_events_is_d50s_literal_estimate() {
+        let b = Budget::of_config(&config(), None, Measure::Events);
+        assert_eq!(b.context_tokens(4000), 1000);
+        assert_eq!(b.usable(), Some(200_000));
+        assert_eq!(b.reserve(), 0);
+    }
+
+    #[test]
+    fn at_another_size_keeps_the_reserve_but_never_more_than_half() {
+        let b = Budget::of_config(&config(), None, Measure::Context).at(10_000);
+        assert_eq!(b.usable(), Some(5_000));
+        let b = Budget::of_config(&config(), None, Measure::Context).at(64_000);
+        assert_eq!(b.usable(), Some(56_000));
+    }
+}

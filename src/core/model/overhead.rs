@@ -1,0 +1,208 @@
+//! What every request carries besides the events, read from a merged
+//! config: the system prompt as jp renders it (prompt, sections,
+//! instructions), the definitions of the enabled tools, and the output
+//! reserve (the configured maximum output tokens).
+
+use crate::core::model::config::unwrap_value;
+use crate::core::model::event::count_chars;
+use serde_json::Value;
+
+/// The system prompt's parts: `assistant.system_prompt`, the content of each
+/// `assistant.system_prompt_sections` entry, and each
+/// `assistant.instructions` entry (title, description, items, examples).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SystemPrompt {
+    pub prompt: String,
+    pub sections: Vec<String>,
+    pub instructions: Vec<String>,
+}
+
+impl SystemPrompt {
+    pub fn chars(&self) -> u64 {
+        count_chars(&self.prompt)
+            + self
+                .sections
+                .iter()
+                .chain(&self.instructions)
+                .map(|s| count_chars(s))
+                .sum::<u64>()
+    }
+}
+
+fn list(v: Option<&Value>) -> &[Value] {
+    v.map(unwrap_value)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+fn text(v: Option<&Value>) -> Option<&str> {
+    v.map(unwrap_value).and_then(Value::as_str)
+}
+
+/// The text of one instruction block, its markup left out: what is sent of
+/// it up to the XML tags jp wraps it in.
+fn instruction_text(v: &Value) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for key in ["title", "description"] {
+        parts.extend(text(v.get(key)));
+    }
+    for key in ["items", "examples"] {
+        parts.extend(list(v.get(key)).iter().filter_map(|i| {
+            i.as_str()
+                .or_else(|| text(i.get("content")))
+                .or_else(|| text(i.get("good")))
+        }));
+    }
+    parts.join("\n")
+}
+
+pub fn system_prompt(config: &Value) -> SystemPrompt {
+    let Some(assistant) = config.get("assistant") else {
+        return SystemPrompt::default();
+    };
+    SystemPrompt {
+        prompt: text(assistant.get("system_prompt"))
+            .unwrap_or_default()
+            .to_string(),
+        sections: list(assistant.get("system_prompt_sections"))
+            .iter()
+            .filter_map(|s| text(s.get("content")))
+            .map(str::to_owned)
+            .collect(),
+        instructions: list(assistant.get("instructions"))
+            .iter()
+            .map(instruction_text)
+            .filter(|t| !t.is_empty())
+            .collect(),
+    }
+}
+
+/// The definitions of the tools a request offers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tools {
+    /// Characters of the known definitions: name, summary, description,
+    /// examples and the parameters as compact JSON.
+    pub chars: u64,
+    pub enabled: usize,
+    /// Enabled tools whose schema only their MCP server knows: counted by
+    /// name and description only, and said so.
+    pub unknown: Vec<String>,
+}
+
+/// Whether an `enable` value turns the tool on: `true`, `"always"`, or
+/// jp's normalised `{"state": ...}` of either.
+fn enabled(v: Option<&Value>) -> bool {
+    match v.map(unwrap_value) {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) => s == "always",
+        Some(Value::Object(o)) => enabled(o.get("state")),
+        _ => false,
+    }
+}
+
+/// The enabled tools of `conversation.tools` (entries fall back to the `*`
+/// defaults for `enable`).
+pub fn tools(config: &Value) -> Tools {
+    let Some(map) = config
+        .get("conversation")
+        .and_then(|c| c.get("tools"))
+        .map(unwrap_value)
+        .and_then(Value::as_object)
+    else {
+        return Tools::default();
+    };
+    let default_enable = map.get("*").and_then(|d| d.get("enable"));
+    let mut out = Tools::default();
+    for (name, tool) in map.iter().filter(|(k, _)| k.as_str() != "*") {
+        if !enabled(tool.get("enable").or(default_enable)) {
+            continue;
+        }
+        out.enabled += 1;
+        out.chars += count_chars(name);
+        for key in ["summary", "description", "examples"] {
+            out.chars += text(tool.get(key)).map_or(0, count_chars);
+        }
+        match tool.get("parameters") {
+            Some(p) => out.chars += count_chars(&p.to_string()),
+            None if text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")) => {
+                out.unknown.push(name.clone());
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// The configured maximum output tokens (`assistant.model.parameters.
+/// max_tokens`), which the window must leave room for.
+pub fn max_output_tokens(config: &Value) -> Option<u64> {
+    let params = config
+        .get("assistant")?
+        .get("model")
+        .map(unwrap_value)?
+        .get("parameters")
+        .map(unwrap_value)?;
+    params
+        .get("max_tokens")
+        .map(unwrap_value)
+        .and_then(Value::as_u64)
+        .filter(|&n| n > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_system_prompt_counts_prompt_sections_and_instructions() {
+        let c = json!({"assistant": {
+            "system_prompt": "abcd",
+            "system_prompt_sections": {"value": [{"content": "ef", "tag": "x"}]},
+            "instructions": [{"title": "T", "items": ["one", "two"], "position": 0}]
+        }});
+        let p = system_prompt(&c);
+        assert_eq!(p.sections, vec!["ef"]);
+        assert_eq!(p.instructions, vec!["T\none\ntwo"]);
+        assert_eq!(p.chars(), 4 + 2 + 9);
+    }
+
+    #[test]
+    fn only_enabled_tools_count_and_mcp_schemas_are_unknown() {
+        let c = json!({"conversation": {"tools": {
+            "*": {"run": "ask"},
+            "on": {"enable": true, "summary": "ab", "parameters": {"p": {"type": "string"}}},
+            "always": {"enable": "always", "source": "local"},
+            "normalised": {"enable": {"state": true, "allow_toggle": "any"}},
+            "off": {"enable": false, "summary": "xxxxxxxx"},
+            "explicit": {"enable": "explicit", "summary": "xxxxxxxx"},
+            "remote": {"enable": true, "source": "mcp.server.tool", "summary": "cd"}
+        }}});
+        let t = tools(&c);
+        assert_eq!(t.enabled, 4);
+        assert_eq!(t.unknown, vec!["remote"]);
+        let params = r#"{"p":{"type":"string"}}"#.len() as u64;
+        assert_eq!(
+            t.chars,
+            2 + 2 + params + 6 + 10 + 6 + 2,
+            "names, summaries and the schema"
+        );
+    }
+
+    #[test]
+    fn max_output_tokens_is_read_when_configured() {
+        let c = json!({"assistant": {"model": {"parameters": {"max_tokens": 8192}}}});
+        assert_eq!(max_output_tokens(&c), Some(8192));
+        assert_eq!(max_output_tokens(&json!({})), None);
+    }
+
+    #[test]
+    fn system_prompt_reads_wrapped_values_and_sections() {
+        let sp = system_prompt(&json!({"assistant": {
+            "system_prompt": {"value": "abc"},
+            "system_prompt_sections": {"value": [{"content": "de", "tag": "t"}, {"content": "f"}]}
+        }}));
+        assert_eq!(sp.prompt, "abc");
+        assert_eq!(sp.chars(), 6);
+    }
+}
