@@ -27,7 +27,6 @@ const DIR: &str = "assets/demo/17944860430-csvq-first-release";
 /// 200k window.
 const SCALE: usize = 7;
 
-/// The demo model's context window (claude-sonnet-4-5).
 
 struct Gen {
     events: Vec<Value>,
