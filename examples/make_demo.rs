@@ -27,7 +27,6 @@ const DIR: &str = "assets/demo/17944860430-csvq-first-release";
 /// 200k window.
 const SCALE: usize = 7;
 
-
 struct Gen {
     events: Vec<Value>,
     /// Index in `events` where each turn starts.
