@@ -43,6 +43,20 @@ impl ToolCalls {
         }
     }
 
+    /// The same policy with another `over` bound.
+    pub fn with_over(self, over: Option<u64>) -> ToolCalls {
+        match self {
+            ToolCalls::Strip {
+                request, response, ..
+            } => ToolCalls::Strip {
+                request,
+                response,
+                over,
+            },
+            ToolCalls::Omit { .. } => ToolCalls::Omit { over },
+        }
+    }
+
     /// A short label for tables: `strip`, `strip-requests`, `omit`, `strip>1024`.
     pub fn label(self) -> String {
         let base = match self {

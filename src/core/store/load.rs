@@ -27,10 +27,33 @@ pub struct Files {
     pub metadata: Option<Vec<u8>>,
 }
 
-/// Reads a conversation directory.
+/// Reads a conversation directory, with what jp-inspect remembers of its
+/// compactions (`provenance`).
 pub fn load(dir: &Path) -> Result<Conversation> {
     let files = read_files(dir)?;
-    parse(dir, files)
+    let mut conv = parse(dir, files)?;
+    remember(&mut conv);
+    Ok(conv)
+}
+
+/// Recalls the compactions' provenance; an unreadable record file is a
+/// warning, never a reason not to open the conversation.
+pub fn remember(conv: &mut Conversation) -> Vec<super::provenance::Record> {
+    match super::provenance::read(&conv.dir) {
+        Ok(records) => {
+            super::provenance::recall(conv, &records);
+            records
+        }
+        Err(e) => {
+            conv.warnings.push(Warning {
+                path: super::provenance::path_for(&conv.dir),
+                place: None,
+                event: None,
+                message: format!("jp-inspect's compaction records are unreadable, ignored: {e}"),
+            });
+            Vec::new()
+        }
+    }
 }
 
 /// Reads the files of a conversation directory without interpreting them.

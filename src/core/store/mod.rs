@@ -4,6 +4,7 @@
 
 pub mod load;
 pub mod lock;
+pub mod provenance;
 pub mod resolve;
 pub mod save;
 pub mod split;

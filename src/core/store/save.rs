@@ -12,6 +12,7 @@ use crate::core::model::conversation::{Conversation, EVENTS_FILE};
 use crate::core::model::event::Kind;
 use crate::core::store::load;
 use crate::core::store::lock::Lock;
+use crate::core::store::provenance;
 use crate::core::store::workspace::lock_paths;
 use std::fs::{self, File};
 use std::io::Write;
@@ -116,7 +117,7 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
             metadata,
         } = load::read_files(dir)?;
         let seen = identity(&path)?;
-        let current = load::parse(
+        let mut current = load::parse(
             dir,
             load::Files {
                 events,
@@ -124,6 +125,7 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
                 metadata: metadata.clone(),
             },
         )?;
+        let records = load::remember(&mut current);
         let (text, removed) = render(&current, edit)?;
         let appended = edit.append.len();
         if removed == 0 && appended == 0 {
@@ -142,8 +144,7 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
             continue;
         }
         commit(&temp, &path)?;
-        drop(lock);
-        let conversation = load::parse(
+        let mut conversation = load::parse(
             dir,
             load::Files {
                 events: text.into_bytes(),
@@ -151,6 +152,23 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
                 metadata,
             },
         )?;
+        provenance::recall(&mut conversation, &records);
+        let remembered = provenance::records_of(&conversation);
+        // The events are written; a record that can't be is said, not
+        // turned into a failure of a write that happened.
+        if remembered != records
+            && let Err(e) = provenance::write(dir, &remembered)
+        {
+            conversation.warnings.push(crate::core::error::Warning {
+                path: provenance::path_for(dir),
+                place: None,
+                event: None,
+                message: format!(
+                    "written, but which compactions are automatic could not be recorded: {e}"
+                ),
+            });
+        }
+        drop(lock);
         return Ok(Saved {
             conversation,
             removed,
@@ -260,7 +278,7 @@ const TEMP_MARK: &str = ".jp-inspect-";
 /// Writes and fsyncs the temp file beside `path` (the first half of an
 /// atomic replace: a crash leaves the old file or, after `commit`, the new
 /// one, never a mix); returns its path.
-fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
+pub(super) fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -286,7 +304,7 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
 }
 
 /// Renames the temp file over `path` and makes the rename durable.
-fn commit(temp: &Path, path: &Path) -> Result<()> {
+pub(super) fn commit(temp: &Path, path: &Path) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let result = fs::rename(temp, path).and_then(|()| File::open(dir)?.sync_all());
     if let Err(e) = result {
