@@ -30,6 +30,7 @@ fn opened(dir: &Path) -> State {
         dir: dir.to_path_buf(),
         preview: Vec::new(),
         config: None,
+        view: Default::default(),
     });
     update::update(
         &mut s,

@@ -690,3 +690,102 @@ fn legacy_inline_base_config_loads() {
     assert_eq!(v["system_prompt"]["chars"], 9);
     assert_eq!(v["turn_count"], 1);
 }
+
+/// The demo's automatic elision strips tool calls over 1 KiB in turns 6–8;
+/// today's jp strips them all. `--as-jp` projects as jp does, and `stats`
+/// says the difference in words with counts taken from the events.
+#[test]
+fn as_jp_projects_as_todays_jp_and_the_difference_is_said() {
+    let (tmp, _) = workspace();
+    let ours = json(&jp_inspect(
+        &["show", "csvq", "--compacted", "--json"],
+        tmp.path(),
+    ));
+    let jps = json(&jp_inspect(
+        &["show", "csvq", "--compacted", "--json", "--as-jp"],
+        tmp.path(),
+    ));
+    let tokens = |v: &serde_json::Value| -> u64 {
+        v["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["tokens"].as_u64().unwrap())
+            .sum()
+    };
+    assert!(tokens(&jps) < tokens(&ours), "jp strips more");
+
+    // The counts, by hand from the raw events: tool calls of turns 6..8,
+    // and those whose arguments and content are both within 1024 bytes.
+    let raw = json(&jp_inspect(&["show", "csvq", "--json"], tmp.path()));
+    let mut sizes: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for e in raw["events"].as_array().unwrap() {
+        let turn = e["turn"].as_u64().unwrap();
+        if !(5..=7).contains(&turn) {
+            continue;
+        }
+        let ev = &e["event"];
+        let id = ev["id"].as_str().unwrap_or_default().to_string();
+        match ev["type"].as_str() {
+            Some("tool_call_request") => {
+                sizes.entry(id).or_default().0 = ev["arguments"].to_string().len();
+            }
+            Some("tool_call_response") => {
+                sizes.entry(id).or_default().1 = ev["content"].as_str().unwrap().len();
+            }
+            _ => {}
+        }
+    }
+    let calls = sizes.len();
+    let kept = sizes
+        .values()
+        .filter(|(a, c)| *a <= 1024 && *c <= 1024)
+        .count();
+    assert!(calls > kept, "{calls} {kept}");
+    let stats = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
+    let auto = &stats["compactions"][1];
+    assert_eq!(auto["source"], "auto");
+    assert_eq!(
+        auto["jp_differs"],
+        format!(
+            "jp strips all {calls} tool calls in turns 6–8; jp-inspect's rule keeps {kept} under 1 KiB"
+        )
+    );
+    assert!(
+        stats["compactions"][0]["jp_differs"].is_null(),
+        "a summary differs in nothing"
+    );
+    let as_jp = json(&jp_inspect(
+        &["stats", "csvq", "--json", "--as-jp"],
+        tmp.path(),
+    ));
+    assert_eq!(as_jp["view"], "today's jp");
+    assert!(as_jp["projected"]["tokens"].as_u64() < stats["projected"]["tokens"].as_u64());
+
+    // The simulation's elisions, as jp would apply them, strip more.
+    let sim = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            "csvq",
+            "--windows",
+            "128k",
+            "--policies",
+            "staged",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&jp_inspect(&args, tmp.path()))["runs"][0]["input_tokens"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(sim(&["--as-jp"]) < sim(&[]));
+
+    // `auto --as-jp` is a dry run's question only.
+    let out = jp_inspect(&["auto", "csvq", "--as-jp"], tmp.path());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = jp_inspect(
+        &["auto", "csvq", "--as-jp", "--dry-run", "--json"],
+        tmp.path(),
+    );
+    assert!(json(&out)["dry_run"] == true);
+}

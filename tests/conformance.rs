@@ -3,6 +3,7 @@
 
 mod common;
 
+use jp_inspect::core::compact::jp_view::View;
 use jp_inspect::core::compact::projection;
 use jp_inspect::core::model::encoding;
 use jp_inspect::core::store::load;
@@ -10,7 +11,14 @@ use serde_json::Value;
 use std::fs;
 use std::path::Path;
 
+/// Both views agree with jp wherever no `over` bound is involved (no case
+/// has one: jp's code knows none).
 fn run_case(case: &Path) -> Result<(), String> {
+    run_case_in(case, View::Inspect)?;
+    run_case_in(case, View::Jp).map_err(|e| format!("as today's jp: {e}"))
+}
+
+fn run_case_in(case: &Path, view: View) -> Result<(), String> {
     let conv_dir = fs::read_dir(case.join("conversations"))
         .map_err(|e| e.to_string())?
         .flatten()
@@ -21,7 +29,7 @@ fn run_case(case: &Path) -> Result<(), String> {
         serde_json::from_slice(&fs::read(case.join("expected.json")).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
     let conv = load::load(&conv_dir).map_err(|e| e.to_string())?;
-    let p = projection::of(&conv);
+    let p = projection::of_view(&conv, view);
 
     if expected["turn_count"] != conv.turn_count {
         return Err(format!(

@@ -41,6 +41,7 @@ impl Harness {
             dir: h.state.dir.clone(),
             preview: Vec::new(),
             config: None,
+            view: Default::default(),
         })]);
         h
     }
@@ -178,6 +179,7 @@ fn the_gauge_draws_the_system_prompt_and_tools_as_segments() {
         dir,
         preview: Vec::new(),
         config: None,
+        view: Default::default(),
     })]);
     let term = h.screen();
     let buf = term.backend().buffer();
@@ -588,6 +590,7 @@ fn load_warnings_are_shown() {
         dir: demo.conversation_dir.clone(),
         preview: Vec::new(),
         config: None,
+        view: Default::default(),
     });
     update::update(
         &mut state,
@@ -687,4 +690,34 @@ fn a_prompt_keeps_what_was_typed_visible_at_80_columns() {
     let text = h.text();
     assert!(text.contains("abc"), "{text}");
     assert!(text.contains("not a token count"), "{text}");
+}
+
+#[test]
+fn j_projects_as_todays_jp_and_the_list_marks_the_difference() {
+    let mut h = Harness::new(160, 40, true);
+    let ours = h.state.inspection.as_ref().unwrap().estimate.tokens();
+    assert!(h.text().contains("≠jp"), "the bounded compaction is marked");
+    h.char('J');
+    let text = h.text();
+    assert!(
+        text.lines().next().unwrap().contains("staged · as jp"),
+        "{text}"
+    );
+    let jps = h.state.inspection.as_ref().unwrap().estimate.tokens();
+    assert!(
+        jps < ours,
+        "jp strips every tool call of the range: {jps} vs {ours}"
+    );
+    // The compaction's detail says it in words.
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.char('j');
+    h.key(KeyCode::Enter);
+    assert!(
+        h.text()
+            .contains("today's jp ignores its over bound: jp strips all")
+    );
+    h.key(KeyCode::Esc);
+    h.char('J');
+    assert_eq!(h.state.inspection.as_ref().unwrap().estimate.tokens(), ours);
 }

@@ -76,6 +76,10 @@ pub struct ShowArgs {
     /// stream.
     #[arg(long)]
     pub compacted: bool,
+    /// Project as today's jp does: it ignores `over` bounds (and `source`),
+    /// so a bounded compaction strips every tool call of its range.
+    #[arg(long, requires = "compacted")]
+    pub as_jp: bool,
     #[arg(long)]
     pub json: bool,
 }
@@ -108,6 +112,11 @@ pub struct StatsArgs {
     /// thresholds and `context` measure apply).
     #[arg(long, value_name = "FILE")]
     pub config: Option<std::path::PathBuf>,
+    /// Project as today's jp does: it ignores `over` bounds (and `source`),
+    /// so a bounded compaction strips every tool call of its range.
+    #[arg(long)]
+    pub as_jp: bool,
+
     #[arg(long)]
     pub json: bool,
 }
@@ -121,6 +130,7 @@ pub struct CompactArgs {
     /// Show what would be written; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+
     /// The summarizer for summary rules.
     #[arg(long, value_name = "NAME", default_value = "digest")]
     pub summarizer: String,
@@ -165,6 +175,10 @@ pub struct AutoArgs {
     /// Show what would be appended; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Project as today's jp does: it ignores `over` bounds (and `source`),
+    /// so a bounded compaction strips every tool call of its range.
+    #[arg(long, requires = "dry_run")]
+    pub as_jp: bool,
     /// `single` (RFD D50) or `staged` (elide at the soft threshold,
     /// summarise at the hard one).
     #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
@@ -200,6 +214,10 @@ pub struct SimulateArgs {
     /// Which summarizer writes summaries.
     #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"], default_value = "digest")]
     pub summarizer: String,
+    /// Project as today's jp does: it ignores `over` bounds (and `source`),
+    /// so a bounded compaction strips every tool call of its range.
+    #[arg(long)]
+    pub as_jp: bool,
     #[arg(long)]
     pub json: bool,
 }

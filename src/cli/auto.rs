@@ -34,6 +34,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         &budget,
         summarizer.as_ref(),
         chrono::Utc::now(),
+        super::show::view(args.as_jp),
     )?;
     let saved = if args.dry_run || plan.is_empty() {
         None

@@ -33,7 +33,7 @@ pub fn run(ctx: &Context, args: ListArgs) -> anyhow::Result<()> {
             r["id"].as_str().unwrap_or_default(),
             num("turns"),
             num("events"),
-            human_bytes(r["size"].as_u64().unwrap_or(0)),
+            crate::core::compact::window::human_bytes(r["size"].as_u64().unwrap_or(0)),
             num("compactions"),
             if r["locked"] == true { "jp" } else { "" },
             r["title"].as_str().unwrap_or("(untitled)"),
@@ -92,15 +92,5 @@ fn row(entry: &Entry) -> Value {
             "locked": locked,
             "error": e.to_string(),
         }),
-    }
-}
-
-fn human_bytes(n: u64) -> String {
-    if n >= 1 << 20 {
-        format!("{:.1} MB", n as f64 / (1 << 20) as f64)
-    } else if n >= 1 << 10 {
-        format!("{:.1} kB", n as f64 / (1 << 10) as f64)
-    } else {
-        format!("{n} B")
     }
 }

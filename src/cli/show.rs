@@ -4,12 +4,18 @@ use super::Context;
 use super::args::ShowArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
 use crate::core::compact::estimate::tokens;
+use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Fate, Projected, TurnOrigin};
 use crate::core::{Conversation, compact::excerpt, store::load};
 use serde_json::{Value, json};
 use std::path::Path;
 
 const PREVIEW: usize = 90;
+
+/// The view `--as-jp` asks for.
+pub fn view(as_jp: bool) -> View {
+    if as_jp { View::Jp } else { View::Inspect }
+}
 
 pub fn run(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(&args.conv)?;
@@ -22,8 +28,8 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
     match (args.compacted, args.json) {
         (false, true) => print_json(&raw_json(&conv)),
         (false, false) => print_lines(raw_lines(&conv)),
-        (true, true) => print_json(&projected_json(&conv)),
-        (true, false) => print_lines(projected_lines(&conv)),
+        (true, true) => print_json(&projected_json(&conv, view(args.as_jp))),
+        (true, false) => print_lines(projected_lines(&conv, view(args.as_jp))),
     }
 }
 
@@ -53,8 +59,8 @@ pub fn raw_json(conv: &Conversation) -> Value {
 /// raw event each came from (`null` for an injected summary) and the
 /// projected turns' origins. `turn` is the projected turn, an index into
 /// `turn_origins`; `raw_turn` the raw turn.
-pub fn projected_json(conv: &Conversation) -> Value {
-    let p = projection::of(conv);
+pub fn projected_json(conv: &Conversation, view: View) -> Value {
+    let p = projection::of_view(conv, view);
     let projected_turn = projected_turns(conv, &p);
     let events: Vec<Value> = p
         .events
@@ -140,11 +146,17 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
     lines
 }
 
-fn projected_lines(conv: &Conversation) -> Vec<String> {
-    let p = projection::of(conv);
+fn projected_lines(conv: &Conversation, view: View) -> Vec<String> {
+    let p = projection::of_view(conv, view);
     let turns = projected_turns(conv, &p);
     let mut lines = vec![
-        header(conv, ", projected"),
+        header(
+            conv,
+            match view {
+                View::Inspect => ", projected",
+                View::Jp => ", projected as today's jp does (over bounds ignored)",
+            },
+        ),
         format!(
             "{:>5} {:>6}  {:<12} {:>8}  preview",
             "turn", "from", "kind", "tokens"

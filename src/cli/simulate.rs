@@ -19,6 +19,9 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     if let Some(f) = &args.config {
         base.apply_file(f)?;
     }
+    if args.as_jp {
+        base = base.as_jp();
+    }
     let summarizer = summarize::by_name(&args.summarizer, &base.summarizer)?;
     let policies: Vec<Policy> = args
         .policies

@@ -9,6 +9,7 @@ use super::output::{
 use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::budget::{Budget, Measure};
 use crate::core::compact::estimate::{self, Breakdown, Category};
+use crate::core::compact::jp_view::{self, View};
 use crate::core::compact::projection::{self, Projection};
 use crate::core::compact::window::WindowSource;
 use crate::core::ops;
@@ -19,7 +20,12 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     let conv = ctx.load(&args.conv)?;
     print_warnings(&conv);
     let auto = auto::config_for(&conv, args.config.as_deref())?;
-    let report = report(&conv, &auto, args.window.window);
+    let report = report(
+        &conv,
+        &auto,
+        args.window.window,
+        super::show::view(args.as_jp),
+    );
     if args.json {
         print_json(&report)
     } else {
@@ -74,10 +80,15 @@ fn context_json(b: &Budget, events: &Breakdown) -> Value {
 }
 
 /// The `stats --json` document.
-pub fn report(conv: &Conversation, auto: &AutoConfig, window_override: Option<u64>) -> Value {
+pub fn report(
+    conv: &Conversation,
+    auto: &AutoConfig,
+    window_override: Option<u64>,
+    view: View,
+) -> Value {
     let merged = config::merged(conv, None);
     let budget = Budget::of_config(&merged, window_override, auto.context);
-    let p: Projection = projection::of(conv);
+    let p: Projection = projection::of_view(conv, view);
     let raw = estimate::of_raw(&conv.events);
     let projected = estimate::of_projection(&conv.events, &p);
     let system = budget.overhead.system_chars;
@@ -99,6 +110,7 @@ pub fn report(conv: &Conversation, auto: &AutoConfig, window_override: Option<u6
                 "policies": x.policy_label(),
                 "timestamp": timestamp::format(&x.timestamp),
                 "tokens_saved": saved.get(&c.position).copied().unwrap_or(0),
+                "jp_differs": jp_view::over_difference(conv, x).map(|d| d.describe()),
             }),
             Err(why) => json!({
                 "position": c.position + 1,
@@ -113,6 +125,7 @@ pub fn report(conv: &Conversation, auto: &AutoConfig, window_override: Option<u6
     json!({
         "conversation": conversation_json(conv),
         "turn_count": conv.turn_count,
+        "view": view.as_str(),
         "model": config::model_id(&merged).map(|m| m.to_string()),
         "window": window_json(&budget),
         "context": context_json(&budget, &projected),
@@ -254,6 +267,12 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
             c["timestamp"].as_str().unwrap_or(""),
             n(&c["tokens_saved"])
         ));
+        if let Some(d) = c["jp_differs"].as_str() {
+            out.push(format!("     {d}"));
+        }
+    }
+    if r["view"] == View::Jp.as_str() {
+        out.push("projected as today's jp does: over bounds ignored (--as-jp)".into());
     }
     out
 }

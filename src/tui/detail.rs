@@ -230,6 +230,9 @@ pub fn of_selection(state: &State) -> Option<DetailText> {
             if let Some(why) = &row.invalid {
                 header.push(format!("INVALID, left out of the projection: {why}"));
             }
+            if let Some(d) = &row.jp_differs {
+                header.push(format!("today's jp ignores its over bound: {d}"));
+            }
             (
                 format!("compaction #{}", row.position + 1),
                 header,

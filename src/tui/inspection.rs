@@ -3,6 +3,7 @@
 //! the compaction list, and the turn-aligned row layout of the two panes.
 
 use crate::core::compact::estimate::{self, Estimate};
+use crate::core::compact::jp_view::{self, View};
 use crate::core::compact::projection::{self, Overlay, Projection, TurnOrigin};
 use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::{Compaction, Source};
@@ -25,6 +26,9 @@ pub struct CompactionRow {
     pub saved: Option<u64>,
     pub preview: bool,
     pub invalid: Option<String>,
+    /// Where today's jp does more with it than jp-inspect (an `over` bound
+    /// it ignores), in words.
+    pub jp_differs: Option<String>,
 }
 
 /// The rows of the two panes, aligned by turn: block `b` (raw turn `b`) has
@@ -160,15 +164,15 @@ pub struct Inspection {
 
 impl Inspection {
     /// Builds the model of `conv` with `preview` compactions shown on top.
-    pub fn build(conv: Arc<Conversation>, preview: &[Compaction]) -> Inspection {
+    pub fn build(conv: Arc<Conversation>, preview: &[Compaction], view: View) -> Inspection {
         // The merged config is read once here: it can be large.
         let merged = crate::core::model::config::merged(&conv, None);
         let overhead = estimate::Overhead::of_config(&merged);
-        let overlays = projection::with_preview(&conv, preview);
+        let overlays = view.apply(projection::with_preview(&conv, preview));
         let p = projection::project(&conv.events, conv.turn_count, overlays);
         let estimate = estimate::estimate(&conv, &p, &overhead);
         let before = (!preview.is_empty()).then(|| {
-            let base = projection::of(&conv);
+            let base = projection::of_view(&conv, view);
             estimate::estimate(&conv, &base, &overhead)
         });
         let layout = layout(&conv, &p);
@@ -252,6 +256,7 @@ fn compaction_rows(conv: &Conversation, p: &Projection) -> Vec<CompactionRow> {
         saved: Some(saved_without(position)),
         preview: event.is_none(),
         invalid: None,
+        jp_differs: jp_view::over_difference(conv, x).map(|d| d.describe()),
     };
     let mut rows: Vec<CompactionRow> = conv
         .compactions()
@@ -267,6 +272,7 @@ fn compaction_rows(conv: &Conversation, p: &Projection) -> Vec<CompactionRow> {
                 saved: None,
                 preview: false,
                 invalid: Some(why.to_string()),
+                jp_differs: None,
             },
         })
         .collect();

@@ -5,6 +5,7 @@ use crate::core::Conversation;
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::Run;
 use crate::core::compact::budget::Budget;
+use crate::core::compact::jp_view::View;
 use crate::core::compact::reset::Reset;
 use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
@@ -34,6 +35,7 @@ pub enum Job {
         /// then this `--config` file): the first load does, off the UI
         /// thread.
         config: Option<ConfigFile>,
+        view: View,
     },
     /// Plan a preview (a rule or the automatic policy).
     Preview {
@@ -43,6 +45,7 @@ pub enum Job {
         config: AutoConfig,
         /// The time the new compactions are stamped with.
         now: crate::core::model::timestamp::Timestamp,
+        view: View,
     },
     /// Plan a reset, for its confirmation.
     PreviewReset {
@@ -55,6 +58,7 @@ pub enum Job {
         dir: PathBuf,
         plan: Plan,
         what: String,
+        view: View,
     },
     /// Replay the conversation under each policy at each window.
     Simulate {

@@ -53,6 +53,7 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
         dir: opts.dir,
         preview: Vec::new(),
         config: Some(job::ConfigFile(opts.config_file)),
+        view: Default::default(),
     }));
     state.status.busy = Some(("loading the conversation".into(), Instant::now()));
     if opts.follow {

@@ -56,6 +56,7 @@ pub enum Command {
     Delete,
     SetWindow,
     ToggleMode,
+    ToggleJpView,
     Simulation,
     Follow,
     ToggleRaw,

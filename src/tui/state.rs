@@ -7,6 +7,7 @@ use super::theme::Theme;
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::Run;
 use crate::core::compact::budget::Budget;
+use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::Projected;
 use crate::core::compact::reset::Reset;
 use crate::core::compact::window;
@@ -142,6 +143,8 @@ pub struct Settings {
     pub follow: bool,
     /// A fixed clock (tests and screenshots); the system clock otherwise.
     pub clock: Option<crate::core::model::timestamp::Timestamp>,
+    /// Project as jp-inspect does, or as today's jp does (`J`).
+    pub view: View,
 }
 
 /// The status line: the last message and the job in progress.
@@ -207,6 +210,7 @@ impl State {
                 configured: false,
                 follow: false,
                 clock: None,
+                view: View::Inspect,
             },
             status: Status::default(),
             quit: false,

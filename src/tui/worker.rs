@@ -8,6 +8,7 @@ use super::inspection::Inspection;
 use super::job::{Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
 use crate::core::auto::{AutoConfig, simulate::Policy};
 use crate::core::compact::budget::Budget;
+use crate::core::compact::jp_view::View;
 use crate::core::compact::plan::Keeps;
 use crate::core::compact::rule;
 use crate::core::error::Error;
@@ -27,11 +28,12 @@ pub fn execute(job: Job) -> JobResult {
             dir,
             preview,
             config,
+            view,
         } => JobResult::Loaded(load::load(&dir).map(|c| {
             let config = config
                 .map(|f| crate::core::auto::config_for(&c, f.0.as_deref()).map_err(Error::from));
             Loaded {
-                inspection: Box::new(Inspection::build(Arc::new(c), &preview)),
+                inspection: Box::new(Inspection::build(Arc::new(c), &preview, view)),
                 config,
             }
         })),
@@ -41,7 +43,8 @@ pub fn execute(job: Job) -> JobResult {
             budget,
             config,
             now,
-        } => JobResult::Previewed(preview(conv, request, &budget, &config, now)),
+            view,
+        } => JobResult::Previewed(preview(conv, request, &budget, &config, now, view)),
         Job::PreviewReset {
             conv,
             reset,
@@ -50,14 +53,19 @@ pub fn execute(job: Job) -> JobResult {
             reset,
             plan: ops::preview_reset(&conv, reset, &budget),
         },
-        Job::Write { dir, plan, what } => JobResult::Written(ops::apply(&dir, &plan).map(|s| {
+        Job::Write {
+            dir,
+            plan,
+            what,
+            view,
+        } => JobResult::Written(ops::apply(&dir, &plan).map(|s| {
             let what = if s.written {
                 what
             } else {
                 "nothing changed on disk".to_string()
             };
             (
-                Box::new(Inspection::build(Arc::new(s.conversation), &[])),
+                Box::new(Inspection::build(Arc::new(s.conversation), &[], view)),
                 what,
             )
         })),
@@ -87,10 +95,13 @@ fn preview(
     budget: &Budget,
     config: &AutoConfig,
     now: Timestamp,
+    view: View,
 ) -> Result<Previewed, Error> {
     let summarizer = summarize::from_config(&config.summarizer);
     let plan = match &request {
-        PreviewRequest::Auto => ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now)?,
+        PreviewRequest::Auto => {
+            ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now, view)?
+        }
         PreviewRequest::Rule(spec) => {
             let r = rule::parse(spec)?;
             ops::preview_rules(
@@ -106,7 +117,7 @@ fn preview(
             )?
         }
     };
-    let inspection = Box::new(Inspection::build(conv, &plan.compactions()));
+    let inspection = Box::new(Inspection::build(conv, &plan.compactions(), view));
     Ok(Previewed {
         request,
         plan,

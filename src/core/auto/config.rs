@@ -514,6 +514,16 @@ impl AutoConfig {
         self.apply_document(&json, &origin)
     }
 
+    /// The same policy as today's jp would apply its compactions: `over`
+    /// bounds ignored, so the rules strip every tool call of their range.
+    pub fn as_jp(&self) -> AutoConfig {
+        let mut c = self.clone();
+        for rule in [&mut c.rule, &mut c.elide] {
+            rule.tool_calls = rule.tool_calls.map(|t| t.with_over(None));
+        }
+        c
+    }
+
     /// The instructions for model-backed summarizers.
     pub fn instructions(&self) -> &str {
         self.summary

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod estimate;
 pub mod excerpt;
 pub mod fate;
+pub mod jp_view;
 pub mod plan;
 pub mod projection;
 pub mod range;

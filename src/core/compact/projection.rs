@@ -357,6 +357,12 @@ fn origins(policies: &[TurnPolicy]) -> Vec<TurnOrigin> {
 }
 
 /// The projection of a conversation as it stands.
+/// The projection of `conv` with its own compactions, in `view`.
+pub fn of_view(conv: &Conversation, view: super::jp_view::View) -> Projection {
+    project(&conv.events, conv.turn_count, view.apply(overlays(conv)))
+}
+
+/// The projection of `conv` with its own compactions, as jp-inspect sees it.
 pub fn of(conv: &Conversation) -> Projection {
     project(&conv.events, conv.turn_count, overlays(conv))
 }

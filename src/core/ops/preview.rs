@@ -5,12 +5,13 @@ use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
 use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
+use crate::core::compact::jp_view::{self, View};
 use crate::core::compact::plan::{self, Keeps, Step};
 use crate::core::compact::projection::{self, Overlay};
 use crate::core::compact::reset::{self, Reset};
 use crate::core::compact::rule::Rule;
 use crate::core::error::Result;
-use crate::core::model::compaction::Source;
+use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::save::Removal;
@@ -32,6 +33,15 @@ pub struct RuleOptions<'a> {
 fn tokens_with(conv: &Conversation, overlays: Vec<Overlay>, budget: &Budget) -> u64 {
     let p = projection::project(&conv.events, conv.turn_count, overlays);
     budget.context_tokens(estimate::of_projection(&conv.events, &p).total_chars())
+}
+
+/// Where today's jp would do more than jp-inspect with `compactions` (an
+/// `over` bound it ignores), in words.
+fn jp_differences<'a>(
+    conv: &'a Conversation,
+    compactions: impl Iterator<Item = &'a Compaction> + 'a,
+) -> impl Iterator<Item = String> + 'a {
+    compactions.filter_map(move |c| jp_view::over_difference(conv, c).map(|d| d.describe()))
 }
 
 /// Manual compactions from `rules` (each seeing the ones before it).
@@ -58,7 +68,8 @@ pub fn preview_rules(
             Step::Nothing { .. } => None,
         })
         .collect();
-    let notes = plan::timeline(conv.turn_count, &planned);
+    let mut notes = plan::timeline(conv.turn_count, &planned);
+    notes.extend(jp_differences(conv, planned.iter().map(|p| &p.compaction)));
     let mut additions = Vec::new();
     let mut skipped = Vec::new();
     for s in steps {
@@ -103,12 +114,13 @@ pub fn preview_auto(
     budget: &Budget,
     summarizer: &dyn Summarizer,
     now: Timestamp,
+    view: View,
 ) -> std::result::Result<Plan, SummarizeError> {
     let mut config = config.clone();
     config.enabled = true;
     let decision = auto::evaluate_now(
         conv,
-        projection::overlays(conv),
+        view.apply(projection::overlays(conv)),
         budget,
         &config,
         summarizer,
@@ -120,7 +132,15 @@ pub fn preview_auto(
             before: decision.estimate,
             after: decision.estimate_after,
         },
-        notes: decision.notes.iter().map(ToString::to_string).collect(),
+        notes: decision
+            .notes
+            .iter()
+            .map(ToString::to_string)
+            .chain(jp_differences(
+                conv,
+                decision.actions.iter().map(|a| &a.compaction),
+            ))
+            .collect(),
         additions: decision
             .actions
             .into_iter()

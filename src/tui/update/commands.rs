@@ -91,6 +91,7 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
         dir: state.dir.clone(),
         plan: preview.plan.clone(),
         what,
+        view: state.settings.view,
     };
     run(state, fx, "writing under jp's lock", job);
 }
@@ -110,6 +111,7 @@ pub(super) fn cancel(state: &mut State, fx: &mut Vec<Effect>) {
                 dir: state.dir.clone(),
                 preview: Vec::new(),
                 config: None,
+                view: state.settings.view,
             },
         );
         return;
@@ -182,6 +184,7 @@ pub(super) fn delete(state: &mut State, fx: &mut Vec<Effect>) {
                     dir: state.dir.clone(),
                     preview: rest,
                     config: None,
+                    view: state.settings.view,
                 };
                 run(state, fx, "updating the preview", job);
             }
@@ -226,6 +229,7 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
         dir: state.dir.clone(),
         plan,
         what,
+        view: state.settings.view,
     };
     run(state, fx, "writing under jp's lock", job);
 }

@@ -87,6 +87,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                     budget,
                     config: state.settings.config.clone(),
                     now: state.now(),
+                    view: state.settings.view,
                 },
             );
         }

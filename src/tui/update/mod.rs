@@ -18,6 +18,7 @@ use super::job::Job;
 use super::msg::{Command, Effect, Msg};
 use super::state::{Level, Panel, State};
 use crate::core::auto::Mode;
+use crate::core::compact::jp_view::View;
 use std::time::Instant;
 
 /// Applies `msg` to `state`; returns what the runtime must do.
@@ -60,6 +61,7 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
                     dir: state.dir.clone(),
                     preview,
                     config: None,
+                    view: state.settings.view,
                 }));
             }
         }
@@ -116,6 +118,33 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                 Mode::Staged => "staged (elide above 60%, summarise above 85%)",
             };
             state.set_status(format!("automatic mode: {what}"), Level::Info);
+        }
+        Command::ToggleJpView => {
+            state.settings.view = match state.settings.view {
+                View::Inspect => View::Jp,
+                View::Jp => View::Inspect,
+            };
+            let what = match state.settings.view {
+                View::Jp => "projecting as today's jp does: over bounds ignored",
+                View::Inspect => "projecting as jp-inspect does: over bounds honoured",
+            };
+            state.set_status(what, Level::Info);
+            let preview = state
+                .preview
+                .as_ref()
+                .map(|p| p.plan.compactions())
+                .unwrap_or_default();
+            run(
+                state,
+                fx,
+                "reprojecting",
+                Job::Load {
+                    dir: state.dir.clone(),
+                    preview,
+                    config: None,
+                    view: state.settings.view,
+                },
+            );
         }
         Command::Simulation => commands::open_simulation(state, fx),
         Command::Follow => {

@@ -1,6 +1,7 @@
 //! The header, the status line (inputs and previews) and the key footer.
 
 use crate::core::auto::Mode;
+use crate::core::compact::jp_view::View;
 use crate::core::compact::window::{WindowSource, human_tokens};
 use crate::fmt::{change, thousands};
 use crate::tui::keys::{self, Scope};
@@ -47,10 +48,17 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         )),
         None => Span::styled("window unknown", t.error()),
     };
-    let mode = Span::raw(match state.settings.config.mode {
-        Mode::Single => "single (D50)",
-        Mode::Staged => "staged",
-    });
+    let mode = Span::raw(format!(
+        "{}{}",
+        match state.settings.config.mode {
+            Mode::Single => "single (D50)",
+            Mode::Staged => "staged",
+        },
+        match state.settings.view {
+            View::Jp => " · as jp",
+            View::Inspect => "",
+        }
+    ));
     let width = area.width as usize;
     let follow = match (state.settings.follow, width >= 100) {
         (true, _) => Span::styled("● following", t.ok()),

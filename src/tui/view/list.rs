@@ -64,6 +64,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 if area.width >= 100 {
                     s.push_str(&format!("   {}", r.time.clone().unwrap_or_default()));
                 }
+                if r.jp_differs.is_some() {
+                    s.push_str("  ≠jp");
+                }
                 s
             }
         };

@@ -1,0 +1,116 @@
+//! What today's jp does with a compaction (compaction.md, "Today's jp
+//! versus jp-inspect"): it ignores `source` and `over`, so a compaction with
+//! an `over` bound strips every tool call of its range, not only the large
+//! ones. jp-inspect projects with `over` honoured by default; this says
+//! where the two differ and projects as jp does on request (`--as-jp`, `J`).
+
+use crate::core::compact::projection::Overlay;
+use crate::core::compact::window::human_bytes;
+use crate::core::model::compaction::{Compaction, ToolCalls};
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind;
+
+/// Whose projection.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum View {
+    /// jp-inspect's: `over` bounds honoured.
+    #[default]
+    Inspect,
+    /// Today's jp: `over` ignored.
+    Jp,
+}
+
+impl View {
+    /// `overlays` as this view applies them.
+    pub fn apply(self, mut overlays: Vec<Overlay>) -> Vec<Overlay> {
+        if self == View::Jp {
+            for o in &mut overlays {
+                o.compaction.tool_calls = o.compaction.tool_calls.map(|t| t.with_over(None));
+            }
+        }
+        overlays
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            View::Inspect => "jp-inspect",
+            View::Jp => "today's jp",
+        }
+    }
+}
+
+/// How a compaction with an `over` bound differs between jp and jp-inspect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverDifference {
+    pub from_turn: usize,
+    pub to_turn: usize,
+    pub over: u64,
+    /// Tool calls (requests) in the range: jp strips (or omits) them all.
+    pub calls: usize,
+    /// Of those, the ones jp-inspect's rule leaves as they are: every part
+    /// the policy touches is within the bound.
+    pub kept: usize,
+    pub omit: bool,
+}
+
+impl OverDifference {
+    /// In words, as the compaction list, `stats` and the preview say it.
+    pub fn describe(&self) -> String {
+        let turns = if self.from_turn == self.to_turn {
+            format!("turn {}", self.from_turn + 1)
+        } else {
+            format!("turns {}–{}", self.from_turn + 1, self.to_turn + 1)
+        };
+        format!(
+            "jp {} all {} tool call{} in {turns}; jp-inspect's rule keeps {} under {}",
+            if self.omit { "omits" } else { "strips" },
+            self.calls,
+            if self.calls == 1 { "" } else { "s" },
+            self.kept,
+            human_bytes(self.over)
+        )
+    }
+}
+
+/// The difference `c` makes between the two views, if it has an `over`
+/// bound (a summary makes none: it replaces the turns either way).
+pub fn over_difference(conv: &Conversation, c: &Compaction) -> Option<OverDifference> {
+    if c.summary.is_some() {
+        return None;
+    }
+    let tc = c.tool_calls?;
+    let over = tc.over()?;
+    let in_range = |turn: usize| c.from_turn <= turn && turn <= c.to_turn;
+    let mut payloads: std::collections::HashMap<&str, (u64, u64)> = Default::default();
+    let mut order: Vec<&str> = Vec::new();
+    for e in conv.events.iter().filter(|e| in_range(e.turn)) {
+        match &e.kind {
+            Kind::ToolCallRequest { id, .. } => {
+                order.push(id);
+                payloads.entry(id).or_default().0 = e.payload;
+            }
+            Kind::ToolCallResponse { id, .. } => payloads.entry(id).or_default().1 = e.payload,
+            _ => {}
+        }
+    }
+    let kept = order
+        .iter()
+        .filter(|id| {
+            let (req, res) = payloads[**id];
+            match tc {
+                ToolCalls::Strip {
+                    request, response, ..
+                } => !(request && req > over || response && res > over),
+                ToolCalls::Omit { .. } => req + res <= over,
+            }
+        })
+        .count();
+    Some(OverDifference {
+        from_turn: c.from_turn,
+        to_turn: c.to_turn,
+        over,
+        calls: order.len(),
+        kept,
+        omit: matches!(tc, ToolCalls::Omit { .. }),
+    })
+}
