@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use crate::core::compact::range::Keep;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -98,6 +99,11 @@ pub struct WindowArg {
     pub window: Option<u64>,
 }
 
+pub fn parse_keep(s: &str) -> Result<Keep, String> {
+    Keep::parse(s)
+        .ok_or_else(|| format!("`{s}` is neither a turn count nor a duration (try 3 or 5h)"))
+}
+
 pub fn parse_window(s: &str) -> Result<u64, String> {
     crate::core::compact::window::parse_tokens(s)
         .ok_or_else(|| format!("`{s}` is not a token count (try 200k, 1m or 128000)"))
@@ -124,8 +130,11 @@ pub struct StatsArgs {
 #[derive(Debug, Args)]
 pub struct CompactArgs {
     pub conv: String,
-    /// Compaction rules, e.g. `s:..-3`, `r+t:2..`, `t=sreq:2..6`.
-    #[arg(required = true, value_name = "RULE")]
+    /// Compaction rules, e.g. `s:..-3`, `r+t:2..`, `t=sreq:2..6`. None: the
+    /// configured `conversation.compaction.rules`, else jp's default (strip
+    /// reasoning and tool calls, keep the first and the last turn), as
+    /// `jp conversation compact` does.
+    #[arg(value_name = "RULE")]
     pub rules: Vec<String>,
     /// Show what would be written; write nothing.
     #[arg(long)]
@@ -134,12 +143,14 @@ pub struct CompactArgs {
     /// The summarizer for summary rules.
     #[arg(long, value_name = "NAME", default_value = "digest")]
     pub summarizer: String,
-    /// First turns kept when a rule gives no range.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub keep_first: usize,
-    /// Last turns kept when a rule gives no range.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub keep_last: usize,
+    /// First turns kept when a rule gives no range: a count, or a duration
+    /// after the conversation's start (`5h`).
+    #[arg(long, default_value = "1", value_name = "N|DURATION", value_parser = parse_keep)]
+    pub keep_first: Keep,
+    /// Last turns kept when a rule gives no range: a count, or a duration
+    /// before now (`3h`).
+    #[arg(long, default_value = "1", value_name = "N|DURATION", value_parser = parse_keep)]
+    pub keep_last: Keep,
     #[arg(long)]
     pub json: bool,
 }

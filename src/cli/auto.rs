@@ -16,6 +16,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let mut config = auto::config_for(&conv, args.config.as_deref())?;
+    super::output::print_notices(&config);
     let was_disabled = !config.enabled;
     // Running `auto` is asking for it, whatever `enabled` says.
     config.enabled = true;

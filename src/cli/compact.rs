@@ -15,12 +15,16 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(&args.conv)?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
-    let rules = args
-        .rules
-        .iter()
-        .map(|s| rule::parse(s).map(|r| (s.clone(), r)))
-        .collect::<Result<Vec<_>, _>>()?;
     let auto_config = auto::config_for(&conv, None)?;
+    super::output::print_notices(&auto_config);
+    let rules = if args.rules.is_empty() {
+        ops::configured_rules(&auto_config)
+    } else {
+        args.rules
+            .iter()
+            .map(|s| rule::parse(s).map(|r| (s.clone(), r)))
+            .collect::<Result<Vec<_>, _>>()?
+    };
     let summarizer = summarize::by_name(&args.summarizer, &auto_config.summarizer)?;
     let budget = ops::budget(&conv, &auto_config, None);
     let plan = ops::preview_rules(

@@ -48,3 +48,11 @@ pub fn print_warnings(conv: &Conversation) {
         eprintln!("warning: {w}");
     }
 }
+
+/// Settings the configuration ignored (a workspace or conversation config
+/// reaching for a summarizer of its own), to stderr.
+pub fn print_notices(config: &crate::core::auto::AutoConfig) {
+    for n in &config.notices {
+        eprintln!("note: {n}");
+    }
+}

@@ -20,6 +20,7 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     let conv = ctx.load(&args.conv)?;
     print_warnings(&conv);
     let auto = auto::config_for(&conv, args.config.as_deref())?;
+    super::output::print_notices(&auto);
     let report = report(
         &conv,
         &auto,
@@ -140,6 +141,8 @@ pub fn report(
             "hard": threshold(auto.hard_ratio),
         },
         "compactions": compactions,
+        "settings": auto.origins,
+        "notices": auto.notices,
     })
 }
 
@@ -269,6 +272,13 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
         ));
         if let Some(d) = c["jp_differs"].as_str() {
             out.push(format!("     {d}"));
+        }
+    }
+    if let Some(settings) = r["settings"].as_object().filter(|s| !s.is_empty()) {
+        out.push(String::new());
+        out.push("settings not at their defaults, and where they came from:".into());
+        for (key, origin) in settings {
+            out.push(format!("  {key}  <-  {}", origin.as_str().unwrap_or("")));
         }
     }
     if r["view"] == View::Jp.as_str() {

@@ -91,7 +91,7 @@ pub struct Done {
 /// inspector can tell a lock held by jp from anything else.
 #[derive(Debug)]
 pub enum JobResult {
-    Loaded(Result<Loaded, Error>),
+    Loaded(Result<Box<Loaded>, Error>),
     Previewed(Result<Previewed, Error>),
     ResetPreviewed {
         reset: Reset,

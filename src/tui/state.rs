@@ -271,7 +271,12 @@ impl State {
         }
         self.settings.configured = true;
         match config {
-            Ok(c) => self.settings.config = c,
+            Ok(c) => {
+                if let Some(n) = c.notices.first() {
+                    self.set_status(format!("configuration: {n}"), Level::Error);
+                }
+                self.settings.config = c;
+            }
             Err(e) => self.set_status(format!("configuration: {e}"), Level::Error),
         }
         if let Some(m) = self.settings.mode_override {

@@ -30,12 +30,11 @@ pub fn execute(job: Job) -> JobResult {
             config,
             view,
         } => JobResult::Loaded(load::load(&dir).map(|c| {
-            let config = config
-                .map(|f| crate::core::auto::config_for(&c, f.0.as_deref()).map_err(Error::from));
-            Loaded {
+            let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
+            Box::new(Loaded {
                 inspection: Box::new(Inspection::build(Arc::new(c), &preview, view)),
                 config,
-            }
+            })
         })),
         Job::Preview {
             conv,

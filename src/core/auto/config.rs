@@ -8,7 +8,11 @@
 //! naming the key and the file.
 
 use crate::core::compact::budget::Measure;
+use crate::core::compact::plan::Keeps;
+use crate::core::compact::range::Keep;
+use crate::core::compact::rule::Rule;
 use crate::core::model::compaction::ToolCalls;
+use crate::core::store::jp_config::{self, Trust};
 use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, DEFAULT_TIMEOUT, SummarizerConfig};
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -79,6 +83,16 @@ pub struct AutoConfig {
     /// What the thresholds measure: the whole context (default) or D50's
     /// literal events-only estimate.
     pub context: Measure,
+    /// jp's `conversation.compaction.rules`: what `compact` without a rule
+    /// applies (`None`: jp's built-in default).
+    pub rules: Option<Vec<Rule>>,
+    /// The summarizer the user's own configuration defined, which a
+    /// workspace or conversation config may choose.
+    pub user_summarizer: Option<SummarizerConfig>,
+    /// Where each effective setting came from, by key.
+    pub origins: std::collections::BTreeMap<String, String>,
+    /// Settings that were ignored, and why (said by every shell).
+    pub notices: Vec<String>,
 }
 
 impl Default for AutoConfig {
@@ -118,6 +132,10 @@ impl Default for AutoConfig {
             summary: SummaryConfig::default(),
             summarizer: SummarizerConfig::Digest,
             context: Measure::Context,
+            rules: None,
+            user_summarizer: None,
+            origins: std::collections::BTreeMap::new(),
+            notices: Vec::new(),
         }
     }
 }
@@ -141,6 +159,7 @@ fn unwrap(v: &Value) -> &Value {
 
 struct Layer<'a> {
     origin: &'a str,
+    trust: Trust,
 }
 
 impl Layer<'_> {
@@ -235,10 +254,10 @@ impl Layer<'_> {
         };
         match unwrap(v) {
             Value::String(s) => match s.as_str() {
-                "strip" => Ok(Some(strip(true, true))),
-                "strip-requests" => Ok(Some(strip(true, false))),
-                "strip-responses" => Ok(Some(strip(false, true))),
-                "omit" => Ok(Some(ToolCalls::Omit { over: None })),
+                "strip" | "s" => Ok(Some(strip(true, true))),
+                "strip-requests" | "strip_requests" | "sreq" => Ok(Some(strip(true, false))),
+                "strip-responses" | "strip_responses" | "sres" => Ok(Some(strip(false, true))),
+                "omit" | "o" => Ok(Some(ToolCalls::Omit { over: None })),
                 "keep" | "none" => Ok(None),
                 other => self.err(
                     key,
@@ -311,6 +330,60 @@ impl Layer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// One of jp's `conversation.compaction.rules`: keeps as counts or
+    /// durations (`"5h"`), jp's defaults (keep first 1, last 1).
+    fn jp_rule(&self, key: &str, v: &Value) -> Result<Rule, ConfigError> {
+        let mut keeps = Keeps::default();
+        let mut rule = Rule {
+            summarize: false,
+            reasoning: false,
+            tools: None,
+            range: None,
+            keeps: None,
+            instructions: None,
+        };
+        for (k, v) in self.table(key, v)? {
+            let path = format!("{key}.{k}");
+            match k.as_str() {
+                "keep_first" => keeps.keep_first = self.keep(&path, v)?,
+                "keep_last" => keeps.keep_last = self.keep(&path, v)?,
+                "reasoning" => rule.reasoning = self.reasoning(&path, v)?,
+                "tool_calls" => rule.tools = self.tool_calls(&path, v)?,
+                "summary" => {
+                    rule.summarize = true;
+                    rule.instructions = self.summary(&path, v)?.instructions;
+                }
+                _ => return self.err(&path, "unknown key"),
+            }
+        }
+        rule.keeps = Some(keeps);
+        Ok(rule)
+    }
+
+    /// A turn count, or jp's duration form (`"5h"`).
+    fn keep(&self, key: &str, v: &Value) -> Result<Keep, ConfigError> {
+        let parsed = match unwrap(v) {
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .map(Keep::Turns),
+            Value::String(s) => Keep::parse(s),
+            _ => None,
+        };
+        parsed.map_or_else(
+            || {
+                self.err(
+                    key,
+                    format!(
+                        "expected a turn count or a duration such as \"5h\", found {}",
+                        describe(v)
+                    ),
+                )
+            },
+            Ok,
+        )
     }
 
     fn summarizer(
@@ -420,7 +493,18 @@ fn describe(v: &Value) -> String {
 impl AutoConfig {
     /// Applies one layer: the `auto` table (already located), from `origin`.
     pub fn apply(&mut self, auto: &Value, origin: &str) -> Result<(), ConfigError> {
-        let l = Layer { origin };
+        self.apply_trusted(auto, origin, Trust::User)
+    }
+
+    /// Applies a `[conversation.compaction.auto]` table from a source
+    /// trusted as far as `trust`.
+    pub fn apply_trusted(
+        &mut self,
+        auto: &Value,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
+        let l = Layer { origin, trust };
         let t = l.table(TABLE, auto)?;
         for (k, v) in t {
             let key = format!("{TABLE}.{k}");
@@ -448,7 +532,23 @@ impl AutoConfig {
                 "rule" => l.rule(&key, v, &mut self.rule)?,
                 "elide" => l.rule(&key, v, &mut self.elide)?,
                 "summary" => self.summary = l.summary(&key, v)?,
-                "summarizer" => self.summarizer = l.summarizer(&key, v, &self.summarizer)?,
+                "summarizer" => match l.trust {
+                    Trust::User => {
+                        self.summarizer = l.summarizer(&key, v, &self.summarizer)?;
+                        self.user_summarizer = Some(self.summarizer.clone());
+                    }
+                    Trust::Shared => {
+                        if !self.choose_summarizer(v) {
+                            self.notices.push(format!(
+                                "{origin}: `{key}` ignored: a workspace or conversation config may only \
+                                 choose `digest` or the summarizer your own config defines \
+                                 (commands, endpoints, models and keys come only from your \
+                                 $XDG_CONFIG_HOME/jp config, --config or flags)"
+                            ));
+                            continue;
+                        }
+                    }
+                },
                 "context" => {
                     let s = l.string(&key, v)?;
                     self.context = Measure::parse(&s).map_or_else(
@@ -467,6 +567,7 @@ impl AutoConfig {
                 }
                 _ => return l.err(&key, "unknown key"),
             }
+            self.origins.insert(key, origin.to_string());
         }
         if self.soft_ratio > self.hard_ratio {
             return l.err(
@@ -480,38 +581,91 @@ impl AutoConfig {
         Ok(())
     }
 
-    /// Applies the `[conversation.compaction.auto]` table of a whole config
-    /// document (a conversation's merged config, or a TOML file), if any.
-    pub fn apply_document(&mut self, doc: &Value, origin: &str) -> Result<(), ConfigError> {
-        let mut v = doc;
-        for part in ["conversation", "compaction", "auto"] {
-            match unwrap(v).get(part) {
-                Some(next) => v = next,
-                None => return Ok(()),
+    /// A workspace or conversation config choosing a summarizer: `digest`,
+    /// or the kind the user's own config defined, by `kind` alone. Whether
+    /// the choice was allowed.
+    fn choose_summarizer(&mut self, v: &Value) -> bool {
+        let kind = match unwrap(v) {
+            Value::String(s) => Some(s.as_str()),
+            Value::Object(t) if t.keys().all(|k| k == "kind") => {
+                t.get("kind").and_then(Value::as_str)
             }
+            _ => None,
+        };
+        match (kind, &self.user_summarizer) {
+            (Some("digest"), _) => {
+                self.summarizer = SummarizerConfig::Digest;
+                true
+            }
+            (Some(k), Some(defined)) if defined.name() == k => {
+                self.summarizer = defined.clone();
+                true
+            }
+            _ => false,
         }
-        self.apply(v, origin)
     }
 
-    /// Reads a TOML file and applies its table.
+    /// Applies the compaction settings of a whole config document (a jp
+    /// config file, a conversation's merged config, a `--config` file):
+    /// `[conversation.compaction.auto]` and jp's `conversation.compaction.
+    /// rules`.
+    pub fn apply_document(&mut self, doc: &Value, origin: &str) -> Result<(), ConfigError> {
+        self.apply_source(doc, origin, Trust::User)
+    }
+
+    /// `apply_document` for a source trusted as far as `trust`.
+    pub fn apply_source(
+        &mut self,
+        doc: &Value,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
+        let Some(compaction) = unwrap(doc)
+            .get("conversation")
+            .map(unwrap)
+            .and_then(|c| c.get("compaction"))
+        else {
+            return Ok(());
+        };
+        if let Some(rules) = unwrap(compaction).get("rules") {
+            let l = Layer { origin, trust };
+            let key = "conversation.compaction.rules";
+            let list = match unwrap(rules) {
+                Value::Array(a) => a,
+                other => {
+                    return l.err(
+                        key,
+                        format!("expected a list of rules, found {}", describe(other)),
+                    );
+                }
+            };
+            let parsed = list
+                .iter()
+                .enumerate()
+                .map(|(i, r)| l.jp_rule(&format!("{key}[{i}]"), r))
+                .collect::<Result<Vec<_>, _>>()?;
+            self.rules = Some(parsed);
+            self.origins.insert(key.to_string(), origin.to_string());
+        }
+        match unwrap(compaction).get("auto") {
+            Some(auto) => self.apply_trusted(auto, origin, trust),
+            None => Ok(()),
+        }
+    }
+
+    /// Reads a file (TOML, JSON, JSON5 or YAML by its extension) of the
+    /// user's own and applies its compaction settings.
     pub fn apply_file(&mut self, path: &Path) -> Result<(), ConfigError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        let doc = jp_config::parse_file(path).map_err(|e| ConfigError {
             origin: origin.clone(),
             key: TABLE.into(),
-            message: format!("cannot read: {e}"),
+            message: match e {
+                crate::core::error::Error::Invalid { message, .. } => message,
+                other => other.to_string(),
+            },
         })?;
-        let doc: toml::Value = toml::from_str(&text).map_err(|e| ConfigError {
-            origin: origin.clone(),
-            key: TABLE.into(),
-            message: format!("not valid TOML: {}", e.to_string().trim()),
-        })?;
-        let json = serde_json::to_value(doc).map_err(|e| ConfigError {
-            origin: origin.clone(),
-            key: TABLE.into(),
-            message: e.to_string(),
-        })?;
-        self.apply_document(&json, &origin)
+        self.apply_source(&doc, &origin, Trust::User)
     }
 
     /// The same policy as today's jp would apply its compactions: `over`

@@ -16,20 +16,28 @@ use crate::core::compact::projection::Overlay;
 use crate::core::model::config as conv_config;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
+use crate::core::store::jp_config::{self, Trust};
 use crate::core::summarize::{self, Summarizer};
 use std::path::Path;
 
-/// The configuration for `conv`: defaults, then the conversation's own merged
-/// config, then `file` if given.
-pub fn config_for(conv: &Conversation, file: Option<&Path>) -> Result<AutoConfig, ConfigError> {
+/// The compaction configuration for `conv`, lowest precedence first:
+/// built-in defaults; jp's config files (user-global, the workspace's and
+/// what it extends, the user-workspace one); the conversation's own merged
+/// config; then `file` if given. Workspace and conversation configs may
+/// only choose a summarizer the user's own config defined (`notices` says
+/// what was ignored).
+pub fn config_for(conv: &Conversation, file: Option<&Path>) -> crate::core::Result<AutoConfig> {
     let mut c = AutoConfig::default();
+    for f in jp_config::files_for(&conv.dir)? {
+        c.apply_source(&f.doc, &f.path.display().to_string(), f.trust)?;
+    }
     let merged = conv_config::merged(conv, None);
     let origin = format!(
         "{} (base config and config deltas of {})",
         conv.dir.display(),
         conv.display_id()
     );
-    c.apply_document(&merged, &origin)?;
+    c.apply_source(&merged, &origin, Trust::Shared)?;
     if let Some(f) = file {
         c.apply_file(f)?;
     }

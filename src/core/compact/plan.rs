@@ -2,7 +2,7 @@
 //! summary over the summaries it touches, generate the summary text from the
 //! raw events, and describe the result the way `jp` does.
 
-use crate::core::compact::range::{self, TurnRange};
+use crate::core::compact::range::{self, Keep, TurnRange};
 use crate::core::compact::rule::Rule;
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
@@ -13,15 +13,15 @@ use chrono::Duration;
 /// The range used when a rule gives none (compaction.md: default 1 and 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Keeps {
-    pub keep_first: usize,
-    pub keep_last: usize,
+    pub keep_first: Keep,
+    pub keep_last: Keep,
 }
 
 impl Default for Keeps {
     fn default() -> Self {
         Keeps {
-            keep_first: 1,
-            keep_last: 1,
+            keep_first: Keep::Turns(1),
+            keep_last: Keep::Turns(1),
         }
     }
 }
@@ -52,7 +52,7 @@ impl Planned {
 /// One rule's outcome.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
-    Planned(Planned),
+    Planned(Box<Planned>),
     /// The rule resolved to no turns; nothing is written for it.
     Nothing {
         spec: String,
@@ -96,12 +96,15 @@ pub fn plan(
         let existing: Vec<&Compaction> = stored.iter().chain(planned.iter()).collect();
         let requested = match rule.range {
             Some(r) => range::resolve(conv.turn_count, &existing, r.from, r.to),
-            None => range::keep(conv.turn_count, opts.keeps.keep_first, opts.keeps.keep_last),
+            None => {
+                let k = rule.keeps.unwrap_or(opts.keeps);
+                range::keep_bounds(conv, k.keep_first, k.keep_last, opts.now)
+            }
         };
         let Some(requested) = requested else {
             steps.push(Step::Nothing {
                 spec: spec.clone(),
-                reason: nothing_reason(conv.turn_count, rule, opts.keeps),
+                reason: nothing_reason(conv.turn_count, rule, rule.keeps.unwrap_or(opts.keeps)),
             });
             continue;
         };
@@ -110,7 +113,7 @@ pub fn plan(
             let s = opts.summarizer.summarize(&summarize::Request {
                 conversation: conv,
                 range,
-                instructions: opts.instructions,
+                instructions: rule.instructions.as_deref().unwrap_or(opts.instructions),
             })?;
             (range, Some(s.text), s.input_chars)
         } else {
@@ -126,13 +129,13 @@ pub fn plan(
             source: opts.source,
         };
         planned.push(compaction.clone());
-        steps.push(Step::Planned(Planned {
+        steps.push(Step::Planned(Box::new(Planned {
             spec: spec.clone(),
             rule: rule.clone(),
             requested,
             compaction,
             summarizer_input_chars: input_chars,
-        }));
+        })));
     }
     Ok(steps)
 }
@@ -146,7 +149,7 @@ fn nothing_reason(turn_count: usize, rule: &Rule, keeps: Keeps) -> String {
             format!("the range selects no turns of the {turn_count} there are (nothing to compact)")
         }
         None => format!(
-            "keeping the first {} and last {} turn(s) of {turn_count} leaves nothing to compact",
+            "keeping the first {} and the last {} of {turn_count} turn(s) leaves nothing to compact",
             keeps.keep_first, keeps.keep_last
         ),
     }

@@ -2,6 +2,8 @@
 //! once, when a compaction is created (never at projection time).
 
 use crate::core::model::compaction::Compaction;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::Timestamp;
 
 /// One end of a range, as a person gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +17,72 @@ pub enum Bound {
 }
 
 pub use crate::core::model::turns::TurnRange;
+
+/// How many turns a rule protects at one end: a count, or (jp's form) a
+/// duration such as `"5h"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    Turns(usize),
+    /// `keep_first`: the opening window after the conversation's start;
+    /// `keep_last`: the trailing window before now.
+    Duration(chrono::Duration),
+}
+
+impl Keep {
+    /// `3`, or a duration humantime understands (`5h`, `2days`, `90m`).
+    pub fn parse(s: &str) -> Option<Keep> {
+        let s = s.trim();
+        if let Ok(n) = s.parse::<usize>() {
+            return Some(Keep::Turns(n));
+        }
+        let d = humantime::parse_duration(s).ok()?;
+        chrono::Duration::from_std(d).ok().map(Keep::Duration)
+    }
+}
+
+impl std::fmt::Display for Keep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Keep::Turns(n) => write!(f, "{n} turn(s)"),
+            Keep::Duration(d) => match d.to_std() {
+                Ok(d) => write!(f, "{}", humantime::format_duration(d)),
+                Err(_) => write!(f, "{d}"),
+            },
+        }
+    }
+}
+
+/// The turns left between `first` and `last` kept turns, jp's way: a
+/// `keep_first` duration protects the turns that began within it after the
+/// conversation's first event, a `keep_last` duration the turns that began
+/// after `now` less it. `None` is "nothing to compact".
+pub fn keep_bounds(
+    conv: &Conversation,
+    first: Keep,
+    last: Keep,
+    now: Timestamp,
+) -> Option<TurnRange> {
+    let last_turn = conv.turn_count.checked_sub(1)?;
+    let starts: Vec<Option<Timestamp>> = conv
+        .turn_starts()
+        .into_iter()
+        .map(|i| conv.events[i].timestamp)
+        .collect();
+    // The turn running at `t`: the last to begin at or before it.
+    let turn_at = |t: Timestamp| starts.iter().rposition(|s| s.is_some_and(|s| s <= t));
+    let from = match first {
+        Keep::Turns(n) => n,
+        Keep::Duration(d) => {
+            let opened = conv.events.iter().find_map(|e| e.timestamp)?;
+            turn_at(opened + d).map_or(0, |t| t + 1)
+        }
+    };
+    let to = match last {
+        Keep::Turns(n) => last_turn.checked_sub(n)?,
+        Keep::Duration(d) => turn_at(now - d)?,
+    };
+    (from <= to).then_some(TurnRange { from, to })
+}
 
 /// One past the highest `to_turn` of `compactions`, or 0.
 pub fn after_last(compactions: &[&Compaction]) -> usize {

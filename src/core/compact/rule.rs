@@ -24,6 +24,11 @@ pub struct Rule {
     pub tools: Option<ToolCalls>,
     /// `None`: the configured `keep_first`/`keep_last` apply.
     pub range: Option<RangeSpec>,
+    /// A configured rule's own bounds (`conversation.compaction.rules`),
+    /// over the command's when it has no range.
+    pub keeps: Option<crate::core::compact::plan::Keeps>,
+    /// A configured rule's own summary instructions.
+    pub instructions: Option<String>,
 }
 
 /// A range as written: either end may be open.
@@ -142,6 +147,8 @@ pub fn parse(spec: &str) -> Result<Rule, RuleError> {
         reasoning: false,
         tools: None,
         range: None,
+        keeps: None,
+        instructions: None,
     };
     if p.chars.is_empty() {
         return p.err(0, "expected at least one policy: r, s or t (see `--help`)");

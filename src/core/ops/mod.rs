@@ -10,7 +10,7 @@ mod report;
 mod simulate;
 
 pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
-pub use preview::{RuleOptions, preview_auto, preview_reset, preview_rules};
+pub use preview::{RuleOptions, configured_rules, preview_auto, preview_reset, preview_rules};
 pub use report::saved_per_compaction;
 pub use simulate::{SimulationJob, simulate_grid};
 

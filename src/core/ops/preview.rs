@@ -44,6 +44,34 @@ fn jp_differences<'a>(
     compactions.filter_map(move |c| jp_view::over_difference(conv, c).map(|d| d.describe()))
 }
 
+/// What `jp conversation compact` applies when given no rule: the
+/// configured `conversation.compaction.rules`, else jp's built-in default
+/// (strip reasoning and tool calls, keep the first and the last turn).
+pub fn configured_rules(config: &AutoConfig) -> Vec<(String, Rule)> {
+    match &config.rules {
+        Some(rules) => rules
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("configured rule {}", i + 1), r.clone()))
+            .collect(),
+        None => vec![(
+            "jp's default rule".to_string(),
+            Rule {
+                summarize: false,
+                reasoning: true,
+                tools: Some(crate::core::model::compaction::ToolCalls::Strip {
+                    request: true,
+                    response: true,
+                    over: None,
+                }),
+                range: None,
+                keeps: Some(Keeps::default()),
+                instructions: None,
+            },
+        )],
+    }
+}
+
 /// Manual compactions from `rules` (each seeing the ones before it).
 pub fn preview_rules(
     conv: &Conversation,
@@ -64,7 +92,7 @@ pub fn preview_rules(
     let planned: Vec<&plan::Planned> = steps
         .iter()
         .filter_map(|s| match s {
-            Step::Planned(p) => Some(p),
+            Step::Planned(p) => Some(&**p),
             Step::Nothing { .. } => None,
         })
         .collect();

@@ -102,6 +102,26 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
     lines.push(Line::raw(
         "  ✂ stripped   ✗ omitted   ∑ summarised   ◆ compaction event (an overlay)",
     ));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled("Settings", t.accent())));
+    let c = &state.settings.config;
+    if c.origins.is_empty() {
+        lines.push(Line::raw(
+            "  all at their defaults (no jp config sets compaction)",
+        ));
+    }
+    for (key, origin) in &c.origins {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {key}"), t.key()),
+            Span::styled(format!("  from {origin}"), t.dim()),
+        ]));
+    }
+    for n in &c.notices {
+        lines.push(Line::from(Span::styled(
+            format!("  ignored: {n}"),
+            t.error(),
+        )));
+    }
     let box_area = centered(area, 96, area.height.saturating_sub(2));
     let block = Block::default()
         .borders(Borders::ALL)
