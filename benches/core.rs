@@ -6,6 +6,8 @@ mod common;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::core::auto::simulate::{self, Policy};
+use jp_inspect::core::compact::budget::{Budget, Measure};
+use jp_inspect::core::model::config::merged;
 use jp_inspect::core::store::load::{self, Files};
 use jp_inspect::core::summarize::digest::Digest;
 use jp_inspect::core::{Conversation, compact::estimate, compact::projection};
@@ -52,6 +54,54 @@ fn load_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
 fn real(c: &mut Criterion) {
     let dir = common::largest_real();
     load_bench(c, "largest real conversation", &dir, 50);
+    provenance_and_context(c, &dir);
+}
+
+/// What the provenance records and the context accounting add to opening a
+/// conversation: the same load from disk with and without them.
+fn provenance_and_context(c: &mut Criterion, dir: &Path) {
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp
+        .path()
+        .join(".jp/conversations")
+        .join(dir.file_name().unwrap());
+    fs::create_dir_all(&copy).unwrap();
+    for f in ["events.json", "base_config.json", "metadata.json"] {
+        let _ = fs::copy(dir.join(f), copy.join(f));
+    }
+    let records = tmp.path().join(".jp/jp-inspect");
+    fs::create_dir_all(&records).unwrap();
+    let id = load::id_of_dir(&copy).unwrap();
+    fs::write(
+        records.join(format!("{id}.json")),
+        r#"{"compactions": [{"timestamp": "2030-01-01 00:00:00.0", "from_turn": 0, "to_turn": 0, "source": "auto", "over": 1024}]}"#,
+    )
+    .unwrap();
+    let mut g = c.benchmark_group("largest real conversation, from disk");
+    g.bench_function("read + parse + project + events estimate", |b| {
+        b.iter(|| {
+            let conv = load::parse(&copy, load::read_files(&copy).unwrap()).unwrap();
+            let p = projection::of(&conv);
+            black_box(estimate::of_projection(&conv.events, &p).total_tokens())
+        })
+    });
+    g.bench_function("load with provenance + project + events estimate", |b| {
+        b.iter(|| {
+            let conv = load::load(&copy).unwrap();
+            let p = projection::of(&conv);
+            black_box(estimate::of_projection(&conv.events, &p).total_tokens())
+        })
+    });
+    g.bench_function("load with provenance + project + context", |b| {
+        b.iter(|| {
+            let conv = load::load(&copy).unwrap();
+            let p = projection::of(&conv);
+            let budget = Budget::of_config(&merged(&conv, None), None, Measure::Context);
+            let events = estimate::of_projection(&conv.events, &p).total_chars();
+            black_box(budget.context_tokens(events))
+        })
+    });
+    g.finish();
 }
 
 fn hundred_mb(c: &mut Criterion) {

@@ -87,8 +87,8 @@ pub fn report(
     window_override: Option<u64>,
     view: View,
 ) -> Value {
-    let merged = config::merged(conv, None);
-    let budget = Budget::of_config(&merged, window_override, auto.context);
+    let merged = conv.merged_config();
+    let budget = Budget::of_config(merged, window_override, auto.context);
     let p: Projection = projection::of_view(conv, view);
     let raw = estimate::of_raw(&conv.events);
     let projected = estimate::of_projection(&conv.events, &p);
@@ -127,7 +127,7 @@ pub fn report(
         "conversation": conversation_json(conv),
         "turn_count": conv.turn_count,
         "view": view.as_str(),
-        "model": config::model_id(&merged).map(|m| m.to_string()),
+        "model": config::model_id(merged).map(|m| m.to_string()),
         "window": window_json(&budget),
         "context": context_json(&budget, &projected),
         "raw": breakdown_json(&raw),

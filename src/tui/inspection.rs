@@ -166,8 +166,8 @@ impl Inspection {
     /// Builds the model of `conv` with `preview` compactions shown on top.
     pub fn build(conv: Arc<Conversation>, preview: &[Compaction], view: View) -> Inspection {
         // The merged config is read once here: it can be large.
-        let merged = crate::core::model::config::merged(&conv, None);
-        let overhead = estimate::Overhead::of_config(&merged);
+        let merged = conv.merged_config();
+        let overhead = estimate::Overhead::of_config(merged);
         let overlays = view.apply(projection::with_preview(&conv, preview));
         let p = projection::project(&conv.events, conv.turn_count, overlays);
         let estimate = estimate::estimate(&conv, &p, &overhead);
@@ -179,8 +179,8 @@ impl Inspection {
         let compactions = compaction_rows(&conv, &p);
         let block_tokens = block_tokens(&conv, &p, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
-        let model_id = crate::core::model::config::model_id(&merged).map(|m| m.to_string());
-        let table_window = crate::core::compact::window::for_config(&merged, None);
+        let model_id = crate::core::model::config::model_id(merged).map(|m| m.to_string());
+        let table_window = crate::core::compact::window::for_config(merged, None);
         Inspection {
             conv,
             projection: p,

@@ -13,7 +13,6 @@ pub use trigger::{Action, ActionKind, Decision, Note, Stream};
 
 use crate::core::compact::budget::Budget;
 use crate::core::compact::projection::Overlay;
-use crate::core::model::config as conv_config;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::jp_config::{self, Trust};
@@ -31,13 +30,13 @@ pub fn config_for(conv: &Conversation, file: Option<&Path>) -> crate::core::Resu
     for f in jp_config::files_for(&conv.dir)? {
         c.apply_source(&f.doc, &f.path.display().to_string(), f.trust)?;
     }
-    let merged = conv_config::merged(conv, None);
+    let merged = conv.merged_config();
     let origin = format!(
         "{} (base config and config deltas of {})",
         conv.dir.display(),
         conv.display_id()
     );
-    c.apply_source(&merged, &origin, Trust::Shared)?;
+    c.apply_source(merged, &origin, Trust::Shared)?;
     if let Some(f) = file {
         c.apply_file(f)?;
     }

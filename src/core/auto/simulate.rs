@@ -13,7 +13,6 @@ use crate::core::compact::estimate;
 use crate::core::compact::projection::{self, Overlay, TurnPolicy};
 use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::Compaction;
-use crate::core::model::config::merged;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind};
 use crate::core::model::timestamp::Timestamp;
@@ -337,8 +336,22 @@ pub fn run(
     base: &AutoConfig,
     summarizer: &dyn Summarizer,
 ) -> Result<Run, summarize::SummarizeError> {
+    let budget = Budget::of_config(conv.merged_config(), None, base.context);
+    run_with(conv, &budget, policy, window, base, summarizer)
+}
+
+/// `run` with the conversation's budget already read (the grid reads it
+/// once per conversation, not once per run).
+pub fn run_with(
+    conv: &Conversation,
+    budget: &Budget,
+    policy: Policy,
+    window: u64,
+    base: &AutoConfig,
+    summarizer: &dyn Summarizer,
+) -> Result<Run, summarize::SummarizeError> {
     let config = policy.config(base);
-    let budget = Budget::of_config(&merged(conv, None), None, base.context).at(window);
+    let budget = budget.at(window);
     let usable = budget.usable().unwrap_or(window);
     let mut replay = Replay::new(conv);
     replay.overhead = budget.overhead_chars();

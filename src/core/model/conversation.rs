@@ -61,9 +61,19 @@ pub struct Conversation {
     pub events: Vec<Event>,
     pub turn_count: usize,
     pub warnings: Vec<Warning>,
+    /// The merged config (base, then every config delta), made once on
+    /// first use: it can be large, and the model, the window, the system
+    /// prompt and the tools are all read from it.
+    pub(crate) merged: std::sync::OnceLock<Value>,
 }
 
 impl Conversation {
+    /// The merged config in effect at the end of the stream.
+    pub fn merged_config(&self) -> &Value {
+        self.merged
+            .get_or_init(|| crate::core::model::config::merged(self, None))
+    }
+
     pub fn events_path(&self) -> PathBuf {
         self.dir.join(EVENTS_FILE)
     }

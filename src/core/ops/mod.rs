@@ -17,7 +17,6 @@ pub use simulate::{SimulationJob, simulate_grid};
 use crate::core::auto::AutoConfig;
 use crate::core::compact::budget::Budget;
 use crate::core::error::Result;
-use crate::core::model::config;
 use crate::core::model::conversation::Conversation;
 use crate::core::store::save::{self, Saved};
 use std::path::Path;
@@ -26,7 +25,7 @@ use std::path::Path;
 /// window (or `window_override`), output reserve, system prompt and tools,
 /// as `config` asks (`context = "events"` for D50's literal estimate).
 pub fn budget(conv: &Conversation, config: &AutoConfig, window_override: Option<u64>) -> Budget {
-    Budget::of_config(&config::merged(conv, None), window_override, config.context)
+    Budget::of_config(conv.merged_config(), window_override, config.context)
 }
 
 /// Writes `plan` to the conversation in `dir`, under jp's lock, after

@@ -3,6 +3,7 @@
 
 use crate::core::auto::AutoConfig;
 use crate::core::auto::simulate::{self, Policy, Run};
+use crate::core::compact::budget::Budget;
 use crate::core::model::conversation::Conversation;
 use crate::core::summarize::{SummarizeError, Summarizer};
 
@@ -35,6 +36,11 @@ pub fn simulate_grid(
             }
         }
     }
+    let budgets: Vec<Budget> = convs
+        .iter()
+        .map(|c| Budget::of_config(c.merged_config(), None, base.context))
+        .collect();
+    let budgets = &budgets;
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -48,8 +54,9 @@ pub fn simulate_grid(
                     chunk
                         .iter()
                         .map(|&j| {
-                            simulate::run(
+                            simulate::run_with(
                                 convs[j.conversation],
+                                &budgets[j.conversation],
                                 j.policy,
                                 j.window,
                                 base,

@@ -200,6 +200,7 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         events,
         turn_count,
         warnings,
+        merged: Default::default(),
     })
 }
 
