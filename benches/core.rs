@@ -120,16 +120,53 @@ fn simulate_fixtures(c: &mut Criterion) {
     let base = AutoConfig::default();
     let digest = Digest::default();
     let windows = [32_000, 64_000, 128_000, 200_000];
+    // Read once per conversation, as the grid (`ops::simulate_grid`) does.
+    let budgets = |measure: Measure| -> Vec<Budget> {
+        convs
+            .iter()
+            .map(|c| Budget::of_config(c.merged_config(), None, measure))
+            .collect()
+    };
+    let (full, events) = (budgets(Measure::Context), budgets(Measure::Events));
     let mut g = c.benchmark_group("simulate");
     g.sample_size(10);
     g.bench_function(
         format!("{} conversations x 3 policies x 4 windows", convs.len()),
         |b| {
             b.iter(|| {
-                for conv in &convs {
+                for (conv, budget) in convs.iter().zip(&full) {
                     for p in Policy::ALL {
                         for w in windows {
-                            black_box(simulate::run(conv, p, w, &base, &digest).unwrap());
+                            black_box(
+                                simulate::run_with(conv, budget, p, w, &base, &digest).unwrap(),
+                            );
+                        }
+                    }
+                }
+            })
+        },
+    );
+    // The same replay measuring the events alone (D50's literal estimate):
+    // the work the grid did before the context counted the system prompt
+    // and tools, which make the policies fire earlier and more often.
+    let events_only = AutoConfig {
+        context: Measure::Events,
+        ..AutoConfig::default()
+    };
+    g.bench_function(
+        format!(
+            "{} conversations x 3 policies x 4 windows, events only",
+            convs.len()
+        ),
+        |b| {
+            b.iter(|| {
+                for (conv, budget) in convs.iter().zip(&events) {
+                    for p in Policy::ALL {
+                        for w in windows {
+                            black_box(
+                                simulate::run_with(conv, budget, p, w, &events_only, &digest)
+                                    .unwrap(),
+                            );
                         }
                     }
                 }
