@@ -5,7 +5,7 @@ use super::args::ShowArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
 use crate::core::compact::estimate::tokens;
 use crate::core::compact::jp_view::View;
-use crate::core::compact::projection::{self, Fate, Projected, TurnOrigin};
+use crate::core::compact::projection::{self, Projected, TurnOrigin};
 use crate::core::{Conversation, compact::excerpt, store::load};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -128,11 +128,11 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
         ),
     ];
     for (i, e) in conv.events.iter().enumerate() {
-        let fate = match p.fates[i].fate {
-            Fate::Kept | Fate::Overlay => "",
-            Fate::Stripped => " [stripped]",
-            Fate::Omitted => " [omitted]",
-            Fate::Summarized => " [summarised]",
+        let f = p.fates[i].fate;
+        let fate = if f.is_change() {
+            format!(" [{}]", f.as_str())
+        } else {
+            String::new()
         };
         lines.push(format!(
             "{:>5} {:>6}  {:<12} {:>8}  {}{fate}",
@@ -173,16 +173,9 @@ fn projected_lines(conv: &Conversation, view: View) -> Vec<String> {
                     " [stripped]"
                 },
             ),
-            Projected::Summary { part, .. } => (
-                "-".into(),
-                match part {
-                    projection::SummaryPart::TurnStart => "turn",
-                    projection::SummaryPart::Request => "user",
-                    projection::SummaryPart::Response => "summary",
-                }
-                .to_string(),
-                " [injected summary]",
-            ),
+            Projected::Summary { part, .. } => {
+                ("-".into(), part.label().to_string(), " [injected summary]")
+            }
         };
         lines.push(format!(
             "{:>5} {:>6}  {:<12} {:>8}  {}{note}",

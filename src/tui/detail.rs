@@ -32,14 +32,7 @@ fn fate_line(m: &Inspection, fate: Fate, by: Option<usize>) -> String {
             o.compaction.to_turn + 1
         )
     });
-    let what = match fate {
-        Fate::Kept => "sent to the model as is",
-        Fate::Stripped => "stripped",
-        Fate::Omitted => "omitted",
-        Fate::Summarized => "replaced by a summary",
-        Fate::Overlay => "an overlay (consumed by the projection)",
-    };
-    format!("fate: {what}{}", by.unwrap_or_default())
+    format!("fate: {}{}", fate.describe(), by.unwrap_or_default())
 }
 
 /// The language of a fenced block at the start of `text` (```rs).

@@ -232,13 +232,13 @@ fn side_projected(
                     }
                 }
                 Projected::Summary { overlay, part, .. } => {
-                    let (label, kind) = match part {
-                        SummaryPart::TurnStart => ("turn", Kind::TurnStart),
-                        SummaryPart::Request => ("user", Kind::ChatRequest),
-                        SummaryPart::Response => (
-                            "summary",
-                            Kind::ChatResponse(crate::core::model::event::ResponseKind::Message),
-                        ),
+                    let label = part.label();
+                    let kind = match part {
+                        SummaryPart::TurnStart => Kind::TurnStart,
+                        SummaryPart::Request => Kind::ChatRequest,
+                        SummaryPart::Response => {
+                            Kind::ChatResponse(crate::core::model::event::ResponseKind::Message)
+                        }
                     };
                     Side::Event {
                         label: label.to_string(),

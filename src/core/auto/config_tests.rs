@@ -2,6 +2,7 @@
 
 use super::*;
 use serde_json::json;
+use std::time::Duration;
 
 #[test]
 fn defaults_are_d50_and_the_ticket() {

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod decision;
+mod layer;
 pub mod simulate;
 pub mod stream;
 pub mod trigger;

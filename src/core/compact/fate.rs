@@ -30,6 +30,23 @@ impl Fate {
             Fate::Overlay => "overlay",
         }
     }
+
+    /// What happened, in words, for a person reading one event.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fate::Kept => "sent to the model as is",
+            Fate::Stripped => "stripped",
+            Fate::Omitted => "omitted",
+            Fate::Summarized => "replaced by a summary",
+            Fate::Overlay => "an overlay (consumed by the projection)",
+        }
+    }
+
+    /// Whether a listing marks it (`[stripped]`): the events the projection
+    /// changed.
+    pub fn is_change(self) -> bool {
+        matches!(self, Fate::Stripped | Fate::Omitted | Fate::Summarized)
+    }
 }
 
 /// A raw event's fate and the overlay (index into the overlay list) that
@@ -56,6 +73,17 @@ pub enum SummaryPart {
     TurnStart,
     Request,
     Response,
+}
+
+impl SummaryPart {
+    /// The label a listing gives it, as it gives raw events theirs.
+    pub fn label(self) -> &'static str {
+        match self {
+            SummaryPart::TurnStart => "turn",
+            SummaryPart::Request => "user",
+            SummaryPart::Response => "summary",
+        }
+    }
 }
 
 /// One event of the projected view.

@@ -17,7 +17,7 @@ use crate::core::compact::range::Bound;
 use crate::core::model::compaction::ToolCalls;
 
 /// A parsed rule: what to compact and, optionally, which turns.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Rule {
     pub summarize: bool,
     pub reasoning: bool,
@@ -142,14 +142,7 @@ pub fn parse(spec: &str) -> Result<Rule, RuleError> {
         chars: spec.trim().chars().collect(),
         pos: 0,
     };
-    let mut rule = Rule {
-        summarize: false,
-        reasoning: false,
-        tools: None,
-        range: None,
-        keeps: None,
-        instructions: None,
-    };
+    let mut rule = Rule::default();
     if p.chars.is_empty() {
         return p.err(0, "expected at least one policy: r, s or t (see `--help`)");
     }

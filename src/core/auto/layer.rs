@@ -1,0 +1,360 @@
+//! Reading one configuration source: the typed values of the
+//! `[conversation.compaction.auto]` table and of jp's rules, each error
+//! naming the key and the file.
+
+use super::config::{ConfigError, RuleConfig, SummaryConfig};
+use crate::core::compact::plan::Keeps;
+use crate::core::compact::range::Keep;
+use crate::core::compact::rule::Rule;
+use crate::core::model::compaction::ToolCalls;
+use crate::core::store::jp_config::Trust;
+use crate::core::summarize::config::{DEFAULT_TIMEOUT, SummarizerConfig};
+use serde_json::{Map, Value};
+use std::time::Duration;
+
+/// `jp` configs may wrap a value with its merge strategy.
+pub(super) fn unwrap(v: &Value) -> &Value {
+    match v {
+        Value::Object(o) if o.contains_key("value") && o.len() <= 2 => &o["value"],
+        other => other,
+    }
+}
+
+pub(super) struct Layer<'a> {
+    pub(super) origin: &'a str,
+    pub(super) trust: Trust,
+}
+
+impl Layer<'_> {
+    pub(super) fn err<T>(&self, key: &str, message: impl Into<String>) -> Result<T, ConfigError> {
+        Err(ConfigError {
+            origin: self.origin.to_string(),
+            key: key.to_string(),
+            message: message.into(),
+        })
+    }
+
+    pub(super) fn table<'v>(
+        &self,
+        key: &str,
+        v: &'v Value,
+    ) -> Result<&'v Map<String, Value>, ConfigError> {
+        match unwrap(v) {
+            Value::Object(o) => Ok(o),
+            other => self.err(key, format!("expected a table, found {}", describe(other))),
+        }
+    }
+
+    pub(super) fn boolean(&self, key: &str, v: &Value) -> Result<bool, ConfigError> {
+        unwrap(v).as_bool().map_or_else(
+            || {
+                self.err(
+                    key,
+                    format!("expected true or false, found {}", describe(v)),
+                )
+            },
+            Ok,
+        )
+    }
+
+    pub(super) fn count(&self, key: &str, v: &Value) -> Result<usize, ConfigError> {
+        unwrap(v)
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .map_or_else(
+                || {
+                    self.err(
+                        key,
+                        format!("expected a whole number (0 or more), found {}", describe(v)),
+                    )
+                },
+                Ok,
+            )
+    }
+
+    pub(super) fn ratio(&self, key: &str, v: &Value) -> Result<f64, ConfigError> {
+        match unwrap(v).as_f64() {
+            Some(r) if r > 0.0 && r <= 1.0 => Ok(r),
+            _ => self.err(
+                key,
+                format!(
+                    "expected a ratio above 0 and at most 1 (e.g. 0.75), found {}",
+                    describe(v)
+                ),
+            ),
+        }
+    }
+
+    pub(super) fn string(&self, key: &str, v: &Value) -> Result<String, ConfigError> {
+        unwrap(v).as_str().map(str::to_owned).map_or_else(
+            || self.err(key, format!("expected a string, found {}", describe(v))),
+            Ok,
+        )
+    }
+
+    pub(super) fn seconds(&self, key: &str, v: &Value) -> Result<Duration, ConfigError> {
+        match unwrap(v).as_f64() {
+            Some(s) if s > 0.0 && s < 86_400.0 => Ok(Duration::from_secs_f64(s)),
+            _ => self.err(
+                key,
+                format!("expected seconds (e.g. 30), found {}", describe(v)),
+            ),
+        }
+    }
+
+    pub(super) fn reasoning(&self, key: &str, v: &Value) -> Result<bool, ConfigError> {
+        match unwrap(v) {
+            Value::String(s) if s == "strip" => Ok(true),
+            Value::Bool(b) => Ok(*b),
+            other => self.err(
+                key,
+                format!("expected \"strip\", found {}", describe(other)),
+            ),
+        }
+    }
+
+    pub(super) fn tool_calls(
+        &self,
+        key: &str,
+        v: &Value,
+    ) -> Result<Option<ToolCalls>, ConfigError> {
+        let strip = |request, response| ToolCalls::Strip {
+            request,
+            response,
+            over: None,
+        };
+        match unwrap(v) {
+            Value::String(s) => match s.as_str() {
+                "strip" | "s" => Ok(Some(strip(true, true))),
+                "strip-requests" | "strip_requests" | "sreq" => Ok(Some(strip(true, false))),
+                "strip-responses" | "strip_responses" | "sres" => Ok(Some(strip(false, true))),
+                "omit" | "o" => Ok(Some(ToolCalls::Omit { over: None })),
+                "keep" | "none" => Ok(None),
+                other => self.err(
+                    key,
+                    format!(
+                        "unknown mode \"{other}\"; expected \"strip\", \"strip-requests\", \
+                         \"strip-responses\", \"omit\" or a table"
+                    ),
+                ),
+            },
+            Value::Object(t) => {
+                for k in t.keys() {
+                    if !["policy", "request", "response", "over"].contains(&k.as_str()) {
+                        return self.err(&format!("{key}.{k}"), "unknown key");
+                    }
+                }
+                let over = match t.get("over") {
+                    Some(o) => Some(self.count(&format!("{key}.over"), o)? as u64),
+                    None => None,
+                };
+                let flag = |name: &str| match t.get(name) {
+                    Some(b) => self.boolean(&format!("{key}.{name}"), b),
+                    None => Ok(true),
+                };
+                match t.get("policy").map(unwrap).and_then(Value::as_str) {
+                    Some("strip") | None => Ok(Some(ToolCalls::Strip {
+                        request: flag("request")?,
+                        response: flag("response")?,
+                        over,
+                    })),
+                    Some("omit") => Ok(Some(ToolCalls::Omit { over })),
+                    Some(other) => self.err(
+                        &format!("{key}.policy"),
+                        format!("unknown policy \"{other}\"; expected \"strip\" or \"omit\""),
+                    ),
+                }
+            }
+            other => self.err(
+                key,
+                format!("expected a mode or a table, found {}", describe(other)),
+            ),
+        }
+    }
+
+    pub(super) fn summary(&self, key: &str, v: &Value) -> Result<SummaryConfig, ConfigError> {
+        let t = self.table(key, v)?;
+        let mut s = SummaryConfig::default();
+        for (k, v) in t {
+            let path = format!("{key}.{k}");
+            match k.as_str() {
+                "instructions" => s.instructions = Some(self.string(&path, v)?),
+                // `jp`'s summary rules may name a model; ours come from the
+                // summarizer table.
+                "model" => {}
+                _ => return self.err(&path, "unknown key"),
+            }
+        }
+        Ok(s)
+    }
+
+    pub(super) fn rule(
+        &self,
+        key: &str,
+        v: &Value,
+        into: &mut RuleConfig,
+    ) -> Result<(), ConfigError> {
+        for (k, v) in self.table(key, v)? {
+            let path = format!("{key}.{k}");
+            match k.as_str() {
+                "keep_first" => into.keep_first = self.count(&path, v)?,
+                "keep_last" => into.keep_last = self.count(&path, v)?,
+                "reasoning" => into.reasoning = self.reasoning(&path, v)?,
+                "tool_calls" => into.tool_calls = self.tool_calls(&path, v)?,
+                "summary" => into.summary = Some(self.summary(&path, v)?),
+                _ => return self.err(&path, "unknown key"),
+            }
+        }
+        Ok(())
+    }
+
+    /// One of jp's `conversation.compaction.rules`: keeps as counts or
+    /// durations (`"5h"`), jp's defaults (keep first 1, last 1).
+    pub(super) fn jp_rule(&self, key: &str, v: &Value) -> Result<Rule, ConfigError> {
+        let mut keeps = Keeps::default();
+        let mut rule = Rule::default();
+        for (k, v) in self.table(key, v)? {
+            let path = format!("{key}.{k}");
+            match k.as_str() {
+                "keep_first" => keeps.keep_first = self.keep(&path, v)?,
+                "keep_last" => keeps.keep_last = self.keep(&path, v)?,
+                "reasoning" => rule.reasoning = self.reasoning(&path, v)?,
+                "tool_calls" => rule.tools = self.tool_calls(&path, v)?,
+                "summary" => {
+                    rule.summarize = true;
+                    rule.instructions = self.summary(&path, v)?.instructions;
+                }
+                _ => return self.err(&path, "unknown key"),
+            }
+        }
+        rule.keeps = Some(keeps);
+        Ok(rule)
+    }
+
+    /// A turn count, or jp's duration form (`"5h"`).
+    pub(super) fn keep(&self, key: &str, v: &Value) -> Result<Keep, ConfigError> {
+        let parsed = match unwrap(v) {
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .map(Keep::Turns),
+            Value::String(s) => Keep::parse(s),
+            _ => None,
+        };
+        parsed.map_or_else(
+            || {
+                self.err(
+                    key,
+                    format!(
+                        "expected a turn count or a duration such as \"5h\", found {}",
+                        describe(v)
+                    ),
+                )
+            },
+            Ok,
+        )
+    }
+
+    pub(super) fn summarizer(
+        &self,
+        key: &str,
+        v: &Value,
+        current: &SummarizerConfig,
+    ) -> Result<SummarizerConfig, ConfigError> {
+        let t = self.table(key, v)?;
+        let kind = match t.get("kind") {
+            Some(k) => self.string(&format!("{key}.kind"), k)?,
+            None => current.name().to_string(),
+        };
+        let get_str = |name: &str| -> Result<Option<String>, ConfigError> {
+            t.get(name)
+                .map(|v| self.string(&format!("{key}.{name}"), v))
+                .transpose()
+        };
+        let timeout = match t.get("timeout_secs") {
+            Some(v) => self.seconds(&format!("{key}.timeout_secs"), v)?,
+            None => match current {
+                SummarizerConfig::Command { timeout, .. }
+                | SummarizerConfig::OpenAi { timeout, .. } => *timeout,
+                SummarizerConfig::Digest => DEFAULT_TIMEOUT,
+            },
+        };
+        for k in t.keys() {
+            if ![
+                "kind",
+                "command",
+                "timeout_secs",
+                "base_url",
+                "model",
+                "api_key_env",
+            ]
+            .contains(&k.as_str())
+            {
+                return self.err(&format!("{key}.{k}"), "unknown key");
+            }
+        }
+        match kind.as_str() {
+            "digest" => Ok(SummarizerConfig::Digest),
+            "command" => {
+                let command = match (get_str("command")?, current) {
+                    (Some(c), _) => c,
+                    (None, SummarizerConfig::Command { command, .. }) => command.clone(),
+                    (None, _) => {
+                        return self.err(
+                            &format!("{key}.command"),
+                            "the command summarizer needs a command line",
+                        );
+                    }
+                };
+                Ok(SummarizerConfig::Command { command, timeout })
+            }
+            "openai" => {
+                let (base, model, env) = match current {
+                    SummarizerConfig::OpenAi {
+                        base_url,
+                        model,
+                        api_key_env,
+                        ..
+                    } => (
+                        Some(base_url.clone()),
+                        Some(model.clone()),
+                        api_key_env.clone(),
+                    ),
+                    _ => (None, None, None),
+                };
+                let base_url = get_str("base_url")?
+                    .or(base)
+                    .unwrap_or_else(|| "https://api.openai.com/v1".into());
+                let model = match get_str("model")?.or(model) {
+                    Some(m) => m,
+                    None => {
+                        return self.err(
+                            &format!("{key}.model"),
+                            "the openai summarizer needs a model",
+                        );
+                    }
+                };
+                let api_key_env = get_str("api_key_env")?.or(env);
+                Ok(SummarizerConfig::OpenAi {
+                    base_url,
+                    model,
+                    api_key_env,
+                    timeout,
+                })
+            }
+            other => self.err(
+                &format!("{key}.kind"),
+                format!(
+                    "unknown summarizer \"{other}\"; expected \"digest\", \"command\" or \"openai\""
+                ),
+            ),
+        }
+    }
+}
+
+pub(super) fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    }
+}
