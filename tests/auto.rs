@@ -159,9 +159,11 @@ fn single_mode_rolling_ranges_never_overlap() {
 }
 
 /// Turns that are mostly assistant prose: elision cannot help, so the
-/// staged policy escalates to a summary at the same boundary.
+/// staged policy escalates to a summary at the same boundary, and the
+/// elision that summary covers is not written (it would be superseded at
+/// once).
 #[test]
-fn staged_elides_first_then_summarises_at_the_same_boundary() {
+fn staged_escalates_to_a_summary_without_an_elision_it_covers() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = Spec {
         turns: 16,
@@ -183,24 +185,101 @@ fn staged_elides_first_then_summarises_at_the_same_boundary() {
         &summarize::digest::Digest::default(),
     )
     .unwrap();
-    // The first summary fires at a boundary where an elision fired first.
-    let k = run
+    let summary = run
         .firings
         .iter()
-        .position(|f| f.kind.as_str() == "summary")
+        .find(|f| f.kind.as_str() == "summary")
         .expect("a summary fired");
-    assert!(k > 0, "{:?}", run.firings);
-    let (elision, summary) = (&run.firings[k - 1], &run.firings[k]);
-    assert_eq!(elision.kind.as_str(), "elision", "{:?}", run.firings);
-    assert_eq!(elision.after_turn, summary.after_turn);
-    // The summary starts after keep_first and covers the turns elided
-    // before: it may cover elided turns (summary wins there).
+    // The summary starts after keep_first.
     assert_eq!(summary.range.from, 1);
-    assert_eq!(summary.range.to, elision.range.to);
-    assert!(summary.range.from < elision.range.from);
+    for s in run.firings.iter().filter(|f| f.kind.as_str() == "summary") {
+        for e in run
+            .firings
+            .iter()
+            .filter(|f| f.kind.as_str() == "elision" && f.after_turn == s.after_turn)
+        {
+            assert!(
+                !(s.range.from <= e.range.from && e.range.to <= s.range.to),
+                "an elision the summary covers was written: {:?}",
+                run.firings
+            );
+        }
+    }
+    assert_eq!(
+        run.elisions,
+        run.firings
+            .iter()
+            .filter(|f| f.kind.as_str() == "elision")
+            .count()
+    );
     assert!(
         run.summarizer_output_tokens > 0
             && run.summarizer_input_tokens > run.summarizer_output_tokens
+    );
+}
+
+/// A big system prompt (a fixed 30k of a 100k window) and a recent window
+/// within its budget: summarising up to the recent window would leave the
+/// context above the soft threshold, so the summary reaches into the recent
+/// window (hysteresis) and says so.
+#[test]
+fn the_hard_stage_lands_below_the_soft_threshold_where_it_can() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = Spec {
+        turns: 24,
+        request_chars: 400,
+        reasoning_chars: 0,
+        message_chars: 24_000,
+        tool_calls_per_turn: 0,
+        tool_output_chars: 0,
+        error_every: 0,
+        ..Spec::default()
+    };
+    let dir = synth::write_conversation(tmp.path(), 17_000_000_002, &spec).unwrap();
+    let config = serde_json::json!({"assistant": {"system_prompt": "x".repeat(120_000)}});
+    fs::write(dir.join("base_config.json"), config.to_string()).unwrap();
+    let v = json(&run(&[
+        "auto",
+        dir.to_str().unwrap(),
+        "--dry-run",
+        "--json",
+        "--window",
+        "100k",
+        "--mode",
+        "staged",
+    ]));
+    let reasons: Vec<String> = v["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect();
+    let hysteresis = reasons
+        .iter()
+        .find(|r| r.starts_with("hysteresis: the summary reaches into the recent window"))
+        .unwrap_or_else(|| panic!("{reasons:#?}"));
+    let summary = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "summary")
+        .unwrap();
+    assert!(
+        hysteresis.contains(&format!(
+            "up to turn {}",
+            summary["to_turn"].as_u64().unwrap() + 1
+        )),
+        "{hysteresis}"
+    );
+    // Landed below the soft threshold (60 % of 100k), the written summary
+    // included.
+    assert!(v["estimate_after"].as_u64().unwrap() <= 60_000, "{v:#}");
+    assert!(
+        !v["compactions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["kind"] == "elision")
     );
 }
 
@@ -654,7 +733,13 @@ fn incremental_replay_matches_the_full_projection() {
     let digest = summarize::digest::Digest::default();
     for dir in dirs {
         let conv = load::load(&dir).unwrap();
-        for policy in auto::simulate::Policy::ALL {
+        // The backstop's elisions inside turns are no compaction events (jp
+        // cannot store them), so only the stored policies have a projection
+        // to check against.
+        for policy in auto::simulate::Policy::ALL
+            .into_iter()
+            .filter(|p| *p != auto::simulate::Policy::StagedBackstop)
+        {
             for window in [16_000, 32_000, 64_000, 200_000] {
                 let run =
                     auto::simulate::run(&conv, policy, window, &AutoConfig::default(), &digest)
@@ -686,4 +771,44 @@ fn incremental_replay_matches_the_full_projection() {
             }
         }
     }
+}
+
+/// Few, long agentic turns (many big tool results each): a boundary policy
+/// cannot act inside a turn, the backstop can. It changes nothing where no
+/// request crosses the hard ratio.
+#[test]
+fn the_backstop_elides_inside_long_turns_and_only_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = Spec {
+        turns: 4,
+        request_chars: 400,
+        reasoning_chars: 200,
+        message_chars: 400,
+        tool_calls_per_turn: 40,
+        tool_output_chars: 8_000,
+        error_every: 0,
+        ..Spec::default()
+    };
+    let dir = bare(synth::write_conversation(tmp.path(), 17_000_000_003, &spec).unwrap());
+    let conv = load::load(&dir).unwrap();
+    let digest = summarize::digest::Digest::default();
+    let sim = |p, w| auto::simulate::run(&conv, p, w, &AutoConfig::default(), &digest).unwrap();
+    let (staged, backstop) = (
+        sim(auto::simulate::Policy::Staged, 64_000),
+        sim(auto::simulate::Policy::StagedBackstop, 64_000),
+    );
+    assert!(staged.overflows > 0, "the turns overflow on their own");
+    assert!(backstop.backstop_elisions > 0);
+    assert!(
+        backstop.overflows < staged.overflows,
+        "{} vs {}",
+        backstop.overflows,
+        staged.overflows
+    );
+    assert!(backstop.input_tokens < staged.input_tokens);
+    // With room to spare it never acts.
+    let big = sim(auto::simulate::Policy::StagedBackstop, 10_000_000);
+    let plain = sim(auto::simulate::Policy::Staged, 10_000_000);
+    assert_eq!(big.backstop_elisions, 0);
+    assert_eq!(big.input_tokens, plain.input_tokens);
 }

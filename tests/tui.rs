@@ -394,7 +394,8 @@ fn simulation_view() {
     let Some(Panel::Simulation(sim)) = &h.state.panel else {
         panic!("no simulation view");
     };
-    assert_eq!(sim.runs.as_ref().unwrap().as_ref().unwrap().len(), 12);
+    // 4 policies (none, single, staged, staged+backstop) x 4 windows.
+    assert_eq!(sim.runs.as_ref().unwrap().as_ref().unwrap().len(), 16);
     insta::assert_snapshot!("simulation_200k", h.screen().backend());
     h.key(KeyCode::Left);
     assert!(h.text().contains("window 128k"));

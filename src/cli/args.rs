@@ -217,7 +217,7 @@ pub struct SimulateArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]
     pub windows: Vec<u64>,
     /// Policies to compare.
-    #[arg(long, value_delimiter = ',', value_parser = ["none", "single", "staged"], default_value = "none,single,staged")]
+    #[arg(long, value_delimiter = ',', value_parser = ["none", "single", "staged", "staged+backstop"], default_value = "none,single,staged,staged+backstop")]
     pub policies: Vec<String>,
     /// A TOML file changing the policies' parameters.
     #[arg(long, value_name = "FILE")]

@@ -73,13 +73,17 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
         "summarizer_input_tokens": r.summarizer_input_tokens,
         "summarizer_output_tokens": r.summarizer_output_tokens,
         "cost": r.cost(),
+        "turns": r.turns,
+        "backstop_elisions": r.backstop_elisions,
+        "summaries_per_100_turns": r.per_100_turns(r.summaries),
+        "compactions_per_100_turns": r.per_100_turns(r.firings.len()),
         "firings": firings,
     })
 }
 
 fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
     let mut lines = vec![format!(
-        "{:<17} {:<7} {:>11}{}",
+        "{:<17} {:<15} {:>11}{}",
         "conversation",
         "policy",
         "window/use",
@@ -87,7 +91,7 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
     )];
     for (ci, r) in results {
         lines.push(format!(
-            "{:<17} {:<7} {:>11}{}",
+            "{:<17} {:<15} {:>11}{}",
             convs[*ci].display_id(),
             r.policy.as_str(),
             format!(
@@ -97,6 +101,12 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
             ),
             crate::fmt::run_metrics(r)
         ));
+        if r.policy == Policy::StagedBackstop {
+            lines.push(format!(
+                "    backstop: {} tool result(s) over the bound elided inside turns (a proposal jp cannot store yet)",
+                r.backstop_elisions
+            ));
+        }
         if !r.firings.is_empty() {
             let fired: Vec<String> = r
                 .firings
@@ -110,7 +120,12 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
                     )
                 })
                 .collect();
-            lines.push(format!("    fired: {}", fired.join("; ")));
+            lines.push(format!(
+                "    fired ({:.1} compactions, {:.1} summaries per 100 turns): {}",
+                r.per_100_turns(r.firings.len()),
+                r.per_100_turns(r.summaries),
+                fired.join("; ")
+            ));
         }
     }
     lines.push(String::new());

@@ -91,6 +91,24 @@ pub enum Note {
         estimate: u64,
         threshold: u64,
     },
+    /// An elision the same boundary's summary covers entirely: not written.
+    Superseded {
+        range: TurnRange,
+    },
+    /// Hysteresis: the summary reached into the recent window to land below
+    /// the soft threshold.
+    Hysteresis {
+        to: usize,
+        estimate: u64,
+        threshold: u64,
+    },
+    /// Hysteresis could not land below the soft threshold: the floor of
+    /// verbatim turns alone keeps the estimate above it.
+    AboveSoftAtFloor {
+        estimate: u64,
+        threshold: u64,
+        floor: usize,
+    },
 }
 
 impl fmt::Display for Note {
@@ -177,6 +195,34 @@ impl fmt::Display for Note {
                 f,
                 "still over budget after compaction: estimate {} > {which} threshold {}; \
                  nothing more is done at this boundary",
+                t(estimate),
+                t(threshold)
+            ),
+            Note::Superseded { range } => write!(
+                f,
+                "elision of turns {} not written: the summary at this boundary covers it",
+                range.human()
+            ),
+            Note::Hysteresis {
+                to,
+                estimate,
+                threshold,
+            } => write!(
+                f,
+                "hysteresis: the summary reaches into the recent window up to turn {} to land \
+                 below the soft threshold (estimate {} <= {})",
+                to + 1,
+                t(estimate),
+                t(threshold)
+            ),
+            Note::AboveSoftAtFloor {
+                estimate,
+                threshold,
+                floor,
+            } => write!(
+                f,
+                "hysteresis: the summary cannot land below the soft threshold (estimate {} > {}): \
+                 the last {floor} turn(s) stay verbatim whatever they weigh",
                 t(estimate),
                 t(threshold)
             ),

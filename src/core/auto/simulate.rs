@@ -10,7 +10,7 @@ use super::config::{AutoConfig, Mode};
 use super::trigger::{self, ActionKind, Stream};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
-use crate::core::compact::projection::{self, Overlay, TurnPolicy};
+use crate::core::compact::projection::{self, Change, Overlay, TurnPolicy};
 use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
@@ -27,16 +27,31 @@ pub enum Policy {
     Single,
     /// The staged policy with the ticket's defaults.
     Staged,
+    /// Staged, plus the backstop the ticket says D50 assumes but jp lacks:
+    /// at a request that would cross the hard ratio inside a turn, the live
+    /// turn's oldest tool results over the bound are elided, the latest
+    /// ones kept verbatim. A proposal: jp's event model (compactions cover
+    /// whole turns) cannot store it yet.
+    StagedBackstop,
 }
 
+/// Tool results of the live turn the backstop always leaves verbatim.
+pub const BACKSTOP_KEEP_LATEST: usize = 2;
+
 impl Policy {
-    pub const ALL: [Policy; 3] = [Policy::None, Policy::Single, Policy::Staged];
+    pub const ALL: [Policy; 4] = [
+        Policy::None,
+        Policy::Single,
+        Policy::Staged,
+        Policy::StagedBackstop,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Policy::None => "none",
             Policy::Single => "single",
             Policy::Staged => "staged",
+            Policy::StagedBackstop => "staged+backstop",
         }
     }
 
@@ -50,7 +65,7 @@ impl Policy {
         let mode = match self {
             Policy::None => return None,
             Policy::Single => Mode::Single,
-            Policy::Staged => Mode::Staged,
+            Policy::Staged | Policy::StagedBackstop => Mode::Staged,
         };
         Some(AutoConfig {
             enabled: true,
@@ -100,6 +115,10 @@ pub struct Run {
     /// Projected characters of the whole conversation at the end of the
     /// replay (its last turn included).
     pub final_chars: u64,
+    /// Turns replayed.
+    pub turns: usize,
+    /// Tool results the backstop elided inside turns.
+    pub backstop_elisions: usize,
 }
 
 /// Summary output is priced at this many input tokens (auto.md).
@@ -113,12 +132,17 @@ impl Run {
             + OUTPUT_WEIGHT * self.summarizer_output_tokens
     }
 
+    /// `count` per 100 turns of the replayed session.
+    pub fn per_100_turns(&self, count: usize) -> f64 {
+        count as f64 * 100.0 / self.turns.max(1) as f64
+    }
+
     /// The highest context ratio of each turn's requests (for charts).
     pub fn ratio_by_turn(&self, turn_count: usize) -> Vec<Option<f64>> {
         let mut out = vec![None; turn_count];
         for p in &self.points {
             if let Some(slot) = out.get_mut(p.turn) {
-                let r = p.context as f64 / self.window as f64;
+                let r = p.context as f64 / self.usable as f64;
                 *slot = Some(slot.map_or(r, |o: f64| o.max(r)));
             }
         }
@@ -371,7 +395,22 @@ pub fn run_with(
         points: Vec::new(),
         compactions: Vec::new(),
         final_chars: 0,
+        turns: conv.turn_count,
+        backstop_elisions: 0,
     };
+    // The backstop's candidates: the live turn's tool results over the
+    // bound, oldest first, as (characters sent, characters once elided).
+    let backstop = policy == Policy::StagedBackstop;
+    let bound = config
+        .as_ref()
+        .and_then(|c| c.elide.tool_calls)
+        .and_then(|t| t.over())
+        .unwrap_or(1024);
+    let hard_limit = config
+        .as_ref()
+        .map_or(u64::MAX, |c| (usable as f64 * c.hard_ratio).floor() as u64);
+    let mut live: Vec<(u64, u64)> = Vec::new();
+    let mut elided_in_turn = 0;
     // Simulated compactions are stamped after the stream's last event so
     // they always win, in the order they fire.
     let mut clock: Timestamp = conv
@@ -394,6 +433,8 @@ pub fn run_with(
             }
             current_turn = Some(e.turn);
             replay.visible = e.turn + 1;
+            live.clear();
+            elided_in_turn = 0;
         }
         let is_output = matches!(e.kind, Kind::ChatResponse(_) | Kind::ToolCallRequest { .. });
         let after_input = matches!(
@@ -401,7 +442,18 @@ pub fn run_with(
             Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
         );
         if is_output && after_input {
-            let context = budget.context_tokens(replay.total);
+            let mut context = budget.context_tokens(replay.total);
+            while backstop
+                && context > hard_limit
+                && live.len() > elided_in_turn + BACKSTOP_KEEP_LATEST
+            {
+                let (sent, elided) = live[elided_in_turn];
+                elided_in_turn += 1;
+                replay.turn_chars[e.turn] -= sent - elided;
+                replay.total -= sent - elided;
+                out.backstop_elisions += 1;
+                context = budget.context_tokens(replay.total);
+            }
             out.requests += 1;
             out.input_tokens += context;
             if context > usable {
@@ -418,6 +470,13 @@ pub fn run_with(
             // The turn being replayed has no compaction yet: raw size.
             replay.turn_chars[e.turn] += e.chars;
             replay.total += e.chars;
+            if let (true, Kind::ToolCallResponse { id, .. }) = (backstop, &e.kind)
+                && e.payload > bound
+            {
+                let name = replay.names.get(&**id).copied().unwrap_or("unknown");
+                let elided = projection::sent_chars(e, Change::StatusLine, |_| name);
+                live.push((e.chars, elided.min(e.chars)));
+            }
         }
     }
     out.final_chars = replay.total;

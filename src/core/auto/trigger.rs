@@ -278,7 +278,8 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     match end {
         Some(to) if from <= to => {
             let requested = TurnRange { from, to };
-            let range = range::extend_over(requested, &stream.summary_ranges());
+            let summaries = stream.summary_ranges();
+            let mut range = range::extend_over(requested, &summaries);
             let rule = RuleConfig {
                 keep_first: c.keep_first,
                 keep_last: 0,
@@ -286,6 +287,57 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 tool_calls: None,
                 summary: Some(c.summary.clone()),
             };
+            // Hysteresis: summarise enough to land below the soft
+            // threshold, reaching into the recent window down to its floor,
+            // so a tail hovering at the hard threshold does not buy a
+            // summary at every boundary. (The summary is measured empty
+            // here; `settle` measures the written one.)
+            let with = |r: TurnRange| {
+                let mut extra = appended.clone();
+                extra.push(build(&rule, r, ts, true));
+                context(stream, stream.chars_with(&extra))
+            };
+            let floor_end = stream.turn_count().checked_sub(1 + c.recent_min_turns);
+            let mut estimate = with(range);
+            let mut reached = false;
+            while above(estimate, window, c.soft_ratio) && floor_end.is_some_and(|f| range.to < f) {
+                range = range::extend_over(
+                    TurnRange {
+                        from: range.from,
+                        to: range.to + 1,
+                    },
+                    &summaries,
+                );
+                estimate = with(range);
+                reached = true;
+            }
+            let soft = threshold(window, c.soft_ratio);
+            if above(estimate, window, c.soft_ratio) {
+                d.notes.push(Note::AboveSoftAtFloor {
+                    estimate,
+                    threshold: soft,
+                    floor: c.recent_min_turns,
+                });
+            } else if reached {
+                d.notes.push(Note::Hysteresis {
+                    to: range.to,
+                    estimate,
+                    threshold: soft,
+                });
+            }
+            // An elision this summary covers would be superseded at once.
+            if let Some(k) = d.actions.iter().position(|a| {
+                a.kind == ActionKind::Elision
+                    && range.from <= a.compaction.from_turn
+                    && a.compaction.to_turn <= range.to
+            }) {
+                let e = d.actions.remove(k);
+                let r = e.range();
+                d.notes.retain(|n| {
+                    !matches!(n, Note::Fired { kind: ActionKind::Elision, range, .. } if *range == r)
+                });
+                d.notes.push(Note::Superseded { range: r });
+            }
             let compaction = build(&rule, range, ts, true);
             d.notes.push(Note::Fired {
                 kind: ActionKind::Summary,

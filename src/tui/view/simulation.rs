@@ -113,6 +113,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             Policy::None => Color::Gray,
             Policy::Single => Color::LightBlue,
             Policy::Staged => Color::LightMagenta,
+            Policy::StagedBackstop => Color::LightGreen,
         })
     };
     // Thin lines in colour; without colour the markers tell them apart.
@@ -121,6 +122,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         (false, Policy::None) => Marker::Dot,
         (false, Policy::Single) => Marker::Braille,
         (false, Policy::Staged) => Marker::HalfBlock,
+        (false, Policy::StagedBackstop) => Marker::Block,
     };
     // Thresholds as thin unnamed lines; the legend names only the policies
     // (the thresholds are spelled out under the chart).
@@ -175,7 +177,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         )
         .y_axis(
             Axis::default()
-                .title(Span::styled("context / window", t.dim()))
+                .title(Span::styled("context / usable window", t.dim()))
                 .bounds([0.0, y_max])
                 .labels(y_labels)
                 .style(t.dim()),
@@ -188,7 +190,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
 
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            " {:<8} {RUN_METRICS_HEADER}  fired (after turn: e/s/r range)",
+            " {:<15} {RUN_METRICS_HEADER}  fired (after turn: e/s/r range)",
             "policy"
         ),
         t.title(),
@@ -207,14 +209,15 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             })
             .collect();
         lines.push(Line::from(vec![
-            Span::styled(format!(" {:<8}", r.policy.as_str()), color(r.policy)),
+            Span::styled(format!(" {:<15}", r.policy.as_str()), color(r.policy)),
             Span::raw(format!(" {}  {}", run_metrics(r), fired.join(", "))),
         ]));
     }
     lines.push(Line::from(Span::styled(
         format!(
-            " lines: window 100%, hard {:.0}% and soft {:.0}% (staged), D50 trigger {:.0}% (single); \
-             ▀ marks a firing · cost = input + summarizer input + 5 × summarizer output; summaries by digest",
+            " lines: usable window 100%, hard {:.0}% and soft {:.0}% (staged), D50 trigger {:.0}% (single); \
+             ▀ marks a firing · backstop: elides inside turns, a proposal jp cannot store yet · \
+             cost = input + summarizer input + 5 × summarizer output; summaries by digest",
             state.settings.config.hard_ratio * 100.0,
             state.settings.config.soft_ratio * 100.0,
             state.settings.config.trigger_ratio * 100.0
