@@ -68,6 +68,39 @@ pub enum Command {
     /// Replay conversations from their first turn under each policy and
     /// window, and compare what the model would have been sent.
     Simulate(SimulateArgs),
+    /// Run automatic compaction by itself beside jp: at every turn boundary
+    /// (jp releasing a conversation's lock after new events), evaluate the
+    /// policy and append what it fires.
+    Watch(WatchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Conversations to watch (id, path or title fragment); none: every
+    /// conversation of the workspace and its user storage, new ones too.
+    pub convs: Vec<String>,
+    /// Evaluate every watched conversation now, then exit.
+    #[arg(long)]
+    pub once: bool,
+    /// Evaluate even where the configuration leaves it disabled.
+    #[arg(long)]
+    pub enable: bool,
+    #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
+    pub mode: Option<String>,
+    #[command(flatten)]
+    pub window: WindowArg,
+    /// A TOML/JSON/YAML file with a `[conversation.compaction.auto]` table.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The summarizer for summaries (settings from your own config).
+    #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"])]
+    pub summarizer: Option<String>,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Also say why nothing fired.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args, Default)]

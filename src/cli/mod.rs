@@ -10,6 +10,7 @@ mod reset;
 mod show;
 mod simulate;
 mod stats;
+mod watch;
 
 pub use args::{Cli, Command};
 
@@ -32,6 +33,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Reset(a) => reset::run(ctx, a),
         Command::Auto(a) => auto::run(ctx, a),
         Command::Simulate(a) => simulate::run(ctx, a),
+        Command::Watch(a) => watch::run(ctx, a),
     }
 }
 

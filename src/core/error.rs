@@ -83,6 +83,10 @@ pub enum Error {
         pid: Option<u32>,
     },
 
+    /// A write planned against a version of the file that is gone.
+    #[error("{}: changed since the plan was made ({why}); nothing was written", path.display())]
+    Changed { path: PathBuf, why: String },
+
     /// A compaction asked for by its 1-based position that isn't there.
     #[error("there is no compaction #{position}; this conversation has {count} (numbered from 1)")]
     NoSuchCompaction { position: usize, count: usize },

@@ -4,11 +4,13 @@
 //! plan. The CLI and the inspector only resolve, load, call these, save
 //! and present.
 
+mod boundary;
 mod plan;
 mod preview;
 mod report;
 mod simulate;
 
+pub use boundary::{Boundary, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
 pub use preview::{RuleOptions, configured_rules, preview_auto, preview_reset, preview_rules};
 pub use report::saved_per_compaction;

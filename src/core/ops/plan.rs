@@ -97,6 +97,7 @@ impl Plan {
         Edit {
             remove: self.removal.clone(),
             append: self.compactions(),
+            basis: None,
         }
     }
 

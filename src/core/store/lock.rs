@@ -28,6 +28,18 @@ pub fn holder_pid(path: &Path) -> Option<u32> {
     v.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok())
 }
 
+/// Whether jp is in the middle of writing, told without touching the
+/// lock (taking it even for a moment would make a `jp query` starting then
+/// fail): jp deletes its lock file on release, and jp-inspect empties its
+/// own, so a lock file that names a live process means it is held.
+pub fn seems_held(path: &Path) -> bool {
+    match holder_pid(path) {
+        // SAFETY: kill with signal 0 only asks whether the process exists.
+        Some(pid) => unsafe { libc::kill(pid as libc::pid_t, 0) == 0 },
+        None => false,
+    }
+}
+
 /// Whether some process holds the lock at `path` right now.
 pub fn is_held(path: &Path) -> bool {
     let Ok(file) = File::open(path) else {

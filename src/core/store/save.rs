@@ -57,6 +57,43 @@ impl CompactionKey {
 pub struct Edit {
     pub remove: Removal,
     pub append: Vec<Compaction>,
+    /// What the edit was planned against, when it is only valid on that:
+    /// checked under the lock, after re-reading.
+    pub basis: Option<Basis>,
+}
+
+/// What a plan saw: the compaction events (as stored) and the turns. A
+/// write planned unlocked (a summary takes time) is made only if the file
+/// still holds exactly those compactions and no fewer turns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Basis {
+    pub compactions: Vec<String>,
+    pub turn_count: usize,
+}
+
+impl Basis {
+    pub fn of(conv: &Conversation) -> Basis {
+        Basis {
+            compactions: conv
+                .compactions()
+                .map(|c| conv.raw(c.event).to_string())
+                .collect(),
+            turn_count: conv.turn_count,
+        }
+    }
+
+    /// Why `conv` is no longer what the plan saw, if it isn't.
+    fn differs(&self, conv: &Conversation) -> Option<String> {
+        if Basis::of(conv).compactions != self.compactions {
+            return Some("its compactions changed".into());
+        }
+        (conv.turn_count < self.turn_count).then(|| {
+            format!(
+                "it has {} turn(s), the plan saw {}",
+                conv.turn_count, self.turn_count
+            )
+        })
+    }
 }
 
 impl Edit {
@@ -64,6 +101,7 @@ impl Edit {
         Edit {
             remove: Removal::None,
             append: compactions,
+            basis: None,
         }
     }
 
@@ -71,6 +109,7 @@ impl Edit {
         Edit {
             remove: removal,
             append: Vec::new(),
+            basis: None,
         }
     }
 }
@@ -126,6 +165,9 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
             },
         )?;
         let records = load::remember(&mut current);
+        if let Some(why) = edit.basis.as_ref().and_then(|b| b.differs(&current)) {
+            return Err(Error::Changed { path, why });
+        }
         let (text, removed) = render(&current, edit)?;
         let appended = edit.append.len();
         if removed == 0 && appended == 0 {

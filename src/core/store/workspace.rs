@@ -129,6 +129,18 @@ impl Workspace {
     }
 }
 
+/// The directory of conversation `id` in `conversations` dirs, wherever jp
+/// renamed it to (`<ID>` or `<ID>-<slug>`).
+pub fn dir_of_id(conversations: &[PathBuf], id: u64) -> Option<PathBuf> {
+    conversations.iter().find_map(|dir| {
+        fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| id_of_dir(p) == Some(id) && p.join(EVENTS_FILE).is_file())
+    })
+}
+
 /// The JP user data directory (format.md).
 pub fn user_data_dir() -> Option<PathBuf> {
     if let Some(d) = env::var_os("JP_USER_DATA_DIR").filter(|d| !d.is_empty()) {

@@ -1,0 +1,336 @@
+//! `watch`: automatic compaction running by itself beside jp. jp holds a
+//! conversation's lock for a whole `jp query`, so jp releasing it after new
+//! events is a turn boundary: the policy is evaluated there, once per new
+//! turn, with the conversation's effective configuration, and what it fires
+//! is appended (planned unlocked, written under the lock only if the file
+//! still holds what the plan saw). Conversations are followed by id, so jp
+//! renaming a folder loses nothing; new ones are picked up. File
+//! notifications only: idle, it does nothing.
+
+use super::Context;
+use super::args::WatchArgs;
+use super::output::thousands;
+use crate::core::auto::{self, AutoConfig, Mode};
+use crate::core::error::Error;
+use crate::core::model::conversation::Conversation;
+use crate::core::ops::{self, Boundary};
+use crate::core::store::lock;
+use crate::core::store::workspace::{dir_of_id, lock_paths};
+use crate::core::store::{load, load::id_of_dir};
+use crate::core::summarize;
+use notify::{RecursiveMode, Watcher as _};
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+/// Changes closer together than this are one: jp writes a temp file, renames
+/// it, then deletes its lock file.
+const SETTLE: Duration = Duration::from_millis(40);
+
+enum Msg {
+    Fs(notify::Event),
+    Stop,
+}
+
+/// A watched conversation: its turns as last evaluated.
+struct Tracked {
+    seen_turns: usize,
+}
+
+struct Watch<'a> {
+    args: &'a WatchArgs,
+    /// `conversations` folders searched for a conversation by id.
+    conversations: Vec<PathBuf>,
+    /// Watching every conversation (new ones too), or these ids.
+    all: bool,
+    tracked: BTreeMap<u64, Tracked>,
+}
+
+pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
+    let ws = ctx.workspace();
+    let mut tracked = BTreeMap::new();
+    let mut conversations: Vec<PathBuf> = ws
+        .as_ref()
+        .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
+        .unwrap_or_default();
+    for c in &args.convs {
+        let dir = ctx.resolve(c)?;
+        let id = id_of_dir(&dir).ok_or_else(|| {
+            Error::invalid(
+                &dir,
+                "not named like a jp conversation, so it can't be followed",
+            )
+        })?;
+        if let Some(parent) = dir.parent().map(Path::to_path_buf)
+            && !conversations.contains(&parent)
+        {
+            conversations.push(parent);
+        }
+        let conv = load::load(&dir)?;
+        tracked.insert(
+            id,
+            Tracked {
+                seen_turns: conv.turn_count,
+            },
+        );
+    }
+    if args.convs.is_empty() {
+        let ws = ws.ok_or_else(|| {
+            super::UsageError(
+                "no jp workspace here (no .jp/ in this directory or above); use --workspace DIR \
+                 or name the conversations"
+                    .into(),
+            )
+        })?;
+        for e in ws.entries() {
+            if let (Some(id), Ok(conv)) = (e.id, load::load(&e.dir)) {
+                tracked.insert(
+                    id,
+                    Tracked {
+                        seen_turns: conv.turn_count,
+                    },
+                );
+            }
+        }
+    }
+    let mut w = Watch {
+        args: &args,
+        all: args.convs.is_empty(),
+        conversations,
+        tracked,
+    };
+    if args.once {
+        let ids: Vec<u64> = w.tracked.keys().copied().collect();
+        for id in ids {
+            w.evaluate(id, true);
+        }
+        return Ok(());
+    }
+    let (tx, rx) = channel::<Msg>();
+    let fs_tx = tx.clone();
+    let mut watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+        if let Ok(ev) = ev {
+            let _ = fs_tx.send(Msg::Fs(ev));
+        }
+    })?;
+    // The storage folder holding each `conversations` folder: jp's locks
+    // live there too, and a lock file's removal is the boundary.
+    let mut storages: Vec<&Path> = w.conversations.iter().filter_map(|d| d.parent()).collect();
+    storages.dedup();
+    for dir in storages {
+        watcher.watch(dir, RecursiveMode::Recursive)?;
+    }
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ])?;
+    let handle = signals.handle();
+    std::thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            let _ = tx.send(Msg::Stop);
+        }
+    });
+    w.say(
+        json!({"event": "watching", "conversations": w.tracked.len()}),
+        || {
+            format!(
+                "watching {} conversation(s){}; Ctrl-C stops",
+                w.tracked.len(),
+                if w.all { " and any new one" } else { "" }
+            )
+        },
+    );
+    let result = w.serve(&rx);
+    handle.close();
+    result
+}
+
+impl Watch<'_> {
+    /// Waits for changes, then evaluates the conversations they touched.
+    fn serve(&mut self, rx: &Receiver<Msg>) -> anyhow::Result<()> {
+        loop {
+            let mut touched = BTreeSet::new();
+            match rx.recv() {
+                Ok(Msg::Fs(ev)) => touched.extend(ids_of(&ev)),
+                Ok(Msg::Stop) | Err(_) => return Ok(()),
+            }
+            // Let jp's write settle: its rename and its lock's removal come
+            // as a burst.
+            loop {
+                match rx.recv_timeout(SETTLE) {
+                    Ok(Msg::Fs(ev)) => touched.extend(ids_of(&ev)),
+                    Ok(Msg::Stop) => return Ok(()),
+                    Err(RecvTimeoutError::Timeout) => break,
+                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                }
+            }
+            for id in touched {
+                if self.all || self.tracked.contains_key(&id) {
+                    self.evaluate(id, false);
+                }
+            }
+        }
+    }
+
+    /// Evaluates conversation `id` if a turn completed since the last time
+    /// (or always, for `--once`).
+    fn evaluate(&mut self, id: u64, always: bool) {
+        let Some(dir) = dir_of_id(&self.conversations, id) else {
+            return;
+        };
+        let (primary, other) = lock_paths(&dir, id);
+        if lock::seems_held(&primary) || other.as_deref().is_some_and(lock::seems_held) {
+            // jp is mid-query; its release is the boundary.
+            return;
+        }
+        let conv = match load::load(&dir) {
+            Ok(c) => c,
+            Err(e) => return self.skip(id, &format!("cannot read it: {e}")),
+        };
+        let seen = self.tracked.get(&id).map_or(0, |t| t.seen_turns);
+        if !always && conv.turn_count <= seen {
+            return;
+        }
+        self.tracked.insert(
+            id,
+            Tracked {
+                seen_turns: conv.turn_count,
+            },
+        );
+        for attempt in 0..3 {
+            let conv = if attempt == 0 {
+                conv.clone()
+            } else {
+                match load::load(&dir) {
+                    Ok(c) => c,
+                    Err(e) => return self.skip(id, &format!("cannot read it: {e}")),
+                }
+            };
+            match self.fire(&dir, &conv) {
+                Ok(Boundary::Fired(plan)) => return self.fired(&conv, &plan),
+                Ok(Boundary::Skipped(why)) => return self.skip(id, &why),
+                // jp wrote meanwhile: plan again against what is there now.
+                Err(e) if matches!(e.downcast_ref::<Error>(), Some(Error::Changed { .. })) => {
+                    continue;
+                }
+                Err(e) => return self.skip(id, &format!("nothing written: {e:#}")),
+            }
+        }
+        self.skip(
+            id,
+            "the conversation kept changing; trying again at the next turn",
+        );
+    }
+
+    fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
+        let mut c = auto::config_for(conv, self.args.config.as_deref())?;
+        if let Some(m) = self.args.mode.as_deref().and_then(Mode::parse) {
+            c.mode = m;
+        }
+        Ok(c)
+    }
+
+    fn fire(&self, dir: &Path, conv: &Conversation) -> anyhow::Result<Boundary> {
+        let config = self.config(conv)?;
+        for n in &config.notices {
+            eprintln!("note: {n}");
+        }
+        let summarizer = match &self.args.summarizer {
+            Some(name) => summarize::by_name(name, &config.summarizer)?,
+            None => summarize::from_config(&config.summarizer),
+        };
+        Ok(ops::compact_at_boundary(
+            dir,
+            conv,
+            &config,
+            self.args.window.window,
+            summarizer.as_ref(),
+            chrono::Utc::now(),
+            self.args.enable,
+        )?)
+    }
+
+    fn fired(&self, conv: &Conversation, plan: &ops::Plan) {
+        let (before, after) = (plan.tokens.before, plan.tokens.after);
+        for a in &plan.additions {
+            let kind = match a.why {
+                ops::Why::Auto(k) => k.as_str(),
+                ops::Why::Rule { .. } => "rule",
+            };
+            self.say(
+                json!({
+                    "event": "fired",
+                    "conversation": conv.display_id(),
+                    "kind": kind,
+                    "from_turn": a.compaction.from_turn,
+                    "to_turn": a.compaction.to_turn,
+                    "tokens_before": before,
+                    "tokens_after": after,
+                }),
+                || {
+                    format!(
+                        "{}  {kind:<8} turns {:<9} {} -> {} tok",
+                        conv.display_id(),
+                        a.range().human(),
+                        thousands(before),
+                        thousands(after)
+                    )
+                },
+            );
+        }
+    }
+
+    fn skip(&self, id: u64, why: &str) {
+        if self.args.verbose {
+            self.say(
+                json!({"event": "skipped", "conversation": format!("jp-c{id}"), "reason": why}),
+                || format!("jp-c{id}  skipped: {why}"),
+            );
+        }
+    }
+
+    /// One line: JSON with `--json`, else the time and `text`.
+    fn say(&self, mut v: serde_json::Value, text: impl FnOnce() -> String) {
+        let now = chrono::Utc::now();
+        let line = if self.args.json {
+            v["time"] = json!(crate::core::model::timestamp::format(&now));
+            v.to_string()
+        } else {
+            format!("{}  {}", now.format("%H:%M:%S"), text())
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+}
+
+/// The conversation ids a file event is about: a conversation folder's
+/// files, or a lock file `jp-c<ID>.lock`.
+fn ids_of(ev: &notify::Event) -> Vec<u64> {
+    if matches!(ev.kind, notify::EventKind::Access(_)) {
+        return Vec::new();
+    }
+    ev.paths
+        .iter()
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?;
+            if let Some(id) = name
+                .strip_prefix("jp-c")
+                .and_then(|r| r.strip_suffix(".lock"))
+            {
+                return id.parse().ok();
+            }
+            p.ancestors()
+                .find(|a| {
+                    a.parent()
+                        .and_then(Path::file_name)
+                        .is_some_and(|n| n == "conversations")
+                })
+                .and_then(id_of_dir)
+        })
+        .collect()
+}

@@ -1,0 +1,266 @@
+//! `watch`, automatic compaction running by itself: a second process (this
+//! test) plays jp, appending the demo session turn by turn under jp's lock
+//! (open, flock, write, rename, close, delete the lock file) and renaming
+//! the folder when it sets the title; `jp-inspect watch` runs as a real
+//! process beside it. The compactions it writes are the firings `simulate`
+//! reports for the same policy and window, and no event is lost.
+
+mod common;
+
+use serde_json::Value;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ID: u64 = 17_944_860_430;
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME)
+}
+
+fn jp_lock(path: &Path) -> File {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    loop {
+        let f = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)
+            .unwrap();
+        if f.try_lock().is_ok() {
+            let mut f = f;
+            let _ = f.set_len(0);
+            let _ = write!(
+                f,
+                "{{\"pid\":{},\"session\":\"fake-jp\"}}",
+                std::process::id()
+            );
+            return f;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The demo's events without its compactions, split into turns (the events
+/// of turn t, by the turn rule).
+fn turns() -> Vec<Vec<Value>> {
+    let events: Vec<Value> =
+        serde_json::from_slice(&fs::read(demo().join("events.json")).unwrap()).unwrap();
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    let mut holds = false;
+    for e in events.into_iter().filter(|e| e["type"] != "compaction") {
+        let conversation = !matches!(e["type"].as_str(), Some("config_delta"));
+        if e["type"] == "turn_start" && holds || out.is_empty() {
+            out.push(Vec::new());
+            holds = false;
+        }
+        if conversation {
+            holds = true;
+        }
+        out.last_mut().unwrap().push(e);
+    }
+    out
+}
+
+fn write_events(dir: &Path, events: &[Value]) {
+    let tmp = dir.join("events.json.tmp");
+    fs::write(&tmp, serde_json::to_string_pretty(events).unwrap() + "\n").unwrap();
+    fs::rename(&tmp, dir.join("events.json")).unwrap();
+}
+
+#[test]
+fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
+    let tmp = tempfile::tempdir().unwrap();
+    let convs = tmp.path().join(".jp/conversations");
+    let turns = turns();
+    // jp starts the conversation untitled: its folder is the bare id.
+    let mut dir = convs.join(ID.to_string());
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(
+        demo().join("base_config.json"),
+        dir.join("base_config.json"),
+    )
+    .unwrap();
+    fs::write(dir.join("metadata.json"), "{}\n").unwrap();
+    write_events(&dir, &turns[0]);
+    let lock = tmp.path().join(format!(".jp/locks/jp-c{ID}.lock"));
+
+    let mut watch = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        .args([
+            "watch",
+            "--enable",
+            "--mode",
+            "staged",
+            "--window",
+            "128k",
+            "--json",
+            "--verbose",
+        ])
+        .current_dir(tmp.path())
+        .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+        .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(watch.stdout.take().unwrap()).lines();
+    let first: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(first["event"], "watching");
+    let log = std::thread::spawn(move || {
+        lines
+            .map_while(Result::ok)
+            .map(|l| serde_json::from_str::<Value>(&l).unwrap())
+            .collect::<Vec<Value>>()
+    });
+
+    // Play jp: one query per turn, each under jp's lock; after the first
+    // turn jp titles the conversation and renames its folder.
+    let mut fired_after = Vec::new();
+    for (t, turn) in turns.iter().enumerate().skip(1) {
+        let f = jp_lock(&lock);
+        let mut events: Vec<Value> =
+            serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+        let before = events.iter().filter(|e| e["type"] == "compaction").count();
+        fired_after.push(before);
+        events.extend(turn.iter().cloned());
+        write_events(&dir, &events);
+        if t == 1 {
+            fs::write(dir.join("metadata.json"), "{\"title\": \"csvq release\"}\n").unwrap();
+            let renamed = convs.join(format!("{ID}-csvq-release"));
+            fs::rename(&dir, &renamed).unwrap();
+            dir = renamed;
+        }
+        drop(f);
+        fs::remove_file(&lock).unwrap();
+        // Time for the watcher to act on this boundary before the next
+        // query starts, as a person reading the answer would give it.
+        let deadline = Instant::now() + Duration::from_millis(600);
+        while Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    unsafe { libc::kill(watch.id() as i32, libc::SIGTERM) };
+    let status = watch.wait().unwrap();
+    assert!(status.success(), "watch ended with {status:?}");
+    let log = log.join().unwrap();
+
+    // No event lost, in order: the file is the demo's events plus the
+    // compactions watch appended between turns.
+    let events: Vec<Value> =
+        serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+    let played: Vec<Value> = turns.iter().flatten().cloned().collect();
+    let kept: Vec<Value> = events
+        .iter()
+        .filter(|e| e["type"] != "compaction")
+        .cloned()
+        .collect();
+    assert_eq!(kept, played, "every event jp wrote is there, in order");
+    let written: Vec<(u64, u64)> = events
+        .iter()
+        .filter(|e| e["type"] == "compaction")
+        .map(|e| {
+            (
+                e["from_turn"].as_u64().unwrap(),
+                e["to_turn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(!written.is_empty(), "{log:#?}");
+    for e in events.iter().filter(|e| e["type"] == "compaction") {
+        assert_eq!(e["source"], "auto");
+    }
+
+    // The same session through `simulate`, at the same policy and window.
+    let sim = common::json(
+        &Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+            .args([
+                "simulate",
+                dir.to_str().unwrap(),
+                "--policies",
+                "staged",
+                "--windows",
+                "128k",
+                "--json",
+            ])
+            .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+            .output()
+            .unwrap(),
+    );
+    let firings: Vec<(u64, u64)> = sim["runs"][0]["firings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["from_turn"].as_u64().unwrap(),
+                f["to_turn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // simulate evaluates a boundary when the next turn begins; watch also
+    // evaluates after the last turn, so it may have one more.
+    assert!(
+        written.len() == firings.len() || written.len() == firings.len() + 1,
+        "watch wrote {written:?}, simulate fired {firings:?}"
+    );
+    assert_eq!(&written[..firings.len()], &firings[..], "{log:#?}");
+    let logged: Vec<(u64, u64)> = log
+        .iter()
+        .filter(|l| l["event"] == "fired")
+        .map(|l| {
+            (
+                l["from_turn"].as_u64().unwrap(),
+                l["to_turn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(logged, written, "one log line per firing");
+}
+
+#[test]
+fn once_evaluates_now_and_writes_what_auto_announces() {
+    let (tmp, dir) = common::workspace_with(&demo());
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+            .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+            .output()
+            .unwrap()
+    };
+    let dry = common::json(&run(&[
+        "auto",
+        "csvq",
+        "--dry-run",
+        "--window",
+        "64k",
+        "--json",
+    ]));
+    let announced = dry["compactions"].as_array().unwrap().len();
+    assert!(announced > 0);
+    // Disabled in the configuration: watch says why and does nothing.
+    let out = run(&["watch", "--once", "--window", "64k", "--json", "--verbose"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not enabled"), "{text}");
+    let out = run(&["watch", "--once", "--enable", "--window", "64k", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fired = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"fired\""))
+        .count();
+    assert_eq!(fired, announced);
+    let conv = jp_inspect::core::store::load::load(&dir).unwrap();
+    assert_eq!(conv.compactions().count(), 2 + announced);
+}
