@@ -104,6 +104,48 @@ fn provenance_and_context(c: &mut Criterion, dir: &Path) {
     g.finish();
 }
 
+/// The time `watch` (or any write) holds jp's lock: take it, re-read and
+/// parse the file, render, write the temp file, fsync, rename, release.
+fn write_under_lock(c: &mut Criterion) {
+    let dir = common::largest_real();
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp
+        .path()
+        .join(".jp/conversations")
+        .join(dir.file_name().unwrap());
+    fs::create_dir_all(&copy).unwrap();
+    let original = fs::read(dir.join("events.json")).unwrap();
+    for f in ["base_config.json", "metadata.json"] {
+        let _ = fs::copy(dir.join(f), copy.join(f));
+    }
+    let compaction = jp_inspect::core::Compaction {
+        timestamp: jp_inspect::core::model::timestamp::parse("2030-01-01 00:00:00").unwrap(),
+        from_turn: 0,
+        to_turn: 0,
+        summary: None,
+        strip_reasoning: true,
+        tool_calls: None,
+        source: jp_inspect::core::Source::Auto,
+    };
+    let mut g = c.benchmark_group("largest real conversation, write");
+    g.bench_function("append one compaction under jp's lock", |b| {
+        b.iter_batched(
+            || fs::write(copy.join("events.json"), &original).unwrap(),
+            |()| {
+                black_box(
+                    jp_inspect::core::store::save::apply(
+                        &copy,
+                        &jp_inspect::core::store::save::Edit::append(vec![compaction.clone()]),
+                    )
+                    .unwrap(),
+                )
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
 fn hundred_mb(c: &mut Criterion) {
     load_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
 }
@@ -192,5 +234,11 @@ fn simulate_fixtures(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, real, simulate_fixtures, hundred_mb);
+criterion_group!(
+    benches,
+    real,
+    write_under_lock,
+    simulate_fixtures,
+    hundred_mb
+);
 criterion_main!(benches);

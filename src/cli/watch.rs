@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Changes closer together than this are one: jp writes a temp file, renames
 /// it, then deletes its lock file.
@@ -158,11 +158,22 @@ impl Watch<'_> {
                 Ok(Msg::Fs(ev)) => touched.extend(ids_of(&ev)),
                 Ok(Msg::Stop) | Err(_) => return Ok(()),
             }
+            if touched.is_empty() {
+                continue;
+            }
             // Let jp's write settle: its rename and its lock's removal come
-            // as a burst.
+            // as a burst. Reads (jp's, the inspector's) don't count.
+            let mut quiet_at = Instant::now() + SETTLE;
             loop {
-                match rx.recv_timeout(SETTLE) {
-                    Ok(Msg::Fs(ev)) => touched.extend(ids_of(&ev)),
+                let wait = quiet_at.saturating_duration_since(Instant::now());
+                match rx.recv_timeout(wait) {
+                    Ok(Msg::Fs(ev)) => {
+                        let ids = ids_of(&ev);
+                        if !ids.is_empty() {
+                            touched.extend(ids);
+                            quiet_at = Instant::now() + SETTLE;
+                        }
+                    }
                     Ok(Msg::Stop) => return Ok(()),
                     Err(RecvTimeoutError::Timeout) => break,
                     Err(RecvTimeoutError::Disconnected) => return Ok(()),
