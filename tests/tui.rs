@@ -722,3 +722,66 @@ fn j_projects_as_todays_jp_and_the_list_marks_the_difference() {
     h.char('J');
     assert_eq!(h.state.inspection.as_ref().unwrap().estimate.tokens(), ours);
 }
+
+/// `A` runs automatic compaction by itself while following: jp completes a
+/// turn (under its lock, then renames the folder as it does when it sets a
+/// title); the inspector finds the conversation again by id, the policy
+/// fires at that boundary, and a notice says so.
+#[test]
+fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
+    let mut h = Harness::new(160, 40, true);
+    h.char('w');
+    for _ in 0..10 {
+        h.key(KeyCode::Backspace);
+    }
+    h.typed("64k");
+    h.key(KeyCode::Enter);
+    h.char('A');
+    assert!(h.state.settings.auto_run && h.state.settings.follow);
+    assert!(
+        h.text()
+            .lines()
+            .next()
+            .unwrap()
+            .contains("following · auto")
+    );
+    let before = h.compactions_on_disk().len();
+
+    // jp: one more turn, written under its lock; then the title changes
+    // and the folder is renamed.
+    let dir = h.dir().to_path_buf();
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(
+        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
+        "content": "Cut the release notes. ".repeat(300)}),
+    );
+    let id = load::id_of_dir(&dir).unwrap();
+    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let next = dir.join("next.json");
+    std::fs::write(&next, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
+    let status = std::process::Command::new("flock")
+        .arg(&lock)
+        .arg("-c")
+        .arg(format!("mv {0}/next.json {0}/events.json", dir.display()))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let renamed = dir.with_file_name(format!("{id}-csvq-release-notes"));
+    std::fs::rename(&dir, &renamed).unwrap();
+
+    h.act(Msg::FilesChanged);
+    assert_eq!(h.state.dir, renamed, "followed by id");
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert!(text.starts_with("automatic compaction fired:"), "{text}");
+    let on_disk = h.compactions_on_disk();
+    assert!(on_disk.len() > before);
+    assert!(on_disk[before..].iter().all(|(s, _, _)| *s == Source::Auto));
+    assert_eq!(h.state.inspection.as_ref().unwrap().conv.turn_count, 33);
+    // Once per turn: nothing new, nothing more.
+    let n = on_disk.len();
+    h.act(Msg::FilesChanged);
+    assert_eq!(h.compactions_on_disk().len(), n);
+}

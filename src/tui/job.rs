@@ -60,6 +60,16 @@ pub enum Job {
         what: String,
         view: View,
     },
+    /// Automatic compaction at a turn boundary, as `watch` runs it: planned
+    /// unlocked, written under the lock if the file still holds what the
+    /// plan saw.
+    Boundary {
+        dir: PathBuf,
+        conv: Arc<Conversation>,
+        config: AutoConfig,
+        window: Option<u64>,
+        now: crate::core::model::timestamp::Timestamp,
+    },
     /// Replay the conversation under each policy at each window.
     Simulate {
         conv: Arc<Conversation>,
@@ -99,6 +109,9 @@ pub enum JobResult {
     },
     Written(Result<(Box<Inspection>, String), Error>),
     Simulated(Result<Vec<Run>, Error>),
+    /// What automatic compaction did at a boundary: the plan it wrote, or
+    /// why it wrote nothing.
+    Boundary(Result<crate::core::ops::Boundary, Error>),
     Searched {
         query: String,
         hits: Vec<usize>,
@@ -116,6 +129,9 @@ pub struct ConfigFile(pub Option<PathBuf>);
 /// A loaded conversation, and its configuration when asked for.
 #[derive(Debug)]
 pub struct Loaded {
+    /// Where it was found: jp renames a conversation's folder when it sets
+    /// its title, and the inspector follows it by id.
+    pub dir: PathBuf,
     pub inspection: Box<Inspection>,
     pub config: Option<Result<AutoConfig, Error>>,
 }

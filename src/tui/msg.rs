@@ -57,6 +57,7 @@ pub enum Command {
     SetWindow,
     ToggleMode,
     ToggleJpView,
+    ToggleAuto,
     Simulation,
     Follow,
     ToggleRaw,

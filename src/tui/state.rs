@@ -145,6 +145,10 @@ pub struct Settings {
     pub clock: Option<crate::core::model::timestamp::Timestamp>,
     /// Project as jp-inspect does, or as today's jp does (`J`).
     pub view: View,
+    /// Run automatic compaction at every new turn while following (`A`).
+    pub auto_run: bool,
+    /// Turns of the conversation when automatic compaction last looked.
+    pub auto_seen_turns: usize,
 }
 
 /// The status line: the last message and the job in progress.
@@ -211,6 +215,8 @@ impl State {
                 follow: false,
                 clock: None,
                 view: View::Inspect,
+                auto_run: false,
+                auto_seen_turns: 0,
             },
             status: Status::default(),
             quit: false,

@@ -29,13 +29,17 @@ pub fn execute(job: Job) -> JobResult {
             preview,
             config,
             view,
-        } => JobResult::Loaded(load::load(&dir).map(|c| {
-            let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
-            Box::new(Loaded {
-                inspection: Box::new(Inspection::build(Arc::new(c), &preview, view)),
-                config,
-            })
-        })),
+        } => {
+            let dir = relocated(dir);
+            JobResult::Loaded(load::load(&dir).map(|c| {
+                let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
+                Box::new(Loaded {
+                    dir: dir.clone(),
+                    inspection: Box::new(Inspection::build(Arc::new(c), &preview, view)),
+                    config,
+                })
+            }))
+        }
         Job::Preview {
             conv,
             request,
@@ -68,6 +72,24 @@ pub fn execute(job: Job) -> JobResult {
                 what,
             )
         })),
+        Job::Boundary {
+            dir,
+            conv,
+            config,
+            window,
+            now,
+        } => {
+            let summarizer = summarize::from_config(&config.summarizer);
+            JobResult::Boundary(ops::compact_at_boundary(
+                &dir,
+                &conv,
+                &config,
+                window,
+                summarizer.as_ref(),
+                now,
+                true,
+            ))
+        }
         Job::Simulate {
             conv,
             windows,
@@ -122,6 +144,19 @@ fn preview(
         plan,
         inspection,
     })
+}
+
+/// `dir`, or where jp moved it: the folder of the same conversation id
+/// beside it (jp renames a folder when the title changes).
+fn relocated(dir: std::path::PathBuf) -> std::path::PathBuf {
+    if dir.exists() {
+        return dir;
+    }
+    let found = crate::core::store::load::id_of_dir(&dir).and_then(|id| {
+        let parent = dir.parent()?.to_path_buf();
+        crate::core::store::workspace::dir_of_id(&[parent], id)
+    });
+    found.unwrap_or(dir)
 }
 
 /// The simulation view's grid. It replays every boundary of every policy,

@@ -1,8 +1,12 @@
 //! What a finished job changes.
 
-use super::commands;
+use super::{commands, run};
 use crate::core::error::Error;
+use crate::core::ops::{Boundary, Why};
+use crate::fmt::thousands;
+use crate::tui::job::Job;
 use crate::tui::job::{Done, JobResult, PreviewRequest};
+use crate::tui::msg::Effect;
 use crate::tui::state::{ConfirmKind, Level, Panel, Preview, State};
 
 /// An error as the status line says it.
@@ -10,7 +14,7 @@ fn say(state: &mut State, e: &Error) {
     state.set_status(e.to_string(), Level::Error);
 }
 
-pub(super) fn finished(state: &mut State, done: Done) {
+pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
     let current = done.generation == state.generation;
     match done.result {
         JobResult::Loaded(Ok(loaded)) => {
@@ -26,7 +30,18 @@ pub(super) fn finished(state: &mut State, done: Done) {
                 .iter()
                 .map(ToString::to_string)
                 .collect();
+            if loaded.dir != state.dir {
+                state.set_status(
+                    format!("jp moved the conversation to {}", loaded.dir.display()),
+                    Level::Info,
+                );
+                state.dir = loaded.dir;
+                if state.settings.follow {
+                    fx.push(Effect::Watch(true));
+                }
+            }
             state.set_inspection(*loaded.inspection);
+            auto_at_boundary(state, fx);
             if first && !warnings.is_empty() {
                 state.set_status(
                     format!(
@@ -98,6 +113,43 @@ pub(super) fn finished(state: &mut State, done: Done) {
                 }
             }
         }
+        JobResult::Boundary(result) => {
+            state.status.busy = None;
+            match result {
+                Ok(Boundary::Fired(plan)) => {
+                    let what: Vec<String> = plan
+                        .additions
+                        .iter()
+                        .map(|a| {
+                            let kind = match a.why {
+                                Why::Auto(k) => k.as_str(),
+                                Why::Rule { .. } => "rule",
+                            };
+                            format!("{kind} of turns {}", a.range().human())
+                        })
+                        .collect();
+                    state.set_status(
+                        format!(
+                            "automatic compaction fired: {} ({} → {} tok)",
+                            what.join(", "),
+                            thousands(plan.tokens.before),
+                            thousands(plan.tokens.after)
+                        ),
+                        Level::Info,
+                    );
+                    // Show it (the watcher reports the write too; this is
+                    // for a follow that missed it).
+                    fx.push(Effect::job(Job::Load {
+                        dir: state.dir.clone(),
+                        preview: Vec::new(),
+                        config: None,
+                        view: state.settings.view,
+                    }));
+                }
+                Ok(Boundary::Skipped(_)) => {}
+                Err(e) => say(state, &e),
+            }
+        }
         JobResult::Simulated(runs) => {
             state.status.busy = None;
             if let Some(Panel::Simulation(s)) = &mut state.panel {
@@ -127,4 +179,41 @@ pub(super) fn finished(state: &mut State, done: Done) {
             }
         }
     }
+}
+
+/// With `A` on, a conversation that gained turns since automatic compaction
+/// last looked is at a boundary (jp writes and releases its lock at the end
+/// of a query; a write seen while jp still holds it is evaluated at the
+/// next reload).
+fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    if !state.settings.auto_run || m.conv.turn_count <= state.settings.auto_seen_turns {
+        return;
+    }
+    let conv = m.conv.clone();
+    if jp_holds(&state.dir) {
+        return;
+    }
+    state.settings.auto_seen_turns = conv.turn_count;
+    let job = Job::Boundary {
+        dir: state.dir.clone(),
+        conv,
+        config: state.settings.config.clone(),
+        window: state.settings.window_override,
+        now: state.now(),
+    };
+    run(state, fx, "automatic compaction", job);
+}
+
+/// Whether jp is mid-query on the conversation in `dir` (its lock file
+/// names a live process), told without touching the lock.
+fn jp_holds(dir: &std::path::Path) -> bool {
+    let Some(id) = crate::core::store::load::id_of_dir(dir) else {
+        return false;
+    };
+    let (primary, other) = crate::core::store::workspace::lock_paths(dir, id);
+    crate::core::store::lock::seems_held(&primary)
+        || other.is_some_and(|o| crate::core::store::lock::seems_held(&o))
 }

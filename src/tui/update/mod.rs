@@ -65,7 +65,7 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
                 }));
             }
         }
-        Msg::Done(done) => jobs::finished(state, *done),
+        Msg::Done(done) => jobs::finished(state, *done, fx),
         Msg::Command(cmd) => command(state, cmd, fx),
     }
 }
@@ -145,6 +145,22 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                     view: state.settings.view,
                 },
             );
+        }
+        Command::ToggleAuto => {
+            state.settings.auto_run = !state.settings.auto_run;
+            if state.settings.auto_run {
+                state.settings.auto_seen_turns =
+                    state.inspection.as_ref().map_or(0, |m| m.conv.turn_count);
+                state.set_status(
+                    "automatic compaction runs at every new turn jp completes (A stops it)",
+                    Level::Info,
+                );
+                if !state.settings.follow {
+                    command(state, Command::Follow, fx);
+                }
+            } else {
+                state.set_status("automatic compaction off", Level::Info);
+            }
         }
         Command::Simulation => commands::open_simulation(state, fx),
         Command::Follow => {

@@ -61,6 +61,7 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     ));
     let width = area.width as usize;
     let follow = match (state.settings.follow, width >= 100) {
+        (true, _) if state.settings.auto_run => Span::styled("● following · auto", t.ok()),
         (true, _) => Span::styled("● following", t.ok()),
         (false, true) => Span::styled("follow off", t.dim()),
         (false, false) => Span::styled("○ follow", t.dim()),
