@@ -8,16 +8,75 @@ use serde_json::Value;
 use std::fmt;
 
 /// Deep-merges `overlay` into `base` as `jp` does: objects merge key by key,
-/// anything else is replaced wholesale.
+/// jp's mergeable lists (see `merge_list`) by their strategy, anything else
+/// is replaced wholesale.
 pub fn merge(base: &mut Value, overlay: &Value) {
+    if let (Some(prev), Some(next)) = (as_list(base), as_list(overlay)) {
+        *base = merge_list(prev, next);
+        return;
+    }
     match (base, overlay) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in b {
-                merge(a.entry(k.clone()).or_insert(Value::Null), v);
+                let slot = a.entry(k.clone()).or_insert(Value::Null);
+                match (list_like(slot), list_like(v)) {
+                    (Some(prev), Some(next)) if MERGEABLE_LISTS.contains(&k.as_str()) => {
+                        *slot = merge_list(prev, next);
+                    }
+                    _ => merge(slot, v),
+                }
             }
         }
         (slot, v) => *slot = v.clone(),
     }
+}
+
+/// Lists jp merges by appending even when both sides are plain arrays (its
+/// `MergeableVec` fields that are read here): a skill's config delta adds
+/// its sections and instructions to the system prompt.
+const MERGEABLE_LISTS: [&str; 3] = ["system_prompt_sections", "instructions", "rules"];
+
+/// A list in jp's wrapped form, `{"value": [...], "strategy": ...,
+/// "discard_when_merged": ...}`: (items, strategy, discard when merged).
+type List<'a> = (&'a [Value], Option<&'a str>, bool);
+
+fn as_list(v: &Value) -> Option<List<'_>> {
+    let o = v.as_object()?;
+    let items = o.get("value")?.as_array()?;
+    if !o
+        .keys()
+        .all(|k| ["value", "strategy", "discard_when_merged"].contains(&k.as_str()))
+    {
+        return None;
+    }
+    Some((
+        items,
+        o.get("strategy").and_then(Value::as_str),
+        o.get("discard_when_merged")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+    ))
+}
+
+/// A plain array or a wrapped list.
+fn list_like(v: &Value) -> Option<List<'_>> {
+    match v {
+        Value::Array(a) => Some((a, None, false)),
+        _ => as_list(v),
+    }
+}
+
+/// jp's `vec_with_strategy`: a default (`discard_when_merged`) is replaced;
+/// otherwise the next list's strategy decides, appending when it names none.
+fn merge_list(prev: List<'_>, next: List<'_>) -> Value {
+    let (prev, _, discard) = prev;
+    let (next, strategy, _) = next;
+    let items: Vec<Value> = match (discard, strategy) {
+        (true, _) | (false, Some("replace")) => next.to_vec(),
+        (false, Some("prepend")) => next.iter().chain(prev).cloned().collect(),
+        _ => prev.iter().chain(next).cloned().collect(),
+    };
+    Value::Array(items)
 }
 
 /// The merged config in effect just before event `upto` (all of it when
@@ -139,6 +198,41 @@ mod tests {
             a,
             json!({"assistant": {"model": {"id": {"provider": "p", "name": "n"}}, "name": "x"}, "list": [3]})
         );
+    }
+
+    #[test]
+    fn jps_lists_merge_by_their_strategy() {
+        let wrapped =
+            |v: Value, s: &str| json!({"value": v, "strategy": s, "discard_when_merged": false});
+        // A skill's delta appends its sections to a stored (wrapped) list.
+        let mut a =
+            json!({"assistant": {"system_prompt_sections": wrapped(json!([1, 2]), "replace")}});
+        merge(
+            &mut a,
+            &json!({"assistant": {"system_prompt_sections": [3]}}),
+        );
+        assert_eq!(a["assistant"]["system_prompt_sections"], json!([1, 2, 3]));
+        // Plain on both sides, a known mergeable list: appended too.
+        let mut a = json!({"assistant": {"instructions": [1]}});
+        merge(&mut a, &json!({"assistant": {"instructions": [2]}}));
+        assert_eq!(a["assistant"]["instructions"], json!([1, 2]));
+        // The next list's own strategy decides.
+        let mut a = json!({"instructions": [1, 2]});
+        merge(
+            &mut a,
+            &json!({"instructions": wrapped(json!([3]), "replace")}),
+        );
+        assert_eq!(a["instructions"], json!([3]));
+        let mut a = json!({"instructions": [1]});
+        merge(
+            &mut a,
+            &json!({"instructions": wrapped(json!([0]), "prepend")}),
+        );
+        assert_eq!(a["instructions"], json!([0, 1]));
+        // A default is discarded when anything is merged over it.
+        let mut a = json!({"rules": {"value": [9], "discard_when_merged": true}});
+        merge(&mut a, &json!({"rules": [1]}));
+        assert_eq!(a["rules"], json!([1]));
     }
 
     #[test]
