@@ -359,6 +359,18 @@ fn a_write_refused_by_the_lock_is_a_message() {
     let text = h.text();
     assert!(text.contains("jp holds the lock"), "{text}");
     assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
+    // With a preview open the failure is not hidden behind it, and the
+    // preview stays to retry.
+    h.char('p');
+    h.typed("auto");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    let text = h.text();
+    let status = text.lines().rev().nth(1).unwrap();
+    assert!(status.contains("jp holds the lock"), "{text}");
+    assert!(!status.contains("PREVIEW"), "{text}");
+    assert!(h.state.preview.is_some(), "the preview stays to retry");
+    assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
 }
 
 #[test]

@@ -129,7 +129,17 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let mut spans = Vec::new();
-    if let (Some(p), Some(m)) = (&state.preview, &state.inspection)
+    let error = state
+        .status
+        .message
+        .as_ref()
+        .filter(|(_, level)| *level == Level::Error);
+    if let (Some((text, _)), Some(_)) = (error, &state.preview) {
+        // A failed write must not hide behind the preview it tried to
+        // write: the error first, and the preview stays open to retry.
+        spans.push(Span::styled(format!(" {text}"), t.error()));
+        spans.push(Span::styled("  preview kept: a retries · Esc drops", t.dim()));
+    } else if let (Some(p), Some(m)) = (&state.preview, &state.inspection)
         && let Some(before) = &m.before
     {
         let (b, a) = (state.context_of(before), state.context_of(&m.estimate));
