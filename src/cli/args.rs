@@ -72,6 +72,23 @@ pub enum Command {
     /// (jp releasing a conversation's lock after new events), evaluate the
     /// policy and append what it fires.
     Watch(WatchArgs),
+    /// The session's real context curve: every request with the context it
+    /// was sent (the compactions appended before it, none after), against
+    /// the window in force, and the compactions appended in between.
+    History(HistoryArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    pub conv: String,
+    #[command(flatten)]
+    pub window: WindowArg,
+    /// A file with a `[conversation.compaction.auto]` table (its `context`
+    /// measure and thresholds apply).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -114,6 +131,20 @@ pub struct ShowArgs {
     /// so a bounded compaction strips every tool call of its range.
     #[arg(long, requires = "compacted")]
     pub as_jp: bool,
+    /// What the model had in front of it at turn TURN (1-based): the
+    /// request before that turn's first answer, with only the compactions
+    /// appended before it.
+    #[arg(
+        long,
+        value_name = "TURN",
+        requires = "compacted",
+        conflicts_with = "at_event"
+    )]
+    pub at: Option<usize>,
+    /// The same, just before raw event N (0-based, as `show --json` numbers
+    /// events).
+    #[arg(long, value_name = "N", requires = "compacted")]
+    pub at_event: Option<usize>,
     #[arg(long)]
     pub json: bool,
 }

@@ -4,6 +4,7 @@
 mod args;
 mod auto;
 mod compact;
+mod history;
 mod list;
 mod output;
 mod reset;
@@ -34,6 +35,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Auto(a) => auto::run(ctx, a),
         Command::Simulate(a) => simulate::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
+        Command::History(a) => history::run(ctx, a),
     }
 }
 

@@ -1,11 +1,13 @@
 //! `show`: the raw stream or the projected view, a line per event.
 
 use super::Context;
+use super::UsageError;
 use super::args::ShowArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
 use crate::core::compact::estimate::tokens;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Projected, TurnOrigin};
+use crate::core::ops;
 use crate::core::{Conversation, compact::excerpt, store::load};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -25,11 +27,51 @@ pub fn run(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
 pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
     let conv = load::load(dir)?;
     print_warnings(&conv);
-    match (args.compacted, args.json) {
-        (false, true) => print_json(&raw_json(&conv)),
-        (false, false) => print_lines(raw_lines(&conv)),
-        (true, true) => print_json(&projected_json(&conv, view(args.as_jp))),
-        (true, false) => print_lines(projected_lines(&conv, view(args.as_jp))),
+    if !args.compacted {
+        return if args.json {
+            print_json(&raw_json(&conv))
+        } else {
+            print_lines(raw_lines(&conv))
+        };
+    }
+    let view = view(args.as_jp);
+    let at = match (args.at, args.at_event) {
+        (Some(0), _) => return Err(UsageError("turns are numbered from 1".into()).into()),
+        (Some(t), _) => Some(ops::request_of_turn(&conv, t - 1).ok_or_else(|| {
+            UsageError(format!(
+                "turn {t} has no answer to show the request of (the conversation has {} turns)",
+                conv.turn_count
+            ))
+        })?),
+        (None, Some(n)) if n > conv.events.len() => {
+            return Err(UsageError(format!(
+                "there is no event {n}; the conversation has {} (numbered from 0)",
+                conv.events.len()
+            ))
+            .into());
+        }
+        (None, n) => n,
+    };
+    let p = match at {
+        Some(end) => projection::as_of(&conv, end, view),
+        None => projection::of_view(&conv, view),
+    };
+    let what = match (view, at) {
+        (View::Inspect, None) => ", projected".to_string(),
+        (View::Jp, None) => ", projected as today's jp does (over bounds ignored)".to_string(),
+        (_, Some(end)) => format!(
+            ", as the request before event {end} saw it{}",
+            if view == View::Jp {
+                ", as today's jp"
+            } else {
+                ""
+            }
+        ),
+    };
+    if args.json {
+        print_json(&projected_json(&conv, &p))
+    } else {
+        print_lines(projected_lines(&conv, &p, &what))
     }
 }
 
@@ -59,9 +101,8 @@ pub fn raw_json(conv: &Conversation) -> Value {
 /// raw event each came from (`null` for an injected summary) and the
 /// projected turns' origins. `turn` is the projected turn, an index into
 /// `turn_origins`; `raw_turn` the raw turn.
-pub fn projected_json(conv: &Conversation, view: View) -> Value {
-    let p = projection::of_view(conv, view);
-    let projected_turn = projected_turns(conv, &p);
+pub fn projected_json(conv: &Conversation, p: &projection::Projection) -> Value {
+    let projected_turn = projected_turns(conv, p);
     let events: Vec<Value> = p
         .events
         .iter()
@@ -146,17 +187,10 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
     lines
 }
 
-fn projected_lines(conv: &Conversation, view: View) -> Vec<String> {
-    let p = projection::of_view(conv, view);
-    let turns = projected_turns(conv, &p);
+fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) -> Vec<String> {
+    let turns = projected_turns(conv, p);
     let mut lines = vec![
-        header(
-            conv,
-            match view {
-                View::Inspect => ", projected",
-                View::Jp => ", projected as today's jp does (over bounds ignored)",
-            },
-        ),
+        header(conv, what),
         format!(
             "{:>5} {:>6}  {:<12} {:>8}  preview",
             "turn", "from", "kind", "tokens"
@@ -183,7 +217,7 @@ fn projected_lines(conv: &Conversation, view: View) -> Vec<String> {
             origin,
             kind,
             thousands(tokens(p.chars(&conv.events, e))),
-            excerpt::projected(conv, &p, e, PREVIEW)
+            excerpt::projected(conv, p, e, PREVIEW)
         ));
     }
     lines

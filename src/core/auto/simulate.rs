@@ -523,3 +523,118 @@ fn boundary(
     replay.apply(decision.actions.into_iter().map(|a| a.compaction).collect());
     Ok(())
 }
+
+/// One request of the session as it really happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryPoint {
+    /// The raw event the model produced in answer (the request is sent just
+    /// before it).
+    pub raw_index: usize,
+    pub turn: usize,
+    pub timestamp: Option<Timestamp>,
+    /// The context actually sent: the projection of the stream before it
+    /// (the compactions appended before it, none after), with the system
+    /// prompt and tools in force then.
+    pub context: u64,
+    /// The usable window in force then, if known.
+    pub usable: Option<u64>,
+    /// Compaction events (0-based positions) appended since the request
+    /// before.
+    pub compactions_since: Vec<usize>,
+}
+
+/// The real context curve of `conv`: every request (as the simulation
+/// defines one) with what it was sent, in one pass. The same replay as the
+/// simulation, fed the stream's own compactions where they were appended
+/// instead of a policy's. `budget_at(i)` is the budget in force before raw
+/// event `i` (asked again only after a config delta).
+pub fn history(
+    conv: &Conversation,
+    mut budget_at: impl FnMut(usize) -> Budget,
+) -> Vec<HistoryPoint> {
+    let mut replay = Replay::new(conv);
+    let mut budget = budget_at(0);
+    let mut points = Vec::new();
+    let mut since: Vec<usize> = Vec::new();
+    let mut last_visible: Option<&Kind> = None;
+    let mut newest: Option<Timestamp> = None;
+    let mut position = 0;
+    for (i, e) in conv.events.iter().enumerate() {
+        match &e.kind {
+            Kind::Compaction(parsed) => {
+                if let Ok(c) = parsed {
+                    // The replay paints what it is given as newest; a
+                    // compaction stamped before an earlier one loses to it
+                    // in the projection, so the prefix is projected afresh.
+                    if newest.is_some_and(|n| c.timestamp < n) {
+                        replay = replay_of_prefix(conv, i + 1);
+                    } else {
+                        replay.apply(vec![(**c).clone()]);
+                    }
+                    newest = newest.max(Some(c.timestamp));
+                    since.push(position);
+                }
+                position += 1;
+                continue;
+            }
+            Kind::ConfigDelta => budget = budget_at(i + 1),
+            _ => {}
+        }
+        if e.kind.is_conversation_event() {
+            replay.visible = replay.visible.max(e.turn + 1);
+        }
+        let is_output = matches!(e.kind, Kind::ChatResponse(_) | Kind::ToolCallRequest { .. });
+        let after_input = matches!(
+            last_visible,
+            Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
+        );
+        if is_output && after_input {
+            points.push(HistoryPoint {
+                raw_index: i,
+                turn: e.turn,
+                timestamp: e.timestamp,
+                context: budget.context_tokens(replay.total),
+                usable: budget.usable(),
+                compactions_since: std::mem::take(&mut since),
+            });
+        }
+        if e.kind.is_model_visible() {
+            last_visible = Some(&e.kind);
+            replay.turn_chars[e.turn] += e.chars;
+            replay.total += e.chars;
+        }
+    }
+    points
+}
+
+/// A replay holding the projection of the first `end` events, for the rare
+/// stream whose compactions are out of timestamp order.
+fn replay_of_prefix(conv: &Conversation, end: usize) -> Replay<'_> {
+    let mut replay = Replay::new(conv);
+    let p = projection::as_of(conv, end, crate::core::compact::jp_view::View::Inspect);
+    replay.visible = conv.events[..end]
+        .iter()
+        .filter(|e| e.kind.is_conversation_event())
+        .map(|e| e.turn + 1)
+        .max()
+        .unwrap_or(0);
+    let turn_chars = p.turn_chars(&conv.events, conv.turn_count);
+    replay.total = turn_chars.iter().sum();
+    replay.turn_chars = turn_chars;
+    replay.policies = p.policies.clone();
+    for o in p.overlays {
+        let c = o.compaction;
+        replay.after_last = replay.after_last.max(c.to_turn + 1);
+        if c.summary.is_some() {
+            replay.after_last_summary = replay.after_last_summary.max(c.to_turn + 1);
+            replay.summary_ranges.push((c.from_turn, c.to_turn));
+        }
+        let position = replay.overlays.len();
+        replay.overlays.push(Overlay {
+            compaction: c,
+            position,
+            preview: false,
+        });
+    }
+    replay
+}

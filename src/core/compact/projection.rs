@@ -357,6 +357,27 @@ fn origins(policies: &[TurnPolicy]) -> Vec<TurnOrigin> {
 }
 
 /// The projection of a conversation as it stands.
+/// What the model was sent just before raw event `end`: the projection of
+/// the stream's first `end` events, with the compactions appended before
+/// it and none after (compaction events sit in the stream in the order they
+/// were appended).
+pub fn as_of(conv: &Conversation, end: usize, view: super::jp_view::View) -> Projection {
+    let end = end.min(conv.events.len());
+    let events = &conv.events[..end];
+    let turn_count = events
+        .iter()
+        .filter(|e| e.kind.is_conversation_event())
+        .map(|e| e.turn + 1)
+        .max()
+        .unwrap_or(0);
+    let appended: Vec<usize> = conv.compactions().map(|c| c.event).collect();
+    let overlays = overlays(conv)
+        .into_iter()
+        .filter(|o| appended[o.position] < end)
+        .collect();
+    project(events, turn_count, view.apply(overlays))
+}
+
 /// The projection of `conv` with its own compactions, in `view`.
 pub fn of_view(conv: &Conversation, view: super::jp_view::View) -> Projection {
     project(&conv.events, conv.turn_count, view.apply(overlays(conv)))

@@ -30,6 +30,35 @@ pub fn budget(conv: &Conversation, config: &AutoConfig, window_override: Option<
     Budget::of_config(conv.merged_config(), window_override, config.context)
 }
 
+/// The real context curve of `conv`: every request with the context it was
+/// sent (the compactions appended before it, the system prompt and tools in
+/// force then), in one pass.
+pub fn history(
+    conv: &Conversation,
+    config: &AutoConfig,
+    window_override: Option<u64>,
+) -> Vec<crate::core::auto::simulate::HistoryPoint> {
+    crate::core::auto::simulate::history(conv, |i| {
+        Budget::of_config(
+            &crate::core::model::config::merged(conv, Some(i)),
+            window_override,
+            config.context,
+        )
+    })
+}
+
+/// The raw index of the request before turn `turn`'s (0-based) first
+/// answer: what `--at TURN` shows.
+pub fn request_of_turn(conv: &Conversation, turn: usize) -> Option<usize> {
+    conv.events.iter().position(|e| {
+        e.turn == turn
+            && matches!(
+                e.kind,
+                crate::core::Kind::ChatResponse(_) | crate::core::Kind::ToolCallRequest { .. }
+            )
+    })
+}
+
 /// Writes `plan` to the conversation in `dir`, under jp's lock, after
 /// re-reading the file (see `store::save`).
 pub fn apply(dir: &Path, plan: &Plan) -> Result<Saved> {

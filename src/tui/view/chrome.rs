@@ -138,7 +138,10 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         // A failed write must not hide behind the preview it tried to
         // write: the error first, and the preview stays open to retry.
         spans.push(Span::styled(format!(" {text}"), t.error()));
-        spans.push(Span::styled("  preview kept: a retries · Esc drops", t.dim()));
+        spans.push(Span::styled(
+            "  preview kept: a retries · Esc drops",
+            t.dim(),
+        ));
     } else if let (Some(p), Some(m)) = (&state.preview, &state.inspection)
         && let Some(before) = &m.before
     {
