@@ -797,3 +797,77 @@ fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     h.act(Msg::FilesChanged);
     assert_eq!(h.compactions_on_disk().len(), n);
 }
+
+/// `t`: "as of" mode. The session's requests from the last; `[`/`]` step;
+/// the projected pane is what that request was sent (the compactions
+/// appended before it, none after), the raw pane dims what came later, the
+/// gauge shows that moment's context, a curve of the whole session sits
+/// above the panes; `t` returns to now.
+#[test]
+fn as_of_mode_shows_what_each_request_was_sent() {
+    let mut h = Harness::new(200, 50, true);
+    let now_tokens = h.state.inspection.as_ref().unwrap().estimate.tokens();
+    h.char('t');
+    let a = h.state.as_of.as_ref().expect("as of mode");
+    let n = a.points.len();
+    assert_eq!(a.current, n - 1);
+    assert!(
+        h.text()
+            .lines()
+            .next()
+            .unwrap()
+            .contains(&format!("as of request {n}/{n}"))
+    );
+    // Back to the request right before compaction #1 was appended (the
+    // first request that has it in `compactions_since` is the one after).
+    let k = a
+        .points
+        .iter()
+        .position(|p| !p.compactions_since.is_empty())
+        .unwrap();
+    for _ in 0..(n - k) {
+        h.char('[');
+    }
+    let a = h.state.as_of.as_ref().unwrap();
+    assert_eq!(a.current, k - 1);
+    let point = a.point().unwrap().clone();
+    let m = h.state.inspection.as_ref().unwrap();
+    assert_eq!(m.as_of, Some(point.raw_index));
+    assert!(
+        m.projection.overlays.is_empty(),
+        "no compaction was appended yet"
+    );
+    assert!(m.compactions.is_empty());
+    let text = h.text();
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .contains(&thousands(point.context)),
+        "the gauge shows that request's context: {text}"
+    );
+    insta::assert_snapshot!("as_of_200x50", h.screen().backend());
+    // One step on: compaction #1 is in force.
+    h.char(']');
+    assert_eq!(
+        h.state
+            .inspection
+            .as_ref()
+            .unwrap()
+            .projection
+            .overlays
+            .len(),
+        1
+    );
+    // Writes are refused in the past.
+    h.char('X');
+    assert!(h.state.panel.is_none());
+    h.act(Msg::Resize(80, 24));
+    insta::assert_snapshot!("as_of_80x24", h.screen().backend());
+    h.char('t');
+    assert!(h.state.as_of.is_none());
+    assert_eq!(
+        h.state.inspection.as_ref().unwrap().estimate.tokens(),
+        now_tokens
+    );
+}

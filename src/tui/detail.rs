@@ -55,7 +55,7 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
             .unwrap_or_else(|| "?".into()),
         e.turn + 1
     )];
-    let fate = m.projection.fates[i];
+    let fate = m.projection.fates.get(i).copied().unwrap_or_default();
     if e.kind.is_conversation_event() {
         header.push(fate_line(m, fate.fate, fate.by));
     }

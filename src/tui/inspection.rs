@@ -160,28 +160,55 @@ pub struct Inspection {
     /// merged config can be large).
     pub model_id: Option<String>,
     pub table_window: Option<crate::core::compact::window::Window>,
+    /// Seen as the request before this raw event saw it (time travel).
+    pub as_of: Option<usize>,
 }
 
 impl Inspection {
     /// Builds the model of `conv` with `preview` compactions shown on top.
     pub fn build(conv: Arc<Conversation>, preview: &[Compaction], view: View) -> Inspection {
+        Self::build_at(conv, preview, view, None)
+    }
+
+    /// What the screen shows of `conv` as the request before raw event
+    /// `end` saw it (time travel), or now.
+    pub fn build_at(
+        conv: Arc<Conversation>,
+        preview: &[Compaction],
+        view: View,
+        end: Option<usize>,
+    ) -> Inspection {
         // The merged config is read once here: it can be large.
         let merged = conv.merged_config();
         let overhead = estimate::Overhead::of_config(merged);
-        let overlays = view.apply(projection::with_preview(&conv, preview));
-        let p = projection::project(&conv.events, conv.turn_count, overlays);
+        let p = match end {
+            Some(end) => projection::as_of(&conv, end, view),
+            None => {
+                let overlays = view.apply(projection::with_preview(&conv, preview));
+                projection::project(&conv.events, conv.turn_count, overlays)
+            }
+        };
         let estimate = estimate::estimate(&conv, &p, &overhead);
         let before = (!preview.is_empty()).then(|| {
             let base = projection::of_view(&conv, view);
             estimate::estimate(&conv, &base, &overhead)
         });
         let layout = layout(&conv, &p);
-        let compactions = compaction_rows(&conv, &p);
+        let mut compactions = compaction_rows(&conv, &p);
+        if let Some(end) = end {
+            // Only what was appended by then; what each saves is a figure of
+            // the whole stream, not of that moment.
+            compactions.retain(|r| r.event.is_some_and(|e| e < end));
+            for r in &mut compactions {
+                r.saved = None;
+            }
+        }
         let block_tokens = block_tokens(&conv, &p, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
         let model_id = crate::core::model::config::model_id(merged).map(|m| m.to_string());
         let table_window = crate::core::compact::window::for_config(merged, None);
         Inspection {
+            as_of: end,
             conv,
             projection: p,
             estimate,

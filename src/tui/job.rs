@@ -70,6 +70,18 @@ pub enum Job {
         window: Option<u64>,
         now: crate::core::model::timestamp::Timestamp,
     },
+    /// The real context curve: every request with what it was sent.
+    History {
+        conv: Arc<Conversation>,
+        config: AutoConfig,
+        window: Option<u64>,
+    },
+    /// What the request before raw event `end` saw (time travel).
+    AsOf {
+        conv: Arc<Conversation>,
+        end: usize,
+        view: View,
+    },
     /// Replay the conversation under each policy at each window.
     Simulate {
         conv: Arc<Conversation>,
@@ -109,6 +121,11 @@ pub enum JobResult {
     },
     Written(Result<(Box<Inspection>, String), Error>),
     Simulated(Result<Vec<Run>, Error>),
+    History(Vec<crate::core::auto::simulate::HistoryPoint>),
+    AsOf {
+        end: usize,
+        inspection: Box<Inspection>,
+    },
     /// What automatic compaction did at a boundary: the plan it wrote, or
     /// why it wrote nothing.
     Boundary(Result<crate::core::ops::Boundary, Error>),

@@ -17,6 +17,8 @@ pub enum Scope {
     Simulation,
     Confirm,
     Help,
+    /// "As of" mode, before the main bindings.
+    AsOf,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -30,7 +30,23 @@ fn list_height(height: u16, list_len: usize) -> u16 {
 }
 
 pub fn screen(width: u16, height: u16, list_len: usize) -> Screen {
-    let gauge_h = if height >= 22 { 3 } else { 2 };
+    screen_with(width, height, list_len, 0)
+}
+
+/// Lines of the context curve above the panes in "as of" mode.
+pub fn curve_height(height: u16) -> u16 {
+    if height >= 30 {
+        7
+    } else if height >= 20 {
+        4
+    } else {
+        0
+    }
+}
+
+/// `screen`, with `curve` lines for the context curve under the gauge.
+pub fn screen_with(width: u16, height: u16, list_len: usize, curve: u16) -> Screen {
+    let gauge_h = if height >= 22 { 3 } else { 2 } + curve;
     let list_h = list_height(height, list_len);
     let fixed = 1 + gauge_h + list_h + 1 + 1;
     let panes_h = height.saturating_sub(fixed);
@@ -59,8 +75,11 @@ pub fn screen(width: u16, height: u16, list_len: usize) -> Screen {
 }
 
 /// Rows of events a pane shows (below its title line).
-pub fn pane_rows(width: u16, height: u16, list_len: usize) -> usize {
-    screen(width, height, list_len).raw.height.saturating_sub(1) as usize
+pub fn pane_rows(width: u16, height: u16, list_len: usize, curve: u16) -> usize {
+    screen_with(width, height, list_len, curve)
+        .raw
+        .height
+        .saturating_sub(1) as usize
 }
 
 /// What a mouse position points at.
@@ -74,8 +93,8 @@ pub enum Area {
     Other,
 }
 
-pub fn hit_test(width: u16, height: u16, list_len: usize, x: u16, y: u16) -> Area {
-    let s = screen(width, height, list_len);
+pub fn hit_test(width: u16, height: u16, list_len: usize, curve: u16, x: u16, y: u16) -> Area {
+    let s = screen_with(width, height, list_len, curve);
     let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
     if inside(s.raw) && y > s.raw.y {
         Area::Raw((y - s.raw.y - 1) as usize)
@@ -109,11 +128,11 @@ mod tests {
     #[test]
     fn clicks_map_to_rows() {
         let s = screen(100, 30, 0);
-        assert_eq!(hit_test(100, 30, 0, 5, s.raw.y + 3), Area::Raw(2));
+        assert_eq!(hit_test(100, 30, 0, 0, 5, s.raw.y + 3), Area::Raw(2));
         assert_eq!(
-            hit_test(100, 30, 0, 60, s.projected.y + 1),
+            hit_test(100, 30, 0, 0, 60, s.projected.y + 1),
             Area::Projected(0)
         );
-        assert_eq!(hit_test(100, 30, 0, 5, 0), Area::Other);
+        assert_eq!(hit_test(100, 30, 0, 0, 5, 0), Area::Other);
     }
 }

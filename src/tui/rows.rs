@@ -38,6 +38,8 @@ pub enum Side {
         summary: bool,
         band: Option<Band>,
         hit: bool,
+        /// After the request shown "as of" (time travel): not sent yet.
+        later: bool,
     },
     Covered {
         text: String,
@@ -110,7 +112,7 @@ fn turn_band(m: &Inspection, b: usize) -> Option<Band> {
 /// The band beside raw event `i` of block `b`: the compaction that decided
 /// its fate, else the one covering its turn.
 fn event_band(m: &Inspection, b: usize, i: usize) -> Option<Band> {
-    match m.projection.fates[i].by {
+    match m.projection.fates.get(i).and_then(|f| f.by) {
         Some(by) => band_for(m, Some(by), true),
         None if m.conv.events[i].kind.is_conversation_event() => turn_band(m, b),
         None => None,
@@ -166,7 +168,9 @@ fn side_raw(
         Cell::Header => header(m, b, false),
         Cell::Event(i) => {
             let e = &m.conv.events[i];
-            let fate = m.projection.fates[i];
+            // Seen "as of" a request, the events after it have no fate yet.
+            let later = i >= m.projection.fates.len();
+            let fate = m.projection.fates.get(i).copied().unwrap_or_default();
             let band = event_band(m, b, i);
             let text = cache
                 .entry((false, i, 0))
@@ -181,6 +185,7 @@ fn side_raw(
                 summary: false,
                 band,
                 hit: hits.contains(&i),
+                later,
             }
         }
         Cell::Covered | Cell::Blank => Side::Blank {
@@ -229,6 +234,7 @@ fn side_projected(
                         summary: false,
                         band,
                         hit: hits.contains(&index),
+                        later: false,
                     }
                 }
                 Projected::Summary { overlay, part, .. } => {
@@ -249,6 +255,7 @@ fn side_projected(
                         summary: true,
                         band: band_for(m, Some(overlay), true),
                         hit: false,
+                        later: false,
                     }
                 }
             }

@@ -159,6 +159,19 @@ pub struct Status {
     pub spinner: usize,
 }
 
+/// Time travel: the session's requests, and the one shown.
+#[derive(Debug, Clone)]
+pub struct AsOf {
+    pub points: Vec<crate::core::auto::simulate::HistoryPoint>,
+    pub current: usize,
+}
+
+impl AsOf {
+    pub fn point(&self) -> Option<&crate::core::auto::simulate::HistoryPoint> {
+        self.points.get(self.current)
+    }
+}
+
 pub struct State {
     pub dir: PathBuf,
     pub inspection: Option<Inspection>,
@@ -173,6 +186,8 @@ pub struct State {
     pub panel: Option<Panel>,
     pub input: Option<Input>,
     pub search: Option<Search>,
+    /// "As of" mode (`t`): what one request of the session was sent.
+    pub as_of: Option<AsOf>,
     pub settings: Settings,
     pub status: Status,
     pub quit: bool,
@@ -206,6 +221,7 @@ impl State {
             panel: None,
             input: None,
             search: None,
+            as_of: None,
             settings: Settings {
                 window_override,
                 config,
@@ -250,6 +266,15 @@ impl State {
         }
     }
 
+    /// Lines of the context curve ("as of" mode only).
+    pub fn curve_height(&self) -> u16 {
+        if self.as_of.is_some() {
+            super::layout::curve_height(self.height)
+        } else {
+            0
+        }
+    }
+
     /// The context window (before the output reserve).
     pub fn window(&self) -> Option<window::Window> {
         self.budget()?.window
@@ -262,7 +287,13 @@ impl State {
 
     /// Height of the panes' rows area, as laid out by the view.
     pub fn pane_height(&self) -> usize {
-        super::layout::pane_rows(self.width, self.height, self.list_len()).max(1)
+        super::layout::pane_rows(
+            self.width,
+            self.height,
+            self.list_len(),
+            self.curve_height(),
+        )
+        .max(1)
     }
 
     pub fn list_len(&self) -> usize {

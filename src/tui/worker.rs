@@ -90,6 +90,15 @@ pub fn execute(job: Job) -> JobResult {
                 true,
             ))
         }
+        Job::History {
+            conv,
+            config,
+            window,
+        } => JobResult::History(ops::history(&conv, &config, window)),
+        Job::AsOf { conv, end, view } => JobResult::AsOf {
+            end,
+            inspection: Box::new(Inspection::build_at(conv, &[], view, Some(end))),
+        },
         Job::Simulate {
             conv,
             windows,

@@ -49,6 +49,15 @@ impl Fate {
     }
 }
 
+impl Default for EventFate {
+    fn default() -> Self {
+        EventFate {
+            fate: Fate::Kept,
+            by: None,
+        }
+    }
+}
+
 /// A raw event's fate and the overlay (index into the overlay list) that
 /// decided it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -266,3 +266,47 @@ pub(super) fn open_simulation(state: &mut State, fx: &mut Vec<Effect>) {
         },
     );
 }
+
+/// `t`: into "as of" mode (the session's requests, from the last), or back
+/// to now.
+pub(super) fn toggle_as_of(state: &mut State, fx: &mut Vec<Effect>) {
+    if state.as_of.take().is_some() {
+        state.set_status("back to now", Level::Info);
+        let job = Job::Load {
+            dir: state.dir.clone(),
+            preview: Vec::new(),
+            config: None,
+            view: state.settings.view,
+        };
+        run(state, fx, "reloading", job);
+        return;
+    }
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    state.preview = None;
+    let job = Job::History {
+        conv: m.conv.clone(),
+        config: state.settings.config.clone(),
+        window: state.settings.window_override,
+    };
+    run(state, fx, "replaying the session's requests", job);
+}
+
+/// `]`/`[` in "as of" mode: the next or previous request.
+pub(super) fn step_request(state: &mut State, by: isize, fx: &mut Vec<Effect>) {
+    let (Some(a), Some(m)) = (&mut state.as_of, &state.inspection) else {
+        return;
+    };
+    let last = a.points.len().saturating_sub(1);
+    a.current = a.current.saturating_add_signed(by).min(last);
+    let Some(end) = a.point().map(|p| p.raw_index) else {
+        return;
+    };
+    let job = Job::AsOf {
+        conv: m.conv.clone(),
+        end,
+        view: state.settings.view,
+    };
+    run(state, fx, "projecting", job);
+}

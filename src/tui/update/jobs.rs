@@ -150,6 +150,39 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 Err(e) => say(state, &e),
             }
         }
+        JobResult::History(points) => {
+            state.status.busy = None;
+            if points.is_empty() {
+                state.set_status(
+                    "no request to show: the model was never called",
+                    Level::Info,
+                );
+                return;
+            }
+            let current = points.len() - 1;
+            state.as_of = Some(crate::tui::state::AsOf { points, current });
+            commands::step_request(state, 0, fx);
+        }
+        JobResult::AsOf { end, inspection } => {
+            state.status.busy = None;
+            let shown = state
+                .as_of
+                .as_ref()
+                .and_then(|a| a.point())
+                .map(|p| p.raw_index);
+            if shown == Some(end) {
+                state.set_inspection(*inspection);
+                // Put the request's answer under the cursor.
+                if let Some(m) = &state.inspection
+                    && let Some(e) = m.conv.events.get(end)
+                {
+                    let b = e.turn.min(m.layout.blocks().saturating_sub(1));
+                    state.nav.focus = crate::tui::state::Focus::Raw;
+                    state.nav.cursor = m.layout.row_of_raw(b, end);
+                    state.ensure_visible();
+                }
+            }
+        }
         JobResult::Simulated(runs) => {
             state.status.busy = None;
             if let Some(Panel::Simulation(s)) = &mut state.panel {

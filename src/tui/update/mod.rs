@@ -51,7 +51,8 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
         }
         Msg::Terminate => state.quit = true,
         Msg::FilesChanged => {
-            if state.settings.follow {
+            // "As of" stays in the past; following resumes on return.
+            if state.settings.follow && state.as_of.is_none() {
                 let preview = state
                     .preview
                     .as_ref()
@@ -71,6 +72,22 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
 }
 
 fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
+    let writes = matches!(
+        cmd,
+        Command::Preview
+            | Command::Apply
+            | Command::ResetAuto
+            | Command::ResetAll
+            | Command::Delete
+            | Command::ToggleAuto
+    );
+    if writes && state.as_of.is_some() {
+        state.set_status(
+            "this is the past: leave \"as of\" (t) to change the conversation",
+            Level::Info,
+        );
+        return;
+    }
     match cmd {
         Command::ForceQuit => state.quit = true,
         Command::Quit => match state.panel {
@@ -162,6 +179,9 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                 state.set_status("automatic compaction off", Level::Info);
             }
         }
+        Command::AsOf => commands::toggle_as_of(state, fx),
+        Command::NextRequest => commands::step_request(state, 1, fx),
+        Command::PrevRequest => commands::step_request(state, -1, fx),
         Command::Simulation => commands::open_simulation(state, fx),
         Command::Follow => {
             state.settings.follow = !state.settings.follow;

@@ -110,7 +110,14 @@ pub(super) fn switch(state: &mut State, forward: bool) {
 }
 
 pub(super) fn mouse(state: &mut State, m: MouseEvent) {
-    let area = hit_test(state.width, state.height, state.list_len(), m.column, m.row);
+    let area = hit_test(
+        state.width,
+        state.height,
+        state.list_len(),
+        state.curve_height(),
+        m.column,
+        m.row,
+    );
     match m.kind {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             if let Some(Panel::Detail(_)) = state.panel {

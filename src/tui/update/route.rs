@@ -54,7 +54,11 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
         Some(Panel::Confirm(_)) => return,
         None => Scope::Main,
     };
-    let Some(cmd) = keys::lookup(scope, &k) else {
+    // "As of" mode's own keys come before the main ones.
+    let as_of = (scope == Scope::Main && state.as_of.is_some())
+        .then(|| keys::lookup(Scope::AsOf, &k))
+        .flatten();
+    let Some(cmd) = as_of.or_else(|| keys::lookup(scope, &k)) else {
         return;
     };
     if scope == Scope::Detail {

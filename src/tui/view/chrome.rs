@@ -72,7 +72,7 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     } else {
         model.rsplit('/').next().unwrap_or_default().to_string()
     };
-    let segments: Vec<(u8, Span)> = vec![
+    let mut segments: Vec<(u8, Span)> = vec![
         (4, Span::styled("jp-inspect", t.accent())),
         (0, Span::styled(title, t.title())),
         (2, Span::raw(m.conv.display_id())),
@@ -81,6 +81,30 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         (3, mode),
         (0, follow),
     ];
+    if let Some(a) = &state.as_of
+        && let Some(p) = a.point()
+    {
+        // Time travel outranks everything but the title.
+        segments.insert(
+            1,
+            (
+                0,
+                Span::styled(
+                    format!(
+                        "as of request {}/{}, turn {}, {}",
+                        a.current + 1,
+                        a.points.len(),
+                        p.turn + 1,
+                        p.timestamp
+                            .map(|ts| ts.format("%H:%M").to_string())
+                            .unwrap_or_default()
+                    ),
+                    t.key(),
+                ),
+            ),
+        );
+        segments.retain(|(_, s)| s.content != "follow off" && s.content != "○ follow");
+    }
     let fits = |keep: u8| -> bool {
         let kept: Vec<usize> = segments
             .iter()
@@ -216,6 +240,19 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
             }
             Some(Panel::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
             None => {
+                if state.as_of.is_some() {
+                    return footer_items(
+                        frame,
+                        area,
+                        state,
+                        vec![
+                            ("[/]", "previous/next request"),
+                            (key(Scope::AsOf, Command::AsOf), "back to now"),
+                            (key(Scope::Main, Command::OpenDetail), "detail"),
+                            (key(Scope::Main, Command::Quit), "quit"),
+                        ],
+                    );
+                }
                 let mut v = vec![
                     (key(Scope::Main, Command::Quit), "quit"),
                     (key(Scope::Main, Command::Help), "help"),
@@ -241,6 +278,11 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
             }
         }
     };
+    footer_items(frame, area, state, items);
+}
+
+fn footer_items(frame: &mut Frame, area: Rect, state: &State, items: Vec<(&str, &str)>) {
+    let t = &state.theme;
     let mut spans = Vec::new();
     for (k, what) in items {
         spans.push(Span::styled(format!(" {k}"), t.key()));

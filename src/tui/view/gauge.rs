@@ -23,7 +23,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let Some(budget) = state.budget() else {
         return;
     };
-    let after = budget.context_tokens(m.estimate.breakdown.total_chars());
+    // "As of" a request: what it was sent, against the window then.
+    let point = state.as_of.as_ref().and_then(|a| a.point());
+    let after = match point {
+        Some(p) => p.context,
+        None => budget.context_tokens(m.estimate.breakdown.total_chars()),
+    };
     let before = m
         .before
         .as_ref()
@@ -39,7 +44,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     };
     let mut lines: Vec<Line> = Vec::new();
     let mut marker_line: Option<Line> = None;
-    match budget.usable() {
+    match point.map_or(budget.usable(), |p| p.usable) {
         None => {
             lines.push(Line::from(vec![
                 Span::styled(LABEL, t.title()),

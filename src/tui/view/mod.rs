@@ -1,6 +1,7 @@
 //! Drawing: a pure function of the state.
 
 mod chrome;
+mod curve;
 mod gauge;
 
 mod list;
@@ -30,9 +31,27 @@ pub fn draw(frame: &mut Frame, state: &State) {
         );
         return;
     }
-    let s = layout::screen(area.width, area.height, state.list_len());
+    let s = layout::screen_with(
+        area.width,
+        area.height,
+        state.list_len(),
+        state.curve_height(),
+    );
     chrome::header(frame, s.header, state);
-    gauge::draw(frame, s.gauge, state);
+    let curve_h = state.curve_height().min(s.gauge.height);
+    let gauge_area = ratatui::layout::Rect {
+        height: s.gauge.height - curve_h,
+        ..s.gauge
+    };
+    gauge::draw(frame, gauge_area, state);
+    if curve_h > 0 {
+        let curve_area = ratatui::layout::Rect {
+            y: s.gauge.y + gauge_area.height,
+            height: curve_h,
+            ..s.gauge
+        };
+        curve::draw(frame, curve_area, state);
+    }
     match &state.panel {
         Some(Panel::Detail(d)) => {
             let body =

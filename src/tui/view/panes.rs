@@ -151,6 +151,7 @@ fn render_row(
             summary,
             band,
             hit,
+            later,
         } => {
             let mark = match (fate, raw) {
                 (Fate::Stripped, _) => "✂",
@@ -187,13 +188,24 @@ fn render_row(
             let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
             let room = width.saturating_sub(used);
             let text: String = text.chars().take(room).collect();
-            Line::from(vec![
-                gutter(t, *band),
-                Span::styled(mark.to_string(), text_style),
-                Span::styled(format!("{label:<kind_w$} "), t.kind(kind)),
-                Span::styled(format!("{tokens:>tokens_w$} "), t.dim()),
-                Span::styled(text, text_style),
-            ])
+            if *later {
+                // Time travel: what came after the request shown, dimmed.
+                Line::from(vec![
+                    gutter(t, *band),
+                    Span::styled(
+                        format!(" {label:<kind_w$} {tokens:>tokens_w$} {text}"),
+                        t.dim(),
+                    ),
+                ])
+            } else {
+                Line::from(vec![
+                    gutter(t, *band),
+                    Span::styled(mark.to_string(), text_style),
+                    Span::styled(format!("{label:<kind_w$} "), t.kind(kind)),
+                    Span::styled(format!("{tokens:>tokens_w$} "), t.dim()),
+                    Span::styled(text, text_style),
+                ])
+            }
         }
     };
     match (selected, focused) {
