@@ -55,6 +55,13 @@ fn real(c: &mut Criterion) {
     let dir = common::largest_real();
     load_bench(c, "largest real conversation", &dir, 50);
     provenance_and_context(c, &dir);
+    let conv = load::load(&dir).unwrap();
+    let config = AutoConfig::default();
+    let mut g = c.benchmark_group("largest real conversation, history");
+    g.bench_function("the real context curve, one pass", |b| {
+        b.iter(|| black_box(jp_inspect::core::ops::history(&conv, &config, None).len()))
+    });
+    g.finish();
 }
 
 /// What the provenance records and the context accounting add to opening a

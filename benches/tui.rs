@@ -77,6 +77,23 @@ fn million(c: &mut Criterion) {
             frame(&mut term, &s);
         })
     });
+    // "As of" mode: the curve replayed once (a job), then stepping.
+    let mut fx = update::update(&mut s, key('t'));
+    while let Some(jp_inspect::tui::msg::Effect::Job(job)) = fx.pop() {
+        let result = worker::execute(*job);
+        let generation = s.generation;
+        fx = update::update(&mut s, Msg::Done(Box::new(Done { generation, result })));
+    }
+    assert!(s.as_of.is_some());
+    let mut forward = true;
+    g.bench_function("key to frame: step a request in as-of mode (] / [)", |b| {
+        b.iter(|| {
+            forward = !forward;
+            update::update(&mut s, key(if forward { ']' } else { '[' }));
+            frame(&mut term, &s);
+        })
+    });
+    update::update(&mut s, key('t'));
     g.bench_function("key to frame: open preview (p, Esc)", |b| {
         b.iter(|| {
             update::update(&mut s, key('p'));

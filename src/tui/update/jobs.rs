@@ -159,8 +159,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 );
                 return;
             }
-            let current = points.len() - 1;
-            state.as_of = Some(crate::tui::state::AsOf { points, current });
+            state.as_of = Some(crate::tui::state::AsOf::new(points));
             commands::step_request(state, 0, fx);
         }
         JobResult::AsOf { end, inspection } => {

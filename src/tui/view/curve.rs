@@ -3,7 +3,7 @@
 //! hard lines, a mark at each request after which compactions were
 //! appended, and the request shown.
 
-use crate::tui::state::State;
+use crate::tui::state::{AsOf, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
@@ -19,16 +19,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     if area.height < 2 || area.width < 20 || a.points.is_empty() {
         return;
     }
-    let ratio = |p: &crate::core::auto::simulate::HistoryPoint| {
-        p.usable
-            .map_or(0.0, |u| p.context as f64 / u.max(1) as f64 * 100.0)
-    };
-    let curve: Vec<(f64, f64)> = a
-        .points
-        .iter()
-        .enumerate()
-        .map(|(k, p)| (k as f64, ratio(p)))
-        .collect();
+    let curve = &a.curve;
     let n = (a.points.len().max(2) - 1) as f64;
     let top = curve.iter().map(|(_, r)| *r).fold(100.0_f64, f64::max);
     let line = |r: f64| vec![(0.0, r * 100.0), (n, r * 100.0)];
@@ -36,13 +27,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         line(state.settings.config.soft_ratio),
         line(state.settings.config.hard_ratio),
     );
-    let compactions: Vec<(f64, f64)> = curve
-        .iter()
-        .zip(&a.points)
-        .filter(|(_, p)| !p.compactions_since.is_empty())
-        .map(|(c, _)| *c)
+    let compactions = &a.compaction_marks;
+    let current: Vec<(f64, f64)> = a
+        .point()
+        .map(|p| (a.current as f64, AsOf::ratio(p)))
+        .into_iter()
         .collect();
-    let current: Vec<(f64, f64)> = curve.get(a.current).copied().into_iter().collect();
     let fg = |c: Color| {
         if t.color {
             Style::default().fg(c)
@@ -65,12 +55,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
             .style(fg(Color::Cyan))
-            .data(&curve),
+            .data(curve),
         Dataset::default()
             .marker(Marker::Dot)
             .graph_type(GraphType::Scatter)
             .style(fg(Color::LightMagenta))
-            .data(&compactions),
+            .data(compactions),
         Dataset::default()
             .marker(Marker::Block)
             .graph_type(GraphType::Scatter)
