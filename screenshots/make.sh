@@ -37,6 +37,12 @@ tmux send-keys -t "$session" Escape; sleep 1
 tmux send-keys -t "$session" s; sleep 4
 shot simulation
 
+# Time travel: what the request before compaction #2 was sent.
+tmux send-keys -t "$session" Escape; sleep 1
+tmux send-keys -t "$session" t; sleep 2
+for _ in $(seq 40); do tmux send-keys -t "$session" '['; done; sleep 2
+shot asof
+
 tmux send-keys -t "$session" Escape q
 sleep 0.5
 tmux kill-session -t "$session" 2>/dev/null || true

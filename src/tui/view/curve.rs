@@ -54,7 +54,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Dataset::default()
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
-            .style(fg(Color::Cyan))
+            .style(fg(Color::LightGreen))
             .data(curve),
         Dataset::default()
             .marker(Marker::Dot)
