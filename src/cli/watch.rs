@@ -14,8 +14,7 @@ use crate::core::auto::{self, AutoConfig, Mode};
 use crate::core::error::Error;
 use crate::core::model::conversation::Conversation;
 use crate::core::ops::{self, Boundary};
-use crate::core::store::lock;
-use crate::core::store::workspace::{dir_of_id, lock_paths};
+use crate::core::store::workspace::dir_of_id;
 use crate::core::store::{load, load::id_of_dir};
 use crate::core::summarize;
 use notify::{RecursiveMode, Watcher as _};
@@ -193,8 +192,7 @@ impl Watch<'_> {
         let Some(dir) = dir_of_id(&self.conversations, id) else {
             return;
         };
-        let (primary, other) = lock_paths(&dir, id);
-        if lock::seems_held(&primary) || other.as_deref().is_some_and(lock::seems_held) {
+        if crate::core::store::save::jp_holds(&dir) {
             // jp is mid-query; its release is the boundary.
             return;
         }

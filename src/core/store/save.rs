@@ -125,6 +125,18 @@ pub struct Saved {
     pub written: bool,
 }
 
+/// Whether jp is mid-query on the conversation in `dir` (a lock file of its
+/// naming a live process, in either place jp locks), told without touching
+/// the lock.
+pub fn jp_holds(dir: &Path) -> bool {
+    let Some(id) = load::id_of_dir(dir) else {
+        return false;
+    };
+    let (primary, other) = lock_paths(dir, id);
+    crate::core::store::lock::seems_held(&primary)
+        || other.is_some_and(|o| crate::core::store::lock::seems_held(&o))
+}
+
 /// The lock for the conversation in `dir`.
 pub fn lock_for(dir: &Path) -> Result<Lock> {
     let id = load::id_of_dir(dir).ok_or_else(|| {

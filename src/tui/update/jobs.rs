@@ -225,7 +225,7 @@ fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
         return;
     }
     let conv = m.conv.clone();
-    if jp_holds(&state.dir) {
+    if crate::core::store::save::jp_holds(&state.dir) {
         return;
     }
     state.settings.auto_seen_turns = conv.turn_count;
@@ -237,15 +237,4 @@ fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
         now: state.now(),
     };
     run(state, fx, "automatic compaction", job);
-}
-
-/// Whether jp is mid-query on the conversation in `dir` (its lock file
-/// names a live process), told without touching the lock.
-fn jp_holds(dir: &std::path::Path) -> bool {
-    let Some(id) = crate::core::store::load::id_of_dir(dir) else {
-        return false;
-    };
-    let (primary, other) = crate::core::store::workspace::lock_paths(dir, id);
-    crate::core::store::lock::seems_held(&primary)
-        || other.is_some_and(|o| crate::core::store::lock::seems_held(&o))
 }
