@@ -12,8 +12,7 @@ use jp_inspect::core::model::compaction::{Compaction, Source};
 use jp_inspect::core::store::save::{self, Edit, Removal};
 use jp_inspect::core::{model::timestamp, store::load};
 use serde_json::{Value, json};
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -209,36 +208,10 @@ fn hostile_shapes_made_at_run_time() {
 
 // ------------------------------------------------------------------- soak
 
-/// `jp`'s lock, taken the way `jp` takes it (open, flock exclusive and
-/// non-blocking, diagnostic JSON) and released the way it releases it
-/// (close, then delete the file).
-fn jp_lock(path: &Path) -> File {
-    loop {
-        let f = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(path)
-            .unwrap();
-        if f.try_lock().is_ok() {
-            let mut f = f;
-            let _ = f.set_len(0);
-            let _ = write!(
-                f,
-                "{{\"pid\":{},\"session\":\"fake-jp\",\"acquired_at\":\"now\"}}",
-                std::process::id()
-            );
-            return f;
-        }
-        std::thread::sleep(Duration::from_micros(200));
-    }
-}
-
 /// The child side of the soak: plays `jp` for `cycles` turns.
 fn fake_jp(dir: &Path, lock: &Path, cycles: usize) {
     for k in 0..cycles {
-        let f = jp_lock(lock);
+        let f = common::jp_lock(lock);
         let path = dir.join("events.json");
         let mut events: Vec<Value> = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
         events.push(json!({"timestamp": format!("2026-12-01 00:00:00.{k}"), "type": "turn_start"}));

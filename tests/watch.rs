@@ -8,8 +8,8 @@
 mod common;
 
 use serde_json::Value;
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -20,30 +20,6 @@ fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("assets/demo")
         .join(jp_inspect::demo::DIR_NAME)
-}
-
-fn jp_lock(path: &Path) -> File {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    loop {
-        let f = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(path)
-            .unwrap();
-        if f.try_lock().is_ok() {
-            let mut f = f;
-            let _ = f.set_len(0);
-            let _ = write!(
-                f,
-                "{{\"pid\":{},\"session\":\"fake-jp\"}}",
-                std::process::id()
-            );
-            return f;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 /// The demo's events without its compactions, split into turns (the events
@@ -122,7 +98,7 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
     // turn jp titles the conversation and renames its folder.
     let mut fired_after = Vec::new();
     for (t, turn) in turns.iter().enumerate().skip(1) {
-        let f = jp_lock(&lock);
+        let f = common::jp_lock(&lock);
         let mut events: Vec<Value> =
             serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
         let before = events.iter().filter(|e| e["type"] == "compaction").count();

@@ -70,3 +70,31 @@ pub fn json(out: &std::process::Output) -> serde_json::Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// `jp`'s lock, taken the way `jp` takes it (open, flock exclusive and
+/// non-blocking, diagnostic JSON); the caller releases it the way jp does
+/// (close, then delete the file).
+pub fn jp_lock(path: &Path) -> fs::File {
+    use std::io::Write;
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    loop {
+        let f = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)
+            .unwrap();
+        if f.try_lock().is_ok() {
+            let mut f = f;
+            let _ = f.set_len(0);
+            let _ = write!(
+                f,
+                "{{\"pid\":{},\"session\":\"fake-jp\",\"acquired_at\":\"now\"}}",
+                std::process::id()
+            );
+            return f;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+}

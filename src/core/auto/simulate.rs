@@ -295,18 +295,24 @@ impl<'a> Replay<'a> {
             self.turn_chars[t] = chars;
         }
         for c in compactions {
-            self.after_last = self.after_last.max(c.to_turn + 1);
-            if c.summary.is_some() {
-                self.after_last_summary = self.after_last_summary.max(c.to_turn + 1);
-                self.summary_ranges.push((c.from_turn, c.to_turn));
-            }
-            let position = self.overlays.len();
-            self.overlays.push(Overlay {
-                compaction: c,
-                position,
-                preview: false,
-            });
+            self.record(c);
         }
+    }
+
+    /// Keeps `c` among the replay's compactions (for the trigger's
+    /// questions: after the last one, the summaries' ranges).
+    fn record(&mut self, c: Compaction) {
+        self.after_last = self.after_last.max(c.to_turn + 1);
+        if c.summary.is_some() {
+            self.after_last_summary = self.after_last_summary.max(c.to_turn + 1);
+            self.summary_ranges.push((c.from_turn, c.to_turn));
+        }
+        let position = self.overlays.len();
+        self.overlays.push(Overlay {
+            compaction: c,
+            position,
+            preview: false,
+        });
     }
 }
 
@@ -623,18 +629,7 @@ fn replay_of_prefix(conv: &Conversation, end: usize) -> Replay<'_> {
     replay.turn_chars = turn_chars;
     replay.policies = p.policies.clone();
     for o in p.overlays {
-        let c = o.compaction;
-        replay.after_last = replay.after_last.max(c.to_turn + 1);
-        if c.summary.is_some() {
-            replay.after_last_summary = replay.after_last_summary.max(c.to_turn + 1);
-            replay.summary_ranges.push((c.from_turn, c.to_turn));
-        }
-        let position = replay.overlays.len();
-        replay.overlays.push(Overlay {
-            compaction: c,
-            position,
-            preview: false,
-        });
+        replay.record(o.compaction);
     }
     replay
 }
