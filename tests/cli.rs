@@ -789,3 +789,68 @@ fn as_jp_projects_as_todays_jp_and_the_difference_is_said() {
     );
     assert!(json(&out)["dry_run"] == true);
 }
+
+/// Installable and discoverable: --version, completions that bash accepts
+/// and loads, a man page that lists every subcommand, and jp's `jp://`
+/// references.
+#[test]
+fn version_completions_man_page_and_jp_uris() {
+    let (tmp, _) = workspace();
+    let out = jp_inspect(&["--version"], tmp.path());
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(env!("CARGO_PKG_VERSION")));
+
+    let out = jp_inspect(&["completions", "bash"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = tmp.path().join("jp-inspect.bash");
+    fs::write(&script, &out.stdout).unwrap();
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .status()
+        .unwrap();
+    assert!(syntax.success(), "bash rejects the completion script");
+    let loaded = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source {} && complete -p jp-inspect",
+            script.display()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        loaded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&loaded.stderr)
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = jp_inspect(&["completions", shell], tmp.path());
+        assert!(out.status.success() && !out.stdout.is_empty(), "{shell}");
+    }
+
+    let out = jp_inspect(&["man"], tmp.path());
+    assert!(out.status.success());
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.starts_with(".ie") || page.contains(".TH"), "roff");
+    use clap::CommandFactory;
+    for sub in jp_inspect::cli::Cli::command().get_subcommands() {
+        let name = sub.get_name().replace('-', "\\-");
+        assert!(
+            page.contains(&name),
+            "the man page misses `{}`",
+            sub.get_name()
+        );
+    }
+
+    // The URI jp's apps copy names the conversation too.
+    let v = json(&jp_inspect(
+        &["stats", "jp://jp-c17944860430", "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["conversation"]["id"], "jp-c17944860430");
+    let v = json(&jp_inspect(
+        &["stats", "jp://17944860430", "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["conversation"]["id"], "jp-c17944860430");
+}

@@ -76,6 +76,14 @@ pub enum Command {
     /// was sent (the compactions appended before it, none after), against
     /// the window in force, and the compactions appended in between.
     History(HistoryArgs),
+    /// Print a shell completion script: `jp-inspect completions bash >
+    /// ~/.local/share/bash-completion/completions/jp-inspect`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `jp-inspect man > jp-inspect.1`.
+    Man,
 }
 
 #[derive(Debug, Args)]

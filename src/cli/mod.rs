@@ -36,6 +36,16 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Simulate(a) => simulate::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
         Command::History(a) => history::run(ctx, a),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "jp-inspect", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(cmd).render(&mut std::io::stdout())?;
+            Ok(())
+        }
     }
 }
 

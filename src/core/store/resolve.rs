@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 /// `events.json`), `jp-c<ID>` or a bare `<ID>`, or a fragment of the title or
 /// slug that matches exactly one conversation of `workspace`.
 pub fn resolve(query: &str, workspace: Option<&Workspace>) -> Result<PathBuf> {
+    // The URI jp's apps copy: `jp://jp-c<ID>` or `jp://<ID>`.
+    let query = query.strip_prefix("jp://").unwrap_or(query);
     let path = Path::new(query);
     if path.is_dir() {
         return Ok(path.to_path_buf());
