@@ -1,0 +1,79 @@
+//! README is what a user reads first: its key table and command synopses must
+//! say what the program does.
+
+use std::process::Command;
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+fn section<'a>(text: &'a str, heading: &str) -> &'a str {
+    let start = text.find(heading).expect(heading);
+    let rest = &text[start + heading.len()..];
+    &rest[..rest.find("\n## ").unwrap_or(rest.len())]
+}
+
+/// Every printable key of the main screen (and the global ones) is in the
+/// Keys table, so a binding added to `assets/keys.toml` cannot go unmentioned.
+#[test]
+fn the_keys_table_names_every_main_screen_key() {
+    let keys: toml::Value =
+        toml::from_str(include_str!("../assets/keys.toml")).expect("assets/keys.toml");
+    let text = readme();
+    let table = section(&text, "## Keys");
+    let mut missing = Vec::new();
+    for binding in keys["key"].as_array().unwrap() {
+        let scope = binding["scope"].as_str().unwrap();
+        if scope != "main" && scope != "global" {
+            continue;
+        }
+        let named: Vec<&str> = binding["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|k| k.as_str())
+            .filter(|k| k.chars().count() == 1)
+            .collect();
+        // A binding is documented when one of its single-character keys is.
+        if !named.is_empty() && !named.iter().any(|k| table.contains(&format!("`{k}`"))) {
+            missing.push(format!("{} ({:?})", binding["action"], named));
+        }
+    }
+    assert!(missing.is_empty(), "README's Keys table misses {missing:?}");
+}
+
+/// Every flag a synopsis line of "Headless commands" shows is one the
+/// command accepts.
+#[test]
+fn the_headless_synopses_use_real_flags() {
+    let text = readme();
+    let block = section(&text, "## Headless commands");
+    let mut wrong = Vec::new();
+    for line in block.lines().filter(|l| l.starts_with("jp-inspect ")) {
+        let sub = line.split_whitespace().nth(1).unwrap();
+        let args: Vec<&str> = if sub.starts_with("--") {
+            vec!["--help"]
+        } else {
+            vec![sub, "--help"]
+        };
+        let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "`jp-inspect {sub} --help` fails");
+        let help = String::from_utf8_lossy(&out.stdout);
+        let synopsis = line.split('#').next().unwrap();
+        for flag in synopsis
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+        {
+            if !help.contains(flag) {
+                wrong.push(format!("{sub} {flag}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "README shows flags the program lacks: {wrong:?}"
+    );
+}
