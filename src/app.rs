@@ -23,11 +23,23 @@ pub fn main() -> i32 {
     };
     match run(args) {
         Ok(()) => EXIT_OK,
+        // `jp-inspect show --json | head`: the reader has what it wanted.
+        Err(e) if is_broken_pipe(&e) => EXIT_OK,
         Err(e) => {
             eprintln!("jp-inspect: {e:#}");
             exit_code(&e)
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .is_some_and(|j| j.io_error_kind() == Some(BrokenPipe))
+    })
 }
 
 fn exit_code(e: &anyhow::Error) -> i32 {
@@ -40,6 +52,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
 fn run(args: Cli) -> anyhow::Result<()> {
     let ctx = Context {
         workspace: args.workspace.clone(),
+        active: args.active,
     };
     if let Some(command) = args.command {
         return cli::run(&ctx, command);
@@ -52,10 +65,11 @@ fn run(args: Cli) -> anyhow::Result<()> {
     };
     let dir = match (&demo, &args.conv) {
         (Some(demo), _) => demo.conversation_dir.clone(),
-        (None, Some(conv)) => ctx.resolve(conv)?,
+        (None, Some(conv)) => ctx.resolve(Some(conv))?,
+        (None, None) if args.active => ctx.resolve(None)?,
         (None, None) => {
             return Err(UsageError(
-                "give a conversation (id, path or title fragment), --demo, or a command; see --help"
+                "give a conversation (id, path or title fragment), --active, --demo, or a command; see --help"
                     .into(),
             )
             .into());

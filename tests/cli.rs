@@ -854,3 +854,78 @@ fn version_completions_man_page_and_jp_uris() {
     ));
     assert_eq!(v["conversation"]["id"], "jp-c17944860430");
 }
+
+/// `--active` names the most recently activated conversation wherever CONV
+/// is taken; with CONV too it is a usage error; without a workspace the
+/// error says so.
+#[test]
+fn active_names_the_most_recently_activated_conversation() {
+    let (tmp, dirs) = workspace();
+    let demo = &dirs[0];
+    let meta = demo.join("metadata.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
+    m["last_activated_at"] = "2099-01-01 00:00:00.5".into();
+    fs::write(&meta, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    for args in [
+        &["stats", "--active", "--json"][..],
+        &["show", "--active", "--json"][..],
+        &["history", "--active", "--json"][..],
+    ] {
+        let v = json(&jp_inspect(args, tmp.path()));
+        assert_eq!(v["conversation"]["id"], "jp-c17944860430", "{args:?}");
+    }
+    let out = jp_inspect(&["simulate", "--active", "--json"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("jp-c17944860430"));
+
+    // Another conversation activated later takes over.
+    if let Some(other) = dirs.get(1) {
+        fs::write(
+            other.join("metadata.json"),
+            "{\"title\": \"later\", \"last_activated_at\": \"2099-06-01 00:00:00.0\"}\n",
+        )
+        .unwrap();
+        let v = json(&jp_inspect(&["stats", "--active", "--json"], tmp.path()));
+        assert_ne!(v["conversation"]["id"], "jp-c17944860430");
+    }
+
+    let out = jp_inspect(&["stats", "--active", "jp-c17944860430"], tmp.path());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = jp_inspect(&["stats"], tmp.path());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+
+    let nowhere = tempfile::tempdir().unwrap();
+    let out = jp_inspect(&["stats", "--active"], nowhere.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no jp workspace here"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A reader that stops early (`| head`) ends the program quietly: no
+/// "Broken pipe" on stderr, exit 0.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let (tmp, _) = workspace();
+    for args in [
+        &["show", "jp-c17944860430", "--json"][..],
+        &["history", "jp-c17944860430"][..],
+        &["man"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("JP_USER_DATA_DIR", tmp.path().join(".no-user-data"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // No reader left: the first write fails with EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+    }
+}

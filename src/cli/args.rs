@@ -5,9 +5,10 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
-CONV is a conversation directory, its events.json, a jp-c<ID> id or bare <ID>,
-or a unique fragment of its title or slug, looked up in the workspace found
-from the current directory (and its JP user storage).
+CONV is a conversation directory, its events.json, a jp-c<ID> id or bare <ID>
+(also as jp://<ID>), or a unique fragment of its title or slug, looked up in
+the workspace found from the current directory (and its JP user storage);
+--active names the most recently active one.
 
 Exit codes: 0 ok, 1 error, 2 usage.";
 
@@ -17,6 +18,7 @@ Exit codes: 0 ok, 1 error, 2 usage.";
 #[command(name = "jp-inspect", version, after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     /// The conversation to open.
+    #[arg(conflicts_with = "active")]
     pub conv: Option<String>,
 
     /// Open a temporary copy of the bundled demo conversation.
@@ -43,6 +45,11 @@ pub struct Cli {
     /// walking up from the current directory.
     #[arg(long, global = true, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
+
+    /// Instead of CONV: the workspace's most recently active conversation
+    /// (its `last_activated_at`).
+    #[arg(long, global = true)]
+    pub active: bool,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -88,7 +95,8 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    pub conv: String,
+    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    pub conv: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
     /// A file with a `[conversation.compaction.auto]` table (its `context`
@@ -130,7 +138,8 @@ pub struct WatchArgs {
 
 #[derive(Debug, Args, Default)]
 pub struct ShowArgs {
-    pub conv: String,
+    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    pub conv: Option<String>,
     /// Show the projected view (what the model is sent) instead of the raw
     /// stream.
     #[arg(long)]
@@ -183,7 +192,8 @@ pub fn parse_window(s: &str) -> Result<u64, String> {
 
 #[derive(Debug, Args)]
 pub struct StatsArgs {
-    pub conv: String,
+    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    pub conv: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
     /// A TOML file with a `[conversation.compaction.auto]` table (its
@@ -201,7 +211,8 @@ pub struct StatsArgs {
 
 #[derive(Debug, Args)]
 pub struct CompactArgs {
-    pub conv: String,
+    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    pub conv: Option<String>,
     /// Compaction rules, e.g. `s:..-3`, `r+t:2..`, `t=sreq:2..6`. None: the
     /// configured `conversation.compaction.rules`, else jp's default (strip
     /// reasoning and tool calls, keep the first and the last turn), as
@@ -243,7 +254,8 @@ pub struct ResetWhich {
 
 #[derive(Debug, Args)]
 pub struct ResetArgs {
-    pub conv: String,
+    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    pub conv: Option<String>,
     #[command(flatten)]
     pub which: ResetWhich,
     #[arg(long)]
@@ -254,7 +266,8 @@ pub struct ResetArgs {
 
 #[derive(Debug, Args)]
 pub struct AutoArgs {
-    pub conv: String,
+    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    pub conv: Option<String>,
     /// Show what would be appended; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -283,7 +296,7 @@ pub struct AutoArgs {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// One or more conversations.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "active")]
     pub convs: Vec<String>,
     /// Context windows to simulate.
     #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]

@@ -12,7 +12,7 @@ use crate::core::{compact::window, summarize};
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
-    let dir = ctx.resolve(&args.conv)?;
+    let dir = ctx.resolve(args.conv.as_deref())?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let mut config = auto::config_for(&conv, args.config.as_deref())?;

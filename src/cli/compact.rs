@@ -12,7 +12,7 @@ use crate::core::{auto, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
-    let dir = ctx.resolve(&args.conv)?;
+    let dir = ctx.resolve(args.conv.as_deref())?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let auto_config = auto::config_for(&conv, None)?;

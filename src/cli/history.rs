@@ -11,7 +11,7 @@ use crate::core::ops;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
-    let conv = ctx.load(&args.conv)?;
+    let conv = ctx.load(args.conv.as_deref())?;
     print_warnings(&conv);
     let config = auto::config_for(&conv, args.config.as_deref())?;
     print_notices(&config);

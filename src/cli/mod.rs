@@ -52,6 +52,8 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
 /// What every command shares: where to look for conversations.
 pub struct Context {
     pub workspace: Option<PathBuf>,
+    /// `--active`: a missing CONV is the most recently active conversation.
+    pub active: bool,
 }
 
 impl Context {
@@ -62,11 +64,26 @@ impl Context {
         }
     }
 
-    pub fn resolve(&self, query: &str) -> crate::core::Result<PathBuf> {
-        resolve::resolve(query, self.workspace().as_ref())
+    /// The conversation named by CONV, or with `--active` (clap allows
+    /// exactly one of them) the most recently active one.
+    pub fn resolve(&self, query: Option<&str>) -> crate::core::Result<PathBuf> {
+        match query {
+            Some(q) => resolve::resolve(q, self.workspace().as_ref()),
+            None => resolve::active(self.workspace().as_ref()),
+        }
     }
 
-    pub fn load(&self, query: &str) -> crate::core::Result<Conversation> {
+    /// The conversations a command taking several is named: CONV... and,
+    /// with `--active`, the most recently active one.
+    pub fn named<'a>(&self, convs: &'a [String]) -> Vec<Option<&'a str>> {
+        let mut named: Vec<Option<&str>> = convs.iter().map(|c| Some(c.as_str())).collect();
+        if self.active {
+            named.push(None);
+        }
+        named
+    }
+
+    pub fn load(&self, query: Option<&str>) -> crate::core::Result<Conversation> {
         load::load(&self.resolve(query)?)
     }
 }

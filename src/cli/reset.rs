@@ -10,7 +10,7 @@ use crate::core::ops;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
-    let dir = ctx.resolve(&args.conv)?;
+    let dir = ctx.resolve(args.conv.as_deref())?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let which = match (args.which.all, args.which.auto, args.which.index) {

@@ -20,7 +20,7 @@ pub fn view(as_jp: bool) -> View {
 }
 
 pub fn run(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
-    let dir = ctx.resolve(&args.conv)?;
+    let dir = ctx.resolve(args.conv.as_deref())?;
     run_dir(&dir, &args)
 }
 

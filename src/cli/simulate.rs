@@ -10,9 +10,9 @@ use crate::core::{Conversation, compact::window, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
-    let convs: Vec<Conversation> = args
-        .convs
-        .iter()
+    let convs: Vec<Conversation> = ctx
+        .named(&args.convs)
+        .into_iter()
         .map(|c| ctx.load(c))
         .collect::<Result<_, _>>()?;
     let mut base = AutoConfig::default();

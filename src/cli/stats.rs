@@ -17,7 +17,7 @@ use crate::core::{Conversation, model::config, model::timestamp};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
-    let conv = ctx.load(&args.conv)?;
+    let conv = ctx.load(args.conv.as_deref())?;
     print_warnings(&conv);
     let auto = auto::config_for(&conv, args.config.as_deref())?;
     super::output::print_notices(&auto);

@@ -55,8 +55,9 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         .as_ref()
         .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
         .unwrap_or_default();
-    for c in &args.convs {
-        let dir = ctx.resolve(c)?;
+    let named = ctx.named(&args.convs);
+    for c in &named {
+        let dir = ctx.resolve(*c)?;
         let id = id_of_dir(&dir).ok_or_else(|| {
             Error::invalid(
                 &dir,
@@ -76,7 +77,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
             },
         );
     }
-    if args.convs.is_empty() {
+    if named.is_empty() {
         let ws = ws.ok_or_else(|| {
             super::UsageError(
                 "no jp workspace here (no .jp/ in this directory or above); use --workspace DIR \
@@ -97,7 +98,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
     }
     let mut w = Watch {
         args: &args,
-        all: args.convs.is_empty(),
+        all: named.is_empty(),
         conversations,
         tracked,
     };

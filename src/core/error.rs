@@ -114,11 +114,16 @@ fn bullets(items: &[String]) -> String {
 
 fn list_candidates(candidates: &[String], searched: &[PathBuf]) -> String {
     let mut out = String::new();
-    if !searched.is_empty() {
-        out.push_str("; searched:");
-        for s in searched {
-            out.push_str(&format!("\n  {}", s.display()));
-        }
+    // Only a lookup without a workspace searches nowhere.
+    if searched.is_empty() {
+        out.push_str(
+            "\n(no jp workspace here: no .jp/ in this directory or above; use --workspace DIR)",
+        );
+        return out;
+    }
+    out.push_str("; searched:");
+    for s in searched {
+        out.push_str(&format!("\n  {}", s.display()));
     }
     if candidates.is_empty() {
         out.push_str("\n(no conversations found there)");

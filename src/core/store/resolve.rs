@@ -76,6 +76,20 @@ pub fn resolve(query: &str, workspace: Option<&Workspace>) -> Result<PathBuf> {
     }
 }
 
+/// The workspace's most recently active conversation (`--active`).
+pub fn active(workspace: Option<&Workspace>) -> Result<PathBuf> {
+    match workspace.and_then(Workspace::most_recently_active) {
+        Some(entry) => Ok(entry.dir),
+        None => Err(Error::NotFound {
+            query: "--active".into(),
+            searched: workspace
+                .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
+                .unwrap_or_default(),
+            candidates: Vec::new(),
+        }),
+    }
+}
+
 fn looks_like_path(query: &str) -> bool {
     query.contains('/') || query.ends_with(EVENTS_FILE) || query.starts_with('.')
 }
@@ -112,6 +126,23 @@ mod tests {
         let b = resolve("17000000003", Some(&ws)).unwrap();
         assert_eq!(a, b);
         assert!(a.ends_with("17000000003"));
+    }
+
+    #[test]
+    fn active_is_the_last_activated_else_the_newest() {
+        let (_t, ws) = workspace();
+        // None says when it was activated: the newest by id.
+        assert!(active(Some(&ws)).unwrap().ends_with("17000000003"));
+        // The oldest, activated after the others were created, wins.
+        let oldest = ws.storage.join("conversations/17000000001-fix-the-parser");
+        fs::write(
+            oldest.join("metadata.json"),
+            "{\"title\": \"Fix the parser\", \"last_activated_at\": \"2026-04-10 17:03:38.711874\"}\n",
+        )
+        .unwrap();
+        assert_eq!(active(Some(&ws)).unwrap(), oldest);
+        let e = active(None).unwrap_err().to_string();
+        assert!(e.contains("--active"), "{e}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! directory, and its JP user silo (format.md, "Where conversations live").
 
 use crate::core::model::conversation::{EVENTS_FILE, METADATA_FILE};
+use crate::core::model::timestamp::{self, Timestamp};
 use crate::core::store::load::id_of_dir;
 use serde_json::Value;
 use std::env;
@@ -54,11 +55,21 @@ impl Entry {
         }
     }
 
-    /// The title from `metadata.json`, read on demand.
-    pub fn title(&self) -> Option<String> {
+    /// A string field of `metadata.json`, read on demand.
+    fn metadata(&self, field: &str) -> Option<String> {
         let bytes = fs::read(self.dir.join(METADATA_FILE)).ok()?;
         let v: Value = serde_json::from_slice(&bytes).ok()?;
-        v.get("title")?.as_str().map(str::to_owned)
+        v.get(field)?.as_str().map(str::to_owned)
+    }
+
+    /// The title from `metadata.json`.
+    pub fn title(&self) -> Option<String> {
+        self.metadata("title")
+    }
+
+    /// When jp last made this the active conversation (`metadata.json`).
+    pub fn last_activated(&self) -> Option<Timestamp> {
+        timestamp::parse(&self.metadata("last_activated_at")?)
     }
 
     /// `jp-c<ID> <title>` (or the directory name), for candidate lists.
@@ -126,6 +137,18 @@ impl Workspace {
         }
         out.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.dir.cmp(&b.dir)));
         out
+    }
+
+    /// jp's session notion where it is cheap: the conversation most recently
+    /// activated (`last_activated_at`), a conversation without it counting
+    /// from its creation (its id), the newest winning a tie.
+    pub fn most_recently_active(&self) -> Option<Entry> {
+        self.entries().into_iter().max_by_key(|e| {
+            let created = e.id.and_then(|id| {
+                Timestamp::from_timestamp_millis(i64::try_from(id).ok()?.checked_mul(100)?)
+            });
+            (e.last_activated().or(created), e.id)
+        })
     }
 }
 
