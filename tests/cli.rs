@@ -913,6 +913,7 @@ fn a_closed_stdout_ends_quietly() {
         &["show", "jp-c17944860430", "--json"][..],
         &["history", "jp-c17944860430"][..],
         &["man"][..],
+        &["completions", "bash"][..],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
             .args(args)

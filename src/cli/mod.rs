@@ -38,7 +38,11 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::History(a) => history::run(ctx, a),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(shell, &mut cmd, "jp-inspect", &mut std::io::stdout());
+            // Generated into memory: clap_complete panics on a failed write,
+            // and a closed stdout must end quietly like every other command.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "jp-inspect", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)?;
             Ok(())
         }
         Command::Man => {
