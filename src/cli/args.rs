@@ -118,16 +118,8 @@ pub struct WatchArgs {
     /// Evaluate even where the configuration leaves it disabled.
     #[arg(long)]
     pub enable: bool,
-    #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
-    pub mode: Option<String>,
     #[command(flatten)]
-    pub window: WindowArg,
-    /// A TOML/JSON/YAML file with a `[conversation.compaction.auto]` table.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// The summarizer for summaries (settings from your own config).
-    #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"])]
-    pub summarizer: Option<String>,
+    pub policy: PolicyArgs,
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
@@ -275,22 +267,30 @@ pub struct AutoArgs {
     /// so a bounded compaction strips every tool call of its range.
     #[arg(long, requires = "dry_run")]
     pub as_jp: bool,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `auto` and `watch` evaluate: the automatic policy, from the
+/// conversation's config with these overrides.
+#[derive(Debug, Args)]
+pub struct PolicyArgs {
     /// `single` (RFD D50) or `staged` (elide at the soft threshold,
     /// summarise at the hard one).
     #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
     pub mode: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
-    /// A TOML file with a [conversation.compaction.auto] table, applied over
-    /// the conversation's own config.
+    /// A TOML/JSON/YAML file with a `[conversation.compaction.auto]` table,
+    /// applied over the conversation's own config.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Which summarizer writes summaries (default: the configured one,
-    /// else digest).
+    /// else digest; its settings from your own config).
     #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"])]
     pub summarizer: Option<String>,
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -6,28 +6,22 @@ use super::args::AutoArgs;
 use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
-use crate::core::auto::{self, ActionKind, Mode};
+use crate::core::auto::ActionKind;
+use crate::core::compact::window;
 use crate::core::ops;
-use crate::core::{compact::window, summarize};
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(args.conv.as_deref())?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
-    let mut config = auto::config_for(&conv, args.config.as_deref())?;
+    let mut config = args.policy.config(&conv)?;
     super::output::print_notices(&config);
     let was_disabled = !config.enabled;
     // Running `auto` is asking for it, whatever `enabled` says.
     config.enabled = true;
-    if let Some(m) = &args.mode {
-        config.mode = Mode::parse(m).unwrap_or(config.mode);
-    }
-    let summarizer = match &args.summarizer {
-        Some(name) => summarize::by_name(name, &config.summarizer)?,
-        None => summarize::from_config(&config.summarizer),
-    };
-    let budget = ops::budget(&conv, &config, args.window.window);
+    let summarizer = args.policy.summarizer(&config)?;
+    let budget = ops::budget(&conv, &config, args.policy.window.window);
     let window = budget.usable();
     let plan = ops::preview_auto(
         &conv,

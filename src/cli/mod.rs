@@ -7,6 +7,7 @@ mod compact;
 mod history;
 mod list;
 mod output;
+mod policy;
 mod reset;
 mod show;
 mod simulate;

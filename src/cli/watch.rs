@@ -10,13 +10,12 @@
 use super::Context;
 use super::args::WatchArgs;
 use super::output::thousands;
-use crate::core::auto::{self, AutoConfig, Mode};
+use crate::core::auto::AutoConfig;
 use crate::core::error::Error;
 use crate::core::model::conversation::Conversation;
 use crate::core::ops::{self, Boundary};
 use crate::core::store::workspace::dir_of_id;
 use crate::core::store::{load, load::id_of_dir};
-use crate::core::summarize;
 use notify::{RecursiveMode, Watcher as _};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
@@ -237,11 +236,7 @@ impl Watch<'_> {
     }
 
     fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
-        let mut c = auto::config_for(conv, self.args.config.as_deref())?;
-        if let Some(m) = self.args.mode.as_deref().and_then(Mode::parse) {
-            c.mode = m;
-        }
-        Ok(c)
+        self.args.policy.config(conv)
     }
 
     fn fire(&self, dir: &Path, conv: &Conversation) -> anyhow::Result<Boundary> {
@@ -249,15 +244,12 @@ impl Watch<'_> {
         for n in &config.notices {
             eprintln!("note: {n}");
         }
-        let summarizer = match &self.args.summarizer {
-            Some(name) => summarize::by_name(name, &config.summarizer)?,
-            None => summarize::from_config(&config.summarizer),
-        };
+        let summarizer = self.args.policy.summarizer(&config)?;
         Ok(ops::compact_at_boundary(
             dir,
             conv,
             &config,
-            self.args.window.window,
+            self.args.policy.window.window,
             summarizer.as_ref(),
             chrono::Utc::now(),
             self.args.enable,

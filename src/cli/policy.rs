@@ -1,0 +1,27 @@
+//! The automatic policy `auto` and `watch` evaluate: the conversation's own
+//! config with the command line's overrides, read the same way by both.
+
+use super::args::PolicyArgs;
+use crate::core::auto::{self, AutoConfig, Mode};
+use crate::core::model::conversation::Conversation;
+use crate::core::summarize::{self, Summarizer};
+
+impl PolicyArgs {
+    /// The conversation's configuration (jp's files, then `--config`), with
+    /// `--mode` over it.
+    pub fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
+        let mut config = auto::config_for(conv, self.config.as_deref())?;
+        if let Some(mode) = self.mode.as_deref().and_then(Mode::parse) {
+            config.mode = mode;
+        }
+        Ok(config)
+    }
+
+    /// `--summarizer`, else the configured one.
+    pub fn summarizer(&self, config: &AutoConfig) -> anyhow::Result<Box<dyn Summarizer>> {
+        Ok(match &self.summarizer {
+            Some(name) => summarize::by_name(name, &config.summarizer)?,
+            None => summarize::from_config(&config.summarizer),
+        })
+    }
+}
