@@ -1,7 +1,6 @@
 //! Automatic compaction end to end: D50's worked example through
 //! `simulate --json`, the staged escalation, `auto` writing what its dry run
-//! announced, and the summarizers against real processes and a real HTTP
-//! server on 127.0.0.1.
+//! announced. The summarizers themselves are in `summarizers.rs`.
 
 mod common;
 
@@ -10,13 +9,12 @@ use common::json;
 use jp_inspect::core::auto::{self, AutoConfig, Mode};
 use jp_inspect::core::compact::range::TurnRange;
 use jp_inspect::core::store::load;
-use jp_inspect::core::summarize::{self, Summarizer, command, openai};
+use jp_inspect::core::summarize;
 use jp_inspect::synth::{self, Spec};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
@@ -358,17 +356,6 @@ fn trigger_reasons_are_given_either_way() {
     );
 }
 
-fn demo_copy(tmp: &Path) -> PathBuf {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
-    common::copy_dir(
-        &demo,
-        &tmp.join(".jp/conversations")
-            .join(jp_inspect::demo::DIR_NAME),
-    )
-}
-
 fn without_timestamps(mut v: Value) -> Value {
     for c in v.as_array_mut().unwrap() {
         c.as_object_mut().unwrap().remove("timestamp");
@@ -379,7 +366,7 @@ fn without_timestamps(mut v: Value) -> Value {
 #[test]
 fn auto_writes_what_its_dry_run_announced() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = demo_copy(tmp.path());
+    let dir = common::demo_copy(tmp.path());
     let path = dir.to_str().unwrap();
     let before = fs::read(dir.join("events.json")).unwrap();
     let dry = json(&run(&["auto", path, "--dry-run", "--json"]));
@@ -414,286 +401,10 @@ fn auto_writes_what_its_dry_run_announced() {
     );
 }
 
-fn config_file(dir: &Path, summarizer: &str) -> PathBuf {
-    let path = dir.join("auto.toml");
-    fs::write(
-        &path,
-        format!(
-            "[conversation.compaction.auto]\nmode = \"staged\"\nsoft_ratio = 0.1\nhard_ratio = 0.2\n\
-             [conversation.compaction.auto.summarizer]\n{summarizer}\n"
-        ),
-    )
-    .unwrap();
-    path
-}
-
-fn auto_with(dir: &Path, config: &Path) -> Output {
-    run(&[
-        "auto",
-        dir.to_str().unwrap(),
-        "--config",
-        config.to_str().unwrap(),
-        "--json",
-    ])
-}
-
-#[test]
-fn command_summarizer_writes_its_output() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = demo_copy(tmp.path());
-    let config = config_file(
-        tmp.path(),
-        "kind = \"command\"\ncommand = \"grep -c '^\\\\[user\\\\]' | sed 's/^/user turns summarised: /'\"\ntimeout_secs = 20",
-    );
-    let v = json(&auto_with(&dir, &config));
-    let summary = v["compactions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["kind"] == "summary")
-        .expect("a summary fired");
-    let text = summary["summary"]["summary"].as_str().unwrap();
-    let range = summary["to_turn"].as_u64().unwrap() - summary["from_turn"].as_u64().unwrap() + 1;
-    assert_eq!(text, format!("user turns summarised: {range}"));
-}
-
-#[test]
-fn failing_hanging_or_silent_commands_write_nothing() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = demo_copy(tmp.path());
-    let before = fs::read(dir.join("events.json")).unwrap();
-    let cases = [
-        (
-            "command = \"echo broken >&2; exit 3\"",
-            "exited with status 3: broken",
-        ),
-        (
-            "command = \"sleep 30\"\ntimeout_secs = 1",
-            "timed out after 1",
-        ),
-        ("command = \"cat > /dev/null\"", "printed nothing"),
-    ];
-    for (settings, want) in cases {
-        let config = config_file(tmp.path(), &format!("kind = \"command\"\n{settings}"));
-        let started = Instant::now();
-        let out = auto_with(&dir, &config);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{settings}: {err}");
-        assert!(err.contains(want), "{settings}: {err}");
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the timeout held"
-        );
-        assert_eq!(
-            fs::read(dir.join("events.json")).unwrap(),
-            before,
-            "{settings}"
-        );
-    }
-}
-
-/// A chat-completions server on 127.0.0.1: answers each request with
-/// `respond(body)`; returns its base URL.
-fn server<F>(respond: F) -> (String, std::thread::JoinHandle<Vec<(String, String)>>)
-where
-    F: Fn(&Value) -> Option<(u16, String)> + Send + 'static,
-{
-    let srv = tiny_http::Server::http("127.0.0.1:0").unwrap();
-    let port = srv.server_addr().to_ip().unwrap().port();
-    let handle = std::thread::spawn(move || {
-        let mut seen = Vec::new();
-        // One request per test: answer it and stop.
-        if let Ok(Some(mut req)) = srv.recv_timeout(Duration::from_secs(10)) {
-            let mut body = String::new();
-            req.as_reader().read_to_string(&mut body).unwrap();
-            let auth = req
-                .headers()
-                .iter()
-                .find(|h| h.field.equiv("Authorization"))
-                .map(|h| h.value.to_string())
-                .unwrap_or_default();
-            seen.push((req.url().to_string(), auth));
-            let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-            match respond(&v) {
-                Some((code, text)) => {
-                    let _ =
-                        req.respond(tiny_http::Response::from_string(text).with_status_code(code));
-                }
-                // Never answer: the client's timeout must fire.
-                None => std::thread::sleep(Duration::from_secs(2)),
-            }
-        }
-        seen
-    });
-    (format!("http://127.0.0.1:{port}/v1"), handle)
-}
-
-fn request_of(conv: &jp_inspect::core::Conversation) -> summarize::Request<'_> {
-    summarize::Request {
-        conversation: conv,
-        range: TurnRange { from: 1, to: 3 },
-        instructions: "Summarise.",
-    }
-}
-
-#[test]
-fn openai_summarizer_against_a_local_server() {
-    let (url, handle) = server(|body| {
-        assert_eq!(body["model"], "tiny-model");
-        assert_eq!(body["messages"][0]["role"], "system");
-        assert_eq!(body["messages"][0]["content"], "Summarise.");
-        let user = body["messages"][1]["content"].as_str().unwrap();
-        assert!(user.contains("## Turn 2"), "{user}");
-        Some((200, r#"{"choices":[{"message":{"role":"assistant","content":"  SUMMARY FROM SERVER \n"}}]}"#.into()))
-    });
-    // SAFETY: set before any thread reads it; this test owns the variable.
-    unsafe { std::env::set_var("JP_INSPECT_TEST_KEY", "sk-test-123") };
-    let s = openai::OpenAi {
-        base_url: url,
-        model: "tiny-model".into(),
-        api_key_env: Some("JP_INSPECT_TEST_KEY".into()),
-        timeout: Duration::from_secs(5),
-    };
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
-    let conv = load::load(&demo).unwrap();
-    let out = s.summarize(&request_of(&conv)).unwrap();
-    assert_eq!(out.text, "SUMMARY FROM SERVER");
-    assert!(out.input_chars > 100);
-    drop(s);
-    let seen = handle.join().unwrap();
-    assert_eq!(
-        seen,
-        vec![(
-            "/v1/chat/completions".to_string(),
-            "Bearer sk-test-123".to_string()
-        )]
-    );
-}
-
-#[test]
-fn openai_summarizer_errors_are_clear() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
-    let conv = load::load(&demo).unwrap();
-    let client = |url: String, timeout| openai::OpenAi {
-        base_url: url,
-        model: "m".into(),
-        api_key_env: None,
-        timeout,
-    };
-    let (url, h) = server(|_| Some((500, "upstream exploded".into())));
-    let e = client(url, Duration::from_secs(5))
-        .summarize(&request_of(&conv))
-        .unwrap_err();
-    assert!(e.to_string().contains("HTTP 500: upstream exploded"), "{e}");
-    h.join().unwrap();
-
-    let (url, h) = server(|_| Some((200, r#"{"choices":[]}"#.into())));
-    let e = client(url, Duration::from_secs(5))
-        .summarize(&request_of(&conv))
-        .unwrap_err();
-    assert!(e.to_string().contains("holds no summary"), "{e}");
-    h.join().unwrap();
-
-    let (url, h) = server(|_| None);
-    let started = Instant::now();
-    let e = client(url, Duration::from_secs(1))
-        .summarize(&request_of(&conv))
-        .unwrap_err();
-    assert!(started.elapsed() < Duration::from_secs(3));
-    assert!(e.to_string().contains("request failed"), "{e}");
-    h.join().unwrap();
-
-    let e = openai::OpenAi {
-        base_url: "http://127.0.0.1:9".into(),
-        model: "m".into(),
-        api_key_env: Some("JP_INSPECT_SURELY_UNSET_VAR".into()),
-        timeout: Duration::from_secs(1),
-    }
-    .summarize(&request_of(&conv))
-    .unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("`JP_INSPECT_SURELY_UNSET_VAR` is not set"),
-        "{e}"
-    );
-}
-
-#[test]
-fn openai_summarizer_through_auto_writes_the_servers_summary() {
-    let (url, handle) = server(|_| {
-        Some((
-            200,
-            r#"{"choices":[{"message":{"content":"Server summary."}}]}"#.into(),
-        ))
-    });
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = demo_copy(tmp.path());
-    let config = config_file(
-        tmp.path(),
-        &format!("kind = \"openai\"\nbase_url = \"{url}\"\nmodel = \"local\"\ntimeout_secs = 5"),
-    );
-    let v = json(&auto_with(&dir, &config));
-    let summary = v["compactions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["kind"] == "summary")
-        .unwrap();
-    assert_eq!(summary["summary"]["summary"], "Server summary.");
-    let written = load::load(&dir).unwrap();
-    assert!(
-        written
-            .valid_compactions()
-            .iter()
-            .any(|c| c.summary.as_deref() == Some("Server summary."))
-    );
-    handle.join().unwrap();
-}
-
-#[test]
-fn a_500_through_auto_leaves_the_file_untouched() {
-    let (url, handle) = server(|_| Some((500, "no".into())));
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = demo_copy(tmp.path());
-    let before = fs::read(dir.join("events.json")).unwrap();
-    let config = config_file(
-        tmp.path(),
-        &format!("kind = \"openai\"\nbase_url = \"{url}\"\nmodel = \"local\"\ntimeout_secs = 5"),
-    );
-    let out = auto_with(&dir, &config);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("HTTP 500"));
-    assert_eq!(fs::read(dir.join("events.json")).unwrap(), before);
-    handle.join().unwrap();
-}
-
-#[test]
-fn command_summarizer_reads_the_raw_range() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
-    let conv = load::load(&demo).unwrap();
-    let s = command::Command {
-        command: "cat".into(),
-        timeout: Duration::from_secs(10),
-    };
-    let out = s.summarize(&request_of(&conv)).unwrap();
-    // Instructions first, then the raw turns 2..4, reasoning included.
-    assert!(out.text.starts_with("Summarise."));
-    assert!(out.text.contains("## Turn 2"));
-    assert!(out.text.contains("## Turn 4"));
-    assert!(!out.text.contains("## Turn 5"));
-    assert!(out.text.contains("[assistant reasoning] Reproduce first"));
-}
-
 #[test]
 fn config_errors_name_the_key_and_the_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = demo_copy(tmp.path());
+    let dir = common::demo_copy(tmp.path());
     let path = tmp.path().join("bad.toml");
     fs::write(&path, "[conversation.compaction.auto]\nsoft_ratio = 1.5\n").unwrap();
     let out = run(&[

@@ -1,6 +1,7 @@
 //! Command-line arguments.
 
 use crate::core::compact::range::Keep;
+use crate::core::summarize::config::SummarizerConfig;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -289,7 +290,7 @@ pub struct PolicyArgs {
     pub config: Option<PathBuf>,
     /// Which summarizer writes summaries (default: the configured one,
     /// else digest; its settings from your own config).
-    #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"])]
+    #[arg(long, value_name = "NAME", value_parser = SummarizerConfig::NAMES)]
     pub summarizer: Option<String>,
 }
 
@@ -308,7 +309,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Which summarizer writes summaries.
-    #[arg(long, value_name = "NAME", value_parser = ["digest", "command", "openai"], default_value = "digest")]
+    #[arg(long, value_name = "NAME", value_parser = SummarizerConfig::NAMES, default_value = "digest")]
     pub summarizer: String,
     /// Project as today's jp does: it ignores `over` bounds (and `source`),
     /// so a bounded compaction strips every tool call of its range.

@@ -98,3 +98,15 @@ pub fn jp_lock(path: &Path) -> fs::File {
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
 }
+
+/// A copy of the bundled demo conversation in a workspace under `tmp`.
+pub fn demo_copy(tmp: &Path) -> PathBuf {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME);
+    copy_dir(
+        &demo,
+        &tmp.join(".jp/conversations")
+            .join(jp_inspect::demo::DIR_NAME),
+    )
+}

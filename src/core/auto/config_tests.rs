@@ -105,3 +105,30 @@ fn reads_a_toml_file() {
     assert!(e.contains("auto.toml"), "{e}");
     assert!(e.contains("min_turns"), "{e}");
 }
+
+#[test]
+fn anthropic_needs_no_settings_and_later_layers_refine_it() {
+    let mut c = AutoConfig::default();
+    c.apply(&json!({"summarizer": {"kind": "anthropic"}}), "user.toml")
+        .unwrap();
+    assert_eq!(c.summarizer, SummarizerConfig::anthropic_defaults());
+    // A later layer changes one setting and keeps the others.
+    c.apply(
+        &json!({"summarizer": {"model": "claude-opus-4-1", "max_tokens": 500}}),
+        "x.toml",
+    )
+    .unwrap();
+    let SummarizerConfig::Anthropic {
+        model,
+        max_tokens,
+        api_key_env,
+        base_url,
+        ..
+    } = &c.summarizer
+    else {
+        panic!("{:?}", c.summarizer)
+    };
+    assert_eq!((model.as_str(), *max_tokens), ("claude-opus-4-1", 500));
+    assert_eq!(api_key_env, "ANTHROPIC_API_KEY");
+    assert_eq!(base_url, "https://api.anthropic.com");
+}

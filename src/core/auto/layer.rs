@@ -8,6 +8,7 @@ use crate::core::compact::range::Keep;
 use crate::core::compact::rule::Rule;
 use crate::core::model::compaction::ToolCalls;
 use crate::core::store::jp_config::Trust;
+use crate::core::summarize::anthropic;
 use crate::core::summarize::config::{DEFAULT_TIMEOUT, SummarizerConfig};
 use serde_json::{Map, Value};
 use std::time::Duration;
@@ -275,7 +276,8 @@ impl Layer<'_> {
             Some(v) => self.seconds(&format!("{key}.timeout_secs"), v)?,
             None => match current {
                 SummarizerConfig::Command { timeout, .. }
-                | SummarizerConfig::OpenAi { timeout, .. } => *timeout,
+                | SummarizerConfig::OpenAi { timeout, .. }
+                | SummarizerConfig::Anthropic { timeout, .. } => *timeout,
                 SummarizerConfig::Digest => DEFAULT_TIMEOUT,
             },
         };
@@ -287,6 +289,7 @@ impl Layer<'_> {
                 "base_url",
                 "model",
                 "api_key_env",
+                "max_tokens",
             ]
             .contains(&k.as_str())
             {
@@ -335,6 +338,12 @@ impl Layer<'_> {
                     }
                 };
                 let api_key_env = get_str("api_key_env")?.or(env);
+                if t.contains_key("max_tokens") {
+                    return self.err(
+                        &format!("{key}.max_tokens"),
+                        "only the anthropic summarizer takes max_tokens",
+                    );
+                }
                 Ok(SummarizerConfig::OpenAi {
                     base_url,
                     model,
@@ -342,10 +351,50 @@ impl Layer<'_> {
                     timeout,
                 })
             }
+            "anthropic" => {
+                // Settings not given keep the current anthropic ones, else the defaults.
+                let (base_url, model, api_key_env, max_tokens) = match current {
+                    SummarizerConfig::Anthropic {
+                        base_url,
+                        model,
+                        api_key_env,
+                        max_tokens,
+                        ..
+                    } => (
+                        base_url.clone(),
+                        model.clone(),
+                        api_key_env.clone(),
+                        *max_tokens,
+                    ),
+                    _ => (
+                        anthropic::DEFAULT_BASE_URL.to_string(),
+                        anthropic::DEFAULT_MODEL.to_string(),
+                        anthropic::DEFAULT_KEY_ENV.to_string(),
+                        anthropic::DEFAULT_MAX_TOKENS,
+                    ),
+                };
+                let max_tokens = match t.get("max_tokens") {
+                    Some(v) => match self.count(&format!("{key}.max_tokens"), v)? {
+                        0 => {
+                            return self.err(&format!("{key}.max_tokens"), "must be at least 1");
+                        }
+                        n => u32::try_from(n).unwrap_or(u32::MAX),
+                    },
+                    None => max_tokens,
+                };
+                Ok(SummarizerConfig::Anthropic {
+                    base_url: get_str("base_url")?.unwrap_or(base_url),
+                    model: get_str("model")?.unwrap_or(model),
+                    api_key_env: get_str("api_key_env")?.unwrap_or(api_key_env),
+                    max_tokens,
+                    timeout,
+                })
+            }
             other => self.err(
                 &format!("{key}.kind"),
                 format!(
-                    "unknown summarizer \"{other}\"; expected \"digest\", \"command\" or \"openai\""
+                    "unknown summarizer \"{other}\"; expected \"digest\", \"command\", \"openai\" \
+                     or \"anthropic\""
                 ),
             ),
         }

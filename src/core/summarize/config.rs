@@ -31,6 +31,13 @@ pub enum SummarizerConfig {
         api_key_env: Option<String>,
         timeout: Duration,
     },
+    Anthropic {
+        base_url: String,
+        model: String,
+        api_key_env: String,
+        max_tokens: u32,
+        timeout: Duration,
+    },
 }
 
 impl SummarizerConfig {
@@ -39,6 +46,24 @@ impl SummarizerConfig {
             SummarizerConfig::Digest => "digest",
             SummarizerConfig::Command { .. } => "command",
             SummarizerConfig::OpenAi { .. } => "openai",
+            SummarizerConfig::Anthropic { .. } => "anthropic",
         }
     }
+
+    /// Anthropic with every setting at its default.
+    pub fn anthropic_defaults() -> Self {
+        use super::anthropic::{
+            DEFAULT_BASE_URL, DEFAULT_KEY_ENV, DEFAULT_MAX_TOKENS, DEFAULT_MODEL,
+        };
+        SummarizerConfig::Anthropic {
+            base_url: DEFAULT_BASE_URL.into(),
+            model: DEFAULT_MODEL.into(),
+            api_key_env: DEFAULT_KEY_ENV.into(),
+            max_tokens: DEFAULT_MAX_TOKENS,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// The names `--summarizer` accepts.
+    pub const NAMES: [&'static str; 4] = ["digest", "command", "openai", "anthropic"];
 }

@@ -4,9 +4,11 @@
 //! Every summarizer reads the *raw* events of the (extended) range, never a
 //! projected view, so a summary is never built from another summary.
 
+pub mod anthropic;
 pub mod command;
 pub mod config;
 pub mod digest;
+mod http;
 pub mod openai;
 pub mod transcript;
 
@@ -60,11 +62,43 @@ pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
             api_key_env: api_key_env.clone(),
             timeout: *timeout,
         }),
+        SummarizerConfig::Anthropic {
+            base_url,
+            model,
+            api_key_env,
+            max_tokens,
+            timeout,
+        } => Box::new(anthropic::Anthropic {
+            base_url: base_url.clone(),
+            model: model.clone(),
+            api_key_env: api_key_env.clone(),
+            max_tokens: *max_tokens,
+            timeout: *timeout,
+        }),
     }
 }
 
-/// The summarizer called `name` (`digest`, `command`, `openai`), with the
-/// settings `config` holds for it.
+/// A model's answer as a summary, or an error when it holds no text (an
+/// empty summary would replace turns with nothing).
+fn summary(
+    endpoint: &http::Endpoint<'_>,
+    text: &str,
+    instructions: &str,
+    range: &str,
+) -> Result<Summary, SummarizeError> {
+    if text.is_empty() {
+        return Err(endpoint.err("the response holds no summary text"));
+    }
+    Ok(Summary {
+        text: text.to_string(),
+        input_chars: crate::core::model::event::count_chars(instructions)
+            + crate::core::model::event::count_chars(range),
+    })
+}
+
+/// The summarizer called `name` (`digest`, `command`, `openai`,
+/// `anthropic`), with the settings `config` holds for it; `anthropic` works
+/// without settings (its defaults and `ANTHROPIC_API_KEY`).
 pub fn by_name(
     name: &str,
     config: &SummarizerConfig,
@@ -76,7 +110,9 @@ pub fn by_name(
     match (name, config) {
         ("digest", _) => Ok(Box::new(digest::Digest::default())),
         ("command", SummarizerConfig::Command { .. })
-        | ("openai", SummarizerConfig::OpenAi { .. }) => Ok(from_config(config)),
+        | ("openai", SummarizerConfig::OpenAi { .. })
+        | ("anthropic", SummarizerConfig::Anthropic { .. }) => Ok(from_config(config)),
+        ("anthropic", _) => Ok(from_config(&SummarizerConfig::anthropic_defaults())),
         ("command", _) => Err(err(format!(
             "no command configured: set `command` in [{SUMMARIZER_TABLE}] (kind = \"command\") \
              of the conversation config or a --config file"
@@ -87,7 +123,7 @@ pub fn by_name(
         ))),
         (other, _) => Err(SummarizeError {
             summarizer: other.to_string(),
-            message: "unknown summarizer; expected digest, command or openai".into(),
+            message: "unknown summarizer; expected digest, command, openai or anthropic".into(),
         }),
     }
 }

@@ -1,6 +1,7 @@
 //! `openai`: a summary from an OpenAI-compatible `/chat/completions`
 //! endpoint (OpenAI, OpenRouter, Ollama, llama.cpp, vLLM).
 
+use super::http::Endpoint;
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -16,13 +17,6 @@ pub struct OpenAi {
 }
 
 impl OpenAi {
-    fn err(&self, message: impl Into<String>) -> SummarizeError {
-        SummarizeError {
-            summarizer: "openai".into(),
-            message: format!("{}: {}", self.endpoint(), message.into()),
-        }
-    }
-
     pub fn endpoint(&self) -> String {
         format!("{}/chat/completions", self.base_url.trim_end_matches('/'))
     }
@@ -34,11 +28,12 @@ impl Summarizer for OpenAi {
     }
 
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
-        let key = match &self.api_key_env {
-            Some(var) => Some(
-                std::env::var(var)
-                    .map_err(|_| self.err(format!("the API key variable `{var}` is not set")))?,
-            ),
+        let endpoint = Endpoint {
+            summarizer: "openai",
+            url: self.endpoint(),
+        };
+        let auth = match &self.api_key_env {
+            Some(var) => Some(format!("Bearer {}", endpoint.key(var)?)),
             None => None,
         };
         let range = transcript::render(request.conversation, request.range);
@@ -50,38 +45,17 @@ impl Summarizer for OpenAi {
                 {"role": "user", "content": range},
             ],
         });
-        let agent = ureq::AgentBuilder::new().timeout(self.timeout).build();
-        let mut call = agent.post(&self.endpoint());
-        if let Some(key) = key {
-            call = call.set("Authorization", &format!("Bearer {key}"));
-        }
-        let response = match call.send_json(body) {
-            Ok(r) => r,
-            Err(ureq::Error::Status(code, r)) => {
-                let text = r.into_string().unwrap_or_default();
-                let excerpt: String = text.chars().take(300).collect();
-                return Err(self.err(format!("HTTP {code}: {}", excerpt.trim())));
-            }
-            Err(ureq::Error::Transport(t)) => {
-                return Err(self.err(format!("request failed: {t}")));
-            }
-        };
-        let v: Value = response
-            .into_json()
-            .map_err(|e| self.err(format!("the response is not JSON: {e}")))?;
+        let headers: Vec<(&str, &str)> = auth
+            .as_deref()
+            .map(|a| ("Authorization", a))
+            .into_iter()
+            .collect();
+        let v = endpoint.post(&headers, body, self.timeout)?;
         let text = v
             .pointer("/choices/0/message/content")
             .and_then(Value::as_str)
             .map(str::trim)
-            .unwrap_or_default()
-            .to_string();
-        if text.is_empty() {
-            return Err(self.err("the response holds no summary text"));
-        }
-        Ok(Summary {
-            text,
-            input_chars: crate::core::model::event::count_chars(request.instructions)
-                + crate::core::model::event::count_chars(&range),
-        })
+            .unwrap_or_default();
+        super::summary(&endpoint, text, request.instructions, &range)
     }
 }
