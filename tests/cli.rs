@@ -2,51 +2,13 @@
 
 mod common;
 
-use common::json;
+use common::{demo, jp_inspect, json, stderr, workspace};
 
 use base64::Engine as _;
 use serde_json::Value;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn jp_inspect(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
-        .args(args)
-        .current_dir(cwd)
-        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
-        .output()
-        .unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME)
-}
-
-/// A workspace holding copies of the demo and of every fixture.
-fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
-    let tmp = tempfile::tempdir().unwrap();
-    let mut dirs = vec![demo()];
-    dirs.extend(common::fixture_conversations());
-    let copies = dirs
-        .iter()
-        .map(|d| {
-            common::copy_dir(
-                d,
-                &tmp.path()
-                    .join(".jp/conversations")
-                    .join(d.file_name().unwrap()),
-            )
-        })
-        .collect();
-    (tmp, copies)
-}
+use std::path::Path;
+use std::process::Command;
 
 #[test]
 fn show_json_has_the_documented_shape() {

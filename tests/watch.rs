@@ -240,3 +240,47 @@ fn once_evaluates_now_and_writes_what_auto_announces() {
     let conv = jp_inspect::core::store::load::load(&dir).unwrap();
     assert_eq!(conv.compactions().count(), 2 + announced);
 }
+
+#[test]
+fn a_failed_evaluation_is_said_without_verbose() {
+    let (tmp, dir) = common::workspace_with(&demo());
+    let before = std::fs::read(dir.join("events.json")).unwrap();
+    let config = tmp.path().join("failing.toml");
+    std::fs::write(
+        &config,
+        "[conversation.compaction.auto]\nmode = \"single\"\ntrigger_ratio = 0.05\nmin_turns = 1\n\
+         [conversation.compaction.auto.rule]\nsummary = {}\n\
+         [conversation.compaction.auto.summarizer]\nkind = \"command\"\ncommand = \"exit 3\"\n",
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["watch", "--once", "--enable", "--config", config.as_str()];
+        args.extend(extra);
+        Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+            .args(&args)
+            .current_dir(tmp.path())
+            .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+            .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("jp-c17944860430: nothing written") && err.contains("exit"),
+        "{err}"
+    );
+    let out = run(&["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let line: Value = serde_json::from_str(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find(|l| l.contains("\"error\""))
+            .expect("an error line"),
+    )
+    .unwrap();
+    assert_eq!(line["conversation"], "jp-c17944860430");
+    assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
+}

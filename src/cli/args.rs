@@ -216,9 +216,8 @@ pub struct CompactArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// The summarizer for summary rules.
-    #[arg(long, value_name = "NAME", default_value = "digest")]
-    pub summarizer: String,
+    #[command(flatten)]
+    pub configured: ConfigArgs,
     /// First turns kept when a rule gives no range: a count, or a duration
     /// after the conversation's start (`5h`).
     #[arg(long, default_value = "1", value_name = "N|DURATION", value_parser = parse_keep)]
@@ -251,6 +250,11 @@ pub struct ResetArgs {
     pub conv: Option<String>,
     #[command(flatten)]
     pub which: ResetWhich,
+    /// A TOML/JSON/YAML file over the conversation's own config; its
+    /// `context` measure applies to the estimate. (A reset writes no
+    /// summary, so it takes no `--summarizer`.)
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     #[arg(long)]
     pub dry_run: bool,
     #[arg(long)]
@@ -284,6 +288,14 @@ pub struct PolicyArgs {
     pub mode: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
+    #[command(flatten)]
+    pub configured: ConfigArgs,
+}
+
+/// Where settings and summaries come from, alike for every command that can
+/// write a summary (`compact`, `auto`, `watch`).
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
     /// A TOML/JSON/YAML file with a `[conversation.compaction.auto]` table,
     /// applied over the conversation's own config.
     #[arg(long, value_name = "FILE")]

@@ -8,14 +8,13 @@ use super::output::{
 use crate::core::compact::plan::Keeps;
 use crate::core::compact::rule;
 use crate::core::ops::{self, RuleOptions};
-use crate::core::{auto, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(args.conv.as_deref())?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
-    let auto_config = auto::config_for(&conv, None)?;
+    let auto_config = args.configured.config(&conv)?;
     super::output::print_notices(&auto_config);
     let rules = if args.rules.is_empty() {
         ops::configured_rules(&auto_config)
@@ -25,7 +24,7 @@ pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
             .map(|s| rule::parse(s).map(|r| (s.clone(), r)))
             .collect::<Result<Vec<_>, _>>()?
     };
-    let summarizer = summarize::by_name(&args.summarizer, &auto_config.summarizer)?;
+    let summarizer = args.configured.summarizer(&auto_config)?;
     let budget = ops::budget(&conv, &auto_config, None);
     let plan = ops::preview_rules(
         &conv,

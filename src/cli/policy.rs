@@ -1,20 +1,15 @@
-//! The automatic policy `auto` and `watch` evaluate: the conversation's own
-//! config with the command line's overrides, read the same way by both.
+//! The settings `compact`, `auto` and `watch` read: the conversation's own
+//! config with the command line's overrides, read the same way by all three.
 
-use super::args::PolicyArgs;
+use super::args::{ConfigArgs, PolicyArgs};
 use crate::core::auto::{self, AutoConfig, Mode};
 use crate::core::model::conversation::Conversation;
 use crate::core::summarize::{self, Summarizer};
 
-impl PolicyArgs {
-    /// The conversation's configuration (jp's files, then `--config`), with
-    /// `--mode` over it.
+impl ConfigArgs {
+    /// The conversation's configuration: jp's files, then `--config`.
     pub fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
-        let mut config = auto::config_for(conv, self.config.as_deref())?;
-        if let Some(mode) = self.mode.as_deref().and_then(Mode::parse) {
-            config.mode = mode;
-        }
-        Ok(config)
+        Ok(auto::config_for(conv, self.config.as_deref())?)
     }
 
     /// `--summarizer`, else the configured one.
@@ -23,5 +18,20 @@ impl PolicyArgs {
             Some(name) => summarize::by_name(name, &config.summarizer)?,
             None => summarize::from_config(&config.summarizer),
         })
+    }
+}
+
+impl PolicyArgs {
+    /// The conversation's configuration with `--mode` over it.
+    pub fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
+        let mut config = self.configured.config(conv)?;
+        if let Some(mode) = self.mode.as_deref().and_then(Mode::parse) {
+            config.mode = mode;
+        }
+        Ok(config)
+    }
+
+    pub fn summarizer(&self, config: &AutoConfig) -> anyhow::Result<Box<dyn Summarizer>> {
+        self.configured.summarizer(config)
     }
 }

@@ -19,7 +19,9 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
         (_, _, Some(n)) => Reset::Position(n),
         _ => unreachable!("clap requires exactly one of --all, --auto, --index"),
     };
-    let budget = ops::budget(&conv, &crate::core::auto::config_for(&conv, None)?, None);
+    let config = crate::core::auto::config_for(&conv, args.config.as_deref())?;
+    super::output::print_notices(&config);
+    let budget = ops::budget(&conv, &config, None);
     let plan = ops::preview_reset(&conv, which, &budget)?;
     let count = plan.removes;
     let (before, after) = (plan.tokens.before, plan.tokens.after);

@@ -45,9 +45,15 @@ struct Watch<'a> {
     /// Watching every conversation (new ones too), or these ids.
     all: bool,
     tracked: BTreeMap<u64, Tracked>,
+    /// Evaluations that failed, for `--once`'s exit code.
+    failures: usize,
 }
 
 pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
+    // A broken --config would fail every evaluation; say so once, now.
+    if let Some(file) = &args.policy.configured.config {
+        AutoConfig::default().apply_file(file)?;
+    }
     let ws = ctx.workspace();
     let mut tracked = BTreeMap::new();
     let mut conversations: Vec<PathBuf> = ws
@@ -100,11 +106,15 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         all: named.is_empty(),
         conversations,
         tracked,
+        failures: 0,
     };
     if args.once {
         let ids: Vec<u64> = w.tracked.keys().copied().collect();
         for id in ids {
             w.evaluate(id, true);
+        }
+        if w.failures > 0 {
+            anyhow::bail!("{} evaluation(s) failed; see above", w.failures);
         }
         return Ok(());
     }
@@ -198,7 +208,7 @@ impl Watch<'_> {
         }
         let conv = match load::load(&dir) {
             Ok(c) => c,
-            Err(e) => return self.skip(id, &format!("cannot read it: {e}")),
+            Err(e) => return self.fail(id, &format!("cannot read it: {e}")),
         };
         let seen = self.tracked.get(&id).map_or(0, |t| t.seen_turns);
         if !always && conv.turn_count <= seen {
@@ -216,7 +226,7 @@ impl Watch<'_> {
             } else {
                 match load::load(&dir) {
                     Ok(c) => c,
-                    Err(e) => return self.skip(id, &format!("cannot read it: {e}")),
+                    Err(e) => return self.fail(id, &format!("cannot read it: {e}")),
                 }
             };
             match self.fire(&dir, &conv) {
@@ -226,7 +236,7 @@ impl Watch<'_> {
                 Err(e) if matches!(e.downcast_ref::<Error>(), Some(Error::Changed { .. })) => {
                     continue;
                 }
-                Err(e) => return self.skip(id, &format!("nothing written: {e:#}")),
+                Err(e) => return self.fail(id, &format!("nothing written: {e:#}")),
             }
         }
         self.skip(
@@ -283,6 +293,21 @@ impl Watch<'_> {
                     )
                 },
             );
+        }
+    }
+
+    /// A failure is always said (on stderr, or as an `error` line with
+    /// `--json`), never only with `-v`: a watcher that fails silently
+    /// looks like one with nothing to do.
+    fn fail(&mut self, id: u64, why: &str) {
+        self.failures += 1;
+        if self.args.json {
+            self.say(
+                json!({"event": "error", "conversation": format!("jp-c{id}"), "reason": why}),
+                String::new,
+            );
+        } else {
+            eprintln!("jp-inspect: jp-c{id}: {why}");
         }
     }
 

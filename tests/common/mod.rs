@@ -110,3 +110,43 @@ pub fn demo_copy(tmp: &Path) -> PathBuf {
             .join(jp_inspect::demo::DIR_NAME),
     )
 }
+
+/// Runs the binary in `cwd` with no user data of the machine's.
+pub fn jp_inspect(args: &[&str], cwd: &Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        .args(args)
+        .current_dir(cwd)
+        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
+        .output()
+        .unwrap()
+}
+
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The bundled demo conversation.
+pub fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo")
+        .join(jp_inspect::demo::DIR_NAME)
+}
+
+/// A workspace holding copies of the demo and of every fixture.
+pub fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut dirs = vec![demo()];
+    dirs.extend(fixture_conversations());
+    let copies = dirs
+        .iter()
+        .map(|d| {
+            copy_dir(
+                d,
+                &tmp.path()
+                    .join(".jp/conversations")
+                    .join(d.file_name().unwrap()),
+            )
+        })
+        .collect();
+    (tmp, copies)
+}
