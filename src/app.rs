@@ -50,12 +50,8 @@ fn exit_code(e: &anyhow::Error) -> i32 {
 }
 
 fn run(args: Cli) -> anyhow::Result<()> {
-    let ctx = Context {
-        workspace: args.workspace.clone(),
-        active: args.active,
-    };
-    if let Some(command) = args.command {
-        return cli::run(&ctx, command);
+    if args.command.is_some() {
+        inspector_options_only(&args)?;
     }
     // Held until the end so the temporary copy outlives its use.
     let demo = if args.demo {
@@ -63,11 +59,28 @@ fn run(args: Cli) -> anyhow::Result<()> {
     } else {
         None
     };
-    let dir = match (&demo, &args.conv) {
-        (Some(demo), _) => demo.conversation_dir.clone(),
-        (None, Some(conv)) => ctx.resolve(Some(conv))?,
-        (None, None) if args.active => ctx.resolve(None)?,
-        (None, None) => {
+    if let (Some(d), Some(_)) = (&demo, &args.command) {
+        eprintln!(
+            "jp-inspect: --demo: working on a temporary copy in {}; it is removed, with any \
+             change, when jp-inspect ends",
+            d.workspace.path().display()
+        );
+    }
+    let ctx = Context {
+        workspace: match &demo {
+            Some(d) => Some(d.workspace.path().to_path_buf()),
+            None => args.workspace.clone(),
+        },
+        active: args.active,
+        demo: demo.as_ref().map(|d| d.conversation_dir.clone()),
+    };
+    if let Some(command) = args.command {
+        return cli::run(&ctx, command);
+    }
+    let dir = match (&args.conv, args.demo || args.active) {
+        (Some(conv), _) => ctx.resolve(Some(conv))?,
+        (None, true) => ctx.resolve(None)?,
+        (None, false) => {
             return Err(UsageError(
                 "give a conversation (id, path or title fragment), --active, --demo, or a command; see --help"
                     .into(),
@@ -87,4 +100,27 @@ fn run(args: Cli) -> anyhow::Result<()> {
         window: args.window,
         follow: args.follow,
     })
+}
+
+/// The options before a command that only the inspector reads: given with a
+/// command they would be silently ignored, so they are a usage error.
+fn inspector_options_only(args: &Cli) -> Result<(), UsageError> {
+    let given: Vec<&str> = [
+        (args.conv.is_some(), "CONV"),
+        (args.window.is_some(), "--window"),
+        (args.mode.is_some(), "--mode"),
+        (args.config.is_some(), "--config"),
+        (args.follow, "--follow"),
+    ]
+    .into_iter()
+    .filter_map(|(set, name)| set.then_some(name))
+    .collect();
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(UsageError(format!(
+        "{} before the command name belong to the inspector; give a command's own options \
+         after its name (e.g. `jp-inspect stats CONV --window 200k`)",
+        given.join(", ")
+    )))
 }

@@ -111,3 +111,151 @@ fn every_command_that_can_summarise_takes_config_and_summarizer_alike() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_backwards_range_is_a_usage_error_with_its_column() {
+    let (tmp, dirs) = workspace();
+    let before = fs::read(dirs[0].join("events.json")).unwrap();
+    for (rule, column) in [("s:5..2", 3), ("r+t:-2..-5", 5)] {
+        let out = jp_inspect(&["compact", "csvq", rule], tmp.path());
+        assert_eq!(out.status.code(), Some(2), "{rule}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("at column {column}"))
+                && stderr(&out).contains("runs backwards"),
+            "{rule}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(fs::read(dirs[0].join("events.json")).unwrap(), before);
+}
+
+#[test]
+fn the_workspace_is_its_root_or_its_jp_folder_and_a_missing_one_is_an_error() {
+    let (tmp, _) = workspace();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let root = tmp.path().display().to_string();
+    let storage = tmp.path().join(".jp").display().to_string();
+    let listed = |args: &[&str]| {
+        let out = jp_inspect(args, elsewhere.path());
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        json(&out)["conversations"].as_array().unwrap().len()
+    };
+    let n = listed(&["list", "--workspace", &root, "--json"]);
+    assert!(n >= 1);
+    // Before the command name too, and as the .jp folder itself.
+    assert_eq!(listed(&["--workspace", &root, "list", "--json"]), n);
+    assert_eq!(listed(&["list", "--workspace", &storage, "--json"]), n);
+    let out = jp_inspect(
+        &["--workspace", &storage, "stats", "csvq", "--json"],
+        elsewhere.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // A workspace that isn't one is an error, not an empty table.
+    let missing = elsewhere.path().join("nope").display().to_string();
+    let empty = elsewhere.path().display().to_string();
+    for (dir, why) in [
+        (&missing, "no such directory"),
+        (&empty, "it holds no .jp/"),
+    ] {
+        for args in [vec!["list"], vec!["stats", "csvq"], vec!["watch", "--once"]] {
+            let mut with = args.clone();
+            with.extend(["--workspace", dir.as_str()]);
+            let out = jp_inspect(&with, elsewhere.path());
+            assert_eq!(out.status.code(), Some(2), "{with:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&format!("no jp workspace at {dir}: {why}")),
+                "{with:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn no_workspace_here_is_said_one_way_by_every_command() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let said = "no jp workspace here: no .jp/ in this directory or above; use --workspace DIR";
+    for args in [
+        vec!["list"],
+        vec!["watch", "--once"],
+        vec!["stats", "csvq"],
+        vec!["show", "--active"],
+        vec!["history", "jp-c17944860430"],
+        vec!["simulate", "csvq"],
+        vec!["compact", "csvq", "r"],
+    ] {
+        let out = jp_inspect(&args, elsewhere.path());
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn inspector_options_before_a_command_are_a_usage_error_not_ignored() {
+    let (tmp, _) = workspace();
+    for args in [
+        vec!["--window", "1m", "stats", "csvq"],
+        vec!["csvq", "stats", "csvq"],
+        vec!["--follow", "list"],
+    ] {
+        let out = jp_inspect(&args, tmp.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("belong to the inspector"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn demo_works_for_every_command_on_a_copy_that_vanishes() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let asset = common::demo().join("events.json");
+    let before = fs::read(&asset).unwrap();
+    let out = jp_inspect(&["stats", "--demo", "--json"], elsewhere.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["conversation"]["id"], "jp-c17944860430");
+    // Writes go to the copy, which is said and removed at exit.
+    let out = jp_inspect(&["--demo", "compact", "r+t:2..5"], elsewhere.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("temporary copy in "), "{err}");
+    let copy = err
+        .split("temporary copy in ")
+        .nth(1)
+        .and_then(|r| r.split(';').next())
+        .unwrap()
+        .to_string();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&copy),
+        "the write went to the copy"
+    );
+    assert!(
+        !std::path::Path::new(&copy).exists(),
+        "{copy} outlived the run"
+    );
+    assert_eq!(fs::read(&asset).unwrap(), before);
+    // The demo's workspace is the copy's: names resolve there.
+    for args in [
+        vec!["list", "--demo", "--json"],
+        vec!["show", "csvq", "--demo", "--json"],
+        vec!["simulate", "--demo", "--windows", "64k", "--json"],
+        vec!["history", "--demo", "--json"],
+        vec!["auto", "--demo", "--dry-run", "--json"],
+        vec!["reset", "--demo", "--all", "--json"],
+        vec!["watch", "--demo", "--once"],
+        vec!["compact", "--demo", "--active", "r:3..4", "--dry-run"],
+    ] {
+        let out = jp_inspect(&args, elsewhere.path());
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let out = jp_inspect(&["list", "--demo", "--workspace", "."], elsewhere.path());
+    assert_eq!(out.status.code(), Some(2));
+    let out = jp_inspect(
+        &["compact", "--demo", "--active", "csvq", "r"],
+        elsewhere.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

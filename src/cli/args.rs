@@ -16,14 +16,15 @@ Exit codes: 0 ok, 1 error, 2 usage.";
 /// Inspect jp conversations: the raw event stream beside what the model is
 /// sent after compactions; preview, apply and reset compactions.
 #[derive(Debug, Parser)]
-#[command(name = "jp-inspect", version, after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
+#[command(name = "jp-inspect", version, after_help = AFTER_HELP)]
 pub struct Cli {
     /// The conversation to open.
     #[arg(conflicts_with = "active")]
     pub conv: Option<String>,
 
-    /// Open a temporary copy of the bundled demo conversation.
-    #[arg(long)]
+    /// Work on a temporary copy of the bundled demo conversation (every
+    /// command; CONV may then be left out). Changes vanish at exit.
+    #[arg(long, global = true, conflicts_with = "workspace")]
     pub demo: bool,
 
     /// The model's context window (`200k`, `1m`), overriding the table.
@@ -96,7 +97,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
@@ -131,7 +132,7 @@ pub struct WatchArgs {
 
 #[derive(Debug, Args, Default)]
 pub struct ShowArgs {
-    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     /// Show the projected view (what the model is sent) instead of the raw
     /// stream.
@@ -185,7 +186,7 @@ pub fn parse_window(s: &str) -> Result<u64, String> {
 
 #[derive(Debug, Args)]
 pub struct StatsArgs {
-    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
@@ -204,7 +205,9 @@ pub struct StatsArgs {
 
 #[derive(Debug, Args)]
 pub struct CompactArgs {
-    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    /// The conversation; with --active or --demo it may be left out, and
+    /// the first word is then a rule if it reads as one.
+    #[arg(required_unless_present_any = ["active", "demo"])]
     pub conv: Option<String>,
     /// Compaction rules, e.g. `s:..-3`, `r+t:2..`, `t=sreq:2..6`. None: the
     /// configured `conversation.compaction.rules`, else jp's default (strip
@@ -246,7 +249,7 @@ pub struct ResetWhich {
 
 #[derive(Debug, Args)]
 pub struct ResetArgs {
-    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     #[command(flatten)]
     pub which: ResetWhich,
@@ -263,7 +266,7 @@ pub struct ResetArgs {
 
 #[derive(Debug, Args)]
 pub struct AutoArgs {
-    #[arg(required_unless_present = "active", conflicts_with = "active")]
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     /// Show what would be appended; write nothing.
     #[arg(long)]
@@ -309,7 +312,7 @@ pub struct ConfigArgs {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// One or more conversations.
-    #[arg(required_unless_present = "active")]
+    #[arg(required_unless_present_any = ["active", "demo"])]
     pub convs: Vec<String>,
     /// Context windows to simulate.
     #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]

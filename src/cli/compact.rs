@@ -10,7 +10,16 @@ use crate::core::compact::rule;
 use crate::core::ops::{self, RuleOptions};
 use serde_json::{Value, json};
 
-pub fn run(ctx: &Context, args: CompactArgs) -> anyhow::Result<()> {
+pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
+    // `compact --active s:..-3`: clap gives the first word to CONV.
+    if (ctx.active || ctx.demo.is_some())
+        && let Some(first) = args.conv.take_if(|c| rule::parse(c).is_ok())
+    {
+        args.rules.insert(0, first);
+    }
+    if ctx.active && args.conv.is_some() {
+        return Err(super::UsageError("give either CONV or --active, not both".into()).into());
+    }
     let dir = ctx.resolve(args.conv.as_deref())?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);

@@ -10,11 +10,7 @@ use serde_json::{Value, json};
 use std::fs;
 
 pub fn run(ctx: &Context, args: ListArgs) -> anyhow::Result<()> {
-    let ws = ctx.workspace().ok_or_else(|| {
-        super::UsageError(
-            "no jp workspace here (no .jp/ in this directory or above); use --workspace DIR".into(),
-        )
-    })?;
+    let ws = ctx.require_workspace()?;
     let rows: Vec<Value> = ws.entries().iter().map(row).collect();
     if args.json {
         return print_json(&json!({

@@ -56,25 +56,39 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
 
 /// What every command shares: where to look for conversations.
 pub struct Context {
+    /// `--workspace`: a root or its `.jp` folder.
     pub workspace: Option<PathBuf>,
     /// `--active`: a missing CONV is the most recently active conversation.
     pub active: bool,
+    /// `--demo`: the copy of the demo conversation a missing CONV stands for.
+    pub demo: Option<PathBuf>,
 }
 
 impl Context {
-    pub fn workspace(&self) -> Option<Workspace> {
+    /// The workspace given with `--workspace` (an error if it isn't one),
+    /// else the one found from the current directory, if any.
+    pub fn workspace(&self) -> crate::core::Result<Option<Workspace>> {
         match &self.workspace {
-            Some(root) => Some(Workspace::at(root)),
-            None => Workspace::find(&std::env::current_dir().ok()?),
+            Some(given) => Workspace::given(given).map(Some),
+            None => Ok(std::env::current_dir()
+                .ok()
+                .and_then(|d| Workspace::find(&d))),
         }
     }
 
-    /// The conversation named by CONV, or with `--active` (clap allows
-    /// exactly one of them) the most recently active one.
+    /// The workspace, for the commands that work on all of it.
+    pub fn require_workspace(&self) -> crate::core::Result<Workspace> {
+        self.workspace()?
+            .ok_or(crate::core::Error::NoWorkspace { given: None })
+    }
+
+    /// The conversation named by CONV, else the demo's copy with `--demo`,
+    /// else with `--active` the most recently active one.
     pub fn resolve(&self, query: Option<&str>) -> crate::core::Result<PathBuf> {
-        match query {
-            Some(q) => resolve::resolve(q, self.workspace().as_ref()),
-            None => resolve::active(self.workspace().as_ref()),
+        match (query, &self.demo) {
+            (Some(q), _) => resolve::resolve(q, self.workspace()?.as_ref()),
+            (None, Some(demo)) if !self.active => Ok(demo.clone()),
+            (None, _) => resolve::active(self.workspace()?.as_ref()),
         }
     }
 

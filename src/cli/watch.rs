@@ -54,7 +54,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
     if let Some(file) = &args.policy.configured.config {
         AutoConfig::default().apply_file(file)?;
     }
-    let ws = ctx.workspace();
+    let ws = ctx.workspace()?;
     let mut tracked = BTreeMap::new();
     let mut conversations: Vec<PathBuf> = ws
         .as_ref()
@@ -83,13 +83,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         );
     }
     if named.is_empty() {
-        let ws = ws.ok_or_else(|| {
-            super::UsageError(
-                "no jp workspace here (no .jp/ in this directory or above); use --workspace DIR \
-                 or name the conversations"
-                    .into(),
-            )
-        })?;
+        let ws = ws.ok_or(Error::NoWorkspace { given: None })?;
         for e in ws.entries() {
             if let (Some(id), Ok(conv)) = (e.id, load::load(&e.dir)) {
                 tracked.insert(

@@ -71,6 +71,10 @@ pub enum Error {
         candidates: Vec<String>,
     },
 
+    /// No `.jp/` where one was looked for; said one way by every command.
+    #[error("{}", no_workspace(given.as_deref()))]
+    NoWorkspace { given: Option<PathBuf> },
+
     #[error("`{query}` matches {} conversations; be more specific:{}", candidates.len(), bullets(candidates))]
     Ambiguous {
         query: String,
@@ -108,6 +112,24 @@ fn holder(pid: Option<u32>) -> String {
     }
 }
 
+/// "no jp workspace here" in one wording, for a workspace found by walking
+/// up from the current directory (`None`) or given with `--workspace`.
+pub fn no_workspace(given: Option<&std::path::Path>) -> String {
+    match given {
+        None => {
+            "no jp workspace here: no .jp/ in this directory or above; use --workspace DIR".into()
+        }
+        Some(dir) if !dir.exists() => format!(
+            "no jp workspace at {}: no such directory (--workspace takes the folder holding .jp/, or .jp/ itself)",
+            dir.display()
+        ),
+        Some(dir) => format!(
+            "no jp workspace at {}: it holds no .jp/ (--workspace takes the folder holding .jp/, or .jp/ itself)",
+            dir.display()
+        ),
+    }
+}
+
 fn bullets(items: &[String]) -> String {
     items.iter().map(|c| format!("\n  {c}")).collect()
 }
@@ -116,9 +138,7 @@ fn list_candidates(candidates: &[String], searched: &[PathBuf]) -> String {
     let mut out = String::new();
     // Only a lookup without a workspace searches nowhere.
     if searched.is_empty() {
-        out.push_str(
-            "\n(no jp workspace here: no .jp/ in this directory or above; use --workspace DIR)",
-        );
+        out.push_str(&format!("\n({})", no_workspace(None)));
         return out;
     }
     out.push_str("; searched:");
@@ -139,7 +159,10 @@ impl Error {
     /// compaction that isn't there), as opposed to a failure: shells map it
     /// to a usage error.
     pub fn is_usage(&self) -> bool {
-        matches!(self, Error::NoSuchCompaction { .. } | Error::Rule(_))
+        matches!(
+            self,
+            Error::NoSuchCompaction { .. } | Error::Rule(_) | Error::NoWorkspace { .. }
+        )
     }
 
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {

@@ -274,12 +274,28 @@ fn parse_range(p: &mut Parser<'_>) -> Result<RangeSpec, RuleError> {
         return p.err(start, "expected a range after `:` (e.g. 2..6, ..-3, 5)");
     }
     let from = parse_bound(p, true)?;
+    let dots = p.pos;
     if p.eat("..") {
         let to = if p.pos < p.chars.len() {
             parse_bound(p, false)?
         } else {
             None
         };
+        // Known backwards without the conversation: both ends counted the
+        // same way. (A mixed range is checked against the turns later.)
+        let backwards = match (from, to) {
+            (Some(Bound::Absolute(a)), Some(Bound::Absolute(b))) => a > b,
+            (Some(Bound::FromEnd(a)), Some(Bound::FromEnd(b))) => a < b,
+            _ => false,
+        };
+        if backwards {
+            let text = |r: std::ops::Range<usize>| p.chars[r].iter().collect::<String>();
+            let (a, b) = (text(start..dots), text(dots + 2..p.pos));
+            return p.err(
+                start,
+                format!("the range `{a}..{b}` runs backwards; did you mean `{b}..{a}`?"),
+            );
+        }
         return Ok(RangeSpec { from, to });
     }
     match from {

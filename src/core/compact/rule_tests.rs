@@ -103,6 +103,10 @@ fn over_extension() {
 
 #[test]
 fn errors_say_what_was_expected_and_where() {
+    // Ranges that are fine however the ends compare.
+    for spec in ["s:2..2", "s:-5..-2", "s:5..-2", "s:-2..5"] {
+        assert!(parse(spec).is_ok(), "{spec}");
+    }
     let cases = [
         ("", 0, "at least one policy"),
         ("x", 0, "unknown policy `x`"),
@@ -117,6 +121,12 @@ fn errors_say_what_was_expected_and_where() {
         ("t,over=lots", 7, "byte count"),
         ("s:-", 3, "number after `-`"),
         ("r s", 0, "unknown policy `r s`"),
+        ("s:5..2", 2, "`5..2` runs backwards; did you mean `2..5`?"),
+        (
+            "r+t:-2..-5",
+            4,
+            "`-2..-5` runs backwards; did you mean `-5..-2`?",
+        ),
     ];
     for (spec, at, want) in cases {
         let e = parse(spec).unwrap_err();

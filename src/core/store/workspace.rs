@@ -98,6 +98,26 @@ impl Workspace {
     }
 
     /// The workspace rooted at `root` (which holds `.jp/`).
+    /// The workspace a user named: its root, or its `.jp` folder itself.
+    pub fn given(path: &Path) -> crate::core::Result<Workspace> {
+        let root = match path.file_name() {
+            Some(name) if name == STORAGE_DIR => path.parent().unwrap_or(Path::new(".")),
+            _ => path,
+        };
+        let root = if root.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            root
+        };
+        if root.join(STORAGE_DIR).is_dir() {
+            Ok(Workspace::at(root))
+        } else {
+            Err(crate::core::Error::NoWorkspace {
+                given: Some(path.to_path_buf()),
+            })
+        }
+    }
+
     pub fn at(root: &Path) -> Workspace {
         let storage = root.join(STORAGE_DIR);
         let silo = find_silo(&storage);
