@@ -259,3 +259,73 @@ fn demo_works_for_every_command_on_a_copy_that_vanishes() {
     );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn turns_are_raw_and_one_based_for_people_and_zero_based_in_json() {
+    let (tmp, _) = workspace();
+    // The demo's first compaction summarises raw turns 2..5: in the
+    // projected listing those rows say so, and the turn after is 6, not
+    // the projected turn 3 it has become.
+    let out = jp_inspect(&["show", "csvq", "--compacted"], tmp.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let turn_of = |line: &str| line.split_whitespace().next().unwrap_or("").to_string();
+    let rows: Vec<&str> = text.lines().skip(2).collect();
+    let summary_rows: Vec<String> = rows
+        .iter()
+        .filter(|l| l.contains("[injected summary]"))
+        .map(|l| turn_of(l))
+        .collect();
+    assert!(
+        !summary_rows.is_empty() && summary_rows.iter().all(|t| t == "2..5"),
+        "{summary_rows:?}"
+    );
+    let after = rows
+        .iter()
+        .skip_while(|l| !l.contains("[injected summary]"))
+        .find(|l| !l.contains("[injected summary]"))
+        .unwrap();
+    assert_eq!(turn_of(after), "6", "{after}");
+    let last = turn_of(rows.last().unwrap());
+    assert_eq!(last, "32", "the last turn keeps its raw number");
+
+    // JSON: `turn` is the raw turn, 0-based, in both views; the raw event
+    // a projected event came from is in that turn.
+    let raw = json(&jp_inspect(&["show", "csvq", "--json"], tmp.path()));
+    let projected = json(&jp_inspect(
+        &["show", "csvq", "--compacted", "--json"],
+        tmp.path(),
+    ));
+    for e in projected["events"].as_array().unwrap() {
+        if let Some(origin) = e["origin"].as_u64() {
+            assert_eq!(e["turn"], raw["events"][origin as usize]["turn"]);
+        }
+        let k = e["projected_turn"].as_u64().unwrap() as usize;
+        assert!(k < projected["turn_origins"].as_array().unwrap().len());
+    }
+    // stats: from_turn/to_turn 0-based in JSON, the table 1-based.
+    let stats = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
+    let c = &stats["compactions"][1];
+    assert_eq!(
+        (c["from_turn"].as_u64(), c["to_turn"].as_u64()),
+        (Some(5), Some(7))
+    );
+    assert!(c.get("range").is_none(), "one base per document");
+    let table =
+        String::from_utf8_lossy(&jp_inspect(&["stats", "csvq"], tmp.path()).stdout).to_string();
+    assert!(
+        table
+            .lines()
+            .any(|l| l.contains(" auto ") && l.contains("6..8")),
+        "{table}"
+    );
+    // The rule a user types from that listing compacts the turns it shows.
+    let out = json(&jp_inspect(
+        &["compact", "csvq", "r:30..31", "--dry-run", "--json"],
+        tmp.path(),
+    ));
+    let c = &out["compactions"][0];
+    assert_eq!(
+        (c["from_turn"].as_u64(), c["to_turn"].as_u64()),
+        (Some(29), Some(30))
+    );
+}

@@ -99,8 +99,9 @@ pub fn raw_json(conv: &Conversation) -> Value {
 
 /// The `show --compacted --json` document: the projected events with the
 /// raw event each came from (`null` for an injected summary) and the
-/// projected turns' origins. `turn` is the projected turn, an index into
-/// `turn_origins`; `raw_turn` the raw turn.
+/// projected turns' origins. `turn` is the raw turn (0-based, as in
+/// `show --json`; an injected summary's is the first turn it replaced);
+/// `projected_turn` an index into `turn_origins`.
 pub fn projected_json(conv: &Conversation, p: &projection::Projection) -> Value {
     let projected_turn = projected_turns(conv, p);
     let events: Vec<Value> = p
@@ -114,8 +115,8 @@ pub fn projected_json(conv: &Conversation, p: &projection::Projection) -> Value 
             };
             json!({
                 "index": k,
-                "turn": projected_turn[k],
-                "raw_turn": p.turn_of(&conv.events, e),
+                "turn": p.turn_of(&conv.events, e),
+                "projected_turn": projected_turn[k],
                 "origin": origin,
                 "event": p.plain(conv, e),
                 "tokens": tokens(p.chars(&conv.events, e)),
@@ -192,7 +193,7 @@ fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) 
     let mut lines = vec![
         header(conv, what),
         format!(
-            "{:>5} {:>6}  {:<12} {:>8}  preview",
+            "{:>7} {:>6}  {:<12} {:>8}  preview",
             "turn", "from", "kind", "tokens"
         ),
     ];
@@ -211,9 +212,14 @@ fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) 
                 ("-".into(), part.label().to_string(), " [injected summary]")
             }
         };
+        // People count raw turns: a summary shows the raw turns it replaced.
+        let turn = match p.turn_origins.get(turns[k]) {
+            Some(TurnOrigin::Summary { from, to, .. }) => format!("{}..{}", from + 1, to + 1),
+            _ => (p.turn_of(&conv.events, e) + 1).to_string(),
+        };
         lines.push(format!(
-            "{:>5} {:>6}  {:<12} {:>8}  {}{note}",
-            turns[k] + 1,
+            "{:>7} {:>6}  {:<12} {:>8}  {}{note}",
+            turn,
             origin,
             kind,
             thousands(tokens(p.chars(&conv.events, e))),

@@ -105,7 +105,6 @@ pub fn report(
                 "event": c.event,
                 "valid": true,
                 "source": x.source.as_str(),
-                "range": [x.from_turn + 1, x.to_turn + 1],
                 "from_turn": x.from_turn,
                 "to_turn": x.to_turn,
                 "policies": x.policy_label(),
@@ -148,6 +147,11 @@ pub fn report(
 
 fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
     let n = |v: &Value| v.as_u64().map(thousands).unwrap_or_else(|| "-".into());
+    // A 0-based turn of the JSON, as people count it.
+    let n1 = |v: &Value| {
+        v.as_u64()
+            .map_or_else(|| "-".into(), |t| (t + 1).to_string())
+    };
     let mut out = vec![format!(
         "{}  {}  ({} turns)",
         conv.display_id(),
@@ -265,7 +269,7 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
             "{:>3}  {:<7} {:<9} {:<32} {:<27} {:>8}",
             n(&c["position"]),
             c["source"].as_str().unwrap_or(""),
-            format!("{}..{}", c["range"][0], c["range"][1]),
+            format!("{}..{}", n1(&c["from_turn"]), n1(&c["to_turn"])),
             c["policies"].as_str().unwrap_or(""),
             c["timestamp"].as_str().unwrap_or(""),
             n(&c["tokens_saved"])
