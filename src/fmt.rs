@@ -13,6 +13,12 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `12,345` or `-678`: a saving that can be negative.
+pub fn signed_thousands(n: i64) -> String {
+    let digits = thousands(n.unsigned_abs());
+    if n < 0 { format!("-{digits}") } else { digits }
+}
+
 /// `-73.2%` change from `before` to `after`.
 pub fn change(before: u64, after: u64) -> String {
     if before == 0 {

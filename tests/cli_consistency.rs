@@ -218,7 +218,7 @@ fn demo_works_for_every_command_on_a_copy_that_vanishes() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["conversation"]["id"], "jp-c17944860430");
     // Writes go to the copy, which is said and removed at exit.
-    let out = jp_inspect(&["--demo", "compact", "r+t:2..5"], elsewhere.path());
+    let out = jp_inspect(&["--demo", "compact", "r+t:10..12"], elsewhere.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("temporary copy in "), "{err}");
@@ -320,12 +320,63 @@ fn turns_are_raw_and_one_based_for_people_and_zero_based_in_json() {
     );
     // The rule a user types from that listing compacts the turns it shows.
     let out = json(&jp_inspect(
-        &["compact", "csvq", "r:30..31", "--dry-run", "--json"],
+        &["compact", "csvq", "r+t:10..12", "--dry-run", "--json"],
         tmp.path(),
     ));
     let c = &out["compactions"][0];
     assert_eq!(
         (c["from_turn"].as_u64(), c["to_turn"].as_u64()),
-        (Some(29), Some(30))
+        (Some(9), Some(11))
+    );
+}
+
+#[test]
+fn saved_adds_up_can_be_negative_and_a_no_op_is_not_written_unless_forced() {
+    let (tmp, dirs) = workspace();
+    let events = dirs[0].join("events.json");
+    let out = jp_inspect(&["compact", "csvq", "r+t:10..12"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after_first = fs::read(&events).unwrap();
+    // The same rule again changes nothing: said, and nothing written.
+    let out = jp_inspect(&["compact", "csvq", "r+t:10..12"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("changes nothing") && text.contains("--force"),
+        "{text}"
+    );
+    assert_eq!(fs::read(&events).unwrap(), after_first);
+    let out = jp_inspect(&["compact", "csvq", "r+t:10..12", "--force"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_ne!(fs::read(&events).unwrap(), after_first, "--force writes it");
+
+    // A lighter rule over the automatic strip raises the estimate: said.
+    let out = jp_inspect(&["compact", "csvq", "t=sreq:6..8"], tmp.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`t=sreq:6..8` raises the estimate by"),
+        "{text}"
+    );
+
+    // stats: each row saves given the ones before; the rows add up.
+    let v = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
+    let saved: Vec<i64> = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["tokens_saved"].as_i64().unwrap())
+        .collect();
+    assert_eq!(saved.len(), 5);
+    assert_eq!(saved[3], 0, "the forced duplicate saves nothing");
+    assert!(saved[4] < 0, "{saved:?}");
+    let total = v["raw"]["tokens"].as_i64().unwrap() - v["projected"]["tokens"].as_i64().unwrap();
+    assert_eq!(saved.iter().sum::<i64>(), total);
+    let table =
+        String::from_utf8_lossy(&jp_inspect(&["stats", "csvq"], tmp.path()).stdout).to_string();
+    assert!(
+        table.lines().any(|l| l.contains("6..8")
+            && l.trim_end()
+                .ends_with(&jp_inspect::fmt::signed_thousands(saved[4]))),
+        "{table}"
     );
 }

@@ -35,6 +35,7 @@ fn a_rule_plan_is_what_apply_writes() {
             instructions: "",
             now: timestamp::parse("2026-11-20 09:00:00").unwrap(),
             budget: &Budget::bare(None),
+            force: false,
         },
     )
     .unwrap();
@@ -64,6 +65,7 @@ fn a_rule_that_selects_nothing_is_skipped_with_its_reason() {
             instructions: "",
             now: chrono::Utc::now(),
             budget: &Budget::bare(None),
+            force: false,
         },
     )
     .unwrap();
@@ -81,14 +83,20 @@ fn resets_and_savings_agree() {
     assert!(count >= 2, "the demo holds compactions");
     let full = tokens(&conv);
     let p = projection::of(&conv);
-    for (position, saved) in ops::saved_per_compaction(&conv, &p) {
-        let without =
-            ops::preview_reset(&conv, Reset::Position(position + 1), &Budget::bare(None)).unwrap();
-        assert_eq!(without.removes, 1);
-        assert_eq!(without.tokens.before, full);
-        assert_eq!(saved, without.tokens.after.saturating_sub(full));
-    }
+    let savings = ops::saved_per_compaction(&conv, &p);
+    // The last one saves what removing it gives back...
+    let (last, saved) = *savings.last().unwrap();
+    let without =
+        ops::preview_reset(&conv, Reset::Position(last + 1), &Budget::bare(None)).unwrap();
+    assert_eq!(without.removes, 1);
+    assert_eq!(without.tokens.before, full);
+    assert_eq!(saved, without.tokens.after as i64 - full as i64);
+    // ...and each saves what it adds to the ones before it, so they add up.
     let all = ops::preview_reset(&conv, Reset::All, &Budget::bare(None)).unwrap();
+    assert_eq!(
+        savings.iter().map(|(_, s)| s).sum::<i64>(),
+        all.tokens.after as i64 - full as i64
+    );
     assert_eq!(all.removes, count);
     assert_eq!(
         all.tokens.after,
@@ -128,4 +136,75 @@ fn the_simulation_grid_is_the_sequential_runs_in_order() {
         }
     }
     assert_eq!(grid.len(), k);
+}
+
+fn preview(conv: &Conversation, specs: &[&str], force: bool) -> ops::Plan {
+    let digest = Digest::default();
+    let rules: Vec<_> = specs
+        .iter()
+        .map(|s| (s.to_string(), rule::parse(s).unwrap()))
+        .collect();
+    ops::preview_rules(
+        conv,
+        &rules,
+        &RuleOptions {
+            keeps: Keeps::default(),
+            summarizer: &digest,
+            instructions: "",
+            now: timestamp::parse("2026-11-20 09:00:00").unwrap(),
+            budget: &Budget::bare(None),
+            force,
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn each_addition_saves_given_the_ones_before_and_can_raise_the_estimate() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let conv = load::load(&demo.conversation_dir).unwrap();
+    // The demo's auto compaction strips tool calls of turns 6..8 (over 1 KiB);
+    // stripping only the requests there lets the responses back in.
+    let plan = preview(&conv, &["r:12..14", "t=sreq:6..8", "r+t:20..22"], false);
+    assert_eq!(plan.additions.len(), 3);
+    let saved: Vec<i64> = plan.additions.iter().map(|a| a.effect.saved).collect();
+    assert!(saved[0] > 0 && saved[2] > 0, "{saved:?}");
+    assert!(saved[1] < 0, "{saved:?}");
+    assert!(plan.additions[1].raises().unwrap().contains("lets back in"));
+    assert_eq!(
+        saved.iter().sum::<i64>(),
+        plan.tokens.before as i64 - plan.tokens.after as i64
+    );
+}
+
+#[test]
+fn a_compaction_that_changes_nothing_is_skipped_unless_forced() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let conv = load::load(&demo.conversation_dir).unwrap();
+    // The same rule twice, and a rule inside the demo's summary of 2..5.
+    let plan = preview(
+        &conv,
+        &["r+t:10..12", "r+t:10..12", "r:3..4", "r:30..31"],
+        false,
+    );
+    assert_eq!(plan.additions.len(), 1);
+    let reasons: Vec<&str> = plan.skipped.iter().map(|s| s.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert!(
+        reasons[2].contains("turns 30..31 hold nothing this rule takes out"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[0].contains("already sees turns 10..12"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[1].contains("inside the summary of turns 2..5"),
+        "{reasons:?}"
+    );
+    assert!(reasons.iter().all(|r| r.contains("--force")));
+    let forced = preview(&conv, &["r+t:10..12", "r+t:10..12", "r:3..4"], true);
+    assert_eq!(forced.additions.len(), 3);
+    assert_eq!(forced.additions[1].effect.saved, 0);
+    assert!(!forced.additions[1].effect.changes);
 }

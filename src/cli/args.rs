@@ -218,6 +218,10 @@ pub struct CompactArgs {
     /// Show what would be written; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Write a compaction even if it changes nothing the model is sent (the
+    /// same rule twice, a rule inside a summary).
+    #[arg(long)]
+    pub force: bool,
 
     #[command(flatten)]
     pub configured: ConfigArgs,

@@ -50,6 +50,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
                     v["kind"] = json!(kind.as_str());
                 }
                 v["requested"] = json!([a.requested.from, a.requested.to]);
+                v["tokens_saved"] = json!(a.effect.saved);
                 v
             })
             .collect();

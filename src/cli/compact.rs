@@ -47,6 +47,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             instructions: auto_config.instructions(),
             now: chrono::Utc::now(),
             budget: &budget,
+            force: args.force,
         },
     )?;
     let written = if args.dry_run || plan.is_empty() {
@@ -66,6 +67,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
                     v["spec"] = json!(spec);
                 }
                 v["requested"] = json!([a.requested.from, a.requested.to]);
+                v["tokens_saved"] = json!(a.effect.saved);
                 v
             })
             .collect();
@@ -91,6 +93,16 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         .map(|s| format!("Nothing to compact for `{}`: {}.", s.spec, s.reason))
         .collect();
     lines.extend(plan.notes.iter().cloned());
+    for a in &plan.additions {
+        lines.push(match a.raises() {
+            Some(why) => format!("`{}` {why}.", a.label()),
+            None => format!(
+                "`{}` saves {} tokens.",
+                a.label(),
+                thousands(a.effect.saved.unsigned_abs())
+            ),
+        });
+    }
     if !plan.additions.is_empty() {
         lines.push(format!(
             "Estimated tokens: {} -> {} ({})",

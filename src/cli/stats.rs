@@ -95,7 +95,7 @@ pub fn report(
     let system = budget.overhead.system_chars;
     let context = budget.context_tokens(projected.total_chars());
     let usable = budget.usable();
-    let saved: std::collections::HashMap<usize, u64> =
+    let saved: std::collections::HashMap<usize, i64> =
         ops::saved_per_compaction(conv, &p).into_iter().collect();
     let compactions: Vec<Value> = conv
         .compactions()
@@ -272,7 +272,10 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
             format!("{}..{}", n1(&c["from_turn"]), n1(&c["to_turn"])),
             c["policies"].as_str().unwrap_or(""),
             c["timestamp"].as_str().unwrap_or(""),
-            n(&c["tokens_saved"])
+            c["tokens_saved"]
+                .as_i64()
+                .map(crate::fmt::signed_thousands)
+                .unwrap_or_else(|| "-".into())
         ));
         if let Some(d) = c["jp_differs"].as_str() {
             out.push(format!("     {d}"));

@@ -23,7 +23,8 @@ pub struct CompactionRow {
     pub policies: String,
     pub time: Option<String>,
     /// Tokens the projection saves thanks to this compaction.
-    pub saved: Option<u64>,
+    /// Tokens it saves given the compactions before it (can be negative).
+    pub saved: Option<i64>,
     pub preview: bool,
     pub invalid: Option<String>,
     /// Where today's jp does more with it than jp-inspect (an `over` bound
@@ -267,7 +268,7 @@ fn block_tokens(conv: &Conversation, p: &Projection, layout: &Layout) -> Vec<(u6
 }
 
 fn compaction_rows(conv: &Conversation, p: &Projection) -> Vec<CompactionRow> {
-    let saved: std::collections::HashMap<usize, u64> =
+    let saved: std::collections::HashMap<usize, i64> =
         ops::saved_per_compaction(conv, p).into_iter().collect();
     let saved_without = |position: usize| saved.get(&position).copied().unwrap_or(0);
     let row = |position: usize, event: Option<usize>, x: &Compaction| CompactionRow {

@@ -143,6 +143,8 @@ fn preview(
                     instructions: config.instructions(),
                     now,
                     budget,
+                    // A no-op is said in the preview, never written.
+                    force: false,
                 },
             )?
         }

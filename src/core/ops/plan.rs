@@ -37,6 +37,9 @@ pub struct Addition {
     pub why: Why,
     /// Characters a summarizer read to write it (0 when none ran).
     pub summarizer_input_chars: u64,
+    /// What it saves given the stored compactions and the additions before
+    /// it; the savings add up to the plan's.
+    pub effect: super::report::Effect,
 }
 
 impl Addition {
@@ -46,6 +49,26 @@ impl Addition {
 
     pub fn extended(&self) -> bool {
         self.range() != self.requested
+    }
+
+    /// What it does to the estimate, in words, when it raises it: a rule
+    /// lighter than an earlier compaction over the same turns wins there.
+    pub fn raises(&self) -> Option<String> {
+        (self.effect.saved < 0).then(|| {
+            format!(
+                "raises the estimate by {} tokens: it lets back in what an earlier compaction of turns {} took out",
+                crate::fmt::thousands(self.effect.saved.unsigned_abs()),
+                self.range().human()
+            )
+        })
+    }
+
+    /// The rule as typed, or the automatic stage.
+    pub fn label(&self) -> &str {
+        match &self.why {
+            Why::Rule { spec, .. } => spec,
+            Why::Auto(kind) => kind.as_str(),
+        }
     }
 }
 

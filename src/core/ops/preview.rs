@@ -2,6 +2,7 @@
 //! computed without writing.
 
 use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
+use super::report::{Effect, effects};
 use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
@@ -27,6 +28,10 @@ pub struct RuleOptions<'a> {
     pub now: Timestamp,
     /// What the estimate before and after counts besides the events.
     pub budget: &'a Budget,
+    /// Keep a compaction that changes nothing the model is sent (the same
+    /// rule twice, a rule inside a summary); otherwise it is skipped with
+    /// the reason.
+    pub force: bool,
 }
 
 /// The context of a request of `conv` seen through `overlays`.
@@ -89,32 +94,49 @@ pub fn preview_rules(
             instructions: opts.instructions,
         },
     )?;
-    let planned: Vec<&plan::Planned> = steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Planned(p) => Some(&**p),
-            Step::Nothing { .. } => None,
-        })
-        .collect();
-    let mut notes = plan::timeline(conv.turn_count, &planned);
-    notes.extend(jp_differences(conv, planned.iter().map(|p| &p.compaction)));
-    let mut additions = Vec::new();
+    let mut planned: Vec<plan::Planned> = Vec::new();
     let mut skipped = Vec::new();
     for s in steps {
         match s {
-            Step::Planned(p) => additions.push(Addition {
-                compaction: p.compaction,
-                requested: p.requested,
-                why: Why::Rule {
-                    spec: p.spec,
-                    rule: p.rule,
-                },
-                summarizer_input_chars: p.summarizer_input_chars,
-            }),
+            Step::Planned(p) => planned.push(*p),
             Step::Nothing { spec, reason } => skipped.push(Skipped { spec, reason }),
         }
     }
-    let compactions: Vec<_> = additions.iter().map(|a| a.compaction.clone()).collect();
+    if !opts.force {
+        let compactions: Vec<_> = planned.iter().map(|p| p.compaction.clone()).collect();
+        let effects = additions_effects(conv, &compactions, opts.budget);
+        let mut kept = Vec::new();
+        for (k, (p, e)) in planned.into_iter().zip(effects).enumerate() {
+            if e.changes {
+                kept.push(p);
+            } else {
+                skipped.push(Skipped {
+                    reason: why_nothing(conv, &compactions[..k], &p.compaction),
+                    spec: p.spec,
+                });
+            }
+        }
+        planned = kept;
+    }
+    let refs: Vec<&plan::Planned> = planned.iter().collect();
+    let mut notes = plan::timeline(conv.turn_count, &refs);
+    notes.extend(jp_differences(conv, planned.iter().map(|p| &p.compaction)));
+    let compactions: Vec<_> = planned.iter().map(|p| p.compaction.clone()).collect();
+    let effects = additions_effects(conv, &compactions, opts.budget);
+    let additions: Vec<Addition> = planned
+        .into_iter()
+        .zip(effects)
+        .map(|(p, effect)| Addition {
+            compaction: p.compaction,
+            requested: p.requested,
+            why: Why::Rule {
+                spec: p.spec,
+                rule: p.rule,
+            },
+            summarizer_input_chars: p.summarizer_input_chars,
+            effect,
+        })
+        .collect();
     let tokens = Tokens {
         before: tokens_with(conv, projection::overlays(conv), opts.budget),
         after: tokens_with(
@@ -132,6 +154,53 @@ pub fn preview_rules(
         notes,
         tokens,
     })
+}
+
+/// The effect of each of `compactions` appended, in order, after the
+/// conversation's own.
+fn additions_effects(
+    conv: &Conversation,
+    compactions: &[Compaction],
+    budget: &Budget,
+) -> Vec<Effect> {
+    let stored = projection::overlays(conv).len();
+    effects(
+        conv,
+        &projection::with_preview(conv, compactions),
+        stored,
+        budget.overhead_chars(),
+    )
+}
+
+/// Why a compaction changes nothing the model is sent, in words, given the
+/// stored compactions and the `earlier` ones planned before it.
+fn why_nothing(conv: &Conversation, earlier: &[Compaction], c: &Compaction) -> String {
+    let range = c.range();
+    let before: Vec<Compaction> = projection::with_preview(conv, earlier)
+        .into_iter()
+        .map(|o| o.compaction)
+        .collect();
+    let covering = before.iter().find(|o| {
+        let r = o.range();
+        o.summary.is_some() && r.from <= range.from && range.to <= r.to
+    });
+    let touched = before.iter().any(|o| {
+        let r = o.range();
+        r.from <= range.to && range.from <= r.to
+    });
+    let what = match covering {
+        Some(o) if c.summary.is_none() => format!(
+            "turns {} are inside the summary of turns {}, which the model is sent instead",
+            range.human(),
+            o.range().human()
+        ),
+        _ if touched => format!(
+            "the model already sees turns {} this way (an earlier compaction does the same)",
+            range.human()
+        ),
+        _ => format!("turns {} hold nothing this rule takes out", range.human()),
+    };
+    format!("it changes nothing: {what}; --force writes it anyway")
 }
 
 /// What automatic compaction would append now. Asking for it is asking,
@@ -169,16 +238,25 @@ pub fn preview_auto(
                 decision.actions.iter().map(|a| &a.compaction),
             ))
             .collect(),
-        additions: decision
-            .actions
-            .into_iter()
-            .map(|a| Addition {
-                requested: a.requested,
-                why: Why::Auto(a.kind),
-                compaction: a.compaction,
-                summarizer_input_chars: 0,
-            })
-            .collect(),
+        additions: {
+            let compactions: Vec<_> = decision
+                .actions
+                .iter()
+                .map(|a| a.compaction.clone())
+                .collect();
+            decision
+                .actions
+                .into_iter()
+                .zip(additions_effects(conv, &compactions, budget))
+                .map(|(a, effect)| Addition {
+                    requested: a.requested,
+                    why: Why::Auto(a.kind),
+                    compaction: a.compaction,
+                    summarizer_input_chars: 0,
+                    effect,
+                })
+                .collect()
+        },
         skipped: Vec::new(),
         removal: Removal::None,
         removes: 0,

@@ -1,32 +1,85 @@
-//! Figures about the compactions a conversation holds.
+//! Figures about the compactions a conversation holds or would hold.
 
 use crate::core::compact::estimate;
-use crate::core::compact::projection::{self, Overlay, Projection};
+use crate::core::compact::fate::{Projected, SummaryPart};
+use crate::core::compact::projection::{self, Change, Overlay, Projection};
 use crate::core::model::conversation::Conversation;
 
-/// Projected event tokens of `conv` without the overlay at `position`.
-fn tokens_without(conv: &Conversation, overlays: &[Overlay], position: usize) -> u64 {
-    let without: Vec<Overlay> = overlays
+/// What one compaction does, given the ones before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    /// Estimated tokens it saves: the estimate with the compactions before
+    /// it minus the estimate with it too. Negative when it lets back in
+    /// what an earlier one took out (`t=sreq` over a full strip).
+    pub saved: i64,
+    /// Whether the model would be sent anything different at all.
+    pub changes: bool,
+}
+
+/// What the model is sent, compared without regard to which overlay made
+/// it: a summary is its text, a raw event its index and change.
+#[derive(PartialEq)]
+enum Sent<'a> {
+    Raw(usize, Change),
+    Summary(Option<&'a str>, SummaryPart, usize),
+}
+
+fn sent<'a>(p: &'a Projection) -> Vec<Sent<'a>> {
+    p.events
         .iter()
-        .filter(|o| o.position != position)
-        .cloned()
-        .collect();
-    let p = projection::project(&conv.events, conv.turn_count, without);
-    estimate::of_projection(&conv.events, &p).total_tokens()
+        .map(|e| match *e {
+            Projected::Raw { index, change } => Sent::Raw(index, change),
+            Projected::Summary {
+                overlay,
+                part,
+                turn,
+                ..
+            } => Sent::Summary(
+                p.overlays[overlay].compaction.summary.as_deref(),
+                part,
+                turn,
+            ),
+        })
+        .collect()
+}
+
+/// The effect of each of `overlays[first..]`, applied in order over the
+/// ones before it; the savings add up to the total. `overhead_chars` is
+/// counted with the events (the system prompt and tools of a context), so
+/// that they add up to the same estimate's difference exactly.
+pub fn effects(
+    conv: &Conversation,
+    overlays: &[Overlay],
+    first: usize,
+    overhead_chars: u64,
+) -> Vec<Effect> {
+    let project =
+        |n: usize| projection::project(&conv.events, conv.turn_count, overlays[..n].to_vec());
+    let tokens = |p: &Projection| {
+        estimate::tokens(estimate::of_projection(&conv.events, p).total_chars() + overhead_chars)
+    };
+    let mut before = project(first);
+    let mut before_tokens = tokens(&before);
+    (first..overlays.len())
+        .map(|k| {
+            let after = project(k + 1);
+            let after_tokens = tokens(&after);
+            let effect = Effect {
+                saved: before_tokens as i64 - after_tokens as i64,
+                changes: sent(&before) != sent(&after),
+            };
+            (before, before_tokens) = (after, after_tokens);
+            effect
+        })
+        .collect()
 }
 
 /// For each overlay of `p` (stored and previewed, by position), the tokens
-/// the projection saves thanks to it: the estimate without it minus the
-/// estimate with everything.
-pub fn saved_per_compaction(conv: &Conversation, p: &Projection) -> Vec<(usize, u64)> {
-    let full = estimate::of_projection(&conv.events, p).total_tokens();
+/// it saves given the ones before it, so that the rows add up to the total.
+pub fn saved_per_compaction(conv: &Conversation, p: &Projection) -> Vec<(usize, i64)> {
     p.overlays
         .iter()
-        .map(|o| {
-            (
-                o.position,
-                tokens_without(conv, &p.overlays, o.position).saturating_sub(full),
-            )
-        })
+        .zip(effects(conv, &p.overlays, 0, 0))
+        .map(|(o, e)| (o.position, e.saved))
         .collect()
 }

@@ -185,7 +185,9 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
             .iter()
             .find(|n| fired.iter().any(|f| n.starts_with(f)))
             .or(p.plan.notes.last());
-        if let Some(note) = note {
+        if let Some(raises) = p.plan.additions.iter().find_map(|a| a.raises()) {
+            spans.push(Span::styled(format!(" · {raises}"), t.error()));
+        } else if let Some(note) = note {
             spans.push(Span::styled(format!(" · {note}"), t.dim()));
         }
         spans.push(Span::styled("  a apply · Esc drop", t.dim()));

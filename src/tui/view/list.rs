@@ -1,6 +1,6 @@
 //! The compaction list: position, source, range, policies, time, saved.
 
-use crate::fmt::thousands;
+use crate::fmt::signed_thousands;
 use crate::tui::state::{Focus, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -59,7 +59,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     },
                     r.range.map(|x| x.human()).unwrap_or_default(),
                     r.policies,
-                    r.saved.map(thousands).unwrap_or_else(|| "?".into())
+                    r.saved.map(signed_thousands).unwrap_or_else(|| "?".into())
                 );
                 if area.width >= 100 {
                     s.push_str(&format!("   {}", r.time.clone().unwrap_or_default()));
