@@ -54,6 +54,7 @@ fn load_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
 fn real(c: &mut Criterion) {
     let dir = common::largest_real();
     load_bench(c, "largest real conversation", &dir, 50);
+    show_json_bench(c, "largest real conversation", &dir, 50);
     provenance_and_context(c, &dir);
     let conv = load::load(&dir).unwrap();
     let config = AutoConfig::default();
@@ -155,6 +156,26 @@ fn write_under_lock(c: &mut Criterion) {
 
 fn hundred_mb(c: &mut Criterion) {
     load_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
+    show_json_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
+}
+
+/// `show --json` and `show --compacted --json` past the load: the document
+/// made and written as it goes (into a sink; the process adds the load).
+fn show_json_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
+    let conv = load::load(dir).unwrap();
+    let p = projection::of(&conv);
+    let mut g = c.benchmark_group(format!("{name}, show --json"));
+    g.sample_size(samples);
+    g.throughput(Throughput::Bytes(
+        fs::metadata(dir.join("events.json")).unwrap().len(),
+    ));
+    g.bench_function("show --json", |b| {
+        b.iter(|| jp_inspect::cli::write_raw_json(std::io::sink(), &conv).unwrap())
+    });
+    g.bench_function("show --compacted --json", |b| {
+        b.iter(|| jp_inspect::cli::write_projected_json(std::io::sink(), &conv, &p).unwrap())
+    });
+    g.finish();
 }
 
 fn simulate_fixtures(c: &mut Criterion) {

@@ -15,6 +15,8 @@ mod stats;
 mod watch;
 
 pub use args::{Cli, Command};
+/// The `show --json` writers, for the benchmarks.
+pub use show::{write_projected_json, write_raw_json};
 
 use crate::core::store::workspace::Workspace;
 use crate::core::{Conversation, store::load, store::resolve};

@@ -16,12 +16,37 @@ pub fn conversation_json(conv: &Conversation) -> Value {
 
 pub use crate::fmt::{change, thousands};
 
-/// Prints JSON, pretty, to stdout.
-pub fn print_json(v: &Value) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+/// Prints JSON, pretty, to stdout. Buffered: stdout alone flushes at every
+/// newline, a write per line of pretty JSON.
+pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> anyhow::Result<()> {
+    write_json(io::stdout().lock(), v)
+}
+
+/// Writes `v` as pretty JSON and a newline to `out`, buffered.
+pub fn write_json<T: serde::Serialize + ?Sized>(out: impl Write, v: &T) -> anyhow::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
     serde_json::to_writer_pretty(&mut out, v)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
+}
+
+/// A JSON array made as it is written: item `i` of `len` is `item(i)`, so
+/// a long list is never held whole as a `Value`.
+pub struct Streamed<F> {
+    pub len: usize,
+    pub item: F,
+}
+
+impl<F: Fn(usize) -> Value> serde::Serialize for Streamed<F> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.len))?;
+        for i in 0..self.len {
+            seq.serialize_element(&(self.item)(i))?;
+        }
+        seq.end()
+    }
 }
 
 /// Writes lines to stdout, ending quietly when the reader goes away

@@ -3,7 +3,9 @@
 use super::Context;
 use super::UsageError;
 use super::args::ShowArgs;
-use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
+use super::output::{
+    Streamed, conversation_json, print_lines, print_warnings, thousands, write_json,
+};
 use crate::core::compact::estimate::tokens;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Projected, TurnOrigin};
@@ -29,7 +31,7 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
     print_warnings(&conv);
     if !args.compacted {
         return if args.json {
-            print_json(&raw_json(&conv))
+            write_raw_json(std::io::stdout().lock(), &conv)
         } else {
             print_lines(raw_lines(&conv))
         };
@@ -69,46 +71,51 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
         ),
     };
     if args.json {
-        print_json(&projected_json(&conv, &p))
+        write_projected_json(std::io::stdout().lock(), &conv, &p)
     } else {
         print_lines(projected_lines(&conv, &p, &what))
     }
 }
 
-/// The `show --json` document.
-pub fn raw_json(conv: &Conversation) -> Value {
-    let events: Vec<Value> = conv
-        .events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
+/// The `show --json` document, written as it is made.
+pub fn write_raw_json(out: impl std::io::Write, conv: &Conversation) -> anyhow::Result<()> {
+    let events = Streamed {
+        len: conv.events.len(),
+        item: |i: usize| {
             json!({
                 "index": i,
-                "turn": e.turn,
+                "turn": conv.events[i].turn,
                 "event": conv.plain(i),
-                "tokens": tokens(e.chars),
+                "tokens": tokens(conv.events[i].chars),
             })
-        })
-        .collect();
-    json!({
-        "conversation": conversation_json(conv),
-        "turn_count": conv.turn_count,
-        "events": events,
-    })
+        },
+    };
+    write_json(
+        out,
+        &Document {
+            conversation: conversation_json(conv),
+            turn_count: conv.turn_count,
+            projected: None,
+            events,
+        },
+    )
 }
 
-/// The `show --compacted --json` document: the projected events with the
-/// raw event each came from (`null` for an injected summary) and the
-/// projected turns' origins. `turn` is the raw turn (0-based, as in
-/// `show --json`; an injected summary's is the first turn it replaced);
-/// `projected_turn` an index into `turn_origins`.
-pub fn projected_json(conv: &Conversation, p: &projection::Projection) -> Value {
+/// The `show --compacted --json` document, written as it is made: the
+/// projected events with the raw event each came from (`null` for an
+/// injected summary) and the projected turns' origins. `turn` is the raw
+/// turn (0-based, as in `show --json`; an injected summary's is the first
+/// turn it replaced); `projected_turn` an index into `turn_origins`.
+pub fn write_projected_json(
+    out: impl std::io::Write,
+    conv: &Conversation,
+    p: &projection::Projection,
+) -> anyhow::Result<()> {
     let projected_turn = projected_turns(conv, p);
-    let events: Vec<Value> = p
-        .events
-        .iter()
-        .enumerate()
-        .map(|(k, e)| {
+    let events = Streamed {
+        len: p.events.len(),
+        item: |k: usize| {
+            let e = &p.events[k];
             let origin = match e {
                 Projected::Raw { index, .. } => json!(index),
                 Projected::Summary { .. } => Value::Null,
@@ -121,16 +128,36 @@ pub fn projected_json(conv: &Conversation, p: &projection::Projection) -> Value 
                 "event": p.plain(conv, e),
                 "tokens": tokens(p.chars(&conv.events, e)),
             })
-        })
-        .collect();
-    let origins: Vec<Value> = p.turn_origins.iter().map(TurnOrigin::to_json).collect();
-    json!({
-        "conversation": conversation_json(conv),
-        "turn_count": conv.turn_count,
-        "projected_turn_count": p.turn_origins.len(),
-        "turn_origins": origins,
-        "events": events,
-    })
+        },
+    };
+    write_json(
+        out,
+        &Document {
+            conversation: conversation_json(conv),
+            turn_count: conv.turn_count,
+            projected: Some(ProjectedTurns {
+                projected_turn_count: p.turn_origins.len(),
+                turn_origins: p.turn_origins.iter().map(TurnOrigin::to_json).collect(),
+            }),
+            events,
+        },
+    )
+}
+
+/// Both `show` documents: the events last, streamed.
+#[derive(serde::Serialize)]
+struct Document<E: serde::Serialize> {
+    conversation: Value,
+    turn_count: usize,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    projected: Option<ProjectedTurns>,
+    events: E,
+}
+
+#[derive(serde::Serialize)]
+struct ProjectedTurns {
+    projected_turn_count: usize,
+    turn_origins: Vec<Value>,
 }
 
 /// The projected turn of each projected event.
