@@ -23,7 +23,7 @@ fn opened(dir: &Path) -> State {
         dir.to_path_buf(),
         AutoConfig::default(),
         None,
-        Theme { color: true },
+        Theme::new(true),
     );
     update::update(&mut s, Msg::Resize(200, 50));
     let result = worker::execute(Job::Load {

@@ -77,3 +77,13 @@ fn the_headless_synopses_use_real_flags() {
         "README shows flags the program lacks: {wrong:?}"
     );
 }
+
+/// The colour roles README lists are the ones a user config accepts.
+#[test]
+fn the_colour_roles_listed_are_the_palettes() {
+    let text = readme();
+    let at = text.find("The roles: `").expect("the roles list");
+    let list = &text[at + "The roles: `".len()..];
+    let listed: Vec<&str> = list[..list.find('`').unwrap()].split_whitespace().collect();
+    assert_eq!(listed, jp_inspect::tui::theme::Palette::ROLES);
+}

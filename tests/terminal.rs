@@ -215,3 +215,89 @@ fn a_vanished_terminal_ends_the_program() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A user config file in a fresh directory, named by `JP_INSPECT_CONFIG`.
+fn user_config(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    let path = path.display().to_string();
+    (dir, path)
+}
+
+#[test]
+fn a_mistake_in_the_users_config_is_named_before_the_screen_opens() {
+    let (_dir, path) = user_config(
+        "theme = \"dark\"\n[[key]]\nscope = \"main\"\nkeys = [\"j\"]\naction = \"dwon\"\n",
+    );
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        b"",
+        Duration::ZERO,
+        &[("JP_INSPECT_CONFIG", &path)],
+    );
+    assert_eq!(rc(&s), Some(1), "{}", s.text());
+    assert!(!s.has(b"\x1b[?1049h"));
+    assert!(s.has(format!("{path}:5:").as_bytes()), "{}", s.text());
+    assert!(s.has(b"dwon"), "{}", s.text());
+    // Found through XDG_CONFIG_HOME the same way.
+    let xdg = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(xdg.path().join("jp-inspect")).unwrap();
+    std::fs::write(
+        xdg.path().join("jp-inspect/config.toml"),
+        "[colors]\nuser = \"reddish\"\n",
+    )
+    .unwrap();
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        b"",
+        Duration::ZERO,
+        &[("XDG_CONFIG_HOME", &xdg.path().display().to_string())],
+    );
+    assert_eq!(rc(&s), Some(1), "{}", s.text());
+    assert!(s.has(b"jp-inspect/config.toml:2:"), "{}", s.text());
+}
+
+#[test]
+fn the_users_keys_replace_the_bundled_ones() {
+    let (_dir, path) =
+        user_config("[[key]]\nscope = \"global\"\nkeys = [\"x\"]\naction = \"quit\"\n");
+    let env = [("JP_INSPECT_CONFIG", path.as_str())];
+    let s = in_pty(
+        "timeout --foreground 6 $BIN --demo; rc=$?",
+        b"x",
+        Duration::from_millis(2500),
+        &env,
+    );
+    assert_eq!(rc(&s), Some(0), "x quits: {}", s.text());
+    let s = in_pty(
+        "timeout --foreground 6 $BIN --demo; rc=$?",
+        b"q",
+        Duration::from_millis(2500),
+        &env,
+    );
+    assert_eq!(rc(&s), Some(124), "q no longer quits: {}", s.text());
+}
+
+#[test]
+fn the_light_theme_draws_its_colours_and_no_color_still_wins() {
+    let (_dir, path) = user_config("theme = \"light\"\n[colors]\nmanual = \"#123456\"\n");
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        b"q",
+        Duration::from_millis(2500),
+        &[("JP_INSPECT_CONFIG", &path)],
+    );
+    assert_eq!(rc(&s), Some(0), "{}", s.text());
+    // The light header background and the user's colour for manual bands.
+    assert!(s.has(b"48;2;232;234;240"), "{}", s.text());
+    assert!(s.has(b"38;2;18;52;86"), "{}", s.text());
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        b"q",
+        Duration::from_millis(2500),
+        &[("JP_INSPECT_CONFIG", &path), ("NO_COLOR", "1")],
+    );
+    assert_eq!(rc(&s), Some(0), "{}", s.text());
+    assert!(!s.has(b"38;2;18;52;86") && !s.has(b"48;2;232;234;240"));
+}

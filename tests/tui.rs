@@ -32,7 +32,7 @@ impl Harness {
             demo.conversation_dir.clone(),
             AutoConfig::default(),
             None,
-            Theme { color },
+            Theme::new(color),
         );
         state.settings.clock = timestamp::parse("2026-11-20 09:00:00");
         let mut h = Harness { _demo: demo, state };
@@ -596,7 +596,7 @@ fn load_warnings_are_shown() {
         demo.conversation_dir.clone(),
         AutoConfig::default(),
         None,
-        Theme { color: true },
+        Theme::new(true),
     );
     update::update(&mut state, Msg::Resize(160, 40));
     let result = worker::execute(jp_inspect::tui::job::Job::Load {

@@ -17,12 +17,24 @@ fn syntaxes() -> &'static SyntaxSet {
     S.get_or_init(SyntaxSet::load_defaults_newlines)
 }
 
+static LIGHT: OnceLock<bool> = OnceLock::new();
+
+/// Highlights for a light background (the `light` theme); once, at start.
+pub fn use_light(light: bool) {
+    let _ = LIGHT.set(light);
+}
+
 fn theme() -> &'static Theme {
     static T: OnceLock<Theme> = OnceLock::new();
     T.get_or_init(|| {
+        let name = if LIGHT.get().copied().unwrap_or(false) {
+            "InspiredGitHub"
+        } else {
+            "base16-ocean.dark"
+        };
         let mut set = ThemeSet::load_defaults();
         set.themes
-            .remove("base16-ocean.dark")
+            .remove(name)
             .unwrap_or_else(|| set.themes.into_values().next().unwrap_or_default())
     })
 }

@@ -35,14 +35,27 @@ struct File {
     key: Vec<Binding>,
 }
 
-/// Every binding, in the order of the asset file.
-pub fn bindings() -> &'static [Binding] {
+/// The bindings of `assets/keys.toml`, in its order.
+pub fn bundled() -> &'static [Binding] {
     static B: OnceLock<Vec<Binding>> = OnceLock::new();
     B.get_or_init(|| {
         toml::from_str::<File>(BINDINGS)
             .expect("assets/keys.toml is valid")
             .key
     })
+}
+
+static EFFECTIVE: OnceLock<Vec<Binding>> = OnceLock::new();
+
+/// Makes `bindings` (the user's over the bundled ones) the ones in force;
+/// once, before the screen opens.
+pub fn install(bindings: Vec<Binding>) {
+    let _ = EFFECTIVE.set(bindings);
+}
+
+/// Every binding in force: the installed ones, else the bundled.
+pub fn bindings() -> &'static [Binding] {
+    EFFECTIVE.get().map_or_else(bundled, Vec::as_slice)
 }
 
 /// A key as the asset names it: `j`, `ctrl-d`, `pagedown`, `G`.

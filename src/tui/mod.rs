@@ -16,6 +16,7 @@ pub mod state;
 pub mod terminal;
 pub mod theme;
 pub mod update;
+pub mod user_config;
 pub mod view;
 pub mod watch;
 pub mod worker;
@@ -77,9 +78,13 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     // crossterm, which would otherwise be the one to notice SIGWINCH.
     let resized = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGWINCH, resized.clone())?;
+    // The user's keys and colours: a mistake is said before the screen opens.
+    let user = user_config::load()?;
+    keys::install(user.bindings.clone());
+    highlight::use_light(user.light);
     terminal::install_panic_hook();
     let mut term = terminal::Terminal::enter()?;
-    let result = event_loop(&mut term, opts, &terminated, &resized);
+    let result = event_loop(&mut term, opts, user.theme(), &terminated, &resized);
     drop(term);
     result
 }
@@ -87,13 +92,14 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
 fn event_loop(
     term: &mut terminal::Terminal,
     opts: Options,
+    theme: theme::Theme,
     terminated: &AtomicBool,
     resized: &AtomicBool,
 ) -> anyhow::Result<()> {
     let worker = worker::Worker::start();
     let mut watcher: Option<watch::Watcher> = None;
     let size = term.size()?;
-    let (mut state, mut effects) = init(opts, theme::Theme::from_env(), (size.width, size.height));
+    let (mut state, mut effects) = init(opts, theme, (size.width, size.height));
     let panic_after_draw = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW").is_some();
     let mut dirty = true;
     let mut last_tick = Instant::now();

@@ -1,20 +1,175 @@
-//! Styles, with and without colour (`NO_COLOR`).
+//! Styles, with and without colour (`NO_COLOR`), from a palette of named
+//! roles: the built-in `dark` and `light`, with the user's own colours over
+//! them (`tui::user_config`).
 
 use crate::core::model::compaction::Source;
 use crate::core::model::event::{Kind, ResponseKind};
 use ratatui::style::{Color, Modifier, Style};
 
+/// Declares the palette's roles once: the struct, the names a user config
+/// sets them by, and setting one by name.
+macro_rules! palette {
+    ($($role:ident),* $(,)?) => {
+        /// A colour for each role the screen draws.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct Palette {
+            $(pub $role: Color,)*
+        }
+
+        impl Palette {
+            /// The role names, as a user config writes them.
+            pub const ROLES: &'static [&'static str] = &[$(stringify!($role)),*];
+
+            /// Sets role `name`; false when there is no such role.
+            pub fn set(&mut self, name: &str, color: Color) -> bool {
+                match name {
+                    $(stringify!($role) => self.$role = color,)*
+                    _ => return false,
+                }
+                true
+            }
+        }
+    };
+}
+
+palette!(
+    text,
+    dim,
+    title,
+    accent,
+    key,
+    error,
+    ok,
+    selection,
+    header,
+    header_text,
+    manual,
+    auto,
+    preview,
+    user,
+    assistant,
+    reasoning,
+    data,
+    tool_call,
+    tool_result,
+    tool_error,
+    inquiry,
+    meta,
+    compaction,
+    summary,
+    system_prompt,
+    tools,
+    below_soft,
+    above_soft,
+    above_hard,
+    soft_line,
+    hard_line,
+);
+
+impl Palette {
+    /// For dark terminal backgrounds (the default).
+    pub const DARK: Palette = Palette {
+        text: Color::Reset,
+        dim: Color::DarkGray,
+        title: Color::White,
+        accent: Color::Cyan,
+        key: Color::Yellow,
+        error: Color::Red,
+        ok: Color::Green,
+        selection: Color::Rgb(40, 44, 60),
+        header: Color::Rgb(28, 30, 38),
+        header_text: Color::Gray,
+        manual: Color::Rgb(80, 160, 255),
+        auto: Color::Rgb(230, 110, 200),
+        preview: Color::Rgb(220, 200, 90),
+        user: Color::Green,
+        assistant: Color::White,
+        reasoning: Color::DarkGray,
+        data: Color::LightCyan,
+        tool_call: Color::Yellow,
+        tool_result: Color::Blue,
+        tool_error: Color::Red,
+        inquiry: Color::Cyan,
+        meta: Color::Gray,
+        compaction: Color::Magenta,
+        summary: Color::LightMagenta,
+        system_prompt: Color::Rgb(90, 130, 220),
+        tools: Color::Rgb(170, 120, 220),
+        below_soft: Color::Green,
+        above_soft: Color::Yellow,
+        above_hard: Color::Red,
+        soft_line: Color::LightCyan,
+        hard_line: Color::LightRed,
+    };
+
+    /// For light terminal backgrounds: dark text, pale selection.
+    pub const LIGHT: Palette = Palette {
+        text: Color::Reset,
+        dim: Color::Rgb(120, 120, 120),
+        title: Color::Black,
+        accent: Color::Rgb(0, 110, 150),
+        key: Color::Rgb(170, 90, 0),
+        error: Color::Rgb(190, 20, 20),
+        ok: Color::Rgb(20, 130, 40),
+        selection: Color::Rgb(210, 220, 245),
+        header: Color::Rgb(232, 234, 240),
+        header_text: Color::Rgb(60, 60, 70),
+        manual: Color::Rgb(30, 100, 220),
+        auto: Color::Rgb(180, 40, 150),
+        preview: Color::Rgb(160, 120, 0),
+        user: Color::Rgb(20, 130, 40),
+        assistant: Color::Black,
+        reasoning: Color::Rgb(120, 120, 120),
+        data: Color::Rgb(0, 120, 140),
+        tool_call: Color::Rgb(160, 100, 0),
+        tool_result: Color::Rgb(30, 80, 200),
+        tool_error: Color::Rgb(190, 20, 20),
+        inquiry: Color::Rgb(0, 120, 140),
+        meta: Color::Rgb(110, 110, 110),
+        compaction: Color::Rgb(150, 40, 160),
+        summary: Color::Rgb(150, 40, 160),
+        system_prompt: Color::Rgb(40, 80, 190),
+        tools: Color::Rgb(120, 60, 180),
+        below_soft: Color::Rgb(20, 130, 40),
+        above_soft: Color::Rgb(180, 120, 0),
+        above_hard: Color::Rgb(190, 20, 20),
+        soft_line: Color::Rgb(0, 120, 140),
+        hard_line: Color::Rgb(190, 20, 20),
+    };
+
+    /// A built-in palette by name.
+    pub fn builtin(name: &str) -> Option<Palette> {
+        match name {
+            "dark" => Some(Palette::DARK),
+            "light" => Some(Palette::LIGHT),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
     pub color: bool,
+    pub palette: Palette,
+}
+
+/// `NO_COLOR` set to something non-empty: no colour, whatever the theme.
+pub fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
 impl Theme {
-    /// Colour unless `NO_COLOR` is set to something non-empty.
-    pub fn from_env() -> Theme {
+    /// The dark palette, with colour or without.
+    pub fn new(color: bool) -> Theme {
         Theme {
-            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            color,
+            palette: Palette::DARK,
         }
+    }
+
+    /// The dark palette, with colour unless `NO_COLOR` says otherwise.
+    pub fn from_env() -> Theme {
+        Theme::new(!no_color())
     }
 
     fn fg(&self, c: Color) -> Style {
@@ -31,40 +186,42 @@ impl Theme {
 
     pub fn dim(&self) -> Style {
         if self.color {
-            Style::default().fg(Color::DarkGray)
+            Style::default().fg(self.palette.dim)
         } else {
             Style::default().add_modifier(Modifier::DIM)
         }
     }
 
     pub fn title(&self) -> Style {
-        self.fg(Color::White).add_modifier(Modifier::BOLD)
+        self.fg(self.palette.title).add_modifier(Modifier::BOLD)
     }
 
     pub fn accent(&self) -> Style {
-        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+        self.fg(self.palette.accent).add_modifier(Modifier::BOLD)
     }
 
     pub fn key(&self) -> Style {
-        self.fg(Color::Yellow).add_modifier(Modifier::BOLD)
+        self.fg(self.palette.key).add_modifier(Modifier::BOLD)
     }
 
     pub fn error(&self) -> Style {
         if self.color {
-            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)
+            Style::default()
+                .fg(self.palette.error)
+                .add_modifier(Modifier::BOLD)
         } else {
             Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED)
         }
     }
 
     pub fn ok(&self) -> Style {
-        self.fg(Color::Green)
+        self.fg(self.palette.ok)
     }
 
     pub fn selected(&self) -> Style {
         if self.color {
             Style::default()
-                .bg(Color::Rgb(40, 44, 60))
+                .bg(self.palette.selection)
                 .add_modifier(Modifier::BOLD)
         } else {
             Style::default().add_modifier(Modifier::REVERSED)
@@ -73,7 +230,9 @@ impl Theme {
 
     pub fn header_row(&self) -> Style {
         if self.color {
-            Style::default().fg(Color::Gray).bg(Color::Rgb(28, 30, 38))
+            Style::default()
+                .fg(self.palette.header_text)
+                .bg(self.palette.header)
         } else {
             Style::default().add_modifier(Modifier::UNDERLINED)
         }
@@ -90,11 +249,11 @@ impl Theme {
             };
         }
         let base = match source {
-            Source::Manual => Color::Rgb(80, 160, 255),
-            Source::Auto => Color::Rgb(230, 110, 200),
+            Source::Manual => self.palette.manual,
+            Source::Auto => self.palette.auto,
         };
         if preview {
-            Style::default().fg(Color::Rgb(220, 200, 90))
+            Style::default().fg(self.palette.preview)
         } else {
             Style::default().fg(base)
         }
@@ -113,21 +272,21 @@ impl Theme {
 
     pub fn kind(&self, kind: &Kind) -> Style {
         let c = match kind {
-            Kind::ChatRequest => Color::Green,
-            Kind::ChatResponse(ResponseKind::Message) => Color::White,
-            Kind::ChatResponse(ResponseKind::Reasoning) => Color::DarkGray,
-            Kind::ChatResponse(ResponseKind::Data) => Color::LightCyan,
-            Kind::ToolCallRequest { .. } => Color::Yellow,
+            Kind::ChatRequest => self.palette.user,
+            Kind::ChatResponse(ResponseKind::Message) => self.palette.assistant,
+            Kind::ChatResponse(ResponseKind::Reasoning) => self.palette.reasoning,
+            Kind::ChatResponse(ResponseKind::Data) => self.palette.data,
+            Kind::ToolCallRequest { .. } => self.palette.tool_call,
             Kind::ToolCallResponse {
                 is_error: false, ..
-            } => Color::Blue,
-            Kind::ToolCallResponse { is_error: true, .. } => Color::Red,
-            Kind::InquiryRequest | Kind::InquiryResponse => Color::Cyan,
-            Kind::ConfigDelta => Color::Gray,
-            Kind::Compaction(Ok(_)) => Color::Magenta,
-            Kind::Compaction(Err(_)) => Color::Red,
-            Kind::Unknown(_) => Color::Gray,
-            Kind::TurnStart => Color::Gray,
+            } => self.palette.tool_result,
+            Kind::ToolCallResponse { is_error: true, .. } => self.palette.tool_error,
+            Kind::InquiryRequest | Kind::InquiryResponse => self.palette.inquiry,
+            Kind::ConfigDelta => self.palette.meta,
+            Kind::Compaction(Ok(_)) => self.palette.compaction,
+            Kind::Compaction(Err(_)) => self.palette.error,
+            Kind::Unknown(_) => self.palette.meta,
+            Kind::TurnStart => self.palette.meta,
         };
         self.fg(c)
     }
@@ -141,27 +300,27 @@ impl Theme {
     }
 
     pub fn summary(&self) -> Style {
-        self.fg(Color::LightMagenta).add_modifier(Modifier::ITALIC)
+        self.fg(self.palette.summary).add_modifier(Modifier::ITALIC)
     }
 
     /// The gauge's system-prompt segment.
     pub fn system_prompt(&self) -> Style {
-        self.fg(Color::Rgb(90, 130, 220))
+        self.fg(self.palette.system_prompt)
     }
 
     /// The gauge's tool-definitions segment.
     pub fn tools(&self) -> Style {
-        self.fg(Color::Rgb(170, 120, 220))
+        self.fg(self.palette.tools)
     }
 
     /// Gauge fill by zone: below soft, between the thresholds, above hard.
     pub fn zone(&self, ratio: f64, soft: f64, hard: f64) -> Style {
         let c = if ratio > hard {
-            Color::Red
+            self.palette.above_hard
         } else if ratio > soft {
-            Color::Yellow
+            self.palette.above_soft
         } else {
-            Color::Green
+            self.palette.below_soft
         };
         self.fg(c)
     }
@@ -170,9 +329,9 @@ impl Theme {
         if self.color {
             Style::default()
                 .fg(if hard {
-                    Color::LightRed
+                    self.palette.hard_line
                 } else {
-                    Color::LightCyan
+                    self.palette.soft_line
                 })
                 .add_modifier(Modifier::BOLD)
         } else {
