@@ -5,10 +5,12 @@
 
 mod common;
 
+use common::harness::Harness;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::core::compact::{estimate, projection};
-use jp_inspect::core::{Source, model::timestamp, ops, store::load};
+use jp_inspect::core::{Source, ops, store::load};
 use jp_inspect::fmt::thousands;
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
@@ -18,99 +20,6 @@ use jp_inspect::tui::{update, view, worker};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
-use std::path::Path;
-
-struct Harness {
-    _demo: jp_inspect::demo::Demo,
-    state: State,
-}
-
-impl Harness {
-    fn new(width: u16, height: u16, color: bool) -> Harness {
-        let demo = jp_inspect::demo::materialize().unwrap();
-        let mut state = State::new(
-            demo.conversation_dir.clone(),
-            AutoConfig::default(),
-            None,
-            Theme::new(color),
-        );
-        state.settings.clock = timestamp::parse("2026-11-20 09:00:00");
-        let mut h = Harness { _demo: demo, state };
-        h.act(Msg::Resize(width, height));
-        h.run(vec![Effect::job(jp_inspect::tui::job::Job::Load {
-            dir: h.state.dir.clone(),
-            preview: Vec::new(),
-            config: None,
-            view: Default::default(),
-        })]);
-        h
-    }
-
-    fn dir(&self) -> &Path {
-        &self.state.dir
-    }
-
-    /// Runs effects inline, feeding results back, until none are left.
-    fn run(&mut self, mut fx: Vec<Effect>) {
-        while !fx.is_empty() {
-            let mut next = Vec::new();
-            for e in fx {
-                if let Effect::Job(job) = e {
-                    let generation = self.state.generation;
-                    let result = worker::execute(*job);
-                    next.extend(update::update(
-                        &mut self.state,
-                        Msg::Done(Box::new(Done { generation, result })),
-                    ));
-                }
-            }
-            fx = next;
-        }
-    }
-
-    fn act(&mut self, a: impl Into<Msg>) {
-        let fx = update::update(&mut self.state, a.into());
-        self.run(fx);
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.act(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    }
-
-    fn char(&mut self, c: char) {
-        let mods = if c.is_uppercase() {
-            KeyModifiers::SHIFT
-        } else {
-            KeyModifiers::NONE
-        };
-        self.act(Msg::Key(KeyEvent::new(KeyCode::Char(c), mods)));
-    }
-
-    fn typed(&mut self, s: &str) {
-        for c in s.chars() {
-            self.char(c);
-        }
-    }
-
-    fn screen(&self) -> Terminal<TestBackend> {
-        let mut term =
-            Terminal::new(TestBackend::new(self.state.width, self.state.height)).unwrap();
-        term.draw(|f| view::draw(f, &self.state)).unwrap();
-        term
-    }
-
-    fn text(&self) -> String {
-        self.screen().backend().to_string()
-    }
-
-    fn compactions_on_disk(&self) -> Vec<(Source, usize, usize)> {
-        let conv = load::load(self.dir()).unwrap();
-        conv.valid_compactions()
-            .iter()
-            .map(|c| (c.source, c.from_turn, c.to_turn))
-            .collect()
-    }
-}
 
 #[test]
 fn main_screen_small() {

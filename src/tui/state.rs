@@ -155,9 +155,16 @@ pub struct Settings {
 #[derive(Debug, Clone, Default)]
 pub struct Status {
     pub message: Option<(String, Level)>,
+    /// When the message was set: information fades after `INFO_SHOWN`.
+    pub since: Option<Instant>,
+    /// The message is a failed load's, to clear when a load succeeds.
+    pub from_load: bool,
     pub busy: Option<(String, Instant)>,
     pub spinner: usize,
 }
+
+/// How long an informational message stays; an error stays until a key.
+pub const INFO_SHOWN: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Time travel: the session's requests, and the one shown.
 #[derive(Debug, Clone)]
@@ -227,6 +234,9 @@ pub struct State {
     pub settings: Settings,
     pub status: Status,
     pub quit: bool,
+    /// Why the conversation can't be read (an empty or malformed file):
+    /// shown as a screen of its own until a load succeeds.
+    pub load_error: Option<String>,
     /// The rows on screen, prepared for drawing.
     pub rows: Vec<Row>,
     /// One-line excerpts of events already shown.
@@ -272,6 +282,7 @@ impl State {
             },
             status: Status::default(),
             quit: false,
+            load_error: None,
             rows: Vec::new(),
             excerpts: HashMap::new(),
         }
@@ -384,7 +395,12 @@ impl State {
             _ => 0,
         };
         self.inspection = Some(model);
+        self.load_error = None;
         self.nav.list_cursor = self.nav.list_cursor.min(self.list_len().saturating_sub(1));
+        // The list emptied under it (`X`, the last `d`): back to a pane.
+        if self.nav.focus == Focus::Compactions && self.list_len() == 0 {
+            self.nav.focus = Focus::Raw;
+        }
         self.ensure_visible();
     }
 
@@ -443,5 +459,16 @@ impl State {
 
     pub fn set_status(&mut self, text: impl Into<String>, level: Level) {
         self.status.message = Some((text.into(), level));
+        self.status.since = Some(Instant::now());
+        self.status.from_load = false;
+    }
+
+    /// Clears an informational message shown longer than `INFO_SHOWN`.
+    pub fn expire_status(&mut self, now: Instant) {
+        if let (Some((_, Level::Info)), Some(since)) = (&self.status.message, self.status.since)
+            && now.duration_since(since) >= INFO_SHOWN
+        {
+            self.status.message = None;
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod harness;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

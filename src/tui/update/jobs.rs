@@ -19,6 +19,11 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
     match done.result {
         JobResult::Loaded(Ok(loaded)) => {
             state.status.busy = None;
+            // A follow error that the file's next version fixed.
+            if state.status.from_load {
+                state.status.message = None;
+                state.status.from_load = false;
+            }
             let first = state.inspection.is_none();
             if let Some(config) = loaded.config {
                 state.configure(config);
@@ -55,7 +60,12 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
         }
         JobResult::Loaded(Err(e)) => {
             state.status.busy = None;
+            if state.inspection.is_none() {
+                // Nothing to show: the error is the screen.
+                state.load_error = Some(e.to_string());
+            }
             say(state, &e);
+            state.status.from_load = true;
         }
         JobResult::Previewed(result) => {
             state.status.busy = None;

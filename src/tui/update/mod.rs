@@ -37,7 +37,13 @@ fn run(state: &mut State, fx: &mut Vec<Effect>, label: &str, job: Job) {
 
 fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
     match msg {
-        Msg::Key(k) => route::key(state, k, fx),
+        Msg::Key(k) => {
+            // An error stays until the person acts on it.
+            if matches!(state.status.message, Some((_, Level::Error))) {
+                state.status.message = None;
+            }
+            route::key(state, k, fx)
+        }
         Msg::Mouse(m) => nav::mouse(state, m),
         Msg::Resize(w, h) => {
             state.width = w;
@@ -45,6 +51,7 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             state.ensure_visible();
         }
         Msg::Tick => {
+            state.expire_status(Instant::now());
             if state.status.busy.is_some() {
                 state.status.spinner = state.status.spinner.wrapping_add(1);
             }

@@ -61,6 +61,16 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     let Some(cmd) = as_of.or_else(|| keys::lookup(scope, &k)) else {
         return;
     };
+    // An unreadable file: only quitting, help and waiting make sense.
+    if state.inspection.is_none()
+        && state.load_error.is_some()
+        && !matches!(
+            cmd,
+            Command::Quit | Command::ForceQuit | Command::Follow | Command::Help
+        )
+    {
+        return;
+    }
     if scope == Scope::Detail {
         return detail_key(state, cmd);
     }

@@ -242,6 +242,18 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
             }
             Some(Panel::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
             None => {
+                if state.inspection.is_none() && state.load_error.is_some() {
+                    return footer_items(
+                        frame,
+                        area,
+                        state,
+                        vec![
+                            (key(Scope::Main, Command::Quit), "quit"),
+                            (key(Scope::Main, Command::Follow), "wait for a fix"),
+                            (key(Scope::Main, Command::Help), "help"),
+                        ],
+                    );
+                }
                 if state.as_of.is_some() {
                     return footer_items(
                         frame,

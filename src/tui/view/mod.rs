@@ -2,6 +2,7 @@
 
 mod chrome;
 mod curve;
+mod error_screen;
 mod gauge;
 
 mod list;
@@ -29,6 +30,20 @@ pub fn draw(frame: &mut Frame, state: &State) {
             ]),
             area,
         );
+        return;
+    }
+    if let (None, Some(error)) = (&state.inspection, &state.load_error) {
+        let body = ratatui::layout::Rect {
+            height: area.height.saturating_sub(1),
+            ..area
+        };
+        error_screen::draw(frame, body, error, state);
+        let footer = ratatui::layout::Rect {
+            y: area.y + area.height - 1,
+            height: 1,
+            ..area
+        };
+        chrome::footer(frame, footer, state);
         return;
     }
     let s = layout::screen_with(

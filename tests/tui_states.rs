@@ -1,0 +1,136 @@
+//! The inspector's states people meet and must never be left in: an
+//! unreadable file, a list that emptied under the focus, status messages
+//! that outstay their news.
+
+mod common;
+
+use common::harness::Harness;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use jp_inspect::tui::msg::Msg;
+use jp_inspect::tui::state::{Focus, INFO_SHOWN, Level};
+use std::fs;
+use std::time::Instant;
+
+#[test]
+fn an_unreadable_file_is_an_error_screen_not_a_loading_one() {
+    for (name, bytes) in [
+        ("empty", &b""[..]),
+        (
+            "malformed",
+            &b"[\n  {\"type\": \"turn_start\",\n  oops\n]\n"[..],
+        ),
+    ] {
+        let mut h = Harness::prepared(100, 30, true, |dir| {
+            fs::write(dir.join("events.json"), bytes).unwrap();
+        });
+        assert!(h.state.inspection.is_none(), "{name}");
+        let text = h.text();
+        assert!(text.contains("can't be read"), "{name}: {text}");
+        assert!(
+            text.contains("events.json"),
+            "{name}: the file is named: {text}"
+        );
+        if name == "malformed" {
+            assert!(text.contains("events.json:3:"), "line and column: {text}");
+        }
+        // Only the keys that make sense are offered and do anything.
+        let footer = text.lines().last().unwrap().to_string();
+        assert!(
+            footer.contains("quit") && footer.contains("wait for a fix"),
+            "{footer}"
+        );
+        assert!(!footer.contains("preview"), "{footer}");
+        h.char('p');
+        assert!(h.state.input.is_none(), "no prompt on nothing");
+        // `f` waits; the fixed file replaces the screen.
+        h.char('f');
+        assert!(h.state.settings.follow);
+        assert!(
+            h.text()
+                .contains("replaced as soon as the file reads again")
+        );
+        let demo_events = common::demo().join("events.json");
+        fs::copy(&demo_events, h.state.dir.join("events.json")).unwrap();
+        h.act(Msg::FilesChanged);
+        assert!(h.state.inspection.is_some(), "{name}");
+        assert!(h.state.load_error.is_none());
+        assert!(!h.text().contains("can't be read"));
+        h.char('q');
+        assert!(h.state.quit);
+    }
+    let h = Harness::prepared(80, 24, true, |dir| {
+        fs::write(dir.join("events.json"), b"").unwrap();
+    });
+    insta::assert_snapshot!("unreadable_80x24", h.screen().backend());
+    let h = Harness::prepared(200, 50, true, |dir| {
+        fs::write(
+            dir.join("events.json"),
+            b"[\n  {\"type\": \"turn_start\",\n  oops\n]\n",
+        )
+        .unwrap();
+    });
+    insta::assert_snapshot!("unreadable_200x50", h.screen().backend());
+}
+
+#[test]
+fn focus_returns_to_a_pane_when_the_list_empties() {
+    let mut h = Harness::new(120, 36, true);
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    assert_eq!(h.state.nav.focus, Focus::Compactions);
+    h.char('X');
+    h.char('y');
+    assert_eq!(h.state.list_len(), 0);
+    assert_eq!(h.state.nav.focus, Focus::Raw, "focus left the empty list");
+    let before = h.state.nav.cursor;
+    h.char('j');
+    assert_eq!(h.state.nav.cursor, before + 1, "navigation works");
+    // The same after deleting the last one with d.
+    let mut h = Harness::new(120, 36, true);
+    for _ in 0..2 {
+        while h.state.nav.focus != Focus::Compactions {
+            h.key(KeyCode::Tab);
+        }
+        h.char('d');
+        h.char('y');
+    }
+    assert_eq!(h.state.list_len(), 0);
+    assert_ne!(h.state.nav.focus, Focus::Compactions);
+}
+
+#[test]
+fn information_fades_errors_wait_for_a_key_and_a_fixed_file_clears_its_error() {
+    let mut h = Harness::new(120, 36, true);
+    h.state.set_status("following", Level::Info);
+    h.act(Msg::Tick);
+    assert!(h.state.status.message.is_some(), "not yet");
+    h.state.status.since = Instant::now().checked_sub(INFO_SHOWN);
+    h.act(Msg::Tick);
+    assert!(h.state.status.message.is_none(), "faded");
+
+    h.state.set_status("the lock is held", Level::Error);
+    h.state.status.since = Instant::now().checked_sub(INFO_SHOWN * 10);
+    h.act(Msg::Tick);
+    assert!(h.state.status.message.is_some(), "an error does not fade");
+    h.act(Msg::Key(KeyEvent::new(
+        KeyCode::Char('j'),
+        KeyModifiers::NONE,
+    )));
+    assert!(h.state.status.message.is_none(), "the next key clears it");
+
+    // Following: a broken write shows an error; the next good one clears it.
+    h.char('f');
+    let events = h.state.dir.join("events.json");
+    let good = fs::read(&events).unwrap();
+    fs::write(&events, b"[ {").unwrap();
+    h.act(Msg::FilesChanged);
+    assert!(matches!(h.state.status.message, Some((_, Level::Error))));
+    assert!(h.state.inspection.is_some(), "the last good view stays");
+    fs::write(&events, good).unwrap();
+    h.act(Msg::FilesChanged);
+    assert!(
+        h.state.status.message.is_none(),
+        "{:?}",
+        h.state.status.message
+    );
+}
