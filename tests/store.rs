@@ -338,3 +338,79 @@ fn a_write_keeps_the_files_permissions() {
         assert_eq!(after, mode, "mode {mode:o} became {after:o}");
     }
 }
+
+/// Undo is the inverse edit a write returns: applied, the file is byte for
+/// byte what it was, summaries included, on every conversation; applied
+/// again (redo) it is what the write made.
+#[test]
+fn every_write_can_be_undone_and_redone_byte_for_byte() {
+    for dir in corpus() {
+        let (_tmp, copy) = common::workspace_with(&dir);
+        let file = copy.join("events.json");
+        let original = fs::read(&file).unwrap();
+        let conv = load::load(&copy).unwrap();
+        let mut edits = vec![
+            Edit::append(vec![compaction(0, conv.turn_count.saturating_sub(1))]),
+            Edit::remove(Removal::All),
+            Edit::remove(Removal::Auto),
+        ];
+        if conv.compactions().count() > 0 {
+            let key = save::CompactionKey::of_position(&conv, 0).unwrap();
+            edits.push(Edit::remove(Removal::Exact(vec![key])));
+        }
+        for edit in edits {
+            let done = save::apply(&copy, &edit).unwrap();
+            if !done.written {
+                continue;
+            }
+            let made = fs::read(&file).unwrap();
+            let undone = save::apply(&copy, &done.inverse).unwrap();
+            assert!(undone.written, "{}: {edit:?}", dir.display());
+            assert_eq!(
+                fs::read(&file).unwrap(),
+                original,
+                "{}: undo of {edit:?}",
+                dir.display()
+            );
+            let redone = save::apply(&copy, &undone.inverse).unwrap();
+            assert!(redone.written);
+            assert_eq!(fs::read(&file).unwrap(), made, "{}: redo", dir.display());
+            save::apply(&copy, &redone.inverse).unwrap();
+            assert_eq!(fs::read(&file).unwrap(), original);
+        }
+    }
+}
+
+/// jp appends turns between a reset and its undo: the compactions go back
+/// where they were, the new turns stay after them.
+#[test]
+fn an_undo_puts_compactions_back_in_place_around_what_jp_appended() {
+    let demo = jp_inspect::demo::materialize().unwrap();
+    let dir = &demo.conversation_dir;
+    let before = events_of(dir);
+    let summaries = before
+        .iter()
+        .filter(|e| e["type"] == "compaction" && e.get("summary").is_some())
+        .count();
+    assert!(summaries > 0, "the demo holds a summary");
+    let reset = save::apply(dir, &Edit::remove(Removal::All)).unwrap();
+    let mut events = events_of(dir);
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request", "content": "one more thing"}));
+    fs::write(
+        dir.join("events.json"),
+        serde_json::to_string_pretty(&events).unwrap() + "\n",
+    )
+    .unwrap();
+    save::apply(dir, &reset.inverse).unwrap();
+    let after = events_of(dir);
+    assert_eq!(&after[..before.len()], &before[..]);
+    assert_eq!(after.len(), before.len() + 2);
+    // Once the compactions changed, the undo is refused, not misapplied.
+    let again = save::apply(dir, &reset.inverse);
+    assert!(
+        matches!(again, Err(Error::Changed { .. })),
+        "{:?}",
+        again.map(|s| s.written)
+    );
+}

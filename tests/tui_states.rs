@@ -134,3 +134,58 @@ fn information_fades_errors_wait_for_a_key_and_a_fixed_file_clears_its_error() {
         h.state.status.message
     );
 }
+
+#[test]
+fn u_undoes_each_write_of_the_session_and_ctrl_r_redoes_it() {
+    let mut h = Harness::new(120, 36, true);
+    let file = h.state.dir.join("events.json");
+    let original = fs::read(&file).unwrap();
+    h.char('u');
+    assert!(
+        h.text().contains("nothing to undo"),
+        "said when there is nothing"
+    );
+    // Apply a preview, then reset all (which removes the demo's summary).
+    h.char('p');
+    h.typed("r+t:10..12");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    let applied = fs::read(&file).unwrap();
+    assert_ne!(applied, original);
+    h.char('X');
+    h.char('y');
+    assert_eq!(h.state.list_len(), 0);
+    // u takes back the reset, then the apply, byte for byte.
+    h.char('u');
+    assert_eq!(fs::read(&file).unwrap(), applied);
+    assert!(
+        h.text().contains("undone: reset all compactions"),
+        "{}",
+        h.text()
+    );
+    h.char('u');
+    assert_eq!(fs::read(&file).unwrap(), original);
+    assert!(
+        h.text().contains("undone: appended 1 compaction"),
+        "{}",
+        h.text()
+    );
+    // Ctrl-R redoes them in order.
+    let ctrl_r = || Msg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL));
+    h.act(ctrl_r());
+    assert_eq!(fs::read(&file).unwrap(), applied);
+    assert!(h.text().contains("redone: appended"), "{}", h.text());
+    h.act(ctrl_r());
+    assert_eq!(h.state.list_len(), 0);
+    h.act(ctrl_r());
+    assert!(h.text().contains("nothing to redo"));
+    // A new write drops what could be redone.
+    h.char('u');
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.char('d');
+    h.char('y');
+    assert!(h.state.history.redo.is_empty());
+    h.char('u');
+    assert_eq!(fs::read(&file).unwrap(), applied);
+}

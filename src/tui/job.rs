@@ -53,12 +53,13 @@ pub enum Job {
         reset: Reset,
         budget: Budget,
     },
-    /// Write a plan under jp's lock, then reload.
+    /// Write an edit under jp's lock, then reload.
     Write {
         dir: PathBuf,
-        plan: Plan,
+        edit: crate::core::store::save::Edit,
         what: String,
         view: View,
+        history: History,
     },
     /// Automatic compaction at a turn boundary, as `watch` runs it: planned
     /// unlocked, written under the lock if the file still holds what the
@@ -119,7 +120,7 @@ pub enum JobResult {
         reset: Reset,
         plan: Result<Plan, Error>,
     },
-    Written(Result<(Box<Inspection>, String), Error>),
+    Written(Result<Written, Error>),
     Simulated(Result<Vec<Run>, Error>),
     History(Vec<crate::core::auto::simulate::HistoryPoint>),
     AsOf {
@@ -137,6 +138,28 @@ pub enum JobResult {
         title: String,
         lines: Vec<Line<'static>>,
     },
+}
+
+/// Where a write goes in the session's undo history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum History {
+    /// A new change: undoable, and the redo list is dropped.
+    Record,
+    /// The last change undone: redoable.
+    Undo,
+    /// The last undo redone: undoable again.
+    Redo,
+}
+
+/// A write that happened (or found nothing to change).
+#[derive(Debug)]
+pub struct Written {
+    pub inspection: Box<Inspection>,
+    pub what: String,
+    pub written: bool,
+    /// The edit that takes it back.
+    pub inverse: crate::core::store::save::Edit,
+    pub history: History,
 }
 
 /// Where the configuration is read from besides the conversation.

@@ -66,6 +66,8 @@ pub enum Command {
     ToggleRaw,
     PrevWindow,
     NextWindow,
+    Undo,
+    Redo,
 }
 
 impl From<Command> for Msg {

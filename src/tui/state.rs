@@ -215,6 +215,20 @@ impl AsOf {
     }
 }
 
+/// One write of this session, and the edit that takes it back.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub what: String,
+    pub inverse: crate::core::store::save::Edit,
+}
+
+/// The session's writes, for `u` and `Ctrl-R`.
+#[derive(Debug, Clone, Default)]
+pub struct UndoHistory {
+    pub undo: Vec<Step>,
+    pub redo: Vec<Step>,
+}
+
 pub struct State {
     pub dir: PathBuf,
     pub inspection: Option<Inspection>,
@@ -234,6 +248,7 @@ pub struct State {
     pub settings: Settings,
     pub status: Status,
     pub quit: bool,
+    pub history: UndoHistory,
     /// Why the conversation can't be read (an empty or malformed file):
     /// shown as a screen of its own until a load succeeds.
     pub load_error: Option<String>,
@@ -282,6 +297,7 @@ impl State {
             },
             status: Status::default(),
             quit: false,
+            history: UndoHistory::default(),
             load_error: None,
             rows: Vec::new(),
             excerpts: HashMap::new(),

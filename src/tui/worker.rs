@@ -58,19 +58,23 @@ pub fn execute(job: Job) -> JobResult {
         },
         Job::Write {
             dir,
-            plan,
+            edit,
             what,
             view,
-        } => JobResult::Written(ops::apply(&dir, &plan).map(|s| {
+            history,
+        } => JobResult::Written(ops::apply_edit(&dir, &edit).map(|s| {
             let what = if s.written {
                 what
             } else {
                 "nothing changed on disk".to_string()
             };
-            (
-                Box::new(Inspection::build(Arc::new(s.conversation), &[], view)),
+            crate::tui::job::Written {
+                inspection: Box::new(Inspection::build(Arc::new(s.conversation), &[], view)),
                 what,
-            )
+                written: s.written,
+                inverse: s.inverse,
+                history,
+            }
         })),
         Job::Boundary {
             dir,

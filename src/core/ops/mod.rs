@@ -64,3 +64,10 @@ pub fn request_of_turn(conv: &Conversation, turn: usize) -> Option<usize> {
 pub fn apply(dir: &Path, plan: &Plan) -> Result<Saved> {
     save::apply(dir, &plan.edit())
 }
+
+/// Writes `edit` (an undo or redo: the inverse a write returned) the same
+/// way, under jp's lock and atomically; refused if the compactions changed
+/// since.
+pub fn apply_edit(dir: &Path, edit: &save::Edit) -> Result<Saved> {
+    save::apply(dir, edit)
+}

@@ -119,6 +119,7 @@ impl Plan {
     pub fn edit(&self) -> Edit {
         Edit {
             remove: self.removal.clone(),
+            restore: Vec::new(),
             append: self.compactions(),
             basis: None,
         }

@@ -56,10 +56,22 @@ impl CompactionKey {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {
     pub remove: Removal,
+    /// Compaction events put back where they were (an undone removal),
+    /// byte for byte.
+    pub restore: Vec<Restore>,
     pub append: Vec<Compaction>,
     /// What the edit was planned against, when it is only valid on that:
     /// checked under the lock, after re-reading.
     pub basis: Option<Basis>,
+}
+
+/// A compaction event's exact text and its place: after `kept_before`
+/// events of the file once the edit's removals are made. Events jp appends
+/// later come after it, so the place survives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restore {
+    pub raw: String,
+    pub kept_before: usize,
 }
 
 /// What a plan saw: the compaction events (as stored) and the turns. A
@@ -100,6 +112,7 @@ impl Edit {
     pub fn append(compactions: Vec<Compaction>) -> Edit {
         Edit {
             remove: Removal::None,
+            restore: Vec::new(),
             append: compactions,
             basis: None,
         }
@@ -108,6 +121,7 @@ impl Edit {
     pub fn remove(removal: Removal) -> Edit {
         Edit {
             remove: removal,
+            restore: Vec::new(),
             append: Vec::new(),
             basis: None,
         }
@@ -123,6 +137,9 @@ pub struct Saved {
     pub appended: usize,
     /// False when the edit changed nothing, so the file was left alone.
     pub written: bool,
+    /// The edit that puts the file's compactions back as they were, valid
+    /// while they stay as this write left them (an undo).
+    pub inverse: Edit,
 }
 
 /// Whether jp is mid-query on the conversation in `dir` (a lock file of its
@@ -180,14 +197,20 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
         if let Some(why) = edit.basis.as_ref().and_then(|b| b.differs(&current)) {
             return Err(Error::Changed { path, why });
         }
-        let (text, removed) = render(&current, edit)?;
+        let Rendered {
+            text,
+            removed,
+            taken,
+            added,
+        } = render_full(&current, edit)?;
         let appended = edit.append.len();
-        if removed == 0 && appended == 0 {
+        if removed == 0 && added.is_empty() {
             return Ok(Saved {
                 conversation: current,
                 removed,
                 appended,
                 written: false,
+                inverse: Edit::remove(Removal::None),
             });
         }
         let temp = write_temp(&path, text.as_bytes())?;
@@ -223,11 +246,13 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
             });
         }
         drop(lock);
+        let inverse = inverse(&conversation, taken, &added);
         return Ok(Saved {
             conversation,
             removed,
             appended,
             written: true,
+            inverse,
         });
     }
     Err(Error::invalid(
@@ -245,6 +270,22 @@ fn identity(path: &Path) -> Result<(u64, u64, u64, Option<std::time::SystemTime>
 
 /// The new `events.json` text and how many compactions it removes. Pure.
 pub fn render(conv: &Conversation, edit: &Edit) -> Result<(String, usize)> {
+    render_full(conv, edit).map(|r| (r.text, r.removed))
+}
+
+/// What `render_full` made.
+pub struct Rendered {
+    pub text: String,
+    pub removed: usize,
+    /// The removed events, each with its place among the kept ones.
+    pub taken: Vec<Restore>,
+    /// The event indices of the new file that the edit put there
+    /// (restored and appended).
+    pub added: Vec<usize>,
+}
+
+/// The new text, what it removed (to put back) and where it added. Pure.
+pub fn render_full(conv: &Conversation, edit: &Edit) -> Result<Rendered> {
     let mut keep = vec![true; conv.events.len()];
     let mut removed = 0;
     match &edit.remove {
@@ -285,19 +326,68 @@ pub fn render(conv: &Conversation, edit: &Edit) -> Result<(String, usize)> {
         }
     }
 
-    let mut parts: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(conv.events.len() + 2);
+    let mut taken = Vec::new();
+    let mut events: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(conv.events.len() + 2);
+    for (i, kept) in keep.iter().enumerate() {
+        if *kept {
+            events.push(conv.raw(i).into());
+        } else {
+            taken.push(Restore {
+                raw: conv.raw(i).to_string(),
+                kept_before: events.len(),
+            });
+        }
+    }
+    // Restores go back in their order; each one shifts the later places.
+    let mut restores: Vec<&Restore> = edit.restore.iter().collect();
+    restores.sort_by_key(|r| r.kept_before);
+    let mut added = Vec::new();
+    for (n, r) in restores.iter().enumerate() {
+        let at = (r.kept_before + n).min(events.len());
+        events.insert(at, r.raw.as_str().into());
+        added.push(at);
+    }
+    for c in &edit.append {
+        added.push(events.len());
+        events.push(pretty_element(&c.to_json()).into());
+    }
+    let mut parts: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(events.len() + 1);
     if let Some(prelude) = conv.prelude_raw() {
         parts.push(prelude.into());
     }
-    for (i, kept) in keep.iter().enumerate() {
-        if *kept {
-            parts.push(conv.raw(i).into());
-        }
+    parts.extend(events);
+    Ok(Rendered {
+        text: join_array(&parts),
+        removed,
+        taken,
+        added,
+    })
+}
+
+/// The edit that undoes one: removes what it `added` to `after` (named by
+/// exact text and occurrence) and restores what it `taken`, checked
+/// against `after`'s compactions.
+fn inverse(after: &Conversation, taken: Vec<Restore>, added: &[usize]) -> Edit {
+    let keys = added
+        .iter()
+        .filter_map(|&event| {
+            let raw = after.raw(event);
+            let occurrence = after
+                .compactions()
+                .filter(|c| c.event < event && after.raw(c.event) == raw)
+                .count();
+            after.events.get(event).map(|_| CompactionKey {
+                raw: raw.to_string(),
+                occurrence,
+            })
+        })
+        .collect();
+    Edit {
+        remove: Removal::Exact(keys),
+        restore: taken,
+        append: Vec::new(),
+        basis: Some(Basis::of(after)),
     }
-    for c in &edit.append {
-        parts.push(pretty_element(&c.to_json()).into());
-    }
-    Ok((join_array(&parts), removed))
 }
 
 /// Formats an array of element texts the way `jp` pretty-prints its files.

@@ -8,7 +8,7 @@ use crate::core::compact::reset::{self, Reset};
 use crate::core::ops;
 use crate::tui::detail;
 use crate::tui::inspection::Cell;
-use crate::tui::job::Job;
+use crate::tui::job::{History, Job};
 use crate::tui::msg::Effect;
 use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simulation, State};
 use ratatui::text::Line;
@@ -89,9 +89,10 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
     let what = format!("appended {n} compaction(s) ({})", preview.spec);
     let job = Job::Write {
         dir: state.dir.clone(),
-        plan: preview.plan.clone(),
+        edit: preview.plan.edit(),
         what,
         view: state.settings.view,
+        history: History::Record,
     };
     run(state, fx, "writing under jp's lock", job);
 }
@@ -227,9 +228,10 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
     state.preview = None;
     let job = Job::Write {
         dir: state.dir.clone(),
-        plan,
+        edit: plan.edit(),
         what,
         view: state.settings.view,
+        history: History::Record,
     };
     run(state, fx, "writing under jp's lock", job);
 }
@@ -309,4 +311,44 @@ pub(super) fn step_request(state: &mut State, by: isize, fx: &mut Vec<Effect>) {
         view: state.settings.view,
     };
     run(state, fx, "projecting", job);
+}
+
+/// `u` / `Ctrl-R`: writes the inverse of the last write this session made
+/// (or of the last undo), a normal locked, atomic write of its own.
+pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
+    let stack = if redo {
+        &state.history.redo
+    } else {
+        &state.history.undo
+    };
+    let Some(step) = stack.last() else {
+        state.set_status(
+            if redo {
+                "nothing to redo"
+            } else {
+                "nothing to undo: this session has written nothing yet"
+            },
+            Level::Info,
+        );
+        return;
+    };
+    let job = Job::Write {
+        dir: state.dir.clone(),
+        edit: step.inverse.clone(),
+        what: step.what.clone(),
+        view: state.settings.view,
+        history: if redo { History::Redo } else { History::Undo },
+    };
+    // What is undone is what is on disk; a pending preview no longer fits.
+    state.preview = None;
+    run(
+        state,
+        fx,
+        if redo {
+            "redoing under jp's lock"
+        } else {
+            "undoing under jp's lock"
+        },
+        job,
+    );
 }

@@ -4,8 +4,8 @@ use super::{commands, run};
 use crate::core::error::Error;
 use crate::core::ops::{Boundary, Why};
 use crate::fmt::thousands;
-use crate::tui::job::Job;
 use crate::tui::job::{Done, JobResult, PreviewRequest};
+use crate::tui::job::{History, Job};
 use crate::tui::msg::Effect;
 use crate::tui::state::{ConfirmKind, Level, Panel, Preview, State};
 
@@ -99,11 +99,33 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 Err(e) => say(state, &e),
             }
         }
-        JobResult::Written(Ok((inspection, what))) => {
+        JobResult::Written(Ok(w)) => {
             state.status.busy = None;
             state.preview = None;
-            state.set_inspection(*inspection);
-            state.set_status(what, Level::Info);
+            state.set_inspection(*w.inspection);
+            let step = crate::tui::state::Step {
+                what: w.what.clone(),
+                inverse: w.inverse,
+            };
+            let said = match w.history {
+                History::Record if w.written => {
+                    state.history.undo.push(step);
+                    state.history.redo.clear();
+                    format!("{} · u undoes", w.what)
+                }
+                History::Record => w.what,
+                History::Undo => {
+                    state.history.undo.pop();
+                    state.history.redo.push(step);
+                    format!("undone: {} · Ctrl-R redoes", w.what)
+                }
+                History::Redo => {
+                    state.history.redo.pop();
+                    state.history.undo.push(step);
+                    format!("redone: {}", w.what)
+                }
+            };
+            state.set_status(said, Level::Info);
         }
         JobResult::Written(Err(e)) => {
             state.status.busy = None;

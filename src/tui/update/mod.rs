@@ -87,6 +87,8 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
             | Command::ResetAll
             | Command::Delete
             | Command::ToggleAuto
+            | Command::Undo
+            | Command::Redo
     );
     if writes && state.as_of.is_some() {
         state.set_status(
@@ -220,6 +222,8 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                 };
             }
         }
+        Command::Undo => commands::undo_redo(state, false, fx),
+        Command::Redo => commands::undo_redo(state, true, fx),
         // Only meaningful in a confirmation, where `route` handles it.
         Command::Confirm => {}
     }
