@@ -13,6 +13,15 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `1 token`, `12,345 tokens`: a count with its unit, singular for one.
+pub fn count(n: u64, unit: &str) -> String {
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{} {unit}s", thousands(n))
+    }
+}
+
 /// `12,345` or `-678`: a saving that can be negative.
 pub fn signed_thousands(n: i64) -> String {
     let digits = thousands(n.unsigned_abs());
@@ -64,5 +73,9 @@ mod tests {
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(change(100, 27), "-73.0%");
         assert_eq!(change(0, 5), "±0%");
+        assert_eq!(count(1, "token"), "1 token");
+        assert_eq!(count(0, "token"), "0 tokens");
+        assert_eq!(count(12_345, "token"), "12,345 tokens");
+        assert_eq!(signed_thousands(-1234), "-1,234");
     }
 }

@@ -370,6 +370,17 @@ fn saved_adds_up_can_be_negative_and_a_no_op_is_not_written_unless_forced() {
     assert_eq!(saved[3], 0, "the forced duplicate saves nothing");
     assert!(saved[4] < 0, "{saved:?}");
     let total = v["raw"]["tokens"].as_i64().unwrap() - v["projected"]["tokens"].as_i64().unwrap();
+    // The context's rows add up to it too.
+    let ctx = &v["context"];
+    let parts: Vec<u64> = ["system_prompt", "tools", "events"]
+        .iter()
+        .map(|k| ctx[k].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        parts.iter().sum::<u64>(),
+        ctx["tokens"].as_u64().unwrap(),
+        "{ctx}"
+    );
     assert_eq!(saved.iter().sum::<i64>(), total);
     let table =
         String::from_utf8_lossy(&jp_inspect(&["stats", "csvq"], tmp.path()).stdout).to_string();

@@ -97,9 +97,9 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         lines.push(match a.raises() {
             Some(why) => format!("`{}` {why}.", a.label()),
             None => format!(
-                "`{}` saves {} tokens.",
+                "`{}` saves {}.",
                 a.label(),
-                thousands(a.effect.saved.unsigned_abs())
+                crate::fmt::count(a.effect.saved.unsigned_abs(), "token")
             ),
         });
     }

@@ -69,11 +69,18 @@ fn context_json(b: &Budget, events: &Breakdown) -> Value {
     } else {
         (0, 0)
     };
+    // The parts add up to the context: the overhead's tokens (the context
+    // less the events') are shared between the system prompt and tools.
+    let context = b.context_tokens(events.total_chars());
+    let overhead = estimate::apportion(
+        &[system, tools],
+        context.saturating_sub(events.total_tokens()),
+    );
     json!({
         "measure": b.measure.as_str(),
-        "tokens": b.context_tokens(events.total_chars()),
-        "system_prompt": estimate::tokens(system),
-        "tools": estimate::tokens(tools),
+        "tokens": context,
+        "system_prompt": overhead[0],
+        "tools": overhead[1],
         "events": events.total_tokens(),
         "tools_enabled": b.overhead.tools_enabled,
         "tools_unknown": b.overhead.unknown_tools,

@@ -36,11 +36,12 @@ impl fmt::Display for Place {
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{}: {source}", path.display())]
+    /// The OS error is part of the message, not a separate cause, so that
+    /// a chain printer (`{:#}`) says it once.
+    #[error("{}: {cause}", path.display())]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 
     #[error("{}:{place}: {message}", path.display())]
@@ -168,7 +169,7 @@ impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {
             path: path.into(),
-            source,
+            cause: source,
         }
     }
 
@@ -216,5 +217,16 @@ mod tests {
         // After the two-byte 'é' the column advances by one character.
         let after = text.find(':').unwrap();
         assert_eq!(Place::of_offset(text, after).column, 7);
+    }
+
+    #[test]
+    fn an_os_error_is_said_once_even_through_a_chain_printer() {
+        let e = Error::io(
+            "/x/events.json",
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        );
+        let shown = format!("{:#}", anyhow::Error::from(e));
+        assert_eq!(shown.matches("permission denied").count(), 1, "{shown}");
+        assert!(shown.starts_with("/x/events.json: "), "{shown}");
     }
 }

@@ -61,9 +61,9 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
     }
     if e.kind.is_model_visible() {
         header.push(format!(
-            "size: {} characters, about {} tokens",
-            crate::fmt::thousands(e.chars),
-            crate::fmt::thousands(estimate::tokens(e.chars))
+            "size: {}, about {}",
+            crate::fmt::count(e.chars, "character"),
+            crate::fmt::count(estimate::tokens(e.chars), "token")
         ));
     }
     let (body, language) = match &e.kind {

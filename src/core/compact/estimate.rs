@@ -13,6 +13,26 @@ pub fn tokens(chars: u64) -> u64 {
     chars / CHARS_PER_TOKEN
 }
 
+/// `total` tokens shared out over parts of `chars` characters, so the parts
+/// add up to it: each gets its own estimate, and what rounding left over
+/// goes to the parts with the largest remainders. (Estimating each part
+/// alone would lose up to a token per part against the whole.)
+pub fn apportion(chars: &[u64], total: u64) -> Vec<u64> {
+    let mut shares: Vec<u64> = chars.iter().map(|&c| tokens(c)).collect();
+    let given: u64 = shares.iter().sum();
+    let mut left = total.saturating_sub(given);
+    let mut order: Vec<usize> = (0..chars.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse((chars[i] % CHARS_PER_TOKEN, chars[i])));
+    for &i in order.iter().cycle().take(order.len() * 4) {
+        if left == 0 {
+            break;
+        }
+        shares[i] += 1;
+        left -= 1;
+    }
+    shares
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {
     User,
@@ -92,8 +112,9 @@ impl Breakdown {
         tokens(self.total_chars())
     }
 
+    /// A category's share of `total_tokens`: the categories add up to it.
     pub fn tokens(&self, c: Category) -> u64 {
-        tokens(self.chars(c))
+        apportion(&self.chars, self.total_tokens())[c as usize]
     }
 }
 
@@ -190,5 +211,24 @@ pub fn estimate(conv: &Conversation, projection: &Projection, overhead: &Overhea
     Estimate {
         breakdown: of_projection(&conv.events, projection),
         overhead: overhead.clone(),
+    }
+}
+
+#[cfg(test)]
+mod apportion_tests {
+    use super::*;
+
+    #[test]
+    fn parts_add_up_to_the_whole() {
+        // Each 3 chars alone is 0 tokens; together 9 chars are 2.
+        assert_eq!(apportion(&[3, 3, 3], 2), vec![1, 1, 0]);
+        assert_eq!(apportion(&[8, 5], tokens(13)), vec![2, 1]);
+        let mut b = Breakdown::default();
+        for (c, n) in Category::ALL.iter().zip([7, 7, 7, 7, 7, 3]) {
+            b.add(*c, n);
+        }
+        let sum: u64 = Category::ALL.iter().map(|c| b.tokens(*c)).sum();
+        assert_eq!(sum, b.total_tokens());
+        assert_eq!(b.total_tokens(), 9);
     }
 }

@@ -56,8 +56,8 @@ impl Addition {
     pub fn raises(&self) -> Option<String> {
         (self.effect.saved < 0).then(|| {
             format!(
-                "raises the estimate by {} tokens: it lets back in what an earlier compaction of turns {} took out",
-                crate::fmt::thousands(self.effect.saved.unsigned_abs()),
+                "raises the estimate by {}: it lets back in what an earlier compaction of turns {} took out",
+                crate::fmt::count(self.effect.saved.unsigned_abs(), "token"),
                 self.range().human()
             )
         })

@@ -109,7 +109,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                 state.input = None;
                 state.settings.window_override = Some(tokens);
                 state.set_status(
-                    format!("window set to {} tokens", crate::fmt::thousands(tokens)),
+                    format!("window set to {}", crate::fmt::count(tokens, "token")),
                     Level::Info,
                 );
             }

@@ -8,6 +8,19 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+/// The policies column: a longer label is cut with `…` so the saving
+/// after it stays in its column (Enter shows the whole compaction).
+const POLICIES_WIDTH: usize = 32;
+
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
     let Some(m) = &state.inspection else {
@@ -58,7 +71,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                         r.source.map_or("?", |s| s.as_str())
                     },
                     r.range.map(|x| x.human()).unwrap_or_default(),
-                    r.policies,
+                    fit(&r.policies, POLICIES_WIDTH),
                     r.saved.map(signed_thousands).unwrap_or_else(|| "?".into())
                 );
                 if area.width >= 100 {
@@ -85,4 +98,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn a_long_policy_label_is_cut_to_its_column() {
+        assert_eq!(fit("summary", 32), "summary");
+        let long = "summary + reasoning + tools(strip-requests>1024B)";
+        let cut = fit(long, 32);
+        assert_eq!(cut.chars().count(), 32);
+        assert!(cut.ends_with('…'));
+    }
 }

@@ -17,10 +17,11 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
             format!(
                 " {} · {} ",
                 d.title,
+                // Not every event was encoded: "readable" is true of all.
                 if d.show_raw {
-                    "as stored (r: decoded)"
+                    "as stored (r: readable)"
                 } else {
-                    "decoded (r: as stored)"
+                    "readable (r: as stored)"
                 }
             ),
             t.title(),
@@ -77,11 +78,13 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
         (Scope::Detail, "Event detail (Enter)"),
         (Scope::Simulation, "Simulation (s)"),
     ];
+    // A longer key list pushes its text right, but a gap always stays.
+    let width = 22;
     for (scope, title) in sections {
         lines.push(Line::from(Span::styled(title, t.accent())));
         for b in keys::bindings().iter().filter(|b| b.scope == scope) {
             lines.push(Line::from(vec![
-                Span::styled(format!("  {:<22}", b.keys.join(", ")), t.key()),
+                Span::styled(format!("  {:<width$}  ", b.keys.join(", ")), t.key()),
                 Span::raw(b.help.clone()),
             ]));
         }
@@ -122,17 +125,23 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
             t.error(),
         )));
     }
-    let box_area = centered(area, 96, area.height.saturating_sub(2));
+    let box_area = centered(area, 104, area.height.saturating_sub(2));
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent())
-        .title(Span::styled(" keys (assets/keys.toml) ", t.title()));
+        .title(Span::styled(" keys ", t.title()));
     frame.render_widget(Clear, box_area);
     let inner = block.inner(box_area);
     frame.render_widget(block, box_area);
-    let max = lines.len().saturating_sub(inner.height as usize);
+    // Lines wrap rather than being cut at narrow widths: `?` shows all of
+    // it at any size, scrolled.
+    let w = inner.width.max(1) as usize;
+    let wrapped: usize = lines.iter().map(|l| l.width().max(1).div_ceil(w)).sum();
+    let max = wrapped.saturating_sub(inner.height as usize);
     frame.render_widget(
-        Paragraph::new(lines).scroll((scroll.min(max) as u16, 0)),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(max) as u16, 0)),
         inner,
     );
 }
