@@ -189,3 +189,68 @@ fn u_undoes_each_write_of_the_session_and_ctrl_r_redoes_it() {
     h.char('u');
     assert_eq!(fs::read(&file).unwrap(), applied);
 }
+
+fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+#[test]
+fn a_prefilled_prompt_is_replaced_by_typing_and_ctrl_u_clears_it() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('p');
+    h.typed("r+t:10..12");
+    h.key(KeyCode::Enter);
+    assert!(h.state.preview.is_some());
+    // Reopened, the last rule is there, selected: typing replaces it.
+    h.char('p');
+    assert_eq!(h.state.input.as_ref().unwrap().text(), "r+t:10..12");
+    h.typed("t:4..5");
+    assert_eq!(h.state.input.as_ref().unwrap().text(), "t:4..5");
+    // An arrow keeps the text and drops the selection.
+    h.key(KeyCode::Esc);
+    h.char('p');
+    h.key(KeyCode::End);
+    h.typed("x");
+    assert_eq!(h.state.input.as_ref().unwrap().text(), "r+t:10..12x");
+    h.act(ctrl('u'));
+    assert_eq!(h.state.input.as_ref().unwrap().text(), "");
+    h.typed("r");
+    assert_eq!(h.state.input.as_ref().unwrap().text(), "r");
+}
+
+#[test]
+fn search_is_smart_case_and_matches_are_marked_in_the_lines() {
+    let mut h = Harness::new(160, 40, true);
+    let search = |h: &mut Harness, q: &str| {
+        h.char('/');
+        h.act(ctrl('u'));
+        h.typed(q);
+        h.key(KeyCode::Enter);
+        h.state.search.as_ref().unwrap().hits.clone()
+    };
+    let any_case = search(&mut h, "parser");
+    let exact = search(&mut h, "Parser");
+    let lower_only = search(&mut h, "pArser");
+    assert!(!any_case.is_empty() && !exact.is_empty());
+    assert!(exact.len() < any_case.len(), "{exact:?} vs {any_case:?}");
+    assert!(lower_only.len() < any_case.len());
+    for i in &exact {
+        assert!(any_case.contains(i));
+    }
+    // The match in the selected line is drawn in the match style.
+    search(&mut h, "parser");
+    let screen = h.screen();
+    let buf = screen.backend().buffer();
+    let marked = h.state.theme.matched();
+    let mut found = false;
+    for y in 0..buf.area.height {
+        let row: String = (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        if let Some(at) = row.find("parser") {
+            let x = row[..at].chars().count() as u16;
+            found |= buf[(x, y)].bg == marked.bg.unwrap();
+        }
+    }
+    assert!(found, "no marked match on screen:\n{}", h.text());
+}

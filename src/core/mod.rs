@@ -19,6 +19,7 @@ pub mod compact;
 pub mod error;
 pub mod model;
 pub mod ops;
+pub mod search;
 pub mod store;
 pub mod summarize;
 

@@ -291,6 +291,18 @@ impl Theme {
         self.fg(c)
     }
 
+    /// A search match inside a line.
+    pub fn matched(&self) -> Style {
+        if self.color {
+            Style::default()
+                .fg(Color::Black)
+                .bg(self.palette.key)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        }
+    }
+
     pub fn stripped(&self) -> Style {
         self.dim().add_modifier(Modifier::ITALIC)
     }

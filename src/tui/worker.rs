@@ -190,9 +190,9 @@ fn simulate(
 }
 
 /// Raw events whose text (or raw JSON for events without text) contains
-/// `query`, case-insensitively.
+/// `query`, smart-case: any case unless the query has a capital.
 pub fn search(conv: &Conversation, query: &str) -> Vec<usize> {
-    let needle = query.to_lowercase();
+    let needle = crate::core::search::Needle::new(query);
     (0..conv.events.len())
         .filter(|&i| {
             let text = conv.text(i);
@@ -201,7 +201,7 @@ pub fn search(conv: &Conversation, query: &str) -> Vec<usize> {
             } else {
                 text
             };
-            hay.to_lowercase().contains(&needle)
+            needle.matches(&hay)
         })
         .collect()
 }

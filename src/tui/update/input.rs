@@ -6,7 +6,7 @@ use crate::core::compact::{rule, window};
 use crate::tui::job::{Job, PreviewRequest};
 use crate::tui::msg::Effect;
 use crate::tui::state::{Input, InputKind, Level, Search, State};
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_textarea::TextArea;
 
 pub(super) fn open_input(state: &mut State, kind: InputKind) {
@@ -30,7 +30,8 @@ pub(super) fn open_input(state: &mut State, kind: InputKind) {
             .unwrap_or_default(),
     };
     let mut area = TextArea::new(vec![initial]);
-    area.move_cursor(tui_textarea::CursorMove::End);
+    // Pre-filled text is selected: typing replaces it, an arrow keeps it.
+    area.select_all();
     state.input = Some(Input {
         kind,
         area,
@@ -42,12 +43,31 @@ pub(super) fn input_key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     let Some(input) = &mut state.input else {
         return;
     };
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     match k.code {
         KeyCode::Esc => state.input = None,
         KeyCode::Enter => {
             let text = input.text().trim().to_string();
             let kind = input.kind;
             submit(state, kind, text, fx);
+        }
+        // Ctrl-U clears the line, as in a shell.
+        KeyCode::Char('u') if ctrl => {
+            input.area.select_all();
+            input.area.cut();
+            input.error = None;
+        }
+        // Moving drops the selection instead of stretching it.
+        KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End
+            if input.area.is_selecting() =>
+        {
+            let to_end = matches!(k.code, KeyCode::Right | KeyCode::End);
+            input.area.cancel_selection();
+            input.area.move_cursor(if to_end {
+                tui_textarea::CursorMove::End
+            } else {
+                tui_textarea::CursorMove::Head
+            });
         }
         _ => {
             input.area.input(k);

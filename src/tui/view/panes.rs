@@ -79,10 +79,22 @@ fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &Stat
         Focus::Projected => !raw,
         Focus::Compactions => false,
     };
+    let needle = state
+        .search
+        .as_ref()
+        .map(|s| crate::core::search::Needle::new(&s.query));
     for row in &state.rows {
         let side = if raw { &row.raw } else { &row.projected };
         let selected = row.row == state.nav.cursor;
-        lines.push(render_row(t, side, width, selected, focused, raw));
+        lines.push(render_row(
+            t,
+            side,
+            width,
+            selected,
+            focused,
+            raw,
+            needle.as_ref(),
+        ));
     }
     // A divider between the panes: the projected pane starts with it.
     let area = if raw {
@@ -120,6 +132,7 @@ fn render_row(
     selected: bool,
     focused: bool,
     raw: bool,
+    needle: Option<&crate::core::search::Needle>,
 ) -> Line<'static> {
     let line = match side {
         Side::Header { title, detail } => {
@@ -168,11 +181,7 @@ fn render_row(
                 (Fate::Summarized, _) => t.dim(),
                 _ => t.plain(),
             };
-            let text_style = if *hit {
-                text_style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD)
-            } else {
-                text_style
-            };
+
             let (kind_w, tokens_w) = columns(width);
             let mut label = if kind_w < 11 {
                 short(label).to_string()
@@ -198,13 +207,17 @@ fn render_row(
                     ),
                 ])
             } else {
-                Line::from(vec![
+                let mut spans = vec![
                     gutter(t, *band),
                     Span::styled(mark.to_string(), text_style),
                     Span::styled(format!("{label:<kind_w$} "), t.kind(kind)),
                     Span::styled(format!("{tokens:>tokens_w$} "), t.dim()),
-                    Span::styled(text, text_style),
-                ])
+                ];
+                match needle.filter(|_| *hit) {
+                    Some(n) => spans.extend(marked(&text, n, text_style, t.matched())),
+                    None => spans.push(Span::styled(text, text_style)),
+                }
+                Line::from(spans)
             }
         }
     };
@@ -216,6 +229,42 @@ fn render_row(
         }
         _ => line,
     }
+}
+
+/// `text` in spans, the search's matches in `hit` style.
+fn marked(
+    text: &str,
+    needle: &crate::core::search::Needle,
+    plain: Style,
+    hit: Style,
+) -> Vec<Span<'static>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for r in needle.find_all(text) {
+        if r.start > at {
+            spans.push(Span::styled(
+                chars[at..r.start].iter().collect::<String>(),
+                plain,
+            ));
+        }
+        spans.push(Span::styled(
+            chars[r.clone()].iter().collect::<String>(),
+            hit,
+        ));
+        at = r.end;
+    }
+    // A hit whose match is past the excerpt still reads as one.
+    if at == 0 {
+        return vec![Span::styled(
+            text.to_string(),
+            plain.add_modifier(Modifier::UNDERLINED),
+        )];
+    }
+    if at < chars.len() {
+        spans.push(Span::styled(chars[at..].iter().collect::<String>(), plain));
+    }
+    spans
 }
 
 /// Pads a line to `width` and lays `style` under it (selection bars).

@@ -1,0 +1,89 @@
+//! Finding text in events the way editors do: smart case (a query in lower
+//! case matches any case; a capital in it makes the match exact), with the
+//! places of every match, for highlighting.
+
+use std::ops::Range;
+
+/// A search query, ready to match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Needle {
+    chars: Vec<char>,
+    exact_case: bool,
+}
+
+fn fold(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+impl Needle {
+    pub fn new(query: &str) -> Needle {
+        let exact_case = query.chars().any(char::is_uppercase);
+        Needle {
+            chars: query
+                .chars()
+                .map(|c| if exact_case { c } else { fold(c) })
+                .collect(),
+            exact_case,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chars.is_empty()
+    }
+
+    /// Whether the match is case-sensitive (the query has a capital).
+    pub fn exact_case(&self) -> bool {
+        self.exact_case
+    }
+
+    fn haystack(&self, text: &str) -> Vec<char> {
+        text.chars()
+            .map(|c| if self.exact_case { c } else { fold(c) })
+            .collect()
+    }
+
+    pub fn matches(&self, text: &str) -> bool {
+        !self.is_empty() && !self.find_all(text).is_empty()
+    }
+
+    /// Every match in `text`, as ranges of character (not byte) positions,
+    /// left to right and not overlapping.
+    pub fn find_all(&self, text: &str) -> Vec<Range<usize>> {
+        let n = self.chars.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let hay = self.haystack(text);
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i + n <= hay.len() {
+            if hay[i..i + n] == self.chars[..] {
+                out.push(i..i + n);
+                i += n;
+            } else {
+                i += 1;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lower_case_matches_any_case_and_a_capital_matches_exactly() {
+        assert!(Needle::new("parser").matches("The Parser is here"));
+        assert!(!Needle::new("Parser").matches("the parser is here"));
+        assert!(Needle::new("Parser").matches("The Parser is here"));
+        assert!(!Needle::new("").matches("anything"));
+    }
+
+    #[test]
+    fn places_are_in_characters() {
+        let n = Needle::new("ab");
+        assert_eq!(n.find_all("é ab AB x"), vec![2..4, 5..7]);
+        assert_eq!(Needle::new("aa").find_all("aaaa"), vec![0..2, 2..4]);
+    }
+}
