@@ -254,3 +254,55 @@ fn search_is_smart_case_and_matches_are_marked_in_the_lines() {
     }
     assert!(found, "no marked match on screen:\n{}", h.text());
 }
+
+#[test]
+fn at_80_columns_the_essentials_stay_and_the_rest_drops_whole() {
+    let mut h = Harness::new(80, 24, true);
+    h.char('p');
+    h.typed("r+t:10..12");
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("staged"), "the mode: {}", lines[0]);
+    assert!(
+        lines[1].contains("context") && lines[1].contains('%'),
+        "{}",
+        lines[1]
+    );
+    let footer = lines.last().unwrap();
+    for item in [
+        "q quit",
+        "? help",
+        "p preview",
+        "a apply",
+        "s simulate",
+        "/ search",
+    ] {
+        assert!(footer.contains(item), "{item} missing: {footer}");
+    }
+    // Nothing is cut in half: every item shown is whole.
+    let shown = footer.trim_matches(['"', ' ']);
+    assert!(
+        !shown.ends_with("rese") && !shown.ends_with("mod"),
+        "{footer}"
+    );
+    // ? still lists everything, the rule grammar with its examples too.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Esc);
+    h.char('?');
+    let mut all = String::new();
+    for _ in 0..40 {
+        all.push_str(&h.text());
+        h.char('j');
+    }
+    for b in jp_inspect::tui::keys::bindings() {
+        if b.scope == jp_inspect::tui::keys::Scope::Main {
+            let start: String = b.help.chars().take(20).collect();
+            assert!(all.contains(&start), "help misses `{}`", b.help);
+        }
+    }
+    assert!(
+        all.contains("s:..-3") && all.contains("t=sreq:2..6"),
+        "rule examples"
+    );
+}

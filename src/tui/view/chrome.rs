@@ -78,7 +78,8 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         (2, Span::raw(m.conv.display_id())),
         (1, Span::raw(model)),
         (0, window),
-        (3, mode),
+        // The mode decides what a preview or `A` does: kept at any width.
+        (0, mode),
         (0, follow),
     ];
     if let Some(a) = &state.as_of
@@ -267,6 +268,7 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                         ],
                     );
                 }
+                // The essentials first; footer_items drops from the end.
                 let mut v = vec![
                     (key(Scope::Main, Command::Quit), "quit"),
                     (key(Scope::Main, Command::Help), "help"),
@@ -277,14 +279,19 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                     v.push(("Esc", "drop"));
                 }
                 v.extend([
+                    (key(Scope::Main, Command::Simulation), "simulate"),
+                    (key(Scope::Main, Command::Search), "search"),
+                ]);
+                if !state.history.undo.is_empty() {
+                    v.push((key(Scope::Main, Command::Undo), "undo"));
+                }
+                v.extend([
                     (key(Scope::Main, Command::ResetAuto), "reset auto"),
                     (key(Scope::Main, Command::ResetAll), "reset all"),
                     (key(Scope::Main, Command::Delete), "delete"),
                     (key(Scope::Main, Command::SetWindow), "window"),
                     (key(Scope::Main, Command::ToggleMode), "mode"),
-                    (key(Scope::Main, Command::Simulation), "simulate"),
                     (key(Scope::Main, Command::Follow), "follow"),
-                    (key(Scope::Main, Command::Search), "search"),
                     ("Tab", "pane"),
                     ("Enter", "detail"),
                 ]);
@@ -295,10 +302,18 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
     footer_items(frame, area, state, items);
 }
 
+/// The items that fit, whole: a narrow terminal drops them from the end
+/// rather than cutting one in half (`?` lists them all).
 fn footer_items(frame: &mut Frame, area: Rect, state: &State, items: Vec<(&str, &str)>) {
     let t = &state.theme;
+    let width = |(k, what): &(&str, &str)| k.chars().count() + what.chars().count() + 3;
+    let mut used = 0;
+    let fitting = items.into_iter().take_while(|item| {
+        used += width(item);
+        used <= area.width as usize
+    });
     let mut spans = Vec::new();
-    for (k, what) in items {
+    for (k, what) in fitting {
         spans.push(Span::styled(format!(" {k}"), t.key()));
         spans.push(Span::styled(format!(" {what} "), t.dim()));
     }
