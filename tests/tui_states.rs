@@ -306,3 +306,82 @@ fn at_80_columns_the_essentials_stay_and_the_rest_drops_whole() {
         "rule examples"
     );
 }
+
+/// Opens the detail of the first event whose text has `needle`.
+fn open_detail_of(h: &mut Harness, needle: &str) {
+    h.char('/');
+    h.act(ctrl('u'));
+    h.typed(needle);
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Enter);
+    assert!(
+        matches!(
+            h.state.panel,
+            Some(jp_inspect::tui::state::Panel::Detail(_))
+        ),
+        "no detail for {needle}"
+    );
+}
+
+fn detail(h: &Harness) -> &jp_inspect::tui::state::Detail {
+    match &h.state.panel {
+        Some(jp_inspect::tui::state::Panel::Detail(d)) => d,
+        _ => panic!("no detail open"),
+    }
+}
+
+#[test]
+fn the_detail_view_wraps_scrolls_sideways_and_says_where_it_is() {
+    use jp_inspect::tui::detail_view;
+    for (w, hgt) in [(80, 24), (200, 50)] {
+        let mut h = Harness::new(w, hgt, true);
+        open_detail_of(&mut h, "parser: part of csvq");
+        let d = detail(&h).clone();
+        assert!(d.wrap, "wrapping is the default");
+        let width = (w - 2) as usize;
+        let rows = detail_view::total_rows(&d, width);
+        if w == 80 {
+            assert!(rows > d.lines.len(), "some line is wider than {width}");
+        }
+        let text = h.text();
+        let room = detail_view::room(&d, &h.state);
+        assert!(
+            text.contains(&format!("rows 1–{room} of {rows}")),
+            "{w}x{hgt}: {text}"
+        );
+        // Every character is reachable: the last row shows the text's end.
+        h.char('G');
+        let last_line = d.lines.last().unwrap();
+        let tail: String = last_line
+            .spans
+            .iter()
+            .map(|s| s.content.to_string())
+            .collect::<String>()
+            .chars()
+            .rev()
+            .take(10)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        assert!(
+            h.text().contains(tail.trim()),
+            "{w}x{hgt}: the end `{tail}`"
+        );
+        assert!(h.text().contains(&format!("of {rows}")));
+        insta::assert_snapshot!(format!("detail_wrapped_{w}x{hgt}"), h.screen().backend());
+        // Unwrapped: one row per line, h/l move sideways.
+        h.char('w');
+        let d = detail(&h);
+        assert!(!d.wrap && d.scroll == 0);
+        assert!(
+            h.text()
+                .contains(&format!("lines 1–{room} of {}", d.lines.len()))
+        );
+        h.char('l');
+        let max = detail_view::max_hscroll(detail(&h), &h.state);
+        assert_eq!(detail(&h).hscroll, max.min(8));
+        h.char('h');
+        assert_eq!(detail(&h).hscroll, 0);
+    }
+}

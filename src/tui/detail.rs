@@ -35,6 +35,16 @@ fn fate_line(m: &Inspection, fate: Fate, by: Option<usize>) -> String {
     format!("fate: {}{}", fate.describe(), by.unwrap_or_default())
 }
 
+/// `text` pretty-printed when it is a JSON object or array on its own.
+fn pretty_json(text: &str) -> Option<String> {
+    let t = text.trim();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let v: Value = serde_json::from_str(t).ok()?;
+    serde_json::to_string_pretty(&v).ok()
+}
+
 /// The language of a fenced block at the start of `text` (```rs).
 fn fence_language(text: &str) -> Option<String> {
     let first = text.lines().next()?.trim();
@@ -104,8 +114,14 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
                 }
                 .to_string(),
             );
-            let language = fence_language(&text);
-            (text.into_owned(), language)
+            // JSON output (an MCP tool's, an API's) reads better laid out.
+            match pretty_json(&text) {
+                Some(pretty) => (pretty, Some("json".to_string())),
+                None => {
+                    let language = fence_language(&text);
+                    (text.into_owned(), language)
+                }
+            }
         }
         _ => (
             serde_json::to_string_pretty(&plain).unwrap_or_default(),
@@ -252,4 +268,19 @@ pub fn of_selection(state: &State) -> Option<DetailText> {
         language,
         raw,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pretty_json;
+
+    #[test]
+    fn json_output_is_laid_out_and_other_text_left_alone() {
+        assert_eq!(
+            pretty_json(" {\"a\":[1,2]} ").unwrap(),
+            "{\n  \"a\": [\n    1,\n    2\n  ]\n}"
+        );
+        assert_eq!(pretty_json("[not json"), None);
+        assert_eq!(pretty_json("plain words"), None);
+    }
 }

@@ -5,6 +5,7 @@
 //! calls `core::ops`.
 
 pub mod detail;
+pub mod detail_view;
 pub mod highlight;
 pub mod inspection;
 pub mod job;

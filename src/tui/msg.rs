@@ -68,6 +68,9 @@ pub enum Command {
     NextWindow,
     Undo,
     Redo,
+    ToggleWrap,
+    ScrollLeft,
+    ScrollRight,
 }
 
 impl From<Command> for Msg {

@@ -90,7 +90,12 @@ pub struct Detail {
     /// The event as stored (with its encoding).
     pub raw: Vec<Line<'static>>,
     pub show_raw: bool,
+    /// The first row shown (a row of wrapped text when wrapping).
     pub scroll: usize,
+    /// Long lines wrap (the default); off, they scroll sideways.
+    pub wrap: bool,
+    /// Columns scrolled sideways when not wrapping.
+    pub hscroll: usize,
 }
 
 #[derive(Debug, Clone)]

@@ -30,6 +30,8 @@ pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
         raw,
         show_raw: false,
         scroll: 0,
+        wrap: true,
+        hscroll: 0,
     }));
     if state.theme.color {
         fx.push(Effect::job(Job::Highlight {

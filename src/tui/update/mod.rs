@@ -224,7 +224,8 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
         }
         Command::Undo => commands::undo_redo(state, false, fx),
         Command::Redo => commands::undo_redo(state, true, fx),
-        // Only meaningful in a confirmation, where `route` handles it.
-        Command::Confirm => {}
+        // Only meaningful in a confirmation or the detail view, where
+        // `route` handles them.
+        Command::Confirm | Command::ToggleWrap | Command::ScrollLeft | Command::ScrollRight => {}
     }
 }

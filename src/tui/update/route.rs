@@ -84,16 +84,18 @@ fn scroll_help(state: &mut State, by: isize) {
 }
 
 pub(super) fn detail_key(state: &mut State, cmd: Command) {
-    let h = state.height.saturating_sub(4) as usize;
+    use crate::tui::detail_view;
+    let Some(Panel::Detail(d)) = &state.panel else {
+        return;
+    };
+    let (h, max, hmax) = (
+        detail_view::room(d, state).max(1),
+        detail_view::max_scroll(d, state),
+        detail_view::max_hscroll(d, state),
+    );
     let Some(Panel::Detail(d)) = &mut state.panel else {
         return;
     };
-    let len = if d.show_raw {
-        d.raw.len()
-    } else {
-        d.lines.len()
-    };
-    let max = len.saturating_sub(h);
     match cmd {
         Command::Down => d.scroll = (d.scroll + 1).min(max),
         Command::Up => d.scroll = d.scroll.saturating_sub(1),
@@ -104,7 +106,15 @@ pub(super) fn detail_key(state: &mut State, cmd: Command) {
         Command::ToggleRaw => {
             d.show_raw = !d.show_raw;
             d.scroll = 0;
+            d.hscroll = 0;
         }
+        Command::ToggleWrap => {
+            d.wrap = !d.wrap;
+            d.scroll = 0;
+            d.hscroll = 0;
+        }
+        Command::ScrollLeft => d.hscroll = d.hscroll.saturating_sub(8),
+        Command::ScrollRight if !d.wrap => d.hscroll = (d.hscroll + 8).min(hmax),
         Command::Cancel | Command::Quit => state.panel = None,
         Command::ForceQuit => state.quit = true,
         Command::Help => state.panel = Some(Panel::Help { scroll: 0 }),

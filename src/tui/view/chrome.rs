@@ -235,7 +235,8 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
             Some(Panel::Detail(_)) => vec![
                 ("j/k", "scroll"),
                 ("PgDn/PgUp", "page"),
-                ("r", "stored/decoded"),
+                ("r", "stored/readable"),
+                ("w", "wrap"),
                 ("Esc", "close"),
             ],
             Some(Panel::Simulation(_)) => {

@@ -1,6 +1,7 @@
 //! Views over the panes: an event's full text, the help, confirmations.
 
 use crate::fmt::{change, thousands};
+use crate::tui::detail_view;
 use crate::tui::keys::{self, Scope};
 use crate::tui::state::{Confirm, Detail, State};
 use ratatui::Frame;
@@ -18,10 +19,11 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
                 " {} · {} ",
                 d.title,
                 // Not every event was encoded: "readable" is true of all.
-                if d.show_raw {
-                    "as stored (r: readable)"
-                } else {
-                    "readable (r: as stored)"
+                match (d.show_raw, d.wrap) {
+                    (true, true) => "as stored (r: readable) · wrapped (w: unwrap)",
+                    (true, false) => "as stored (r: readable) · h/l sideways (w: wrap)",
+                    (false, true) => "readable (r: as stored) · wrapped (w: unwrap)",
+                    (false, false) => "readable (r: as stored) · h/l sideways (w: wrap)",
                 }
             ),
             t.title(),
@@ -29,21 +31,18 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
-    let mut lines: Vec<Line> = d.header.iter().map(|l| l.clone().style(t.dim())).collect();
+    let mut lines: Vec<Line> = detail_view::header(d, inner.width as usize)
+        .into_iter()
+        .map(|l| l.style(t.dim()))
+        .collect();
     lines.push(Line::from(Span::styled(
         "─".repeat(inner.width as usize),
         t.dim(),
     )));
-    let body = if d.show_raw { &d.raw } else { &d.lines };
     let room = (inner.height as usize).saturating_sub(lines.len());
-    lines.extend(body.iter().skip(d.scroll).take(room).cloned());
-    if body.len() > room {
-        let shown = format!(
-            " lines {}-{} of {} ",
-            d.scroll + 1,
-            (d.scroll + room).min(body.len()),
-            body.len()
-        );
+    lines.extend(detail_view::visible(d, inner.width as usize, room));
+    if let Some(position) = detail_view::position(d, state) {
+        let shown = format!(" {position} ");
         let w = shown.chars().count() as u16;
         frame.render_widget(
             Paragraph::new(Span::styled(shown, t.dim())),

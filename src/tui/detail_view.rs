@@ -1,0 +1,202 @@
+//! The detail view's geometry, shared by drawing and scrolling: where its
+//! body sits, how many rows the text takes wrapped or not, and the rows on
+//! screen. Lines wrap by default; unwrapped, they scroll sideways.
+
+use super::layout;
+use super::state::{Detail, State};
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+
+/// The detail box: the panes and the list together.
+pub fn area(state: &State) -> Rect {
+    let s = layout::screen_with(
+        state.width,
+        state.height,
+        state.list_len(),
+        state.curve_height(),
+    );
+    Rect::new(0, s.raw.y, state.width, s.raw.height + s.list.height)
+}
+
+/// Columns and rows of text inside the box's borders.
+fn inner(state: &State) -> (usize, usize) {
+    let a = area(state);
+    (
+        a.width.saturating_sub(2) as usize,
+        a.height.saturating_sub(2) as usize,
+    )
+}
+
+/// The lines shown: the decoded text or the stored form.
+pub fn body(d: &Detail) -> &[Line<'static>] {
+    if d.show_raw { &d.raw } else { &d.lines }
+}
+
+fn width_of(line: &Line<'_>) -> usize {
+    line.spans.iter().map(|s| s.content.chars().count()).sum()
+}
+
+/// Rows `line` takes at `width` columns when wrapped.
+fn rows_of(line: &Line<'_>, width: usize) -> usize {
+    width_of(line).max(1).div_ceil(width.max(1))
+}
+
+/// Rows the body takes.
+pub fn total_rows(d: &Detail, width: usize) -> usize {
+    if d.wrap {
+        body(d).iter().map(|l| rows_of(l, width)).sum()
+    } else {
+        body(d).len()
+    }
+}
+
+/// The header's lines wrapped to `width`: what an event is must not be
+/// cut at the box's edge.
+pub fn header(d: &Detail, width: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    d.header
+        .iter()
+        .flat_map(|l| (0..rows_of(l, width)).map(move |k| slice(l, k * width, width)))
+        .collect()
+}
+
+/// Rows of text the body has room for under the header and its rule.
+pub fn room(d: &Detail, state: &State) -> usize {
+    let (width, height) = inner(state);
+    let header: usize = d.header.iter().map(|l| rows_of(l, width)).sum();
+    height.saturating_sub(header + 1)
+}
+
+/// The farthest the body scrolls down.
+pub fn max_scroll(d: &Detail, state: &State) -> usize {
+    total_rows(d, inner(state).0).saturating_sub(room(d, state))
+}
+
+/// The farthest the body scrolls sideways (unwrapped).
+pub fn max_hscroll(d: &Detail, state: &State) -> usize {
+    let longest = body(d).iter().map(width_of).max().unwrap_or(0);
+    longest.saturating_sub(inner(state).0)
+}
+
+/// Characters `from..from + len` of `line`, styles kept.
+fn slice(line: &Line<'static>, from: usize, len: usize) -> Line<'static> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for span in &line.spans {
+        let n = span.content.chars().count();
+        let (start, end) = (from.max(at), (from + len).min(at + n));
+        if start < end {
+            let text: String = span
+                .content
+                .chars()
+                .skip(start - at)
+                .take(end - start)
+                .collect();
+            out.push(Span::styled(text, span.style));
+        }
+        at += n;
+        if at >= from + len {
+            break;
+        }
+    }
+    Line::from(out).style(line.style)
+}
+
+/// The rows on screen at `width` columns: `count` rows from `d.scroll`,
+/// wrapped, or cut sideways at `d.hscroll`.
+pub fn visible(d: &Detail, width: usize, count: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    if !d.wrap {
+        return body(d)
+            .iter()
+            .skip(d.scroll)
+            .take(count)
+            .map(|l| slice(l, d.hscroll, width))
+            .collect();
+    }
+    let mut out = Vec::with_capacity(count);
+    let mut row = 0;
+    for line in body(d) {
+        let rows = rows_of(line, width);
+        if row + rows <= d.scroll {
+            row += rows;
+            continue;
+        }
+        for k in 0..rows {
+            if row + k >= d.scroll {
+                out.push(slice(line, k * width, width));
+                if out.len() == count {
+                    return out;
+                }
+            }
+        }
+        row += rows;
+    }
+    out
+}
+
+/// "lines 41–80 of 812" (rows, when wrapping), or `None` when all fits.
+pub fn position(d: &Detail, state: &State) -> Option<String> {
+    let total = total_rows(d, inner(state).0);
+    let room = room(d, state);
+    (total > room).then(|| {
+        let first = d.scroll.min(total.saturating_sub(1)) + 1;
+        let last = (d.scroll + room).min(total);
+        format!(
+            "{} {first}–{last} of {total}",
+            if d.wrap { "rows" } else { "lines" }
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::Style;
+
+    fn detail(lines: &[&str], wrap: bool) -> Detail {
+        Detail {
+            title: "t".into(),
+            header: vec![],
+            lines: lines.iter().map(|l| Line::raw(l.to_string())).collect(),
+            raw: vec![],
+            show_raw: false,
+            scroll: 0,
+            wrap,
+            hscroll: 0,
+        }
+    }
+
+    fn text(lines: &[Line<'_>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn wrapping_shows_every_character_in_rows() {
+        let mut d = detail(&["abcdefghij", "xy"], true);
+        assert_eq!(total_rows(&d, 4), 4);
+        assert_eq!(text(&visible(&d, 4, 10)), ["abcd", "efgh", "ij", "xy"]);
+        d.scroll = 2;
+        assert_eq!(text(&visible(&d, 4, 1)), ["ij"]);
+    }
+
+    #[test]
+    fn unwrapped_lines_scroll_sideways() {
+        let mut d = detail(&["abcdefghij", "xy"], false);
+        d.hscroll = 3;
+        assert_eq!(text(&visible(&d, 4, 10)), ["defg", ""]);
+    }
+
+    #[test]
+    fn a_slice_keeps_styles_across_spans() {
+        let bold = Style::default().add_modifier(ratatui::style::Modifier::BOLD);
+        let line = Line::from(vec![Span::raw("ab"), Span::styled("cd", bold)]);
+        let cut = slice(&line, 1, 2);
+        assert_eq!(cut.spans[0].content, "b");
+        assert_eq!(cut.spans[1].content, "c");
+        assert_eq!(cut.spans[1].style, bold);
+    }
+}
