@@ -385,3 +385,67 @@ fn the_detail_view_wraps_scrolls_sideways_and_says_where_it_is() {
         assert_eq!(detail(&h).hscroll, 0);
     }
 }
+
+#[test]
+fn l_lists_the_events_by_size_and_enter_jumps_to_one() {
+    use jp_inspect::tui::state::Panel;
+    for (w, hgt) in [(80, 24), (200, 50)] {
+        let mut h = Harness::new(w, hgt, true);
+        h.char('L');
+        let Some(Panel::Largest(l)) = &h.state.panel else {
+            panic!("no largest view");
+        };
+        let l = l.clone();
+        assert!(l.entries.windows(2).all(|p| p[0].tokens >= p[1].tokens));
+        // The shares are of the context the gauge shows.
+        let m = h.state.inspection.as_ref().unwrap();
+        assert_eq!(l.context, h.state.context_of(&m.estimate));
+        let biggest = &l.entries[0];
+        assert_eq!(
+            biggest.tokens,
+            m.projection
+                .events
+                .iter()
+                .map(|e| jp_inspect::core::compact::estimate::tokens(
+                    m.projection.chars(&m.conv.events, e)
+                ))
+                .max()
+                .unwrap()
+        );
+        insta::assert_snapshot!(format!("largest_{w}x{hgt}"), h.screen().backend());
+        // Enter on the second puts the cursor on that raw event.
+        h.char('j');
+        let second = l.entries[1].raw.expect("a raw event");
+        h.key(KeyCode::Enter);
+        assert!(h.state.panel.is_none());
+        assert_eq!(h.state.nav.focus, Focus::Raw);
+        assert_eq!(h.state.selected_raw(), Some(second));
+        let row = h.state.nav.cursor;
+        assert!(row >= h.state.nav.scroll && row < h.state.nav.scroll + h.state.pane_height());
+    }
+}
+
+#[test]
+fn each_turn_header_has_a_bar_of_its_size_against_the_largest() {
+    use jp_inspect::tui::rows::size_bar;
+    assert_eq!(size_bar(100, 100), "████");
+    assert_eq!(size_bar(50, 100), "██  ");
+    assert_eq!(size_bar(0, 100), "    ");
+    assert_eq!(size_bar(1, 100), "▏   ", "a tiny turn still shows");
+    let h = Harness::new(200, 50, true);
+    // Turn 1 of the demo is the largest (a full bar); turn 3 is smaller.
+    let text = h.text();
+    let header = |n: usize| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("\" turn {n} · ")))
+            .unwrap_or_else(|| panic!("turn {n} not on screen"))
+            .to_string()
+    };
+    assert!(header(1).contains("████"), "{}", header(1));
+    let turn3 = header(3);
+    let left = turn3.split('│').next().unwrap();
+    assert!(
+        !left.contains("████") && left.contains(['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█']),
+        "{turn3}"
+    );
+}

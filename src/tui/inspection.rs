@@ -108,6 +108,11 @@ impl Layout {
     pub fn row_of_raw(&self, b: usize, index: usize) -> usize {
         self.offsets[b] + 1 + (index - self.raw_start[b])
     }
+
+    /// The virtual row of projected event `k` in block `b`.
+    pub fn row_of_projected(&self, b: usize, k: usize) -> usize {
+        self.offsets[b] + 1 + k.saturating_sub(self.proj_start[b])
+    }
 }
 
 /// Builds the layout of `conv` seen through `p`.
@@ -155,6 +160,8 @@ pub struct Inspection {
     pub compactions: Vec<CompactionRow>,
     /// Raw and projected tokens of each block.
     pub block_tokens: Vec<(u64, u64)>,
+    /// The largest block's raw and projected tokens (for the turn bars).
+    pub largest_block: (u64, u64),
     /// Estimate of the raw stream (nothing compacted).
     pub raw_tokens: u64,
     /// The configured model, and its window from the table (read once: the
@@ -216,6 +223,10 @@ impl Inspection {
             before,
             layout,
             compactions,
+            largest_block: (
+                block_tokens.iter().map(|b| b.0).max().unwrap_or(0),
+                block_tokens.iter().map(|b| b.1).max().unwrap_or(0),
+            ),
             block_tokens,
             raw_tokens,
             model_id,

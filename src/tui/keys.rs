@@ -19,6 +19,8 @@ pub enum Scope {
     Help,
     /// "As of" mode, before the main bindings.
     AsOf,
+    /// The largest events (`L`).
+    Largest,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -10,6 +10,7 @@ pub mod highlight;
 pub mod inspection;
 pub mod job;
 pub mod keys;
+pub mod largest;
 pub mod layout;
 pub mod msg;
 pub mod rows;

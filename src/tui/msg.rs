@@ -71,6 +71,7 @@ pub enum Command {
     ToggleWrap,
     ScrollLeft,
     ScrollRight,
+    Largest,
 }
 
 impl From<Command> for Msg {

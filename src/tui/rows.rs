@@ -147,14 +147,34 @@ fn header(m: &Inspection, b: usize, right: bool) -> Side {
         )
     });
     let tokens = if right { proj_t } else { raw_t };
+    let largest = if right {
+        m.largest_block.1
+    } else {
+        m.largest_block.0
+    };
     Side::Header {
         title: format!("turn {}", b + 1),
         detail: format!(
-            "{when} · {} tok{}",
+            "{when} · {} {} tok{}",
+            size_bar(tokens, largest),
             crate::fmt::thousands(tokens),
             cover.unwrap_or_default()
         ),
     }
+}
+
+/// A turn's size against the largest turn's, in eighths of a 4-cell bar.
+pub fn size_bar(tokens: u64, largest: u64) -> String {
+    const CELLS: u64 = 4;
+    const EIGHTHS: [char; 9] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
+    let filled = if largest == 0 {
+        0
+    } else {
+        (tokens * CELLS * 8).div_ceil(largest).min(CELLS * 8)
+    };
+    (0..CELLS)
+        .map(|c| EIGHTHS[filled.saturating_sub(c * 8).min(8) as usize])
+        .collect()
 }
 
 fn side_raw(

@@ -108,9 +108,13 @@ pub struct Simulation {
 #[derive(Debug, Clone)]
 pub enum Panel {
     Detail(Detail),
-    Help { scroll: usize },
+    Help {
+        scroll: usize,
+    },
     Confirm(Confirm),
     Simulation(Simulation),
+    /// The projected events by size (`L`).
+    Largest(super::largest::Largest),
 }
 
 #[derive(Debug, Clone, Default)]

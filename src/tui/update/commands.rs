@@ -9,7 +9,7 @@ use crate::core::ops;
 use crate::tui::detail;
 use crate::tui::inspection::Cell;
 use crate::tui::job::{History, Job};
-use crate::tui::msg::Effect;
+use crate::tui::msg::{Command, Effect};
 use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simulation, State};
 use ratatui::text::Line;
 
@@ -353,4 +353,57 @@ pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
         },
         job,
     );
+}
+
+/// `L`: the projected events by size, with their share of the context.
+pub(super) fn open_largest(state: &mut State) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let context = state.context_of(&m.estimate);
+    state.panel = Some(Panel::Largest(crate::tui::largest::of(m, context)));
+}
+
+/// Keys in the largest view: move, jump to the event, close.
+pub(super) fn largest_key(state: &mut State, cmd: Command) {
+    let page = crate::tui::layout::pane_rows(state.width, state.height, 0, 0).max(1);
+    let Some(Panel::Largest(l)) = &mut state.panel else {
+        return;
+    };
+    let last = l.entries.len().saturating_sub(1);
+    match cmd {
+        Command::Down => l.cursor = (l.cursor + 1).min(last),
+        Command::Up => l.cursor = l.cursor.saturating_sub(1),
+        Command::PageDown => l.cursor = (l.cursor + page).min(last),
+        Command::PageUp => l.cursor = l.cursor.saturating_sub(page),
+        Command::Top => l.cursor = 0,
+        Command::Bottom => l.cursor = last,
+        Command::OpenDetail => {
+            let Some(e) = l.entries.get(l.cursor).cloned() else {
+                return;
+            };
+            state.panel = None;
+            jump_to(state, &e);
+        }
+        Command::Cancel | Command::Quit => state.panel = None,
+        Command::ForceQuit => state.quit = true,
+        Command::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+        _ => {}
+    }
+}
+
+/// Puts the cursor on an entry's event: its raw event in the raw pane, or
+/// an injected summary in the projected one.
+fn jump_to(state: &mut State, e: &crate::tui::largest::Entry) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let b = e.turn.min(m.layout.blocks().saturating_sub(1));
+    let (focus, row) = match e.raw {
+        Some(i) => (Focus::Raw, m.layout.row_of_raw(b, i)),
+        None => (Focus::Projected, m.layout.row_of_projected(b, e.projected)),
+    };
+    state.nav.focus = focus;
+    state.nav.cursor = row;
+    state.ensure_visible();
 }

@@ -222,6 +222,7 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                 };
             }
         }
+        Command::Largest => commands::open_largest(state),
         Command::Undo => commands::undo_redo(state, false, fx),
         Command::Redo => commands::undo_redo(state, true, fx),
         // Only meaningful in a confirmation or the detail view, where

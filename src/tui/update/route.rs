@@ -40,6 +40,7 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     }
     let scope = match &state.panel {
         Some(Panel::Detail(_)) => Scope::Detail,
+        Some(Panel::Largest(_)) => Scope::Largest,
         Some(Panel::Simulation(_)) => Scope::Simulation,
         Some(Panel::Help { .. }) => {
             // Help scrolls; any other key closes it.
@@ -73,6 +74,9 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     }
     if scope == Scope::Detail {
         return detail_key(state, cmd);
+    }
+    if scope == Scope::Largest {
+        return commands::largest_key(state, cmd);
     }
     super::command(state, cmd, fx);
 }

@@ -243,6 +243,9 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                 vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
             }
             Some(Panel::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
+            Some(Panel::Largest(_)) => {
+                vec![("j/k", "move"), ("Enter", "jump to it"), ("Esc", "close")]
+            }
             None => {
                 if state.inspection.is_none() && state.load_error.is_some() {
                     return footer_items(

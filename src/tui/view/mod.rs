@@ -4,6 +4,7 @@ mod chrome;
 mod curve;
 mod error_screen;
 mod gauge;
+mod largest;
 
 mod list;
 mod overlays;
@@ -72,6 +73,11 @@ pub fn draw(frame: &mut Frame, state: &State) {
             let body =
                 ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
             overlays::detail(frame, body, d, state);
+        }
+        Some(Panel::Largest(l)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            largest::draw(frame, body, l, state);
         }
         Some(Panel::Simulation(sim)) => {
             let body = ratatui::layout::Rect::new(

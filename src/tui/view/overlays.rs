@@ -76,6 +76,7 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
         (Scope::Global, "Everywhere"),
         (Scope::Detail, "Event detail (Enter)"),
         (Scope::Simulation, "Simulation (s)"),
+        (Scope::Largest, "Largest events (L)"),
     ];
     // A longer key list pushes its text right, but a gap always stays.
     let width = 22;
