@@ -449,3 +449,39 @@ fn each_turn_header_has_a_bar_of_its_size_against_the_largest() {
         "{turn3}"
     );
 }
+
+#[test]
+fn the_auto_preview_explains_its_decision_as_the_cli_does() {
+    for (w, hgt) in [(80, 24), (200, 50)] {
+        let mut h = Harness::new(w, hgt, true);
+        h.char('p');
+        h.typed("auto");
+        h.key(KeyCode::Enter);
+        let p = h.state.preview.clone().expect("auto fires on the demo");
+        let lines = jp_inspect::tui::view::why::lines(&p, &h.state);
+        assert!(lines[0].starts_with("staged mode, usable window 184k, context"));
+        let notes = &p.plan.notes;
+        assert!(
+            notes.iter().any(|n| n.starts_with("recent window:")),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains("soft threshold")),
+            "{notes:?}"
+        );
+        // On screen: the headline and the start of every note.
+        let text = h.text().replace('\n', "");
+        assert!(text.contains("why: the automatic policy"), "{w}x{hgt}");
+        assert!(
+            text.contains("staged mode, usable window 184k"),
+            "{w}x{hgt}"
+        );
+        if w == 200 {
+            for n in notes {
+                let start: String = n.chars().take(30).collect();
+                assert!(text.contains(&start), "{w}x{hgt}: `{start}` not shown");
+            }
+            insta::assert_snapshot!("auto_why_200x50", h.screen().backend());
+        }
+    }
+}

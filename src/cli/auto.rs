@@ -7,7 +7,6 @@ use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
 use crate::core::auto::ActionKind;
-use crate::core::compact::window;
 use crate::core::ops;
 use serde_json::json;
 
@@ -70,15 +69,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         }));
     }
 
-    let mut lines = vec![format!(
-        "{} mode, usable window {}, context {} tokens{}",
-        config.mode.as_str(),
-        window.map_or("unknown".into(), window::human_tokens),
-        thousands(estimate),
-        window
-            .map(|w| format!(" ({:.1}%)", estimate as f64 / w as f64 * 100.0))
-            .unwrap_or_default()
-    )];
+    let mut lines = vec![ops::auto_headline(config.mode, window, estimate)];
     if was_disabled {
         lines.push(
             "note: automatic compaction is not enabled in this conversation's config; \

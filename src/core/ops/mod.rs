@@ -12,7 +12,9 @@ mod simulate;
 
 pub use boundary::{Boundary, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
-pub use preview::{RuleOptions, configured_rules, preview_auto, preview_reset, preview_rules};
+pub use preview::{
+    RuleOptions, auto_headline, configured_rules, preview_auto, preview_reset, preview_rules,
+};
 pub use report::{Effect, saved_per_compaction};
 pub use simulate::{SimulationJob, simulate_grid};
 

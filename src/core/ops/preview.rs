@@ -203,6 +203,21 @@ fn why_nothing(conv: &Conversation, earlier: &[Compaction], c: &Compaction) -> S
     format!("it changes nothing: {what}; --force writes it anyway")
 }
 
+/// The first line of an explanation of the automatic policy: the mode, the
+/// usable window and the context it is measured against (`auto` prints it,
+/// the inspector's `auto` preview shows it).
+pub fn auto_headline(mode: auto::Mode, usable: Option<u64>, context: u64) -> String {
+    format!(
+        "{} mode, usable window {}, context {} tokens{}",
+        mode.as_str(),
+        usable.map_or("unknown".into(), crate::core::compact::window::human_tokens),
+        crate::fmt::thousands(context),
+        usable
+            .map(|w| format!(" ({:.1}%)", context as f64 / w.max(1) as f64 * 100.0))
+            .unwrap_or_default()
+    )
+}
+
 /// What automatic compaction would append now. Asking for it is asking,
 /// whatever `enabled` says.
 pub fn preview_auto(

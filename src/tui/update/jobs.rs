@@ -78,13 +78,17 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             }
             match result {
                 Ok(p) if p.plan.additions.is_empty() => {
-                    let why = p
-                        .plan
-                        .skipped
-                        .last()
-                        .map(|s| s.reason.clone())
-                        .or_else(|| p.plan.notes.last().cloned())
-                        .unwrap_or_default();
+                    // The automatic policy says why at each step, all of it.
+                    let why = if matches!(p.request, PreviewRequest::Auto) {
+                        p.plan.notes.join(" · ")
+                    } else {
+                        p.plan
+                            .skipped
+                            .last()
+                            .map(|s| s.reason.clone())
+                            .or_else(|| p.plan.notes.last().cloned())
+                            .unwrap_or_default()
+                    };
                     state.set_status(format!("nothing to compact: {why}"), Level::Info);
                 }
                 Ok(p) => {

@@ -10,6 +10,7 @@ mod list;
 mod overlays;
 mod panes;
 mod simulation;
+pub mod why;
 
 use super::layout;
 use super::state::{Panel, State};
@@ -91,6 +92,13 @@ pub fn draw(frame: &mut Frame, state: &State) {
         _ => {
             panes::draw(frame, s.raw, s.projected, state);
             list::draw(frame, s.list, state);
+            if let Some(p) = state.preview.as_ref().filter(|p| p.spec == "auto") {
+                let panes = ratatui::layout::Rect {
+                    width: area.width,
+                    ..s.raw
+                };
+                why::draw(frame, panes, p, state);
+            }
         }
     }
     chrome::status(frame, s.status, state);
