@@ -485,3 +485,46 @@ fn the_auto_preview_explains_its_decision_as_the_cli_does() {
         }
     }
 }
+
+/// Appends a turn to the conversation the way jp does (a new file renamed
+/// over events.json).
+fn jp_appends_a_turn(dir: &std::path::Path, n: usize) {
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(
+        serde_json::json!({"timestamp": format!("2026-11-13 09:00:0{n}.0"), "type": "turn_start"}),
+    );
+    events.push(serde_json::json!({"timestamp": format!("2026-11-13 09:00:0{n}.5"), "type": "chat_request", "content": "one more thing"}));
+    events.push(serde_json::json!({"timestamp": format!("2026-11-13 09:00:0{n}.7"), "type": "tool_call_request", "id": format!("call{n}"), "name": "fs_read_file", "arguments": {"path": "src/main.rs"}}));
+    events.push(serde_json::json!({"timestamp": format!("2026-11-13 09:00:0{n}.8"), "type": "tool_call_response", "id": format!("call{n}"), "content": "fn main() {}", "is_error": false}));
+    let tmp = dir.join("events.json.tmp");
+    fs::write(&tmp, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
+    fs::rename(&tmp, dir.join("events.json")).unwrap();
+}
+
+#[test]
+fn an_open_preview_is_planned_again_when_new_turns_arrive() {
+    let mut h = Harness::new(160, 40, true);
+    h.char('f');
+    h.char('p');
+    h.typed("t:..-3");
+    h.key(KeyCode::Enter);
+    let range = |h: &Harness| h.state.preview.as_ref().unwrap().plan.additions[0].range();
+    let before = range(&h);
+    assert_eq!(before.to + 1, 32 - 3, "all but the last three of 32");
+    assert!(h.text().contains("t:..-3 (turns 1..29)"), "{}", h.text());
+    jp_appends_a_turn(&h.state.dir.clone(), 1);
+    h.act(Msg::FilesChanged);
+    let after = range(&h);
+    assert_eq!(
+        after.to,
+        before.to + 1,
+        "the relative range moved with the stream"
+    );
+    assert!(h.text().contains("t:..-3 (turns 1..30)"), "{}", h.text());
+    // What `a` writes is the plan against the new stream.
+    h.char('a');
+    let conv = jp_inspect::core::store::load::load(&h.state.dir).unwrap();
+    let last = conv.valid_compactions().last().unwrap().clone();
+    assert_eq!(last.to_turn, after.to);
+}

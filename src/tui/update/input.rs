@@ -39,6 +39,29 @@ pub(super) fn open_input(state: &mut State, kind: InputKind) {
     });
 }
 
+/// Plans `request` against the conversation as it is now (a new preview,
+/// or an open one again after jp appended turns).
+pub(super) fn plan_preview(state: &mut State, request: PreviewRequest, fx: &mut Vec<Effect>) {
+    let Some(model) = &state.inspection else {
+        return;
+    };
+    let conv = model.conv.clone();
+    let budget = state.budget().unwrap_or_else(|| Budget::bare(None));
+    run(
+        state,
+        fx,
+        "computing the preview",
+        Job::Preview {
+            conv,
+            request,
+            budget,
+            config: state.settings.config.clone(),
+            now: state.now(),
+            view: state.settings.view,
+        },
+    );
+}
+
 pub(super) fn input_key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     let Some(input) = &mut state.input else {
         return;
@@ -96,20 +119,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                 PreviewRequest::Rule(text.clone())
             };
             state.input = None;
-            let budget = state.budget().unwrap_or_else(|| Budget::bare(None));
-            run(
-                state,
-                fx,
-                "computing the preview",
-                Job::Preview {
-                    conv,
-                    request,
-                    budget,
-                    config: state.settings.config.clone(),
-                    now: state.now(),
-                    view: state.settings.view,
-                },
-            );
+            plan_preview(state, request, fx);
         }
         InputKind::Search => {
             state.input = None;

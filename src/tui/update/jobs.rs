@@ -45,7 +45,21 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                     fx.push(Effect::Watch(true));
                 }
             }
+            let grew = state
+                .inspection
+                .as_ref()
+                .is_some_and(|m| loaded.inspection.conv.events.len() != m.conv.events.len());
             state.set_inspection(*loaded.inspection);
+            // New events under an open preview: plan it again against them,
+            // so a relative rule (`s:..-3`) moves with the stream.
+            if grew && let Some(p) = &state.preview {
+                let request = if p.spec == "auto" {
+                    PreviewRequest::Auto
+                } else {
+                    PreviewRequest::Rule(p.spec.clone())
+                };
+                super::input::plan_preview(state, request, fx);
+            }
             auto_at_boundary(state, fx);
             if first && !warnings.is_empty() {
                 state.set_status(

@@ -172,9 +172,12 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
     {
         let (b, a) = (state.context_of(before), state.context_of(&m.estimate));
         spans.push(Span::styled(" PREVIEW ", t.key()));
+        // The turns the rule resolved to now (they move as the stream grows).
+        let ranges: Vec<String> = p.plan.additions.iter().map(|a| a.range().human()).collect();
         spans.push(Span::raw(format!(
-            "{}: {} → {} tok ({})",
+            "{} (turns {}): {} → {} tok ({})",
             p.spec,
+            ranges.join(", "),
             thousands(b),
             thousands(a),
             change(b, a)
