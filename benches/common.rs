@@ -69,3 +69,28 @@ pub fn fixtures() -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+/// A workspace of `n` small conversations (20 turns each), for the picker.
+pub fn workspace_of(n: usize) -> PathBuf {
+    let root = data_dir().join(format!("{n}-conversations"));
+    let conversations = root.join(".jp/conversations");
+    let done = conversations.join(".complete");
+    if !done.exists() {
+        std::fs::create_dir_all(&conversations).unwrap();
+        let spec = Spec {
+            turns: 20,
+            ..Spec::default()
+        };
+        for k in 0..n {
+            let id = 17_600_000_000 + k as u64;
+            let written = synth::write_conversation(&conversations, id, &spec).unwrap();
+            std::fs::rename(
+                &written,
+                conversations.join(format!("{id}-conversation-{k}")),
+            )
+            .unwrap();
+        }
+        std::fs::write(&done, "").unwrap();
+    }
+    root
+}

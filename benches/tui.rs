@@ -1,6 +1,6 @@
 //! Inspector benchmarks: a full frame of a million-event conversation, the
-//! time from a key press to the next frame, and the first frame of a 100 MB
-//! conversation.
+//! time from a key press to the next frame, the first frame of a 100 MB
+//! conversation, and the picker's first frame on 1,000 conversations.
 
 mod common;
 
@@ -123,5 +123,37 @@ fn first_frame(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, million, first_frame);
+/// The picker's first frame on a workspace of 1,000 conversations: the
+/// listing from the folders and metadata (what `jp-inspect` does before
+/// the screen opens), the initial state, one frame. The details fill in
+/// behind it.
+fn picker(c: &mut Criterion) {
+    let root = common::workspace_of(1000);
+    let mut term = Terminal::new(TestBackend::new(200, 50)).unwrap();
+    let mut g = c.benchmark_group("picker, 1,000 conversations");
+    g.sample_size(20);
+    g.bench_function("list + first frame", |b| {
+        b.iter(|| {
+            let ws = jp_inspect::core::store::workspace::Workspace::find(&root).unwrap();
+            let listings = jp_inspect::core::ops::catalog::quick(&ws);
+            let (s, fx) = jp_inspect::tui::init(
+                jp_inspect::tui::Options {
+                    dir: std::path::PathBuf::new(),
+                    picker: Some((ws.root.clone(), listings)),
+                    config_file: None,
+                    mode: None,
+                    window: None,
+                    follow: false,
+                },
+                Theme::new(true),
+                (200, 50),
+            );
+            frame(&mut term, &s);
+            black_box(fx.len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, million, first_frame, picker);
 criterion_main!(benches);

@@ -43,6 +43,35 @@ tmux send-keys -t "$session" t; sleep 2
 for _ in $(seq 40); do tmux send-keys -t "$session" '['; done; sleep 2
 shot asof
 
-tmux send-keys -t "$session" Escape q
+# Where the tokens are.
+tmux send-keys -t "$session" Escape; sleep 1
+tmux send-keys -t "$session" L; sleep 1
+shot largest
+
+# Undo: apply a preview, then take it back.
+tmux send-keys -t "$session" Escape; sleep 0.5
+tmux send-keys -t "$session" p; sleep 0.3
+tmux send-keys -t "$session" C-u r+t:10..12 Enter; sleep 1
+tmux send-keys -t "$session" a; sleep 1
+tmux send-keys -t "$session" u; sleep 1
+shot undo
+
+tmux send-keys -t "$session" q
 sleep 0.5
 tmux kill-session -t "$session" 2>/dev/null || true
+
+# The picker, on a workspace of the demo and the shared fixtures.
+ws=$(mktemp -d)
+mkdir -p "$ws/.jp/conversations"
+cp -r assets/demo/* "$ws/.jp/conversations/"
+if [ -d ../shared/fixtures/jp-conversations ]; then
+  cp -r ../shared/fixtures/jp-conversations/* "$ws/.jp/conversations/"
+fi
+tmux new-session -d -s "$session" -x "$cols" -y 24
+tmux send-keys -t "$session" "cd $ws && TERM=xterm-256color JP_USER_DATA_DIR=$ws/none $PWD/$bin" Enter
+sleep 3
+shot picker
+tmux send-keys -t "$session" q
+sleep 0.5
+tmux kill-session -t "$session" 2>/dev/null || true
+rm -rf "$ws"

@@ -77,15 +77,20 @@ fn run(args: Cli) -> anyhow::Result<()> {
     if let Some(command) = args.command {
         return cli::run(&ctx, command);
     }
+    let mut picker = None;
     let dir = match (&args.conv, args.demo || args.active) {
         (Some(conv), _) => ctx.resolve(Some(conv))?,
         (None, true) => ctx.resolve(None)?,
+        // Nothing named: pick one of the workspace's conversations.
         (None, false) => {
-            return Err(UsageError(
-                "give a conversation (id, path or title fragment), --active, --demo, or a command; see --help"
-                    .into(),
-            )
-            .into());
+            let Some(ws) = ctx.workspace()? else {
+                anyhow::bail!(
+                    "{}; or name a conversation (id, path or title fragment), or try --demo",
+                    crate::core::error::no_workspace(None)
+                );
+            };
+            picker = Some((ws.root.clone(), crate::core::ops::catalog::quick(&ws)));
+            std::path::PathBuf::new()
         }
     };
     // A bad --config file is an error before the screen opens; the
@@ -95,6 +100,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
     }
     crate::tui::run(crate::tui::Options {
         dir,
+        picker,
         config_file: args.config.clone(),
         mode: args.mode.as_deref().and_then(Mode::parse),
         window: args.window,

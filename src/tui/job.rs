@@ -83,6 +83,8 @@ pub enum Job {
         end: usize,
         view: View,
     },
+    /// Read these conversations for the picker's columns.
+    Details { dirs: Vec<PathBuf> },
     /// Replay the conversation under each policy at each window.
     Simulate {
         conv: Arc<Conversation>,
@@ -138,6 +140,7 @@ pub enum JobResult {
         title: String,
         lines: Vec<Line<'static>>,
     },
+    Details(Vec<(PathBuf, Result<crate::core::ops::catalog::Details, String>)>),
 }
 
 /// Where a write goes in the session's undo history.

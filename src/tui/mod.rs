@@ -13,6 +13,7 @@ pub mod keys;
 pub mod largest;
 pub mod layout;
 pub mod msg;
+pub mod picker;
 pub mod rows;
 pub mod state;
 pub mod terminal;
@@ -36,6 +37,9 @@ use std::time::{Duration, Instant};
 /// How the inspector starts.
 pub struct Options {
     pub dir: PathBuf,
+    /// Start with the workspace's conversations to pick from (its root
+    /// and listing) instead of `dir`.
+    pub picker: Option<(PathBuf, Vec<crate::core::ops::catalog::Listing>)>,
     /// A TOML file applied over the conversation's own auto table.
     pub config_file: Option<PathBuf>,
     /// Mode chosen on the command line.
@@ -52,6 +56,12 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
     state.settings.config_file = opts.config_file.clone();
     state.settings.mode_override = opts.mode;
     let mut effects = update::update(&mut state, Msg::Resize(size.0, size.1));
+    if let Some((root, listings)) = opts.picker {
+        state.picker = Some(picker::Picker::new(root, listings));
+        state.in_picker = true;
+        effects.extend(update::fill_picker(&mut state));
+        return (state, effects);
+    }
     effects.push(Effect::job(Job::Load {
         dir: opts.dir,
         preview: Vec::new(),

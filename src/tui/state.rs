@@ -258,6 +258,11 @@ pub struct State {
     pub status: Status,
     pub quit: bool,
     pub history: UndoHistory,
+    /// The workspace's conversations, when the inspector started without
+    /// one; `q` in a conversation opened from it comes back here.
+    pub picker: Option<super::picker::Picker>,
+    /// The picker is on screen (no conversation open).
+    pub in_picker: bool,
     /// Why the conversation can't be read (an empty or malformed file):
     /// shown as a screen of its own until a load succeeds.
     pub load_error: Option<String>,
@@ -307,6 +312,8 @@ impl State {
             status: Status::default(),
             quit: false,
             history: UndoHistory::default(),
+            picker: None,
+            in_picker: false,
             load_error: None,
             rows: Vec::new(),
             excerpts: HashMap::new(),

@@ -108,6 +108,14 @@ pub fn execute(job: Job) -> JobResult {
             windows,
             config,
         } => JobResult::Simulated(simulate(&conv, &windows, &config)),
+        Job::Details { dirs } => JobResult::Details(
+            dirs.into_iter()
+                .map(|d| {
+                    let details = crate::core::ops::catalog::details(&d);
+                    (d, details)
+                })
+                .collect(),
+        ),
         Job::Search { conv, query } => {
             let hits = search(&conv, &query);
             JobResult::Searched { query, hits }

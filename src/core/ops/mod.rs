@@ -5,6 +5,7 @@
 //! and present.
 
 mod boundary;
+pub mod catalog;
 mod plan;
 mod preview;
 mod report;

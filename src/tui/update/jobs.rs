@@ -16,6 +16,11 @@ fn say(state: &mut State, e: &Error) {
 
 pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
     let current = done.generation == state.generation;
+    // A conversation left for the picker before it finished loading.
+    if state.in_picker && !matches!(done.result, JobResult::Details(_)) {
+        state.status.busy = None;
+        return;
+    }
     match done.result {
         JobResult::Loaded(Ok(loaded)) => {
             state.status.busy = None;
@@ -251,6 +256,16 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 } else {
                     commands::search_step(state, true);
                 }
+            }
+        }
+        JobResult::Details(read) => {
+            if let Some(p) = &mut state.picker {
+                p.fill(read);
+            }
+            // One chunk at a time: a conversation opened meanwhile waits
+            // for one chunk at most.
+            if state.in_picker {
+                fx.extend(super::picker::fill(state));
             }
         }
         JobResult::Highlighted { title, lines } => {

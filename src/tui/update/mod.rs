@@ -12,6 +12,7 @@ mod commands;
 mod input;
 mod jobs;
 mod nav;
+mod picker;
 mod route;
 
 use super::job::Job;
@@ -20,6 +21,11 @@ use super::state::{Level, Panel, State};
 use crate::core::auto::Mode;
 use crate::core::compact::jp_view::View;
 use std::time::Instant;
+
+/// The picker's next background read (the first, when it opens).
+pub fn fill_picker(state: &mut State) -> Vec<Effect> {
+    picker::fill(state)
+}
 
 /// Applies `msg` to `state`; returns what the runtime must do.
 pub fn update(state: &mut State, msg: impl Into<Msg>) -> Vec<Effect> {
@@ -41,6 +47,12 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             // An error stays until the person acts on it.
             if matches!(state.status.message, Some((_, Level::Error))) {
                 state.status.message = None;
+            }
+            if state.in_picker {
+                if k.kind != crossterm::event::KeyEventKind::Release {
+                    picker::key(state, k, fx);
+                }
+                return;
             }
             route::key(state, k, fx)
         }
@@ -101,6 +113,8 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
         Command::ForceQuit => state.quit = true,
         Command::Quit => match state.panel {
             Some(_) => state.panel = None,
+            // Opened from the picker: back to it.
+            None if state.picker.is_some() => picker::back(state, fx),
             None => state.quit = true,
         },
         Command::Help => {

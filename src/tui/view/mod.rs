@@ -9,6 +9,7 @@ mod largest;
 mod list;
 mod overlays;
 mod panes;
+mod picker;
 mod simulation;
 pub mod why;
 
@@ -32,6 +33,10 @@ pub fn draw(frame: &mut Frame, state: &State) {
             ]),
             area,
         );
+        return;
+    }
+    if let (true, Some(p)) = (state.in_picker, &state.picker) {
+        picker::draw(frame, area, p, state);
         return;
     }
     if let (None, Some(error)) = (&state.inspection, &state.load_error) {

@@ -1,0 +1,206 @@
+//! The conversation picker: `jp-inspect` with no argument in a workspace.
+//! Driven as a person does (keys into `update`, jobs run inline), on a
+//! real workspace; drawn at 80×24 and 200×50.
+
+mod common;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use jp_inspect::core::ops::catalog::{self, Details, Listing};
+use jp_inspect::core::store::workspace::{Location, Workspace};
+use jp_inspect::tui::job::Done;
+use jp_inspect::tui::msg::{Effect, Msg};
+use jp_inspect::tui::state::State;
+use jp_inspect::tui::theme::Theme;
+use jp_inspect::tui::{Options, init, update, view, worker};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::PathBuf;
+
+struct Picking {
+    state: State,
+    _tmp: tempfile::TempDir,
+}
+
+impl Picking {
+    /// A workspace holding the demo and a copy of it retitled "second".
+    fn new(w: u16, h: u16) -> Picking {
+        let tmp = tempfile::tempdir().unwrap();
+        let demo = common::demo_copy(tmp.path());
+        let second = tmp.path().join(".jp/conversations/17950000000-second");
+        common::copy_dir(&demo, &second);
+        std::fs::write(second.join("metadata.json"), "{\"title\": \"second\"}").unwrap();
+        let ws = Workspace::find(tmp.path()).unwrap();
+        let listings = catalog::quick(&ws);
+        let (state, fx) = init(
+            Options {
+                dir: PathBuf::new(),
+                picker: Some((ws.root.clone(), listings)),
+                config_file: None,
+                mode: None,
+                window: None,
+                follow: false,
+            },
+            Theme::new(true),
+            (w, h),
+        );
+        let mut p = Picking { state, _tmp: tmp };
+        p.run(fx);
+        p
+    }
+
+    fn run(&mut self, mut fx: Vec<Effect>) {
+        while !fx.is_empty() {
+            let mut next = Vec::new();
+            for e in fx {
+                if let Effect::Job(job) = e {
+                    let generation = self.state.generation;
+                    let result = worker::execute(*job);
+                    next.extend(update::update(
+                        &mut self.state,
+                        Msg::Done(Box::new(Done { generation, result })),
+                    ));
+                }
+            }
+            fx = next;
+        }
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        let fx = update::update(
+            &mut self.state,
+            Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)),
+        );
+        self.run(fx);
+    }
+
+    fn typed(&mut self, s: &str) {
+        for c in s.chars() {
+            self.key(KeyCode::Char(c));
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut term =
+            Terminal::new(TestBackend::new(self.state.width, self.state.height)).unwrap();
+        term.draw(|f| view::draw(f, &self.state)).unwrap();
+        term.backend().to_string()
+    }
+}
+
+#[test]
+fn pick_filter_open_and_come_back() {
+    let mut p = Picking::new(120, 30);
+    assert!(p.state.in_picker);
+    let picker = p.state.picker.as_ref().unwrap();
+    assert_eq!(picker.listings.len(), 2);
+    assert_eq!(picker.filled(), 2, "the background reads filled every line");
+    let text = p.text();
+    assert!(
+        text.contains("csvq: first release") && text.contains("second"),
+        "{text}"
+    );
+    assert!(
+        text.contains("32") && text.contains("85%") && text.contains("1/1"),
+        "{text}"
+    );
+    // Typing filters (smart case), Enter opens the one left.
+    p.typed("first");
+    assert_eq!(p.state.picker.as_ref().unwrap().visible().len(), 1);
+    p.key(KeyCode::Enter);
+    assert!(!p.state.in_picker);
+    let m = p
+        .state
+        .inspection
+        .as_ref()
+        .expect("the conversation opened");
+    assert_eq!(m.conv.title.as_deref(), Some("csvq: first release"));
+    // q in the conversation comes back to the list, as it was left.
+    p.key(KeyCode::Char('q'));
+    assert!(p.state.in_picker && !p.state.quit);
+    assert_eq!(p.state.picker.as_ref().unwrap().filter, "first");
+    // Esc clears the filter, then q quits.
+    p.key(KeyCode::Esc);
+    assert_eq!(p.state.picker.as_ref().unwrap().visible().len(), 2);
+    p.key(KeyCode::Char('q'));
+    assert!(p.state.quit);
+}
+
+#[test]
+fn q_with_a_filter_typed_is_a_letter() {
+    let mut p = Picking::new(120, 30);
+    p.typed("sq");
+    assert!(!p.state.quit);
+    assert_eq!(p.state.picker.as_ref().unwrap().filter, "sq");
+}
+
+#[test]
+fn no_argument_outside_a_workspace_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = common::jp_inspect(&[], tmp.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = common::stderr(&out);
+    assert!(
+        err.contains("no jp workspace here") && err.contains("--demo"),
+        "{err}"
+    );
+}
+
+/// A listing with fixed values, for snapshots that don't depend on the
+/// machine (paths, times).
+fn fixed(id: u64, title: &str, turns: usize, ratio: f64, locked: bool) -> Listing {
+    Listing {
+        dir: PathBuf::from(format!("/work/project/.jp/conversations/{id}-x")),
+        id: format!("jp-c{id}"),
+        title: Some(title.into()),
+        location: Location::Workspace,
+        size: 1_234_567,
+        locked,
+        last_activity: jp_inspect::core::model::timestamp::parse("2026-11-30 17:12:40"),
+        details: Some(Ok(Details {
+            turns,
+            events: turns * 9,
+            manual: 1,
+            auto: 2,
+            context_ratio: Some(ratio),
+        })),
+    }
+}
+
+#[test]
+fn the_picker_at_80x24_and_200x50() {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut listings = vec![
+            fixed(17944860430, "csvq: first release", 32, 0.849, false),
+            fixed(
+                17800836875,
+                "jp init XDG directory issue on Linux",
+                4,
+                0.46,
+                true,
+            ),
+            fixed(
+                17728322628,
+                "Bear MCP Server Design Review",
+                12,
+                1.63,
+                false,
+            ),
+        ];
+        listings[2].details = None;
+        let (state, _) = init(
+            Options {
+                dir: PathBuf::new(),
+                picker: Some((PathBuf::from("/work/project"), listings)),
+                config_file: None,
+                mode: None,
+                window: None,
+                follow: false,
+            },
+            Theme::new(true),
+            (w, h),
+        );
+        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+        term.draw(|f| view::draw(f, &state)).unwrap();
+        insta::assert_snapshot!(format!("picker_{w}x{h}"), term.backend());
+    }
+}
