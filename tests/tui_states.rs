@@ -528,3 +528,40 @@ fn an_open_preview_is_planned_again_when_new_turns_arrive() {
     let last = conv.valid_compactions().last().unwrap().clone();
     assert_eq!(last.to_turn, after.to);
 }
+
+#[test]
+fn messages_render_their_markdown_in_the_detail_view() {
+    for color in [true, false] {
+        let mut h = Harness::new(160, 40, color);
+        open_detail_of(&mut h, "Here's where csvq stands");
+        let d = detail(&h);
+        let joined: Vec<String> = d
+            .lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.to_string()).collect())
+            .collect();
+        assert!(!joined.iter().any(|l| l.contains("**")), "{joined:?}");
+        let works = d
+            .lines
+            .iter()
+            .flat_map(|l| l.spans.iter())
+            .find(|s| s.content.contains("Works"))
+            .expect("the bold Works");
+        assert!(
+            works
+                .style
+                .add_modifier
+                .contains(ratatui::style::Modifier::BOLD),
+            "{works:?}"
+        );
+        if !color {
+            assert!(
+                d.lines
+                    .iter()
+                    .flat_map(|l| l.spans.iter())
+                    .all(|s| s.style.fg.is_none()),
+                "NO_COLOR: no colours"
+            );
+        }
+    }
+}

@@ -101,6 +101,8 @@ pub enum Job {
         title: String,
         text: String,
         language: Option<String>,
+        /// Without colour only Markdown's layout is made.
+        color: bool,
     },
 }
 

@@ -12,6 +12,7 @@ pub mod job;
 pub mod keys;
 pub mod largest;
 pub mod layout;
+pub mod markdown;
 pub mod msg;
 pub mod picker;
 pub mod rows;

@@ -124,9 +124,13 @@ pub fn execute(job: Job) -> JobResult {
             title,
             text,
             language,
+            color,
         } => JobResult::Highlighted {
             title,
-            lines: highlight::highlight(&text, language.as_deref()),
+            lines: match language.as_deref() {
+                Some("md") => crate::tui::markdown::render(&text, color),
+                _ => highlight::highlight(&text, language.as_deref()),
+            },
         },
     }
 }

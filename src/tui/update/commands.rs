@@ -33,11 +33,14 @@ pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
         wrap: true,
         hscroll: 0,
     }));
-    if state.theme.color {
+    // Markdown is laid out (lists, tables) even without colour.
+    let markdown = text.language.as_deref() == Some("md");
+    if state.theme.color || markdown {
         fx.push(Effect::job(Job::Highlight {
             title: text.title,
             text: text.body,
             language: text.language,
+            color: state.theme.color,
         }));
     }
 }
