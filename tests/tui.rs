@@ -575,6 +575,36 @@ fn drawing_is_safe_at_every_size() {
             h.key(KeyCode::Tab);
             h.key(KeyCode::Tab);
         }),
+        ("largest", |h| h.char('L')),
+        ("detail unwrapped", |h| {
+            h.char('j');
+            h.key(KeyCode::Enter);
+            h.char('w');
+            h.char('l');
+        }),
+        ("unreadable file", |h| {
+            std::fs::write(h.state.dir.join("events.json"), b"[ {").unwrap();
+            h.state.inspection = None;
+            h.act(Msg::FilesChanged);
+            h.char('f');
+        }),
+        ("picker", |h| {
+            let listing = jp_inspect::core::ops::catalog::Listing {
+                dir: h.state.dir.clone(),
+                id: "jp-c17944860430".into(),
+                title: Some("a title long enough to be cut at every narrow width".into()),
+                location: jp_inspect::core::store::workspace::Location::User,
+                size: 123_456,
+                locked: true,
+                last_activity: None,
+                details: None,
+            };
+            h.state.picker = Some(jp_inspect::tui::picker::Picker::new(
+                std::path::PathBuf::from("/work/project"),
+                vec![listing],
+            ));
+            h.state.in_picker = true;
+        }),
     ];
     let mut sizes = vec![(1, 1), (250, 80), (39, 9), (40, 10)];
     for w in (20..=250).step_by(23) {
