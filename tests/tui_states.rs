@@ -565,3 +565,42 @@ fn messages_render_their_markdown_in_the_detail_view() {
         }
     }
 }
+
+#[test]
+fn inside_a_turn_each_projected_event_faces_the_raw_event_it_came_from() {
+    use jp_inspect::core::compact::projection::Projected;
+    use jp_inspect::tui::inspection::Cell;
+    let mut h = Harness::new(160, 40, true);
+    // Omitting tool calls drops events from the projected side.
+    h.char('p');
+    h.typed("t=omit:10..12");
+    h.key(KeyCode::Enter);
+    let m = h.state.inspection.as_ref().unwrap();
+    let (mut faced, mut blanks) = (0, 0);
+    for row in 0..m.layout.rows() {
+        let (b, raw, proj) = m.layout.cells(row);
+        if !(9..=11).contains(&b) {
+            continue;
+        }
+        match (raw, proj) {
+            (Cell::Event(i), Cell::Event(j)) => {
+                match m.projection.events[j] {
+                    Projected::Raw { index, .. } => assert_eq!(index, i, "row {row}"),
+                    Projected::Summary { .. } => panic!("no summary in turns 10..12"),
+                }
+                faced += 1;
+            }
+            (Cell::Event(i), Cell::Blank) => {
+                let kind = &m.conv.events[i].kind;
+                // Omitted tool calls, and events never sent (a compaction).
+                assert!(
+                    kind.tag().starts_with("tool_call") || !kind.is_model_visible(),
+                    "{i}"
+                );
+                blanks += kind.tag().starts_with("tool_call") as usize;
+            }
+            _ => {}
+        }
+    }
+    assert!(faced > 0 && blanks > 0, "faced {faced}, blanks {blanks}");
+}

@@ -4,7 +4,7 @@
 
 use crate::core::compact::estimate::{self, Estimate};
 use crate::core::compact::jp_view::{self, View};
-use crate::core::compact::projection::{self, Overlay, Projection, TurnOrigin};
+use crate::core::compact::projection::{self, Overlay, Projected, Projection, TurnOrigin};
 use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::ops;
@@ -33,7 +33,9 @@ pub struct CompactionRow {
 }
 
 /// The rows of the two panes, aligned by turn: block `b` (raw turn `b`) has
-/// a header row, then as many rows as the longer of its two sides.
+/// a header row, then as many rows as the longer of its two sides. Inside
+/// a turn without a summary, each projected event faces the raw event it
+/// came from, and a raw event the projection dropped faces a blank row.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Layout {
     /// Raw event index where block `b` starts; `blocks + 1` entries.
@@ -42,6 +44,11 @@ pub struct Layout {
     pub proj_start: Vec<usize>,
     /// Virtual row where block `b` starts; `blocks + 1` entries.
     pub offsets: Vec<usize>,
+    /// Blocks whose projected events all come from their own raw events,
+    /// drawn event against event.
+    pub aligned: Vec<bool>,
+    /// For each raw event, its projected event (the projection's map).
+    pub proj_of_raw: Vec<Option<usize>>,
 }
 
 /// What a pane shows on one row.
@@ -94,6 +101,18 @@ impl Layout {
         } else {
             Cell::Blank
         };
+        if self.aligned.get(b).copied().unwrap_or(false) {
+            let proj = match raw {
+                Cell::Event(i) => self
+                    .proj_of_raw
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(Cell::Blank, Cell::Event),
+                _ => Cell::Blank,
+            };
+            return (b, raw, proj);
+        }
         let proj = if k < self.proj_len(b) {
             Cell::Event(self.proj_start[b] + k)
         } else if k == 0 && self.proj_len(b) == 0 {
@@ -125,6 +144,7 @@ pub fn layout(conv: &Conversation, p: &Projection) -> Layout {
     let mut raw_start = Vec::with_capacity(blocks + 1);
     let mut proj_start = Vec::with_capacity(blocks + 1);
     let mut offsets = Vec::with_capacity(blocks + 1);
+    let mut aligned = Vec::with_capacity(blocks);
     let mut row = 0;
     for b in 0..blocks {
         let rs = conv.events.partition_point(|e| e.turn < b);
@@ -136,6 +156,13 @@ pub fn layout(conv: &Conversation, p: &Projection) -> Layout {
         raw_start.push(rs);
         proj_start.push(ps);
         offsets.push(row);
+        // (A turn with nothing projected says where it went instead.)
+        aligned.push(
+            pe > ps
+                && p.events[ps..pe]
+                    .iter()
+                    .all(|e| matches!(e, Projected::Raw { index, .. } if (rs..re).contains(index))),
+        );
         row += 1 + (re - rs).max(pe - ps).max(1);
     }
     raw_start.push(conv.events.len());
@@ -145,6 +172,8 @@ pub fn layout(conv: &Conversation, p: &Projection) -> Layout {
         raw_start,
         proj_start,
         offsets,
+        aligned,
+        proj_of_raw: p.position_of_raw.clone(),
     }
 }
 
