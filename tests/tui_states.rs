@@ -604,3 +604,64 @@ fn inside_a_turn_each_projected_event_faces_the_raw_event_it_came_from() {
     }
     assert!(faced > 0 && blanks > 0, "faced {faced}, blanks {blanks}");
 }
+
+#[test]
+fn orientation_position_sticky_header_and_the_selected_compaction() {
+    let mut h = Harness::new(160, 40, true);
+    h.char('j');
+    let status_line = |h: &Harness| h.text().lines().rev().nth(1).unwrap().to_string();
+    let line = status_line(&h);
+    assert!(line.contains("turn 1/32 · event 0 of 286"), "{line}");
+    // Paging into a turn keeps its header on the top row.
+    h.char('n');
+    h.char('n');
+    h.char('n');
+    h.char('n');
+    h.char('n');
+    for _ in 0..6 {
+        h.char('j');
+    }
+    let b = h
+        .state
+        .inspection
+        .as_ref()
+        .unwrap()
+        .layout
+        .block_of(h.state.nav.scroll + 3);
+    h.state.nav.scroll += 3;
+    h.act(Msg::Tick);
+    assert!(h.state.sticky.is_some());
+    let text = h.text();
+    let top = text
+        .lines()
+        .find(|l| l.contains("raw stream"))
+        .and_then(|_| {
+            text.lines()
+                .skip_while(|l| !l.contains("raw stream"))
+                .nth(1)
+        })
+        .unwrap()
+        .to_string();
+    assert!(top.contains(&format!(" turn {} · ", b + 1)), "{top}");
+    // Selecting a compaction in the list scrolls both panes to its range
+    // and makes its bands stand out.
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.char('j');
+    let m = h.state.inspection.as_ref().unwrap();
+    let second = &m.compactions[1];
+    let from = second.range.unwrap().from;
+    assert_eq!(h.state.nav.scroll, m.layout.offsets[from]);
+    assert_eq!(m.selected_position, Some(second.position));
+    let screen = h.screen();
+    let buf = screen.backend().buffer();
+    let reversed = (0..buf.area.height).any(|y| {
+        buf[(0, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    });
+    assert!(reversed, "the selected compaction's band stands out");
+    // Back in a pane, nothing stands out.
+    h.key(KeyCode::Tab);
+    assert_eq!(h.state.inspection.as_ref().unwrap().selected_position, None);
+}

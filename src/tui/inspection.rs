@@ -199,6 +199,9 @@ pub struct Inspection {
     pub table_window: Option<crate::core::compact::window::Window>,
     /// Seen as the request before this raw event saw it (time travel).
     pub as_of: Option<usize>,
+    /// The position of the compaction selected in the list, while the list
+    /// has the focus (its bands stand out).
+    pub selected_position: Option<usize>,
 }
 
 impl Inspection {
@@ -246,6 +249,7 @@ impl Inspection {
         let table_window = crate::core::compact::window::for_config(merged, None);
         Inspection {
             as_of: end,
+            selected_position: None,
             conv,
             projection: p,
             estimate,

@@ -19,6 +19,8 @@ pub struct Band {
     pub preview: bool,
     /// The compaction decided this row's event (not merely covers its turn).
     pub decided: bool,
+    /// The compaction selected in the list: its band stands out.
+    pub selected: bool,
 }
 
 /// What one side of a visible row shows, ready to draw.
@@ -85,6 +87,11 @@ impl State {
                 projected: proj_side,
             });
         }
+        // Scrolled into a turn: its header stays at the top (sticky).
+        self.sticky = rows
+            .first()
+            .filter(|r| !matches!(r.raw, Side::Header { .. }))
+            .map(|r| (header(m, r.block, false), header(m, r.block, true)));
         // Bound the cache: a long session of scrolling must not keep every
         // preview of a million-event conversation.
         if self.excerpts.len() > 20_000 {
@@ -101,6 +108,7 @@ fn band_for(m: &Inspection, overlay: Option<usize>, decided: bool) -> Option<Ban
             source: o.compaction.source,
             preview: o.preview,
             decided,
+            selected: m.selected_position == Some(o.position),
         }
     })
 }

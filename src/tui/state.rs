@@ -268,6 +268,9 @@ pub struct State {
     pub load_error: Option<String>,
     /// The rows on screen, prepared for drawing.
     pub rows: Vec<Row>,
+    /// The header of the turn the top row is in, when that row is not the
+    /// header itself: drawn over the top row so the turn stays named.
+    pub sticky: Option<(super::rows::Side, super::rows::Side)>,
     /// One-line excerpts of events already shown.
     pub(super) excerpts: HashMap<(bool, usize, u64), String>,
 }
@@ -316,6 +319,7 @@ impl State {
             in_picker: false,
             load_error: None,
             rows: Vec::new(),
+            sticky: None,
             excerpts: HashMap::new(),
         }
     }
@@ -432,6 +436,13 @@ impl State {
         // The list emptied under it (`X`, the last `d`): back to a pane.
         if self.nav.focus == Focus::Compactions && self.list_len() == 0 {
             self.nav.focus = Focus::Raw;
+        }
+        // The selected compaction keeps standing out across a reload.
+        if self.nav.focus == Focus::Compactions {
+            let cursor = self.nav.list_cursor;
+            if let Some(m) = &mut self.inspection {
+                m.selected_position = m.compactions.get(cursor).map(|r| r.position);
+            }
         }
         self.ensure_visible();
     }

@@ -16,7 +16,7 @@ pub(super) fn step(state: &mut State, dir: isize) {
         if n > 0 {
             state.nav.list_cursor = state.nav.list_cursor.saturating_add_signed(dir).min(n - 1);
         }
-        return;
+        return show_selected_compaction(state);
     }
     let n = rows(state);
     let mut r = state.nav.cursor;
@@ -60,7 +60,7 @@ pub(super) fn jump(state: &mut State, top: bool) {
         } else {
             state.list_len().saturating_sub(1)
         };
-        return;
+        return show_selected_compaction(state);
     }
     let n = rows(state);
     state.nav.cursor = if top { 0 } else { n.saturating_sub(1) };
@@ -89,6 +89,31 @@ pub(super) fn turn(state: &mut State, dir: isize) {
     state.ensure_visible();
 }
 
+/// The compaction selected in the list: both panes scroll to the start of
+/// its range, and its bands stand out (until the focus leaves the list).
+pub(super) fn show_selected_compaction(state: &mut State) {
+    let selected = (state.nav.focus == Focus::Compactions)
+        .then(|| {
+            state
+                .inspection
+                .as_ref()?
+                .compactions
+                .get(state.nav.list_cursor)
+                .map(|r| (r.position, r.range))
+        })
+        .flatten();
+    let Some(m) = &mut state.inspection else {
+        return;
+    };
+    m.selected_position = selected.map(|(p, _)| p);
+    if let Some((_, Some(range))) = selected {
+        let b = range.from.min(m.layout.blocks().saturating_sub(1));
+        state.nav.cursor = m.layout.offsets[b];
+        state.nav.scroll = state.nav.cursor;
+        state.ensure_visible();
+    }
+}
+
 pub(super) fn switch(state: &mut State, forward: bool) {
     let has_list = state.list_len() > 0;
     state.nav.focus = match (state.nav.focus, forward) {
@@ -107,6 +132,7 @@ pub(super) fn switch(state: &mut State, forward: bool) {
             step(state, -1);
         }
     }
+    show_selected_compaction(state);
 }
 
 pub(super) fn mouse(state: &mut State, m: MouseEvent) {

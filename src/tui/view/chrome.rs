@@ -217,7 +217,28 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         frame.render_widget(Paragraph::new(Span::styled(text, t.accent())), right);
         return;
     }
+    // Where the cursor is, on the right, when the message leaves room.
+    if let Some(at) = position(state) {
+        let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+        let w = at.chars().count() + 1;
+        if used + w + 2 <= area.width as usize {
+            let right = Rect::new(area.x + area.width - w as u16, area.y, w as u16, 1);
+            frame.render_widget(Paragraph::new(Span::styled(at, t.dim())), right);
+        }
+    }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// `turn 6/32 · event 48 of 286` (events numbered from 0, as everywhere).
+pub fn position(state: &State) -> Option<String> {
+    let m = state.inspection.as_ref()?;
+    let b = m.layout.block_of(state.nav.cursor);
+    let turns = m.layout.blocks();
+    let event = match state.selected_raw() {
+        Some(i) => format!(" · event {i} of {}", m.conv.events.len()),
+        None => String::new(),
+    };
+    Some(format!("turn {}/{turns}{event}", b + 1))
 }
 
 pub fn footer(frame: &mut Frame, area: Rect, state: &State) {

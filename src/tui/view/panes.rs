@@ -83,9 +83,20 @@ fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &Stat
         .search
         .as_ref()
         .map(|s| crate::core::search::Needle::new(&s.query));
-    for row in &state.rows {
+    for (k, row) in state.rows.iter().enumerate() {
         let side = if raw { &row.raw } else { &row.projected };
         let selected = row.row == state.nav.cursor;
+        // The sticky header covers the top row unless the cursor is on it.
+        let side = match (&state.sticky, k, selected) {
+            (Some((r, p)), 0, false) => {
+                if raw {
+                    r
+                } else {
+                    p
+                }
+            }
+            _ => side,
+        };
         lines.push(render_row(
             t,
             side,
@@ -117,6 +128,11 @@ fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &Stat
 
 fn gutter(t: &Theme, band: Option<Band>) -> Span<'static> {
     match band {
+        Some(b) if b.selected => Span::styled(
+            format!("{} ", t.band_char(b.preview, true)),
+            t.band(b.source, b.preview)
+                .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+        ),
         Some(b) => Span::styled(
             format!("{} ", t.band_char(b.preview, b.decided)),
             t.band(b.source, b.preview),
