@@ -14,14 +14,10 @@ use jp_inspect::synth::{self, Spec};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
-        .args(args)
-        .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
-        .output()
-        .unwrap()
+    common::run_anywhere(args)
 }
 
 /// Turns of uniform size: ~6,100 tokens each, of which everything but

@@ -25,20 +25,7 @@ fn a_rule_plan_is_what_apply_writes() {
     let demo = jp_inspect::demo::materialize().unwrap();
     let conv = load::load(&demo.conversation_dir).unwrap();
     let spec = "r+t:10..14";
-    let digest = Digest::default();
-    let plan = ops::preview_rules(
-        &conv,
-        &[(spec.to_string(), rule::parse(spec).unwrap())],
-        &RuleOptions {
-            keeps: Keeps::default(),
-            summarizer: &digest,
-            instructions: "",
-            now: timestamp::parse("2026-11-20 09:00:00").unwrap(),
-            budget: &Budget::bare(None),
-            force: false,
-        },
-    )
-    .unwrap();
+    let plan = preview(&conv, &[spec], false);
     assert_eq!(plan.additions.len(), 1);
     assert!(matches!(&plan.additions[0].why, Why::Rule { spec: s, .. } if s == spec));
     assert_eq!(plan.tokens.before, tokens(&conv));
@@ -54,21 +41,7 @@ fn a_rule_plan_is_what_apply_writes() {
 fn a_rule_that_selects_nothing_is_skipped_with_its_reason() {
     let demo = jp_inspect::demo::materialize().unwrap();
     let conv = load::load(&demo.conversation_dir).unwrap();
-    let digest = Digest::default();
-    let spec = "r:500..";
-    let plan = ops::preview_rules(
-        &conv,
-        &[(spec.to_string(), rule::parse(spec).unwrap())],
-        &RuleOptions {
-            keeps: Keeps::default(),
-            summarizer: &digest,
-            instructions: "",
-            now: chrono::Utc::now(),
-            budget: &Budget::bare(None),
-            force: false,
-        },
-    )
-    .unwrap();
+    let plan = preview(&conv, &["r:500.."], false);
     assert!(plan.is_empty());
     assert_eq!(plan.skipped.len(), 1);
     assert!(plan.skipped[0].reason.contains("selects no turns"));

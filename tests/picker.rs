@@ -7,11 +7,10 @@ mod common;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jp_inspect::core::ops::catalog::{self, Details, Listing};
 use jp_inspect::core::store::workspace::{Location, Workspace};
-use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
 use jp_inspect::tui::state::State;
 use jp_inspect::tui::theme::Theme;
-use jp_inspect::tui::{Options, init, update, view, worker};
+use jp_inspect::tui::{Options, init, update, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
@@ -48,21 +47,8 @@ impl Picking {
         p
     }
 
-    fn run(&mut self, mut fx: Vec<Effect>) {
-        while !fx.is_empty() {
-            let mut next = Vec::new();
-            for e in fx {
-                if let Effect::Job(job) = e {
-                    let generation = self.state.generation;
-                    let result = worker::execute(*job);
-                    next.extend(update::update(
-                        &mut self.state,
-                        Msg::Done(Box::new(Done { generation, result })),
-                    ));
-                }
-            }
-            fx = next;
-        }
+    fn run(&mut self, fx: Vec<Effect>) {
+        common::harness::run_effects(&mut self.state, fx);
     }
 
     fn key(&mut self, code: KeyCode) {

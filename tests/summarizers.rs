@@ -13,15 +13,11 @@ use jp_inspect::core::summarize::{self, Summarizer, anthropic, command, openai};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
-        .args(args)
-        .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
-        .output()
-        .unwrap()
+    common::run_anywhere(args)
 }
 
 fn config_file(dir: &Path, summarizer: &str) -> PathBuf {

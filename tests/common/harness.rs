@@ -51,21 +51,8 @@ impl Harness {
     }
 
     /// Runs effects inline, feeding results back, until none are left.
-    pub fn run(&mut self, mut fx: Vec<Effect>) {
-        while !fx.is_empty() {
-            let mut next = Vec::new();
-            for e in fx {
-                if let Effect::Job(job) = e {
-                    let generation = self.state.generation;
-                    let result = worker::execute(*job);
-                    next.extend(update::update(
-                        &mut self.state,
-                        Msg::Done(Box::new(Done { generation, result })),
-                    ));
-                }
-            }
-            fx = next;
-        }
+    pub fn run(&mut self, fx: Vec<Effect>) {
+        run_effects(&mut self.state, fx);
     }
 
     pub fn act(&mut self, a: impl Into<Msg>) {
@@ -109,5 +96,24 @@ impl Harness {
             .iter()
             .map(|c| (c.source, c.from_turn, c.to_turn))
             .collect()
+    }
+}
+
+/// Runs `fx` inline on `state` as the runtime would, feeding each job's
+/// result back, until no job is left.
+pub fn run_effects(state: &mut State, mut fx: Vec<Effect>) {
+    while !fx.is_empty() {
+        let mut next = Vec::new();
+        for e in fx {
+            if let Effect::Job(job) = e {
+                let generation = state.generation;
+                let result = worker::execute(*job);
+                next.extend(update::update(
+                    state,
+                    Msg::Done(Box::new(Done { generation, result })),
+                ));
+            }
+        }
+        fx = next;
     }
 }

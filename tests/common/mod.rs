@@ -152,3 +152,12 @@ pub fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
         .collect();
     (tmp, copies)
 }
+
+/// Runs the binary with no user data of the machine's, wherever it is.
+pub fn run_anywhere(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        .args(args)
+        .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
+        .output()
+        .unwrap()
+}
