@@ -137,14 +137,7 @@ fn picker(c: &mut Criterion) {
             let ws = jp_inspect::core::store::workspace::Workspace::find(&root).unwrap();
             let listings = jp_inspect::core::ops::catalog::quick(&ws);
             let (s, fx) = jp_inspect::tui::init(
-                jp_inspect::tui::Options {
-                    dir: std::path::PathBuf::new(),
-                    picker: Some((ws.root.clone(), listings)),
-                    config_file: None,
-                    mode: None,
-                    window: None,
-                    follow: false,
-                },
+                jp_inspect::tui::Options::picker(ws.root.clone(), listings),
                 Theme::new(true),
                 (200, 50),
             );

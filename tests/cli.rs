@@ -149,6 +149,21 @@ fn list_shows_conversations_and_who_holds_the_lock() {
     assert_eq!(demo["turns"], 32);
     assert_eq!(demo["events"], 286);
     assert_eq!(demo["compactions"], 2);
+    assert_eq!((&demo["manual"], &demo["auto"]), (&1.into(), &1.into()));
+    // The same context ratio as `stats`.
+    let stats = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
+    assert_eq!(demo["context_ratio"], stats["ratio"]);
+    assert!(demo["last_activity"].is_string());
+    // Most recently active first: the one written last leads the list.
+    let newest = dirs.last().unwrap();
+    let events = fs::read(newest.join("events.json")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    fs::write(newest.join("events.json"), events).unwrap();
+    let v2 = json(&jp_inspect(&["list", "--json"], tmp.path()));
+    assert_eq!(
+        v2["conversations"][0]["path"].as_str().unwrap(),
+        newest.display().to_string()
+    );
     assert_eq!(demo["locked"], false);
     assert!(demo["size"].as_u64().unwrap() > 1_000_000);
 

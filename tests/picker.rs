@@ -31,14 +31,7 @@ impl Picking {
         let ws = Workspace::find(tmp.path()).unwrap();
         let listings = catalog::quick(&ws);
         let (state, fx) = init(
-            Options {
-                dir: PathBuf::new(),
-                picker: Some((ws.root.clone(), listings)),
-                config_file: None,
-                mode: None,
-                window: None,
-                follow: false,
-            },
+            Options::picker(ws.root.clone(), listings),
             Theme::new(true),
             (w, h),
         );
@@ -174,14 +167,7 @@ fn the_picker_at_80x24_and_200x50() {
         ];
         listings[2].details = None;
         let (state, _) = init(
-            Options {
-                dir: PathBuf::new(),
-                picker: Some((PathBuf::from("/work/project"), listings)),
-                config_file: None,
-                mode: None,
-                window: None,
-                follow: false,
-            },
+            Options::picker(PathBuf::from("/work/project"), listings),
             Theme::new(true),
             (w, h),
         );

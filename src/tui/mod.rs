@@ -49,6 +49,20 @@ pub struct Options {
     pub follow: bool,
 }
 
+impl Options {
+    /// Start in the picker over `root`'s `listings`, with nothing else set.
+    pub fn picker(root: PathBuf, listings: Vec<crate::core::ops::catalog::Listing>) -> Options {
+        Options {
+            dir: PathBuf::new(),
+            picker: Some((root, listings)),
+            config_file: None,
+            mode: None,
+            window: None,
+            follow: false,
+        }
+    }
+}
+
 /// The state the inspector starts in and the work it starts with (the
 /// first load, which also reads the configuration; following): a pure
 /// function, so tests start the inspector exactly as the program does.
