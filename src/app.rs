@@ -26,7 +26,7 @@ pub fn main() -> i32 {
         // `jp-inspect show --json | head`: the reader has what it wanted.
         Err(e) if is_broken_pipe(&e) => EXIT_OK,
         Err(e) => {
-            eprintln!("jp-inspect: {e:#}");
+            cli::output::say_err(&format!("jp-inspect: {e:#}"));
             exit_code(&e)
         }
     }
@@ -60,11 +60,11 @@ fn run(args: Cli) -> anyhow::Result<()> {
         None
     };
     if let (Some(d), Some(_)) = (&demo, &args.command) {
-        eprintln!(
+        cli::output::say_err(&format!(
             "jp-inspect: --demo: working on a temporary copy in {}; it is removed, with any \
              change, when jp-inspect ends",
             d.workspace.path().display()
-        );
+        ));
     }
     let ctx = Context {
         workspace: match &demo {

@@ -157,7 +157,7 @@ fn a_workspace_may_choose_the_summarizer_the_user_defined() {
          [conversation.compaction.auto.rule]\nsummary = {}\n\
          [conversation.compaction.auto.summarizer]\nkind = \"command\"\n",
     );
-    let out = s.run(&["auto", "csvq", "--dry-run", "--json"]);
+    let out = s.run(&["auto", "csvq", "--dry-run", "--summarize", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         marker.exists(),

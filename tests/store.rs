@@ -332,7 +332,16 @@ fn a_write_keeps_the_files_permissions() {
         let (_tmp, copy) = common::workspace_with(dir);
         let path = copy.join("events.json");
         fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
-        let saved = save::apply(&copy, &Edit::append(vec![compaction(1, 2)])).unwrap();
+        let edit = Edit::append(vec![compaction(1, 2)]);
+        // A read-only file is written only when forced, and stays read-only.
+        let guard = if mode & 0o222 == 0 {
+            let refused = save::apply(&copy, &edit).unwrap_err().to_string();
+            assert!(refused.contains("read-only"), "{refused}");
+            save::Guard::Forced
+        } else {
+            save::Guard::Strict
+        };
+        let saved = save::apply_guarded(&copy, &edit, guard).unwrap();
         assert!(saved.written);
         let after = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(after, mode, "mode {mode:o} became {after:o}");

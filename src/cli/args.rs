@@ -218,8 +218,13 @@ pub struct CompactArgs {
     /// Show what would be written; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run, make the summaries too: a dry run otherwise never
+    /// runs a command or LLM summarizer, and says what it would send where.
+    #[arg(long, requires = "dry_run")]
+    pub summarize: bool,
     /// Write a compaction even if it changes nothing the model is sent (the
-    /// same rule twice, a rule inside a summary).
+    /// same rule twice, a rule inside a summary), and write an events.json
+    /// that has other hard links or no write permission.
     #[arg(long)]
     pub force: bool,
 
@@ -262,8 +267,13 @@ pub struct ResetArgs {
     /// summary, so it takes no `--summarizer`.)
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Show what would be removed; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Write an events.json that has other hard links or no write
+    /// permission (its mode is kept).
+    #[arg(long)]
+    pub force: bool,
     #[arg(long)]
     pub json: bool,
 }
@@ -275,6 +285,14 @@ pub struct AutoArgs {
     /// Show what would be appended; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run, make the summaries too: a dry run otherwise never
+    /// runs a command or LLM summarizer, and says what it would send where.
+    #[arg(long, requires = "dry_run")]
+    pub summarize: bool,
+    /// Write an events.json that has other hard links or no write
+    /// permission (its mode is kept).
+    #[arg(long)]
+    pub force: bool,
     /// Project as today's jp does: it ignores `over` bounds (and `source`),
     /// so a bounded compaction strips every tool call of its range.
     #[arg(long, requires = "dry_run")]

@@ -19,7 +19,9 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let was_disabled = !config.enabled;
     // Running `auto` is asking for it, whatever `enabled` says.
     config.enabled = true;
-    let summarizer = args.policy.summarizer(&config)?;
+    let configured = args.policy.summarizer(&config)?;
+    let summarizer =
+        crate::core::summarize::for_preview(configured.as_ref(), !args.dry_run || args.summarize);
     let budget = ops::budget(&conv, &config, args.policy.window.window);
     let window = budget.usable();
     let plan = ops::preview_auto(
@@ -33,7 +35,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let saved = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(ops::apply(&dir, &plan)?)
+        Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
     };
     let reasons = &plan.notes;
     let (estimate, estimate_after) = (plan.tokens.before, plan.tokens.after);
@@ -64,6 +66,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
             "fired": fired,
             "compactions": actions,
             "reasons": reasons,
+            "withheld": super::output::withheld_json(plan.withheld.as_ref()),
             "dry_run": args.dry_run,
             "written": saved.as_ref().is_some_and(|s| s.written),
         }));
@@ -102,7 +105,10 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
                 s.appended,
                 s.conversation.events_path().display()
             )),
-            None => lines.push("Dry run: nothing written.".into()),
+            None => {
+                lines.extend(super::output::withheld_line(plan.withheld.as_ref()));
+                lines.push("Dry run: nothing written.".into())
+            }
         }
     } else {
         lines.push("Nothing to do.".into());

@@ -33,7 +33,9 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             .map(|s| rule::parse(s).map(|r| (s.clone(), r)))
             .collect::<Result<Vec<_>, _>>()?
     };
-    let summarizer = args.configured.summarizer(&auto_config)?;
+    let configured = args.configured.summarizer(&auto_config)?;
+    let summarizer =
+        crate::core::summarize::for_preview(configured.as_ref(), !args.dry_run || args.summarize);
     let budget = ops::budget(&conv, &auto_config, None);
     let plan = ops::preview_rules(
         &conv,
@@ -53,7 +55,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     let written = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(ops::apply(&dir, &plan)?)
+        Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
     };
     let (before, after) = (plan.tokens.before, plan.tokens.after);
 
@@ -83,6 +85,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             "compactions": compactions,
             "nothing": nothing,
             "timeline": plan.notes,
+            "withheld": super::output::withheld_json(plan.withheld.as_ref()),
             "tokens": {"before": before, "after": after},
         }));
     }
@@ -118,6 +121,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             w.conversation.events_path().display()
         )),
         None if args.dry_run && !plan.additions.is_empty() => {
+            lines.extend(super::output::withheld_line(plan.withheld.as_ref()));
             lines.push("Dry run: nothing written.".into())
         }
         None => {}

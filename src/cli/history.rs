@@ -43,7 +43,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
         format!(
             "{}  {}  ({} requests)",
             conv.display_id(),
-            conv.title.as_deref().unwrap_or("(untitled)"),
+            crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)")),
             points.len()
         ),
         format!(
@@ -63,7 +63,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
                     c + 1,
                     x.source.as_str(),
                     x.from_turn + 1,
-                    x.to_turn + 1,
+                    x.to_turn.saturating_add(1),
                     x.policy_label()
                 ),
                 None => format!("#{} (invalid)", c + 1),

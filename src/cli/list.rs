@@ -38,7 +38,7 @@ pub fn run(ctx: &Context, args: ListArgs) -> anyhow::Result<()> {
             format!("{}/{}", num("manual"), num("auto")),
             if l.locked { "jp" } else { "" },
             l.when(),
-            l.title.as_deref().unwrap_or("(untitled)"),
+            crate::core::visible::visible_line(l.title.as_deref().unwrap_or("(untitled)")),
             match r["error"].as_str() {
                 Some(e) => format!("  [unreadable: {e}]"),
                 None => String::new(),

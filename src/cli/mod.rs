@@ -6,7 +6,7 @@ mod auto;
 mod compact;
 mod history;
 mod list;
-mod output;
+pub(crate) mod output;
 mod policy;
 mod reset;
 mod show;
@@ -21,6 +21,15 @@ pub use show::{write_projected_json, write_raw_json};
 use crate::core::store::workspace::Workspace;
 use crate::core::{Conversation, store::load, store::resolve};
 use std::path::PathBuf;
+
+/// What `--force` lets a write do to an unusual events.json.
+fn guard(force: bool) -> crate::core::store::save::Guard {
+    if force {
+        crate::core::store::save::Guard::Forced
+    } else {
+        crate::core::store::save::Guard::Strict
+    }
+}
 
 /// A command used wrongly (exit code 2), as opposed to a failure.
 #[derive(Debug, thiserror::Error)]

@@ -2,6 +2,7 @@
 
 use crate::core::Conversation;
 use serde_json::{Value, json};
+use crate::core::visible::{visible, visible_line};
 use std::io::{self, Write};
 
 /// `{"id","title","path","format"}` of a conversation.
@@ -54,7 +55,7 @@ impl<F: Fn(usize) -> Value> serde::Serialize for Streamed<F> {
 pub fn print_lines<I: IntoIterator<Item = String>>(lines: I) -> anyhow::Result<()> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     for line in lines {
-        if let Err(e) = writeln!(out, "{line}") {
+        if let Err(e) = writeln!(out, "{}", visible_line(&line)) {
             if e.kind() == io::ErrorKind::BrokenPipe {
                 return Ok(());
             }
@@ -70,7 +71,7 @@ pub fn print_lines<I: IntoIterator<Item = String>>(lines: I) -> anyhow::Result<(
 /// Warnings go to stderr, so `--json` output stays clean.
 pub fn print_warnings(conv: &Conversation) {
     for w in &conv.warnings {
-        eprintln!("warning: {w}");
+        say_err(&format!("warning: {w}"));
     }
 }
 
@@ -78,6 +79,32 @@ pub fn print_warnings(conv: &Conversation) {
 /// reaching for a summarizer of its own), to stderr.
 pub fn print_notices(config: &crate::core::auto::AutoConfig) {
     for n in &config.notices {
-        eprintln!("note: {n}");
+        say_err(&format!("note: {n}"));
     }
+}
+
+/// One message to stderr, its control characters made visible. A closed
+/// stderr is not a failure of the command (and never a panic, as
+/// `eprintln!` would make it): the message is dropped.
+pub fn say_err(message: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{}", visible(message));
+}
+
+/// A dry run's withheld summaries, for `--json`: what would be sent where.
+pub fn withheld_json(w: Option<&crate::core::ops::WithheldSummaries>) -> Value {
+    match w {
+        None => Value::Null,
+        Some(w) => json!({
+            "summarizer": w.summarizer,
+            "destination": w.destination,
+            "turns": w.ranges.iter().map(|r| [r.from, r.to]).collect::<Vec<_>>(),
+            "input_chars": w.input_chars,
+        }),
+    }
+}
+
+/// The line a dry run prints for its withheld summaries.
+pub fn withheld_line(w: Option<&crate::core::ops::WithheldSummaries>) -> Option<String> {
+    w.map(|w| format!("Not sent: {}; --summarize makes it.", w.describe()))
 }

@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     let saved = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(ops::apply(&dir, &plan)?)
+        Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
     };
     let removed = saved.as_ref().map_or(count, |s| s.removed);
     let what = which.what();

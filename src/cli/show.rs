@@ -180,7 +180,7 @@ fn header(conv: &Conversation, what: &str) -> String {
     format!(
         "{}  {}  ({} format, {} events, {} turns){what}",
         conv.display_id(),
-        conv.title.as_deref().unwrap_or("(untitled)"),
+        crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)")),
         conv.format.as_str(),
         conv.events.len(),
         conv.turn_count

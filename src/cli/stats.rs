@@ -118,6 +118,7 @@ pub fn report(
                 "timestamp": timestamp::format(&x.timestamp),
                 "tokens_saved": saved.get(&c.position).copied().unwrap_or(0),
                 "jp_differs": jp_view::over_difference(conv, x).map(|d| d.describe()),
+                "warning": x.oddity(conv.turn_count).map(|o| o.describe()),
             }),
             Err(why) => json!({
                 "position": c.position + 1,
@@ -157,12 +158,12 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
     // A 0-based turn of the JSON, as people count it.
     let n1 = |v: &Value| {
         v.as_u64()
-            .map_or_else(|| "-".into(), |t| (t + 1).to_string())
+            .map_or_else(|| "-".into(), |t| t.saturating_add(1).to_string())
     };
     let mut out = vec![format!(
         "{}  {}  ({} turns)",
         conv.display_id(),
-        conv.title.as_deref().unwrap_or("(untitled)"),
+        crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)")),
         conv.turn_count
     )];
     let window = match &r["window"] {
@@ -286,6 +287,9 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
         ));
         if let Some(d) = c["jp_differs"].as_str() {
             out.push(format!("     {d}"));
+        }
+        if let Some(w) = c["warning"].as_str() {
+            out.push(format!("     warning: {w}"));
         }
     }
     if let Some(settings) = r["settings"].as_object().filter(|s| !s.is_empty()) {

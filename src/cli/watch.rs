@@ -246,7 +246,7 @@ impl Watch<'_> {
     fn fire(&self, dir: &Path, conv: &Conversation) -> anyhow::Result<Boundary> {
         let config = self.config(conv)?;
         for n in &config.notices {
-            eprintln!("note: {n}");
+            super::output::say_err(&format!("note: {n}"));
         }
         let summarizer = self.args.policy.summarizer(&config)?;
         Ok(ops::compact_at_boundary(
@@ -301,7 +301,7 @@ impl Watch<'_> {
                 String::new,
             );
         } else {
-            eprintln!("jp-inspect: jp-c{id}: {why}");
+            super::output::say_err(&format!("jp-inspect: jp-c{id}: {why}"));
         }
     }
 
@@ -321,7 +321,12 @@ impl Watch<'_> {
             v["time"] = json!(crate::core::model::timestamp::format(&now));
             v.to_string()
         } else {
-            format!("{}  {}", now.format("%H:%M:%S"), text())
+            let text = text();
+            format!(
+                "{}  {}",
+                now.format("%H:%M:%S"),
+                crate::core::visible::visible(&text)
+            )
         };
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");

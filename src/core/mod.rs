@@ -13,6 +13,8 @@
 //!   `command` and `openai` summarizers run a process or call HTTP.
 //! - `ops`: the use cases every shell calls (preview, apply, reset,
 //!   simulate), each returning one plan type.
+//! - `visible`: text from a conversation made safe for a terminal, the one
+//!   path every human-readable output takes.
 
 pub mod auto;
 pub mod compact;
@@ -22,6 +24,7 @@ pub mod ops;
 pub mod search;
 pub mod store;
 pub mod summarize;
+pub mod visible;
 
 pub use error::{Error, Result, Warning};
 pub use model::compaction::{Compaction, Source, ToolCalls};

@@ -29,7 +29,7 @@ fn fate_line(m: &Inspection, fate: Fate, by: Option<usize>) -> String {
             if o.preview { ", preview" } else { "" },
             o.compaction.policy_label(),
             o.compaction.from_turn + 1,
-            o.compaction.to_turn + 1
+            o.compaction.to_turn.saturating_add(1)
         )
     });
     format!("fate: {}{}", fate.describe(), by.unwrap_or_default())
@@ -178,7 +178,7 @@ pub fn projected_event(m: &Inspection, p: &Projected) -> DetailText {
                     c.source.as_str(),
                     if o.preview { ", preview" } else { "" },
                     c.from_turn + 1,
-                    c.to_turn + 1
+                    c.to_turn.saturating_add(1)
                 ),
                 format!("shown at turn {}", turn + 1),
             ];
@@ -203,6 +203,29 @@ pub fn projected_event(m: &Inspection, p: &Projected) -> DetailText {
 /// The detail of what is selected: a compaction of the list, or the event
 /// under the cursor in the focused pane.
 pub fn of_selection(state: &State) -> Option<DetailText> {
+    selected(state).map(DetailText::visible)
+}
+
+impl DetailText {
+    /// The text with the conversation's control characters drawn, not
+    /// obeyed (ratatui would drop them silently, hiding what is there).
+    fn visible(self) -> DetailText {
+        use crate::core::visible::{visible, visible_line};
+        DetailText {
+            title: visible_line(&self.title).into_owned(),
+            header: self
+                .header
+                .iter()
+                .map(|h| visible_line(h).into_owned())
+                .collect(),
+            body: visible(&self.body).replace('\t', "    "),
+            language: self.language,
+            raw: visible(&self.raw).into_owned(),
+        }
+    }
+}
+
+fn selected(state: &State) -> Option<DetailText> {
     let m = state.inspection.as_ref()?;
     let conv = &m.conv;
     let (title, header, text, language, raw) = match state.nav.focus {
@@ -241,6 +264,9 @@ pub fn of_selection(state: &State) -> Option<DetailText> {
             }
             if let Some(d) = &row.jp_differs {
                 header.push(format!("today's jp ignores its over bound: {d}"));
+            }
+            if let Some(w) = row.warning {
+                header.push(format!("warning: {w}"));
             }
             (
                 format!("compaction #{}", row.position + 1),

@@ -30,6 +30,8 @@ pub struct CompactionRow {
     /// Where today's jp does more with it than jp-inspect (an `over` bound
     /// it ignores), in words.
     pub jp_differs: Option<String>,
+    /// What it does that its range doesn't say (backwards, endless).
+    pub warning: Option<&'static str>,
 }
 
 /// The rows of the two panes, aligned by turn: block `b` (raw turn `b`) has
@@ -329,6 +331,7 @@ fn compaction_rows(conv: &Conversation, p: &Projection) -> Vec<CompactionRow> {
         preview: event.is_none(),
         invalid: None,
         jp_differs: jp_view::over_difference(conv, x).map(|d| d.describe()),
+        warning: x.oddity(conv.turn_count).map(|o| o.describe()),
     };
     let mut rows: Vec<CompactionRow> = conv
         .compactions()
@@ -345,6 +348,7 @@ fn compaction_rows(conv: &Conversation, p: &Projection) -> Vec<CompactionRow> {
                 preview: false,
                 invalid: Some(why.to_string()),
                 jp_differs: None,
+                warning: None,
             },
         })
         .collect();

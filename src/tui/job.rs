@@ -23,6 +23,18 @@ pub enum PreviewRequest {
     Auto,
 }
 
+impl PreviewRequest {
+    /// The request an open preview was made from (its spec, `auto` for the
+    /// automatic policy).
+    pub fn of_spec(spec: &str) -> PreviewRequest {
+        if spec == "auto" {
+            PreviewRequest::Auto
+        } else {
+            PreviewRequest::Rule(spec.to_string())
+        }
+    }
+}
+
 /// Work done off the UI thread. Every change to a conversation is a job
 /// that goes through `core::ops`.
 #[derive(Debug)]
@@ -46,6 +58,10 @@ pub enum Job {
         /// The time the new compactions are stamped with.
         now: crate::core::model::timestamp::Timestamp,
         view: View,
+        /// Make the summaries with the configured summarizer (the person
+        /// asked, `S`); otherwise one that would send them anywhere is not
+        /// called.
+        summarize: bool,
     },
     /// Plan a reset, for its confirmation.
     PreviewReset {

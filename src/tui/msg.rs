@@ -49,6 +49,7 @@ pub enum Command {
     SearchPrev,
     Preview,
     Apply,
+    Summarize,
     Cancel,
     Confirm,
     ResetAuto,

@@ -47,7 +47,10 @@ pub fn execute(job: Job) -> JobResult {
             config,
             now,
             view,
-        } => JobResult::Previewed(preview(conv, request, &budget, &config, now, view)),
+            summarize,
+        } => JobResult::Previewed(preview(
+            conv, request, &budget, &config, now, view, summarize,
+        )),
         Job::PreviewReset {
             conv,
             reset,
@@ -142,8 +145,10 @@ fn preview(
     config: &AutoConfig,
     now: Timestamp,
     view: View,
+    call_summarizer: bool,
 ) -> Result<Previewed, Error> {
-    let summarizer = summarize::from_config(&config.summarizer);
+    let configured = summarize::from_config(&config.summarizer);
+    let summarizer = summarize::for_preview(configured.as_ref(), call_summarizer);
     let plan = match &request {
         PreviewRequest::Auto => {
             ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now, view)?

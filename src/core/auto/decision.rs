@@ -73,6 +73,9 @@ pub enum Note {
         kind: ActionKind,
         from: usize,
         to: Option<usize>,
+        /// The turn an existing compaction reaches past the last one, when
+        /// that is why: it covers every future turn as well.
+        covered_to: Option<usize>,
     },
     RecentWindow {
         from: usize,
@@ -144,7 +147,19 @@ impl fmt::Display for Note {
                 t(estimate),
                 t(threshold)
             ),
-            Note::RangeEmpty { kind, from, to } => match to {
+            Note::RangeEmpty {
+                kind,
+                covered_to: Some(end),
+                ..
+            } => write!(
+                f,
+                "range empty: a compaction reaches turn {}, past the last turn, so it covers \
+                 every future turn as well and leaves nothing for the {} (reset it to let \
+                 automatic compaction work again)",
+                crate::fmt::thousands(end.saturating_add(1) as u64),
+                kind.as_str()
+            ),
+            Note::RangeEmpty { kind, from, to, .. } => match to {
                 Some(to) => write!(
                     f,
                     "range empty: the {} range would be turns {}..{}, which is nothing",

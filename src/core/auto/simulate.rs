@@ -302,9 +302,9 @@ impl<'a> Replay<'a> {
     /// Keeps `c` among the replay's compactions (for the trigger's
     /// questions: after the last one, the summaries' ranges).
     fn record(&mut self, c: Compaction) {
-        self.after_last = self.after_last.max(c.to_turn + 1);
+        self.after_last = self.after_last.max(c.to_turn.saturating_add(1));
         if c.summary.is_some() {
-            self.after_last_summary = self.after_last_summary.max(c.to_turn + 1);
+            self.after_last_summary = self.after_last_summary.max(c.to_turn.saturating_add(1));
             self.summary_ranges.push((c.from_turn, c.to_turn));
         }
         let position = self.overlays.len();

@@ -167,6 +167,14 @@ fn gate(
     true
 }
 
+/// The last turn an existing compaction reaches when that is past the
+/// stream's last turn: it covers every turn still to come, so no rolling
+/// range can start after it.
+fn endless(stream: &dyn Stream) -> Option<usize> {
+    let after = stream.after_last_compaction();
+    (after > stream.turn_count()).then(|| after - 1)
+}
+
 /// RFD D50: one threshold, one rolling rule.
 fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
     if !gate(stream, window, c, "trigger", c.trigger_ratio, d) {
@@ -182,6 +190,7 @@ fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 kind: ActionKind::Rule,
                 from,
                 to,
+                covered_to: endless(stream),
             });
             return;
         }
@@ -254,6 +263,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
             kind: ActionKind::Elision,
             from,
             to: end,
+            covered_to: endless(stream),
         }),
     }
 
@@ -304,7 +314,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 range = range::extend_over(
                     TurnRange {
                         from: range.from,
-                        to: range.to + 1,
+                        to: range.to.saturating_add(1),
                     },
                     &summaries,
                 );
@@ -356,6 +366,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 kind: ActionKind::Summary,
                 from,
                 to: end,
+                covered_to: endless(stream),
             });
             d.notes.push(Note::OverBudgetAfter {
                 which: "hard",

@@ -37,7 +37,7 @@ pub fn raw(conv: &Conversation, index: usize, max: usize) -> String {
             format!(
                 "turns {}..{} {} ({})",
                 c.from_turn + 1,
-                c.to_turn + 1,
+                c.to_turn.saturating_add(1),
                 c.policy_label(),
                 c.source.as_str()
             )
@@ -136,7 +136,11 @@ pub fn one_line(text: &str, max: usize) -> String {
             out.push('…');
             return out;
         }
-        out.push(c);
+        // A control character from the conversation is drawn, not obeyed.
+        match crate::core::visible::char_stand_in(c) {
+            Some(s) => out.push_str(&s),
+            None => out.push(c),
+        }
         count += 1;
     }
     out
@@ -154,5 +158,6 @@ mod tests {
         assert_eq!(one_line("  lead", 10), "lead");
         assert_eq!(one_line("abcde", 5), "abcd…");
         assert_eq!(one_line("abcd", 5), "abcd");
+        assert_eq!(one_line("a\u{1b}]0;x\u{7}", 80), "a␛]0;x␇");
     }
 }

@@ -191,7 +191,7 @@ pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<String> {
             turns_phrase(r.from, r.to),
             r.turns()
         ));
-        next = next.max(r.to + 1);
+        next = next.max(r.to.saturating_add(1));
     }
     if next < turn_count && !ranges.is_empty() {
         lines.push(format!("Kept {}.", turns_phrase(next, turn_count - 1)));

@@ -100,7 +100,46 @@ pub struct Compaction {
     pub source: Source,
 }
 
+/// What a compaction does that its range doesn't say: jp projects these
+/// exactly as written, so they stay, but a reader must be told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oddity {
+    /// `to_turn < from_turn`: jp's projection skips it.
+    Backwards,
+    /// `to_turn` past the last turn: jp clamps it, so it covers every turn
+    /// that comes, and D50's rolling range stays empty behind it.
+    PastTheEnd,
+}
+
+impl Oddity {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Oddity::Backwards => "no effect: the range runs backwards",
+            Oddity::PastTheEnd => {
+                "covers every future turn as well: its range runs past the last turn"
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Oddity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
 impl Compaction {
+    /// What is odd about it in a conversation of `turn_count` turns.
+    pub fn oddity(&self, turn_count: usize) -> Option<Oddity> {
+        if self.to_turn < self.from_turn {
+            Some(Oddity::Backwards)
+        } else if self.to_turn >= turn_count {
+            Some(Oddity::PastTheEnd)
+        } else {
+            None
+        }
+    }
+
     /// The turns it covers.
     pub fn range(&self) -> crate::core::model::turns::TurnRange {
         crate::core::model::turns::TurnRange {

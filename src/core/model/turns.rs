@@ -55,7 +55,7 @@ impl TurnRange {
 
     /// 1-based, as people read it: `2..9`.
     pub fn human(&self) -> String {
-        format!("{}..{}", self.from + 1, self.to + 1)
+        format!("{}..{}", self.from + 1, self.to.saturating_add(1))
     }
 }
 

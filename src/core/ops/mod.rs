@@ -12,7 +12,7 @@ mod report;
 mod simulate;
 
 pub use boundary::{Boundary, compact_at_boundary};
-pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
+pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why, WithheldSummaries};
 pub use preview::{
     RuleOptions, auto_headline, configured_rules, preview_auto, preview_reset, preview_rules,
 };
@@ -65,7 +65,20 @@ pub fn request_of_turn(conv: &Conversation, turn: usize) -> Option<usize> {
 /// Writes `plan` to the conversation in `dir`, under jp's lock, after
 /// re-reading the file (see `store::save`).
 pub fn apply(dir: &Path, plan: &Plan) -> Result<Saved> {
-    save::apply(dir, &plan.edit())
+    apply_guarded(dir, plan, save::Guard::Strict)
+}
+
+/// [`apply`], choosing whether an events.json with other hard links or no
+/// write permission is written anyway (`--force`) or refused. A plan whose
+/// summaries were withheld holds placeholders, and is never written.
+pub fn apply_guarded(dir: &Path, plan: &Plan, guard: save::Guard) -> Result<Saved> {
+    if let Some(w) = &plan.withheld {
+        return Err(crate::core::Error::invalid(
+            dir,
+            format!("{}; make it first; nothing was written", w.describe()),
+        ));
+    }
+    save::apply_guarded(dir, &plan.edit(), guard)
 }
 
 /// Writes `edit` (an undo or redo: the inverse a write returned) the same

@@ -99,6 +99,40 @@ pub struct Plan {
     /// Why, in words: the trigger's notes, or the rules' timeline.
     pub notes: Vec<String>,
     pub tokens: Tokens,
+    /// The summaries a preview did not make, so as not to send the
+    /// conversation anywhere unasked: such a plan is never written.
+    pub withheld: Option<WithheldSummaries>,
+}
+
+/// What making a preview's summaries would send, and to whom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WithheldSummaries {
+    pub summarizer: String,
+    /// Where the summarizer sends the ranges, in words.
+    pub destination: String,
+    /// The turns each summary covers.
+    pub ranges: Vec<TurnRange>,
+    /// Characters that would be sent: the instructions and the rendered
+    /// raw events of every range.
+    pub input_chars: u64,
+}
+
+impl WithheldSummaries {
+    /// "the summary of turns 2..9 was not made: it sends 48,210 characters
+    /// to https://… (model)".
+    pub fn describe(&self) -> String {
+        let ranges: Vec<String> = self.ranges.iter().map(TurnRange::human).collect();
+        format!(
+            "the {} of turns {} {} not made: making {} sends {} to {} (the `{}` summarizer)",
+            if self.ranges.len() == 1 { "summary" } else { "summaries" },
+            ranges.join(", "),
+            if self.ranges.len() == 1 { "was" } else { "were" },
+            if self.ranges.len() == 1 { "it" } else { "them" },
+            crate::fmt::count(self.input_chars, "character"),
+            self.destination,
+            self.summarizer
+        )
+    }
 }
 
 impl Plan {

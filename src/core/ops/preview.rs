@@ -1,7 +1,7 @@
 //! Previews: what a rule, the automatic policy or a reset would change,
 //! computed without writing.
 
-use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why};
+use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why, WithheldSummaries};
 use super::report::{Effect, effects};
 use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::budget::Budget;
@@ -137,6 +137,7 @@ pub fn preview_rules(
             effect,
         })
         .collect();
+    let additions_ranges = summary_ranges(&additions);
     let tokens = Tokens {
         before: tokens_with(conv, projection::overlays(conv), opts.budget),
         after: tokens_with(
@@ -153,7 +154,42 @@ pub fn preview_rules(
         removes: 0,
         notes,
         tokens,
+        withheld: withheld(conv, opts.summarizer, opts.instructions, &additions_ranges),
     })
+}
+
+/// What a withheld summarizer would have been sent for the summaries
+/// among `ranges`, if it was withheld and there are any.
+fn withheld(
+    conv: &Conversation,
+    summarizer: &dyn Summarizer,
+    instructions: &str,
+    ranges: &[crate::core::model::turns::TurnRange],
+) -> Option<WithheldSummaries> {
+    let destination = summarizer.withheld()?;
+    if ranges.is_empty() {
+        return None;
+    }
+    let count = crate::core::model::event::count_chars;
+    let input_chars = ranges
+        .iter()
+        .map(|r| count(instructions) + count(&crate::core::summarize::transcript::render(conv, *r)))
+        .sum();
+    Some(WithheldSummaries {
+        summarizer: summarizer.name().to_string(),
+        destination,
+        ranges: ranges.to_vec(),
+        input_chars,
+    })
+}
+
+/// The ranges of the additions that carry a summary.
+fn summary_ranges(additions: &[Addition]) -> Vec<crate::core::model::turns::TurnRange> {
+    additions
+        .iter()
+        .filter(|a| a.compaction.summary.is_some())
+        .map(Addition::range)
+        .collect()
 }
 
 /// The effect of each of `compactions` appended, in order, after the
@@ -230,6 +266,7 @@ pub fn preview_auto(
 ) -> std::result::Result<Plan, SummarizeError> {
     let mut config = config.clone();
     config.enabled = true;
+    let instructions = config.instructions().to_string();
     let decision = auto::evaluate_now(
         conv,
         view.apply(projection::overlays(conv)),
@@ -238,7 +275,7 @@ pub fn preview_auto(
         summarizer,
         now,
     )?;
-    Ok(Plan {
+    let mut plan = Plan {
         kind: PlanKind::Auto,
         tokens: Tokens {
             before: decision.estimate,
@@ -275,7 +312,15 @@ pub fn preview_auto(
         skipped: Vec::new(),
         removal: Removal::None,
         removes: 0,
-    })
+        withheld: None,
+    };
+    plan.withheld = withheld(
+        conv,
+        summarizer,
+        &instructions,
+        &summary_ranges(&plan.additions),
+    );
+    Ok(plan)
 }
 
 /// What `reset` would remove, and the context after it. A position that
@@ -293,5 +338,6 @@ pub fn preview_reset(conv: &Conversation, which: Reset, budget: &Budget) -> Resu
             before: tokens_with(conv, projection::overlays(conv), budget),
             after: tokens_with(conv, reset::remaining(conv, which), budget),
         },
+        withheld: None,
     })
 }

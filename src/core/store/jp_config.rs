@@ -6,7 +6,7 @@
 //! run, an endpoint to send the conversation to); a workspace's, which is
 //! often committed to git, may only choose among those.
 
-use crate::core::error::Error;
+use crate::core::error::{Error, Place};
 use crate::core::store::workspace::{STORAGE_DIR, find_silo};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -36,23 +36,184 @@ fn error(path: &Path, message: impl Into<String>) -> Error {
     Error::invalid(path, message)
 }
 
+/// The most config files one conversation's settings may come from.
+pub const MAX_FILES: usize = 512;
+
+/// The largest config file read: jp's are a few kilobytes, and a bound
+/// keeps a workspace from pointing `extends` at a device or a huge file.
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// The deepest nesting of arrays and tables accepted, in any format: jp's
+/// configs nest a handful of levels, and some parsers take quadratic time
+/// (YAML) or the stack (JSON5) on deep input.
+pub const MAX_DEPTH: usize = 128;
+
 /// Reads and parses `path` by its extension (TOML when it has none).
+///
+/// A file `extends` names may be any file a workspace points at (an
+/// `.env`, `/proc/self/environ`), so no message here repeats its text:
+/// a mistake is told by file, line and column, and the parser's words
+/// with anything they quote from the file taken out.
 pub fn parse_file(path: &Path) -> Result<Value, Error> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| error(path, format!("cannot read: {e}")))?;
+    let text = read_bounded(path)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("toml");
-    let bad = |kind: &str, e: &dyn std::fmt::Display| {
-        error(path, format!("not valid {kind}: {}", e.to_string().trim()))
+    let kind = match ext {
+        "json" => "JSON",
+        "json5" => "JSON5",
+        "yaml" | "yml" => "YAML",
+        _ => "TOML",
     };
-    match ext {
-        "json" => serde_json::from_str(&text).map_err(|e| bad("JSON", &e)),
-        "json5" => serde_json5::from_str(&text).map_err(|e| bad("JSON5", &e)),
-        "yaml" | "yml" => serde_yaml_ng::from_str(&text).map_err(|e| bad("YAML", &e)),
+    if let Some(offset) = too_deep(&text, MAX_DEPTH) {
+        return Err(Error::Syntax {
+            path: path.to_path_buf(),
+            place: Place::of_offset(&text, offset),
+            message: format!("not read: nested more than {MAX_DEPTH} levels deep"),
+        });
+    }
+    let syntax = |place: Option<Place>, what: &str| {
+        let what = content_free(what);
+        let message = if what.is_empty() {
+            format!("not valid {kind}")
+        } else {
+            format!("not valid {kind}: {what}")
+        };
+        match place {
+            Some(place) => Error::Syntax {
+                path: path.to_path_buf(),
+                place,
+                message,
+            },
+            None => error(path, message),
+        }
+    };
+    match kind {
+        "JSON" => serde_json::from_str(&text).map_err(|e| {
+            syntax(
+                Some(Place {
+                    line: e.line(),
+                    column: e.column(),
+                }),
+                &e.to_string(),
+            )
+        }),
+        "JSON5" => serde_json5::from_str(&text).map_err(|e| {
+            // Its message quotes the offending line: only the place is said.
+            let serde_json5::Error::Message { location, .. } = &e;
+            syntax(
+                location.as_ref().map(|l| Place {
+                    line: l.line,
+                    column: l.column,
+                }),
+                "",
+            )
+        }),
+        "YAML" => serde_yaml_ng::from_str(&text).map_err(|e| {
+            syntax(
+                e.location().map(|l| Place {
+                    line: l.line(),
+                    column: l.column(),
+                }),
+                &e.to_string(),
+            )
+        }),
         _ => {
-            let doc: toml::Value = toml::from_str(&text).map_err(|e| bad("TOML", &e))?;
-            serde_json::to_value(doc).map_err(|e| bad("TOML", &e))
+            let doc: toml::Value = toml::from_str(&text).map_err(|e| {
+                syntax(
+                    e.span().map(|s| Place::of_offset(&text, s.start)),
+                    e.message(),
+                )
+            })?;
+            serde_json::to_value(doc).map_err(|e| syntax(None, &e.to_string()))
         }
     }
+}
+
+/// The text of a config file, refused when it is not a regular file or is
+/// larger than [`MAX_CONFIG_BYTES`].
+fn read_bounded(path: &Path) -> Result<String, Error> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| error(path, format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(error(path, "not a regular file; a config must be one"));
+    }
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(error(
+            path,
+            format!(
+                "{} bytes: larger than a config file can be ({} bytes at most); not read",
+                meta.len(),
+                MAX_CONFIG_BYTES
+            ),
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| error(path, format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        error(
+            path,
+            format!(
+                "not UTF-8 text (byte {}); a config must be",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// The byte offset where `text` first opens more than `limit` brackets at
+/// once. Counted without regard to quoting, so it can only overcount: a
+/// file it passes nests no deeper than `limit` in any format.
+pub fn too_deep(text: &str, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A parser's message without what it quotes from the file: the first
+/// line only, without its " at line …" (the place is said apart), and any
+/// quoted part holding a letter or digit taken out (grammar tokens such
+/// as `=` stay).
+pub fn content_free(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("").trim();
+    let first = first.split(" at line ").next().unwrap_or(first);
+    let mut out = String::with_capacity(first.len());
+    let mut chars = first.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '`' | '"' | '\'') {
+            let quoted: String = chars.clone().take_while(|&q| q != c).collect();
+            let closed = chars.clone().nth(quoted.chars().count()) == Some(c);
+            if closed {
+                for _ in 0..=quoted.chars().count() {
+                    chars.next();
+                }
+                if quoted.chars().any(char::is_alphanumeric) || quoted.chars().count() > 3 {
+                    out.push_str("(…)");
+                } else {
+                    out.push(c);
+                    out.push_str(&quoted);
+                    out.push(c);
+                }
+                continue;
+            }
+            // An unclosed quote: the rest may be the file's text.
+            out.push_str("(…)");
+            break;
+        }
+        out.push(c);
+    }
+    out.trim().to_string()
 }
 
 /// `<dir>/<stem>.<ext>` for the first extension that exists.
@@ -134,24 +295,17 @@ fn with_extends(
         return Ok(());
     }
     seen.push(canonical);
+    if seen.len() > MAX_FILES {
+        return Err(error(
+            path,
+            format!("`extends` reaches more than {MAX_FILES} files; stopped here"),
+        ));
+    }
     let doc = parse_file(path)?;
     let base = path.parent().unwrap_or(Path::new("."));
     let (before, after) = extends(&doc, base);
     let mut expand = |pattern: &str, out: &mut Vec<ConfigFile>| -> Result<(), Error> {
-        let matches =
-            glob::glob(pattern).map_err(|e| error(path, format!("extends `{pattern}`: {e}")))?;
-        let mut files: Vec<PathBuf> = matches.flatten().filter(|p| p.is_file()).collect();
-        if files.is_empty() && !pattern.contains(['*', '?', '[']) {
-            // jp also tries the known extensions of a bare name.
-            files.extend(
-                EXTENSIONS
-                    .iter()
-                    .map(|e| PathBuf::from(format!("{pattern}.{e}")))
-                    .find(|p| p.is_file()),
-            );
-        }
-        files.sort();
-        for f in files {
+        for f in super::extends_glob::expand(pattern, path)? {
             with_extends(&f, trust, seen, out)?;
         }
         Ok(())

@@ -4,8 +4,10 @@
 use crate::core::error::{Error, Result};
 use crate::core::model::timestamp;
 use serde_json::json;
-use std::fs::{self, File, OpenOptions, TryLockError};
+use crate::core::store::safe_fs;
+use std::fs::{self, File, TryLockError};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -20,12 +22,33 @@ pub struct Lock {
     path: PathBuf,
 }
 
+/// The most of a lock file read: its diagnostics are a line of JSON.
+const INFO_LIMIT: u64 = 4096;
+
+/// Opens an existing lock file to look at, never through a link and never
+/// waiting (a planted FIFO would otherwise block the open forever).
+fn open_to_look(path: &Path) -> Option<File> {
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
 /// Who holds a lock file, as it says of itself.
 pub fn holder_pid(path: &Path) -> Option<u32> {
     let mut text = String::new();
-    File::open(path).ok()?.read_to_string(&mut text).ok()?;
+    open_to_look(path)?
+        .take(INFO_LIMIT)
+        .read_to_string(&mut text)
+        .ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok())
+    v.get("pid")?
+        .as_u64()
+        .and_then(|p| u32::try_from(p).ok())
+        // 0 and values past i32 would ask kill(2) about process groups.
+        .filter(|&p| p > 0 && p <= i32::MAX as u32)
 }
 
 /// Whether jp is in the middle of writing, told without touching the
@@ -42,7 +65,7 @@ pub fn seems_held(path: &Path) -> bool {
 
 /// Whether some process holds the lock at `path` right now.
 pub fn is_held(path: &Path) -> bool {
-    let Ok(file) = File::open(path) else {
+    let Some(file) = open_to_look(path) else {
         return false;
     };
     matches!(file.try_lock(), Err(TryLockError::WouldBlock))
@@ -60,29 +83,16 @@ impl Lock {
                 pid: holder_pid(other),
             });
         }
-        if let Some(dir) = primary.parent() {
-            fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
         // `jp` deletes the lock file on release, so the file we opened may
         // lose its name before we lock it; retry until the path names the
         // very inode we hold.
         for _ in 0..64 {
-            let (mut file, created) = match OpenOptions::new()
-                .create_new(true)
-                .read(true)
-                .write(true)
-                .open(primary)
-            {
-                Ok(f) => (f, true),
-                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                    match OpenOptions::new().read(true).write(true).open(primary) {
-                        Ok(f) => (f, false),
-                        Err(e) if e.kind() == ErrorKind::NotFound => continue,
-                        Err(e) => return Err(Error::io(primary, e)),
-                    }
-                }
-                Err(e) => return Err(Error::io(primary, e)),
-            };
+            let created = matches!(
+                fs::symlink_metadata(primary),
+                Err(e) if e.kind() == ErrorKind::NotFound
+            );
+            // Never through a link: a cloned workspace may plant one here.
+            let mut file = safe_fs::open_no_follow(primary)?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {

@@ -16,6 +16,7 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 use crate::core::model::timestamp::{self, Timestamp};
 use crate::core::store::load::id_of_dir;
+use crate::core::store::safe_fs;
 use serde_json::{Value, json};
 use std::fs;
 use std::io::ErrorKind;
@@ -93,10 +94,8 @@ pub fn path_for(dir: &Path) -> PathBuf {
 /// The records of the conversation in `dir`; none when there is no file.
 pub fn read(dir: &Path) -> Result<Vec<Record>> {
     let path = path_for(dir);
-    let bytes = match fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(&path, e)),
+    let Some(bytes) = safe_fs::read_no_follow(&path)? else {
+        return Ok(Vec::new());
     };
     let v: Value = serde_json::from_slice(&bytes).map_err(|e| Error::Syntax {
         path: path.clone(),
@@ -161,7 +160,7 @@ pub fn write(dir: &Path, records: &[Record]) -> Result<()> {
         };
     }
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        safe_fs::real_dir(parent)?;
     }
     let doc = json!({
         "about": "compactions jp-inspect wrote with fields jp drops when it rewrites the conversation",
@@ -169,6 +168,6 @@ pub fn write(dir: &Path, records: &[Record]) -> Result<()> {
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
-    let temp = super::save::write_temp(&path, text.as_bytes())?;
-    super::save::commit(&temp, &path)
+    let temp = safe_fs::write_temp(&path, text.as_bytes(), None)?;
+    safe_fs::commit(&temp, &path)
 }

@@ -13,9 +13,10 @@ use crate::core::model::event::Kind;
 use crate::core::store::load;
 use crate::core::store::lock::Lock;
 use crate::core::store::provenance;
+pub use crate::core::store::safe_fs::Guard;
+use crate::core::store::safe_fs;
 use crate::core::store::workspace::lock_paths;
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Which existing compaction events to remove.
@@ -175,6 +176,12 @@ pub fn lock_for(dir: &Path) -> Result<Lock> {
 /// edit is redone on the new content. A write therefore never replaces
 /// events it did not read.
 pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
+    apply_guarded(dir, edit, Guard::Strict)
+}
+
+/// [`apply`], with what the write may do to an unusual file (several hard
+/// links, no write permission) chosen by the caller.
+pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
     let path = dir.join(EVENTS_FILE);
     for attempt in 0..8 {
         let lock = lock_for(dir)?;
@@ -213,14 +220,12 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
                 inverse: Edit::remove(Removal::None),
             });
         }
-        let temp = write_temp(&path, text.as_bytes())?;
         if identity(&path)? != seen || !lock.still_held() {
-            let _ = fs::remove_file(&temp);
             drop(lock);
             std::thread::sleep(std::time::Duration::from_millis(1 + attempt * 3));
             continue;
         }
-        commit(&temp, &path)?;
+        replace(&path, text.as_bytes(), guard)?;
         let mut conversation = load::parse(
             dir,
             load::Files {
@@ -417,61 +422,29 @@ pub fn pretty_element(value: &serde_json::Value) -> String {
     text.replace('\n', "\n  ")
 }
 
-const TEMP_MARK: &str = ".jp-inspect-";
+/// Writes `bytes` as the new content of the conversation file `path`,
+/// atomically: into a fresh temp file beside the file it really is (a link
+/// inside the storage is written through and kept), with its owner, group
+/// and mode, then renamed over it.
+fn replace(path: &Path, bytes: &[u8], guard: Guard) -> Result<()> {
+    let target = safe_fs::target(path, &storage_of(path), guard)?;
+    let temp = safe_fs::write_temp(&target.file, bytes, Some(&target))?;
+    safe_fs::commit(&temp, &target.file)
+}
 
-/// Writes and fsyncs the temp file beside `path` (the first half of an
-/// atomic replace: a crash leaves the old file or, after `commit`, the new
-/// one, never a mix); returns its path.
-pub(super) fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
+/// The folder a conversation file's link may point inside: the storage
+/// holding its `conversations/`, or its own folder for a loose one.
+fn storage_of(path: &Path) -> PathBuf {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    // Ends in `.tmp` so `jp`'s own cleanup recognises a leftover too.
-    let temp: PathBuf = dir.join(format!("{name}{TEMP_MARK}{}.tmp", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
-        // The replacement keeps the file's permissions (a read-only or
-        // group-shared events.json stays so).
-        if let Ok(m) = fs::metadata(path) {
-            file.set_permissions(m.permissions())?;
+    match dir.parent() {
+        Some(p) if p.file_name().is_some_and(|n| n == "conversations") => {
+            p.parent().unwrap_or(p).to_path_buf()
         }
-        file.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&temp);
-        return Err(Error::io(path, e));
+        _ => dir.to_path_buf(),
     }
-    Ok(temp)
 }
 
-/// Renames the temp file over `path` and makes the rename durable.
-pub(super) fn commit(temp: &Path, path: &Path) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let result = fs::rename(temp, path).and_then(|()| File::open(dir)?.sync_all());
-    if let Err(e) = result {
-        let _ = fs::remove_file(temp);
-        return Err(Error::io(path, e));
-    }
-    Ok(())
-}
-
-/// Removes temp files an interrupted write of ours left behind. Only called
-/// under the lock, when no other writer of ours can be mid-write.
-pub fn cleanup_temp_files(dir: &Path) {
-    let Ok(read) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in read.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.contains(TEMP_MARK) && name.ends_with(".tmp") {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-}
+pub use safe_fs::cleanup_temp_files;
 
 #[cfg(test)]
 mod tests {
@@ -496,8 +469,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("events.json");
         fs::write(&path, "old").unwrap();
-        let temp = write_temp(&path, b"new").unwrap();
-        commit(&temp, &path).unwrap();
+        replace(&path, b"new", Guard::Strict).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
     }

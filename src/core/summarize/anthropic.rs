@@ -36,6 +36,10 @@ impl Summarizer for Anthropic {
         "anthropic"
     }
 
+    fn destination(&self) -> Option<String> {
+        Some(format!("{} ({})", self.endpoint(), self.model))
+    }
+
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
         let endpoint = Endpoint {
             summarizer: "anthropic",

@@ -46,6 +46,10 @@ impl Summarizer for Command {
         "command"
     }
 
+    fn destination(&self) -> Option<String> {
+        Some(format!("the command `{}`", self.command))
+    }
+
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
         let input = prompt(request);
         let mut child = Process::new("sh")

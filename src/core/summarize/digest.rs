@@ -199,7 +199,7 @@ fn render(f: &Facts, range: TurnRange, item_len: usize, keep: usize) -> String {
     out.push_str(&format!(
         "Digest of turns {}-{} ({} turns{span}).\n",
         range.from + 1,
-        range.to + 1,
+        range.to.saturating_add(1),
         range.turns()
     ));
     let list = |out: &mut String, title: &str, items: &[(usize, String)]| {

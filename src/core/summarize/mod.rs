@@ -41,6 +41,70 @@ pub struct Summary {
 pub trait Summarizer: Send + Sync {
     fn name(&self) -> &str;
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError>;
+    /// Where a call sends the range, in words (`https://… (model)`, `the
+    /// command `…``); `None` for one that stays inside this process.
+    fn destination(&self) -> Option<String> {
+        None
+    }
+    /// For a stand-in that did not call the summarizer: where the real one
+    /// would have sent the range.
+    fn withheld(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A summarizer a preview or dry run does not call: the range and the size
+/// of what would be sent are known, the summary is a placeholder that is
+/// never written (a plan made with it says so, and apply refuses it).
+pub struct Withheld<'a> {
+    inner: &'a dyn Summarizer,
+    destination: String,
+}
+
+impl Summarizer for Withheld<'_> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
+        let range = transcript::render(request.conversation, request.range);
+        Ok(Summary {
+            text: format!(
+                "(summary not made: the `{}` summarizer was not called)",
+                self.inner.name()
+            ),
+            input_chars: crate::core::model::event::count_chars(request.instructions)
+                + crate::core::model::event::count_chars(&range),
+        })
+    }
+
+    fn withheld(&self) -> Option<String> {
+        Some(self.destination.clone())
+    }
+}
+
+/// The summarizer a preview uses: `inner` itself when it stays inside
+/// this process or `call` says to call it, else a [`Withheld`] stand-in,
+/// so nothing is sent or run for a summary nobody asked to pay for.
+pub fn for_preview<'a>(inner: &'a dyn Summarizer, call: bool) -> Box<dyn Summarizer + 'a> {
+    match inner.destination() {
+        Some(destination) if !call => Box::new(Withheld { inner, destination }),
+        _ => Box::new(Passthrough(inner)),
+    }
+}
+
+struct Passthrough<'a>(&'a dyn Summarizer);
+
+impl Summarizer for Passthrough<'_> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
+        self.0.summarize(request)
+    }
+    fn destination(&self) -> Option<String> {
+        self.0.destination()
+    }
 }
 
 /// The summarizer configured by `config`.
@@ -115,11 +179,13 @@ pub fn by_name(
         ("anthropic", _) => Ok(from_config(&SummarizerConfig::anthropic_defaults())),
         ("command", _) => Err(err(format!(
             "no command configured: set `command` in [{SUMMARIZER_TABLE}] (kind = \"command\") \
-             of the conversation config or a --config file"
+             of {}",
+            user_config_places()
         ))),
         ("openai", _) => Err(err(format!(
             "no endpoint configured: set `base_url` and `model` in [{SUMMARIZER_TABLE}] \
-             (kind = \"openai\") of the conversation config or a --config file"
+             (kind = \"openai\") of {}",
+            user_config_places()
         ))),
         (other, _) => Err(SummarizeError {
             summarizer: other.to_string(),
@@ -129,3 +195,15 @@ pub fn by_name(
 }
 
 use config::{SUMMARIZER_TABLE, SummarizerConfig};
+
+/// The files that may define a summarizer, in words: the user's own, never
+/// a workspace's or a conversation's (those may only choose one).
+pub fn user_config_places() -> String {
+    let global = crate::core::store::jp_config::user_global_dir()
+        .map(|d| format!("{}/config.toml", d.display()))
+        .unwrap_or_else(|| "$XDG_CONFIG_HOME/jp/config.toml".into());
+    format!(
+        "your own jp config ({global}) or a --config file; a workspace's or a conversation's \
+         config may only choose a summarizer defined there"
+    )
+}

@@ -27,6 +27,10 @@ impl Summarizer for OpenAi {
         "openai"
     }
 
+    fn destination(&self) -> Option<String> {
+        Some(format!("{} ({})", self.endpoint(), self.model))
+    }
+
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
         let endpoint = Endpoint {
             summarizer: "openai",

@@ -90,6 +90,11 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
         );
         return;
     };
+    if let Some(w) = &preview.plan.withheld {
+        let why = format!("not applied: {}; S makes it first", w.describe());
+        state.set_status(why, Level::Error);
+        return;
+    }
     let n = preview.plan.additions.len();
     let what = format!("appended {n} compaction(s) ({})", preview.spec);
     let job = Job::Write {
@@ -100,6 +105,21 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
         history: History::Record,
     };
     run(state, fx, "writing under jp's lock", job);
+}
+
+/// Plans the open preview again, this time calling the summarizer it
+/// withheld (`S`): the person has read where the ranges go.
+pub(super) fn summarize_preview(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(preview) = &state.preview else {
+        state.set_status("nothing to summarise: preview a compaction first (p)", Level::Info);
+        return;
+    };
+    if preview.plan.withheld.is_none() {
+        state.set_status("the preview's summaries are already made (or it has none)", Level::Info);
+        return;
+    }
+    let request = crate::tui::job::PreviewRequest::of_spec(&preview.spec);
+    super::input::plan_preview_with(state, request, true, fx);
 }
 
 pub(super) fn cancel(state: &mut State, fx: &mut Vec<Effect>) {

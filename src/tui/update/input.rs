@@ -42,6 +42,17 @@ pub(super) fn open_input(state: &mut State, kind: InputKind) {
 /// Plans `request` against the conversation as it is now (a new preview,
 /// or an open one again after jp appended turns).
 pub(super) fn plan_preview(state: &mut State, request: PreviewRequest, fx: &mut Vec<Effect>) {
+    plan_preview_with(state, request, false, fx);
+}
+
+/// [`plan_preview`], making the summaries with the configured summarizer
+/// when `summarize` (the person pressed `S`).
+pub(super) fn plan_preview_with(
+    state: &mut State,
+    request: PreviewRequest,
+    summarize: bool,
+    fx: &mut Vec<Effect>,
+) {
     let Some(model) = &state.inspection else {
         return;
     };
@@ -58,6 +69,7 @@ pub(super) fn plan_preview(state: &mut State, request: PreviewRequest, fx: &mut 
             config: state.settings.config.clone(),
             now: state.now(),
             view: state.settings.view,
+            summarize,
         },
     );
 }

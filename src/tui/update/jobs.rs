@@ -115,9 +115,13 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                         PreviewRequest::Auto => "auto".to_string(),
                         PreviewRequest::Rule(s) => s.clone(),
                     };
+                    let status = match &p.plan.withheld {
+                        Some(w) => format!("previewing: {}; S makes it, Esc drops", w.describe()),
+                        None => "previewing: a applies, Esc drops".to_string(),
+                    };
                     state.preview = Some(Preview { spec, plan: p.plan });
                     state.set_inspection(*p.inspection);
-                    state.set_status("previewing: a applies, Esc drops", Level::Info);
+                    state.set_status(status, Level::Info);
                 }
                 Err(e) => say(state, &e),
             }

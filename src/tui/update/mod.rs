@@ -95,6 +95,7 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
         cmd,
         Command::Preview
             | Command::Apply
+            | Command::Summarize
             | Command::ResetAuto
             | Command::ResetAll
             | Command::Delete
@@ -139,6 +140,7 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
         Command::SearchPrev => commands::search_step(state, false),
         Command::Preview => input::open_input(state, super::state::InputKind::Preview),
         Command::Apply => commands::apply_preview(state, fx),
+        Command::Summarize => commands::summarize_preview(state, fx),
         Command::Cancel => commands::cancel(state, fx),
         Command::ResetAuto => {
             commands::ask_reset(state, crate::core::compact::reset::Reset::Auto, fx)

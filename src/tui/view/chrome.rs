@@ -26,7 +26,8 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     };
     // Segments in order of importance; the least important go first when
     // the terminal is narrow.
-    let title = m.conv.title.clone().unwrap_or_else(|| "(untitled)".into());
+    let title = crate::core::visible::visible_line(m.conv.title.as_deref().unwrap_or("(untitled)"))
+        .into_owned();
     let budget = state.budget();
     let window = match budget
         .as_ref()
@@ -194,7 +195,17 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         } else if let Some(note) = note {
             spans.push(Span::styled(format!(" · {note}"), t.dim()));
         }
-        spans.push(Span::styled("  a apply · Esc drop", t.dim()));
+        match &p.plan.withheld {
+            Some(w) => spans.push(Span::styled(
+                format!(
+                    "  S makes the summary: sends {} to {} · Esc drop",
+                    crate::fmt::count(w.input_chars, "character"),
+                    w.destination
+                ),
+                t.accent(),
+            )),
+            None => spans.push(Span::styled("  a apply · Esc drop", t.dim())),
+        }
     } else if let Some((text, level)) = &state.status.message {
         let style = match level {
             Level::Error => t.error(),

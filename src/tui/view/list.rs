@@ -80,6 +80,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 if r.jp_differs.is_some() {
                     s.push_str("  ≠jp");
                 }
+                if let Some(w) = r.warning {
+                    s.push_str(&format!("  ⚠ {w}"));
+                }
                 s
             }
         };

@@ -76,13 +76,13 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         });
         let comp = num(&|d| format!("{}/{}", d.manual, d.auto));
         let locked = if l.locked { "jp" } else { "" };
-        let title = l.title.clone().unwrap_or_else(|| "(untitled)".into());
+        let title = crate::core::visible::visible_line(l.title.as_deref().unwrap_or("(untitled)"));
         let title = match (&l.location, d) {
-            (_, Some(Err(e))) => format!("{title}  [unreadable: {e}]"),
+            (_, Some(Err(e))) => format!("{title}  [unreadable: {}]", crate::core::visible::visible_line(e)),
             (crate::core::store::workspace::Location::User, _) => {
                 format!("{title}  (user storage)")
             }
-            _ => title,
+            _ => title.into_owned(),
         };
         let text = if wide {
             format!(
