@@ -37,6 +37,9 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     } else {
         Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
     };
+    if let Some(s) = &saved {
+        super::output::print_new_warnings(&conv, &s.conversation);
+    }
     let reasons = &plan.notes;
     let (estimate, estimate_after) = (plan.tokens.before, plan.tokens.after);
     let fired = !plan.additions.is_empty();

@@ -57,6 +57,9 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     } else {
         Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
     };
+    if let Some(s) = &written {
+        super::output::print_new_warnings(&conv, &s.conversation);
+    }
     let (before, after) = (plan.tokens.before, plan.tokens.after);
 
     if args.json {

@@ -1,8 +1,8 @@
 //! Shared pieces of the command line's output.
 
 use crate::core::Conversation;
-use serde_json::{Value, json};
 use crate::core::visible::{visible, visible_line};
+use serde_json::{Value, json};
 use std::io::{self, Write};
 
 /// `{"id","title","path","format"}` of a conversation.
@@ -71,6 +71,18 @@ pub fn print_lines<I: IntoIterator<Item = String>>(lines: I) -> anyhow::Result<(
 /// Warnings go to stderr, so `--json` output stays clean.
 pub fn print_warnings(conv: &Conversation) {
     for w in &conv.warnings {
+        say_err(&format!("warning: {w}"));
+    }
+}
+
+/// The warnings a write added (a record it could not keep), to stderr:
+/// those of `before` were said when it was loaded.
+pub fn print_new_warnings(before: &Conversation, after: &Conversation) {
+    for w in after
+        .warnings
+        .iter()
+        .filter(|w| !before.warnings.contains(w))
+    {
         say_err(&format!("warning: {w}"));
     }
 }

@@ -30,6 +30,9 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     } else {
         Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
     };
+    if let Some(s) = &saved {
+        super::output::print_new_warnings(&conv, &s.conversation);
+    }
     let removed = saved.as_ref().map_or(count, |s| s.removed);
     let what = which.what();
     if args.json {

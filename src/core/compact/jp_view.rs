@@ -59,7 +59,11 @@ impl OverDifference {
         let turns = if self.from_turn == self.to_turn {
             format!("turn {}", self.from_turn + 1)
         } else {
-            format!("turns {}–{}", self.from_turn + 1, self.to_turn.saturating_add(1))
+            format!(
+                "turns {}–{}",
+                self.from_turn + 1,
+                self.to_turn.saturating_add(1)
+            )
         };
         format!(
             "jp {} all {} tool call{} in {turns}; jp-inspect's rule keeps {} under {}",

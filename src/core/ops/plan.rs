@@ -124,9 +124,17 @@ impl WithheldSummaries {
         let ranges: Vec<String> = self.ranges.iter().map(TurnRange::human).collect();
         format!(
             "the {} of turns {} {} not made: making {} sends {} to {} (the `{}` summarizer)",
-            if self.ranges.len() == 1 { "summary" } else { "summaries" },
+            if self.ranges.len() == 1 {
+                "summary"
+            } else {
+                "summaries"
+            },
             ranges.join(", "),
-            if self.ranges.len() == 1 { "was" } else { "were" },
+            if self.ranges.len() == 1 {
+                "was"
+            } else {
+                "were"
+            },
             if self.ranges.len() == 1 { "it" } else { "them" },
             crate::fmt::count(self.input_chars, "character"),
             self.destination,

@@ -42,7 +42,10 @@ pub fn expand(pattern: &str, declaring: &Path) -> Result<Vec<PathBuf>, Error> {
             .collect());
     }
     let matcher = Pattern::new(pattern).map_err(|e| {
-        Error::invalid(declaring, format!("extends `{pattern}`: not a valid glob: {e}"))
+        Error::invalid(
+            declaring,
+            format!("extends `{pattern}`: not a valid glob: {e}"),
+        )
     })?;
     // The fixed folder the pattern starts from, and how deep it may go.
     let mut root = PathBuf::new();

@@ -3,12 +3,12 @@
 
 use crate::core::error::{Error, Result};
 use crate::core::model::timestamp;
-use serde_json::json;
 use crate::core::store::safe_fs;
+use serde_json::json;
 use std::fs::{self, File, TryLockError};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// How long to wait after locking a file another process just released,

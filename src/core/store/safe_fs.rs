@@ -204,7 +204,10 @@ pub fn target(path: &Path, storage: &Path, guard: Guard) -> Result<Target> {
     };
     let meta = fs::metadata(&file).map_err(|e| Error::io(&file, e))?;
     if !meta.is_file() {
-        return Err(refused(&file, "is not a regular file; refusing to replace it"));
+        return Err(refused(
+            &file,
+            "is not a regular file; refusing to replace it",
+        ));
     }
     if guard == Guard::Strict {
         if meta.nlink() > 1 {
@@ -392,7 +395,11 @@ mod tests {
         assert_eq!(t.file, fs::canonicalize(storage.join("real.json")).unwrap());
         fs::write(tmp.path().join("outside.json"), "[]").unwrap();
         fs::remove_file(storage.join("c/events.json")).unwrap();
-        symlink(tmp.path().join("outside.json"), storage.join("c/events.json")).unwrap();
+        symlink(
+            tmp.path().join("outside.json"),
+            storage.join("c/events.json"),
+        )
+        .unwrap();
         let e = target(&storage.join("c/events.json"), &storage, Guard::Strict)
             .unwrap_err()
             .to_string();

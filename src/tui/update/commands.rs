@@ -111,11 +111,17 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
 /// withheld (`S`): the person has read where the ranges go.
 pub(super) fn summarize_preview(state: &mut State, fx: &mut Vec<Effect>) {
     let Some(preview) = &state.preview else {
-        state.set_status("nothing to summarise: preview a compaction first (p)", Level::Info);
+        state.set_status(
+            "nothing to summarise: preview a compaction first (p)",
+            Level::Info,
+        );
         return;
     };
     if preview.plan.withheld.is_none() {
-        state.set_status("the preview's summaries are already made (or it has none)", Level::Info);
+        state.set_status(
+            "the preview's summaries are already made (or it has none)",
+            Level::Info,
+        );
         return;
     }
     let request = crate::tui::job::PreviewRequest::of_spec(&preview.spec);

@@ -78,7 +78,10 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         let locked = if l.locked { "jp" } else { "" };
         let title = crate::core::visible::visible_line(l.title.as_deref().unwrap_or("(untitled)"));
         let title = match (&l.location, d) {
-            (_, Some(Err(e))) => format!("{title}  [unreadable: {}]", crate::core::visible::visible_line(e)),
+            (_, Some(Err(e))) => format!(
+                "{title}  [unreadable: {}]",
+                crate::core::visible::visible_line(e)
+            ),
             (crate::core::store::workspace::Location::User, _) => {
                 format!("{title}  (user storage)")
             }

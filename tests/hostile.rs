@@ -1,0 +1,611 @@
+//! A workspace someone else made: everything a cloned `.jp/` can hold
+//! (links, odd configs, escape sequences, impossible compactions) tried
+//! against the real binary on real files. Each test is one way such a
+//! workspace used to reach past the conversation.
+
+mod common;
+
+use common::{demo_copy, jp_inspect, stderr};
+use serde_json::{Value, json};
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ID: &str = "jp-c17944860430";
+
+fn workspace() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = demo_copy(tmp.path());
+    (tmp, conv)
+}
+
+/// Runs the binary in `cwd` with its own empty user config and data, and
+/// the environment `env` adds.
+fn run_with(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_jp-inspect"));
+    c.args(args)
+        .current_dir(cwd)
+        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
+        .env("XDG_CONFIG_HOME", cwd.join(".no-user-config"))
+        .env_remove("JP_GLOBAL_CONFIG_DIR")
+        .env_remove("JP_GLOBAL_CONFIG_FILE");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+/// Like [`run_with`], failing the test if the process takes longer than
+/// `limit` (it is killed then).
+fn run_within(args: &[&str], cwd: &Path, limit: Duration) -> std::process::Output {
+    use wait_timeout::ChildExt;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        .args(args)
+        .current_dir(cwd)
+        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
+        .env("XDG_CONFIG_HOME", cwd.join(".no-user-config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    if child.wait_timeout(limit).unwrap().is_none() {
+        let _ = child.kill();
+        panic!(
+            "`jp-inspect {}` still running after {:?}",
+            args.join(" "),
+            started.elapsed()
+        );
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn events(conv: &Path) -> Vec<Value> {
+    serde_json::from_slice(&fs::read(conv.join("events.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_symlinked_lock_file_is_refused_and_its_target_kept() {
+    let (tmp, conv) = workspace();
+    let victim = tmp.path().join("victim.txt");
+    fs::write(&victim, "precious\n").unwrap();
+    let locks = tmp.path().join(".jp/locks");
+    fs::create_dir_all(&locks).unwrap();
+    symlink(&victim, locks.join(format!("{ID}.lock"))).unwrap();
+    let before = fs::read(conv.join("events.json")).unwrap();
+    for args in [
+        vec!["compact", ID, "t:10..12"],
+        vec!["reset", ID, "--all"],
+        vec!["auto", ID, "--window", "64k"],
+    ] {
+        let out = jp_inspect(&args, tmp.path());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("symbolic link") && err.contains(&format!("{ID}.lock")),
+            "{args:?}: {err}"
+        );
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+    }
+    assert_eq!(fs::read(conv.join("events.json")).unwrap(), before);
+}
+
+#[test]
+fn a_symlinked_locks_folder_is_refused() {
+    let (tmp, _conv) = workspace();
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    symlink(&elsewhere, tmp.path().join(".jp/locks")).unwrap();
+    let out = jp_inspect(&["compact", ID, "t:10..12"], tmp.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
+#[test]
+fn the_record_folder_and_file_are_never_followed() {
+    // A linked record folder: the events are written, the record is not
+    // put where the link points, and the write says so.
+    let (tmp, conv) = workspace();
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    fs::remove_dir_all(tmp.path().join(".jp/jp-inspect")).ok();
+    symlink(&elsewhere, tmp.path().join(".jp/jp-inspect")).unwrap();
+    let out = jp_inspect(&["compact", ID, "t,over=4k:10..12"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+    assert!(events(&conv).len() > 286);
+
+    // A linked record file is not read through (and named).
+    let (tmp, _conv) = workspace();
+    let secret = tmp.path().join("secret.json");
+    fs::write(&secret, r#"{"compactions": []}"#).unwrap();
+    fs::create_dir_all(tmp.path().join(".jp/jp-inspect")).unwrap();
+    let record = tmp.path().join(".jp/jp-inspect/17944860430.json");
+    symlink(&secret, &record).unwrap();
+    let out = jp_inspect(&["compact", ID, "t,over=4k:10..12"], tmp.path());
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(&secret).unwrap(),
+        r#"{"compactions": []}"#
+    );
+}
+
+#[test]
+fn temp_files_get_fresh_random_names() {
+    // Planted links at every name the old scheme (`<name>.jp-inspect-<pid>.tmp`)
+    // could use for the next few processes: none is followed.
+    let (tmp, conv) = workspace();
+    let victim = tmp.path().join("victim.txt");
+    fs::write(&victim, "precious\n").unwrap();
+    let next = std::process::id();
+    for pid in next..next + 200 {
+        let _ = symlink(
+            &victim,
+            conv.join(format!("events.json.jp-inspect-{pid}.tmp")),
+        );
+    }
+    let out = jp_inspect(&["compact", ID, "t:10..12"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(
+        !fs::symlink_metadata(conv.join("events.json"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+#[test]
+fn extends_never_prints_the_files_it_points_at() {
+    let (tmp, _conv) = workspace();
+    fs::write(
+        tmp.path().join(".env"),
+        "ANTHROPIC_API_KEY=sk-ant-very-secret-value\n",
+    )
+    .unwrap();
+    for target in ["/proc/self/environ", ".env"] {
+        let target = if target.starts_with('/') {
+            target.to_string()
+        } else {
+            tmp.path().join(target).display().to_string()
+        };
+        fs::write(
+            tmp.path().join(".jp/config.toml"),
+            format!("extends = [{target:?}]\n"),
+        )
+        .unwrap();
+        for args in [
+            vec!["stats", ID],
+            vec!["auto", ID, "--dry-run"],
+            vec!["watch", ID, "--once"],
+        ] {
+            let out = run_with(
+                &args,
+                tmp.path(),
+                &[("JP_INSPECT_TEST_SECRET", "hunter2-in-the-environment")],
+            );
+            let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+            assert!(!all.contains("hunter2"), "{args:?}: {all}");
+            assert!(!all.contains("very-secret"), "{args:?}: {all}");
+            assert!(!all.contains("ANTHROPIC_API_KEY"), "{args:?}: {all}");
+            assert!(all.contains("not valid TOML"), "{args:?}: {all}");
+        }
+    }
+}
+
+#[test]
+fn a_parse_error_names_file_line_and_column() {
+    let (tmp, _conv) = workspace();
+    let cfg = tmp.path().join(".jp/config.toml");
+    fs::write(&cfg, "[conversation]\nx = = 1\n").unwrap();
+    let out = jp_inspect(&["stats", ID], tmp.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("{}:2:", cfg.display())), "{err}");
+}
+
+#[test]
+fn extends_globs_end_on_link_loops_and_huge_trees() {
+    let (tmp, _conv) = workspace();
+    let looped = tmp.path().join(".jp/loop");
+    fs::create_dir_all(&looped).unwrap();
+    symlink(".", looped.join("a")).unwrap();
+    symlink(".", looped.join("b")).unwrap();
+    fs::write(
+        tmp.path().join(".jp/config.toml"),
+        "extends = [\"loop/**/*.none\"]\n",
+    )
+    .unwrap();
+    let out = run_within(
+        &["stats", ID, "--json"],
+        tmp.path(),
+        Duration::from_secs(20),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    fs::write(
+        tmp.path().join(".jp/config.toml"),
+        "extends = [\"/usr/**/*.none\"]\n",
+    )
+    .unwrap();
+    let out = run_within(&["stats", ID], tmp.path(), Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("stopped"), "{}", stderr(&out));
+}
+
+#[test]
+fn deeply_nested_configs_fail_fast_in_every_format() {
+    let (tmp, _conv) = workspace();
+    let deep = |open: &str, close: &str, n: usize| format!("{}{}", open.repeat(n), close.repeat(n));
+    for (name, text) in [
+        ("config.yaml", format!("a: {}\n", deep("[", "]", 100_000))),
+        (
+            "config.json",
+            format!("{{\"a\": {}}}", deep("[", "]", 100_000)),
+        ),
+        (
+            "config.json5",
+            format!("{{a: {}}}", deep("[", "]", 100_000)),
+        ),
+        ("config.toml", format!("a = {}\n", deep("[", "]", 100_000))),
+    ] {
+        for ext in ["toml", "json", "json5", "yaml", "yml"] {
+            let _ = fs::remove_file(tmp.path().join(format!(".jp/config.{ext}")));
+        }
+        fs::write(tmp.path().join(".jp").join(name), text).unwrap();
+        let out = run_within(&["stats", ID], tmp.path(), Duration::from_secs(10));
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("nested more than 128 levels"),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// The demo with a title, a message and a tool result that carry escape
+/// sequences, as a hostile conversation would.
+fn with_escapes(conv: &Path) {
+    let osc = "\u{1b}]0;pwned\u{7}";
+    fs::write(
+        conv.join("metadata.json"),
+        json!({"title": format!("{osc}evil\u{1b}[2J\rtitle\nsecond line")}).to_string(),
+    )
+    .unwrap();
+    let mut ev = events(conv);
+    for e in ev.iter_mut() {
+        if e["type"] == "chat_request" {
+            e["content"] = json!(format!("{osc}hello\u{1b}[31m red\u{0}"));
+            break;
+        }
+    }
+    fs::write(
+        conv.join("events.json"),
+        serde_json::to_string_pretty(&ev).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn conversation_text_never_drives_the_terminal() {
+    let (tmp, conv) = workspace();
+    with_escapes(&conv);
+    for args in [
+        vec!["list"],
+        vec!["show", ID],
+        vec!["show", ID, "--compacted"],
+        vec!["stats", ID],
+        vec!["history", ID],
+        vec!["stats", "\u{1b}]0;nope\u{7}"],
+    ] {
+        let out = jp_inspect(&args, tmp.path());
+        for (what, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            assert!(
+                !bytes
+                    .iter()
+                    .any(|&b| b == 0x1b || b == 0x07 || b == 0 || b == b'\r'),
+                "{args:?} {what} holds a control character: {:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        let all = String::from_utf8_lossy(&out.stdout).to_string() + &stderr(&out);
+        assert!(
+            all.contains('␛'),
+            "{args:?}: the escape is not shown: {all}"
+        );
+    }
+    // JSON stays exact.
+    let v = common::json(&jp_inspect(&["stats", ID, "--json"], tmp.path()));
+    assert!(
+        v["conversation"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("\u{1b}]0;pwned")
+    );
+}
+
+#[test]
+fn a_symlinked_events_file_is_written_through_and_kept() {
+    let (tmp, conv) = workspace();
+    let real = tmp.path().join(".jp/real-events.json");
+    fs::rename(conv.join("events.json"), &real).unwrap();
+    symlink(&real, conv.join("events.json")).unwrap();
+    let out = jp_inspect(&["compact", ID, "t:10..12"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let link = fs::symlink_metadata(conv.join("events.json")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    let written: Vec<Value> = serde_json::from_slice(&fs::read(&real).unwrap()).unwrap();
+    assert_eq!(written.len(), 287);
+
+    // A link out of the workspace's storage is refused, its target kept.
+    let (tmp, conv) = workspace();
+    let outside = tmp.path().join("outside.json");
+    fs::rename(conv.join("events.json"), &outside).unwrap();
+    symlink(&outside, conv.join("events.json")).unwrap();
+    let before = fs::read(&outside).unwrap();
+    let out = jp_inspect(&["compact", ID, "t:10..12"], tmp.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("outside"), "{}", stderr(&out));
+    assert_eq!(fs::read(&outside).unwrap(), before);
+}
+
+#[test]
+fn hard_links_and_read_only_files_need_force() {
+    let (tmp, conv) = workspace();
+    let other = tmp.path().join("other-name.json");
+    fs::hard_link(conv.join("events.json"), &other).unwrap();
+    let out = jp_inspect(&["compact", ID, "t:10..12"], tmp.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("2 hard links"), "{}", stderr(&out));
+    let out = jp_inspect(&["compact", ID, "t:10..12", "--force"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let (tmp, conv) = workspace();
+    let path = conv.join("events.json");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    let out = jp_inspect(&["reset", ID, "--all"], tmp.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("read-only"), "{}", stderr(&out));
+    let out = jp_inspect(&["reset", ID, "--all", "--force"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
+}
+
+#[test]
+fn the_owner_and_group_are_kept() {
+    // Giving a file away needs root; as another user the check is moot.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("not root: skipping the owner check");
+        return;
+    }
+    let (tmp, conv) = workspace();
+    let path = conv.join("events.json");
+    std::os::unix::fs::chown(&path, Some(4321), Some(4322)).unwrap();
+    let out = jp_inspect(&["compact", ID, "t:10..12"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let m = fs::metadata(&path).unwrap();
+    assert_eq!((m.uid(), m.gid()), (4321, 4322));
+}
+
+#[test]
+fn a_closed_stderr_is_no_panic() {
+    let (tmp, _conv) = workspace();
+    for args in [vec!["stats", "jp-cNOPE"], vec!["stats", ID]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let status = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+            .args(&args)
+            .current_dir(tmp.path())
+            .env("JP_USER_DATA_DIR", tmp.path().join(".no-user-data"))
+            .stdout(writer.try_clone().unwrap())
+            .stderr(writer)
+            .status()
+            .unwrap();
+        let want = if args[1] == ID { 0 } else { 1 };
+        assert_eq!(status.code(), Some(want), "{args:?}");
+    }
+}
+
+/// The demo with two compactions jp projects in its own way: a backwards
+/// range and one that runs past every turn.
+fn with_impossible_compactions(conv: &Path) {
+    let mut ev = events(conv);
+    for (from, to) in [(json!(1), json!(0)), (json!(3), json!(u64::MAX))] {
+        ev.push(json!({
+            "type": "compaction",
+            "timestamp": "2026-11-12 14:50:40.000000",
+            "from_turn": from,
+            "to_turn": to,
+            "reasoning": "strip",
+        }));
+    }
+    fs::write(
+        conv.join("events.json"),
+        serde_json::to_string_pretty(&ev).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn impossible_compactions_are_marked_for_what_they_do() {
+    let (tmp, conv) = workspace();
+    with_impossible_compactions(&conv);
+    let v = common::json(&jp_inspect(&["stats", ID, "--json"], tmp.path()));
+    let list = v["compactions"].as_array().unwrap();
+    let warnings: Vec<&str> = list.iter().filter_map(|c| c["warning"].as_str()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "no effect: the range runs backwards",
+            "covers every future turn as well: its range runs past the last turn"
+        ]
+    );
+    let text = String::from_utf8_lossy(&jp_inspect(&["stats", ID], tmp.path()).stdout).to_string();
+    assert!(
+        text.contains("warning: no effect: the range runs backwards"),
+        "{text}"
+    );
+    // Every command still works on them.
+    for args in [
+        vec!["show", ID, "--compacted"],
+        vec!["list"],
+        vec!["history", ID],
+        vec!["simulate", ID],
+    ] {
+        let out = jp_inspect(&args, tmp.path());
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    // The automatic policy names the endless one as why it can't act.
+    let out = jp_inspect(
+        &[
+            "auto",
+            ID,
+            "--dry-run",
+            "--window",
+            "32k",
+            "--mode",
+            "single",
+        ],
+        tmp.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("covers every future turn as well"), "{text}");
+}
+
+#[test]
+fn impossible_compactions_project_as_jp_projects_them() {
+    let Some(shared) = common::shared() else {
+        eprintln!("../shared is absent: skipping the comparison with jp's own projection");
+        return;
+    };
+    let oracle = shared.join("tools/jp-oracle/oracle");
+    let (tmp, conv) = workspace();
+    with_impossible_compactions(&conv);
+    let jp = Command::new(&oracle)
+        .arg("project")
+        .arg(&conv)
+        .output()
+        .unwrap();
+    assert!(jp.status.success(), "{}", stderr(&jp));
+    let jp: Value = serde_json::from_slice(&jp.stdout).unwrap();
+    let ours = common::json(&jp_inspect(
+        &["show", ID, "--compacted", "--json"],
+        tmp.path(),
+    ));
+    let ours_events = ours["events"].as_array().map(Vec::len);
+    assert_eq!(
+        ours_events,
+        jp["projected"].as_array().map(Vec::len),
+        "projected event count differs from jp's"
+    );
+}
+
+/// A summarizer of the user's own that calls a real HTTP server on
+/// 127.0.0.1, counting the calls.
+struct Endpoint {
+    hits: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    port: u16,
+    _server: std::thread::JoinHandle<()>,
+}
+
+fn endpoint() -> Endpoint {
+    use std::sync::atomic::Ordering;
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = server.server_addr().to_ip().unwrap().port();
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = hits.clone();
+    let handle = std::thread::spawn(move || {
+        while let Ok(Some(req)) = server.recv_timeout(Duration::from_secs(30)) {
+            counter.fetch_add(1, Ordering::SeqCst);
+            let body = json!({"choices": [{"message": {"content": "a summary"}}]});
+            let _ = req.respond(tiny_http::Response::from_string(body.to_string()));
+        }
+    });
+    Endpoint {
+        hits,
+        port,
+        _server: handle,
+    }
+}
+
+#[test]
+fn a_dry_run_sends_nothing_unless_asked() {
+    use std::sync::atomic::Ordering;
+    let (tmp, _conv) = workspace();
+    let ep = endpoint();
+    let user = tmp.path().join(".no-user-config/jp");
+    fs::create_dir_all(&user).unwrap();
+    fs::write(
+        user.join("config.toml"),
+        format!(
+            "[conversation.compaction.auto.summarizer]\nkind = \"openai\"\n\
+             base_url = \"http://127.0.0.1:{}/v1\"\nmodel = \"m\"\n",
+            ep.port
+        ),
+    )
+    .unwrap();
+    let out = run_with(&["compact", ID, "s:2..5", "--dry-run"], tmp.path(), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        ep.hits.load(Ordering::SeqCst),
+        0,
+        "a dry run sent the conversation"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Not sent") && text.contains(&format!("127.0.0.1:{}", ep.port)),
+        "{text}"
+    );
+    let v = common::json(&run_with(
+        &["compact", ID, "s:2..5", "--dry-run", "--json"],
+        tmp.path(),
+        &[],
+    ));
+    assert_eq!(v["withheld"]["turns"], json!([[1, 4]]));
+    assert!(v["withheld"]["input_chars"].as_u64().unwrap() > 1000);
+    let out = run_with(
+        &[
+            "auto",
+            ID,
+            "--dry-run",
+            "--window",
+            "32k",
+            "--mode",
+            "single",
+        ],
+        tmp.path(),
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ep.hits.load(Ordering::SeqCst), 0, "auto --dry-run sent it");
+
+    // Asked for, it is sent.
+    let out = run_with(
+        &["compact", ID, "s:2..5", "--dry-run", "--summarize"],
+        tmp.path(),
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ep.hits.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn a_missing_summarizer_names_where_one_may_be_defined() {
+    let (tmp, _conv) = workspace();
+    let out = run_with(
+        &["compact", ID, "s:2..5", "--summarizer", "openai"],
+        tmp.path(),
+        &[],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(".no-user-config/jp/config.toml"), "{err}");
+    assert!(!err.contains("of the conversation config"), "{err}");
+}
