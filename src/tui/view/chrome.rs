@@ -190,21 +190,23 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
             .iter()
             .find(|n| fired.iter().any(|f| n.starts_with(f)))
             .or(p.plan.notes.last());
-        if let Some(raises) = p.plan.additions.iter().find_map(|a| a.raises()) {
-            spans.push(Span::styled(format!(" · {raises}"), t.error()));
-        } else if let Some(note) = note {
-            spans.push(Span::styled(format!(" · {note}"), t.dim()));
-        }
-        match &p.plan.withheld {
-            Some(w) => spans.push(Span::styled(
+        if let Some(w) = &p.plan.withheld {
+            // What pressing S sends, and where, comes before anything else.
+            spans.push(Span::styled(
                 format!(
-                    "  S makes the summary: sends {} to {} · Esc drop",
+                    " · S makes the summary: sends {} to {} · Esc drop",
                     crate::fmt::count(w.input_chars, "character"),
                     w.destination
                 ),
                 t.accent(),
-            )),
-            None => spans.push(Span::styled("  a apply · Esc drop", t.dim())),
+            ));
+        } else {
+            if let Some(raises) = p.plan.additions.iter().find_map(|a| a.raises()) {
+                spans.push(Span::styled(format!(" · {raises}"), t.error()));
+            } else if let Some(note) = note {
+                spans.push(Span::styled(format!(" · {note}"), t.dim()));
+            }
+            spans.push(Span::styled("  a apply · Esc drop", t.dim()));
         }
     } else if let Some((text, level)) = &state.status.message {
         let style = match level {

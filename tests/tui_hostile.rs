@@ -1,0 +1,131 @@
+//! The inspector on what a hostile or careless workspace holds: a preview
+//! that would send the conversation to a summarizer, escape sequences in
+//! the conversation, impossible compactions. Driven through `update` with
+//! jobs run inline, as the other TUI tests.
+
+mod common;
+
+use common::harness::Harness;
+use crossterm::event::KeyCode;
+use jp_inspect::core::summarize::config::SummarizerConfig;
+use jp_inspect::tui::state::Panel;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// An OpenAI-shaped endpoint on 127.0.0.1 that counts its calls.
+fn endpoint() -> (u16, Arc<AtomicUsize>) {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = server.server_addr().to_ip().unwrap().port();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counter = hits.clone();
+    std::thread::spawn(move || {
+        while let Ok(Some(req)) = server.recv_timeout(Duration::from_secs(30)) {
+            counter.fetch_add(1, Ordering::SeqCst);
+            let body = json!({"choices": [{"message": {"content": "what turns 10-12 did"}}]});
+            let _ = req.respond(tiny_http::Response::from_string(body.to_string()));
+        }
+    });
+    (port, hits)
+}
+
+#[test]
+fn a_preview_calls_no_summarizer_until_s_is_pressed() {
+    let (port, hits) = endpoint();
+    let mut h = Harness::new(160, 40, false);
+    h.state.settings.config.summarizer = SummarizerConfig::OpenAi {
+        base_url: format!("http://127.0.0.1:{port}/v1"),
+        model: "m".into(),
+        api_key_env: None,
+        timeout: Duration::from_secs(10),
+    };
+    let before = std::fs::read(h.dir().join("events.json")).unwrap();
+    h.char('p');
+    h.typed("s:10..12");
+    h.key(KeyCode::Enter);
+    let preview = h.state.preview.clone().expect("a preview");
+    let withheld = preview
+        .plan
+        .withheld
+        .clone()
+        .expect("the summary is withheld");
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        0,
+        "previewing sent the conversation"
+    );
+    let text = h.text();
+    assert!(
+        text.contains("S makes the summary") && text.contains(&format!("127.0.0.1:{port}")),
+        "{text}"
+    );
+    assert!(withheld.input_chars > 1000);
+
+    // Applying a withheld preview writes nothing and says why.
+    h.char('a');
+    assert_eq!(std::fs::read(h.dir().join("events.json")).unwrap(), before);
+    assert!(h.text().contains("not applied"), "{}", h.text());
+
+    // S makes it (one call), then a writes the real summary.
+    h.char('S');
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+    let preview = h.state.preview.clone().expect("still previewing");
+    assert!(preview.plan.withheld.is_none());
+    h.char('a');
+    let events: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(h.dir().join("events.json")).unwrap()).unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(last["summary"]["summary"], "what turns 10-12 did");
+}
+
+#[test]
+fn escape_sequences_are_drawn_not_obeyed() {
+    let mut h = Harness::prepared(120, 36, false, |dir| {
+        let path = dir.join("events.json");
+        let mut ev: Vec<Value> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let first = ev.iter_mut().find(|e| e["type"] == "chat_request").unwrap();
+        first["content"] = json!("\u{1b}]0;pwned\u{7}hello\u{1b}[2J world");
+        std::fs::write(&path, serde_json::to_string_pretty(&ev).unwrap()).unwrap();
+    });
+    // The first request's row, then its detail.
+    h.char('j');
+    h.char('j');
+    let text = h.text();
+    assert!(text.contains("␛]0;pwned␇hello"), "{text}");
+    h.key(KeyCode::Enter);
+    let Some(Panel::Detail(d)) = &h.state.panel else {
+        panic!("no detail view");
+    };
+    let body: String = d
+        .lines
+        .iter()
+        .flat_map(|l| &l.spans)
+        .map(|s| s.content.as_ref())
+        .collect();
+    assert!(body.contains("␛[2J"), "{body}");
+    assert!(!body.contains('\u{1b}'), "{body}");
+}
+
+#[test]
+fn an_endless_compaction_is_marked_in_the_list_and_detail() {
+    let h = Harness::prepared(160, 40, false, |dir| {
+        let path = dir.join("events.json");
+        let mut ev: Vec<Value> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        ev.push(json!({
+            "type": "compaction", "timestamp": "2026-11-12 14:50:40.000000",
+            "from_turn": 3, "to_turn": u64::MAX, "reasoning": "strip",
+        }));
+        std::fs::write(&path, serde_json::to_string_pretty(&ev).unwrap()).unwrap();
+    });
+    let rows = &h.state.inspection.as_ref().unwrap().compactions;
+    assert_eq!(
+        rows.last().unwrap().warning,
+        Some("covers every future turn as well: its range runs past the last turn")
+    );
+    assert!(
+        h.text().contains("⚠ covers every future turn"),
+        "{}",
+        h.text()
+    );
+}
