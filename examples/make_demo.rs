@@ -467,7 +467,7 @@ fn base_config() -> Value {
                 {"content": "The project is csvq, a command-line tool that runs SQL-ish queries over CSV files. It targets Rust 1.74 and has no unsafe code.", "tag": "project", "position": 0}
             ],
             "model": {
-                "id": {"provider": "anthropic", "name": "claude-sonnet-4-5"},
+                "id": {"provider": "anthropic", "name": "claude-opus-4-5"},
                 "parameters": {
                     "max_tokens": 16000,
                     "reasoning": {"effort": "medium", "exclude": false}
@@ -478,7 +478,7 @@ fn base_config() -> Value {
             "tools": tools()
         },
         "providers": {
-            "llm": {"aliases": {"sonnet": {"provider": "anthropic", "name": "claude-sonnet-4-5"}}}
+            "llm": {"aliases": {"opus": {"provider": "anthropic", "name": "claude-opus-4-5"}}}
         }
     })
 }

@@ -29,8 +29,20 @@ pub fn materialize() -> std::io::Result<Demo> {
     fs::write(dir.join("events.json"), EVENTS)?;
     fs::write(dir.join("base_config.json"), BASE_CONFIG)?;
     fs::write(dir.join("metadata.json"), METADATA)?;
+    remember_sources(&dir);
     Ok(Demo {
         workspace,
         conversation_dir: dir,
     })
+}
+
+/// Keeps the record jp-inspect keeps of the compactions it writes (which
+/// are automatic, their `over` bounds) for the demo's own, as if jp-inspect
+/// had written them: so a `jp query` that rewrites the copy, dropping those
+/// fields, still leaves them automatic. Best effort: the demo opens without.
+fn remember_sources(dir: &std::path::Path) {
+    use crate::core::store::{load, provenance};
+    if let Ok(conv) = load::load(dir) {
+        let _ = provenance::write(dir, &provenance::records_of(&conv));
+    }
 }

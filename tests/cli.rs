@@ -349,7 +349,7 @@ fn projected_figures_match_a_count_by_hand_of_jps_projection() {
 fn stats_report_window_thresholds_and_compactions() {
     let (tmp, _) = workspace();
     let v = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
-    assert_eq!(v["model"], "anthropic/claude-sonnet-4-5");
+    assert_eq!(v["model"], "anthropic/claude-opus-4-5");
     // Claude Sonnet 4.5: a 200k window, of which the demo's configured
     // max_tokens (16k) is kept for the answer.
     assert_eq!(v["window"]["tokens"], 200_000);

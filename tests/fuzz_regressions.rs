@@ -65,3 +65,18 @@ fn legacy_file_round_trips_with_its_base_config() {
     .unwrap();
     assert_eq!(back.base_config, conv.base_config);
 }
+
+/// Found by `config`: a YAML error message begins with the path of keys it
+/// was at, which is the file's own text; the message must not repeat it.
+#[test]
+fn a_yaml_error_does_not_repeat_its_key_path() {
+    let bytes = std::fs::read(common::data().join("fuzz/config-yaml-key-path.bin")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("config.yaml");
+    std::fs::write(&path, &bytes[1..]).unwrap();
+    let e = jp_inspect::core::store::jp_config::parse_file(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains("looyyyyyyyy"), "{e}");
+    assert!(e.contains("not valid YAML"), "{e}");
+}

@@ -302,8 +302,21 @@ impl AutoConfig {
                 .enumerate()
                 .map(|(i, r)| l.jp_rule(&format!("{key}[{i}]"), r))
                 .collect::<Result<Vec<_>, _>>()?;
-            self.rules = Some(parsed);
-            self.origins.insert(key.to_string(), origin.to_string());
+            // Layered as jp layers them (`vec_with_strategy`): the first
+            // replaces the built-in default, later ones append unless
+            // their wrapper says `replace` or `prepend`.
+            let strategy = crate::core::model::config::strategy_of(rules);
+            let rules = match (self.rules.take(), strategy) {
+                (None, _) | (_, Some("replace")) => parsed,
+                (Some(prev), Some("prepend")) => parsed.into_iter().chain(prev).collect(),
+                (Some(prev), _) => prev.into_iter().chain(parsed).collect(),
+            };
+            // jp writes its default into every conversation it saves: that
+            // is no setting of anyone's.
+            if rules != [Rule::jp_default()] {
+                self.origins.insert(key.to_string(), origin.to_string());
+            }
+            self.rules = Some(rules);
         }
         match unwrap(compaction).get("auto") {
             Some(auto) => self.apply_trusted(auto, origin, trust),

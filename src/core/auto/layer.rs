@@ -15,10 +15,7 @@ use std::time::Duration;
 
 /// `jp` configs may wrap a value with its merge strategy.
 pub(super) fn unwrap(v: &Value) -> &Value {
-    match v {
-        Value::Object(o) if o.contains_key("value") && o.len() <= 2 => &o["value"],
-        other => other,
-    }
+    crate::core::model::config::unwrap_value(v)
 }
 
 pub(super) struct Layer<'a> {

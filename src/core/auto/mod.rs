@@ -31,7 +31,16 @@ pub fn config_for(conv: &Conversation, file: Option<&Path>) -> crate::core::Resu
     for f in jp_config::files_for(&conv.dir)? {
         c.apply_source(&f.doc, &f.path.display().to_string(), f.trust)?;
     }
-    let merged = conv.merged_config();
+    // jp layers a conversation's config over the files as a resolved
+    // config whose lists all say `replace` (its `to_partial`), so its
+    // rules replace the files' rather than adding to them.
+    let mut merged = conv.merged_config().clone();
+    if let Some(rules) = merged.pointer_mut("/conversation/compaction/rules")
+        && rules.is_array()
+    {
+        *rules = serde_json::json!({"value": rules.take(), "strategy": "replace"});
+    }
+    let merged = &merged;
     let origin = format!(
         "{} (base config and config deltas of {})",
         conv.dir.display(),

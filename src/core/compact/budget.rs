@@ -121,7 +121,7 @@ mod tests {
     fn config() -> Value {
         json!({
             "assistant": {
-                "model": {"id": "anthropic/claude-sonnet-4-5", "parameters": {"max_tokens": 8000}},
+                "model": {"id": "anthropic/claude-opus-4-5", "parameters": {"max_tokens": 8000}},
                 "system_prompt": "x".repeat(4000),
             },
             "conversation": {"tools": {"t": {"enable": true, "summary": "y".repeat(396)}}}

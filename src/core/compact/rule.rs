@@ -39,6 +39,25 @@ pub struct RangeSpec {
 }
 
 impl Rule {
+    /// What `jp conversation compact` applies when no rule is configured,
+    /// and what jp writes into every conversation it saves as its
+    /// `conversation.compaction.rules`: strip reasoning and tool calls,
+    /// keeping the first and the last turn.
+    pub fn jp_default() -> Rule {
+        Rule {
+            summarize: false,
+            reasoning: true,
+            tools: Some(ToolCalls::Strip {
+                request: true,
+                response: true,
+                over: None,
+            }),
+            range: None,
+            keeps: Some(crate::core::compact::plan::Keeps::default()),
+            instructions: None,
+        }
+    }
+
     /// The policies in words: `summary`, `reasoning + tools`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

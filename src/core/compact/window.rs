@@ -29,6 +29,9 @@ struct Entry {
     output: Option<u64>,
     #[serde(default)]
     provider: Option<String>,
+    /// Where the figures come from, shown by `models`.
+    #[serde(default)]
+    source: Option<String>,
 }
 
 fn table() -> &'static Table {
@@ -197,6 +200,31 @@ pub fn resolve_alias(model: &ModelId, config: &Value) -> ModelId {
     }
 }
 
+/// One entry of the bundled table, as `models` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TableRow {
+    pub pattern: String,
+    pub provider: Option<String>,
+    pub window: u64,
+    pub output: Option<u64>,
+    pub source: Option<String>,
+}
+
+/// Every entry of the bundled table, in matching order.
+pub fn table_rows() -> Vec<TableRow> {
+    table()
+        .model
+        .iter()
+        .map(|e| TableRow {
+            pattern: e.pattern.clone(),
+            provider: e.provider.clone(),
+            window: e.window,
+            output: e.output,
+            source: e.source.clone(),
+        })
+        .collect()
+}
+
 /// The window of a model in the table, if known.
 pub fn lookup(model: &ModelId) -> Option<u64> {
     entry(model).map(|e| e.window)
@@ -270,7 +298,19 @@ mod tests {
     fn matches_ids_in_every_form() {
         let cfg = |id: Value| json!({"assistant": {"model": {"id": id}}});
         let w = |id: Value| for_config(&cfg(id), None).map(|w| w.tokens);
-        assert_eq!(w(json!("anthropic/claude-opus-4-6")), Some(200_000));
+        assert_eq!(w(json!("anthropic/claude-opus-4-6")), Some(1_000_000));
+        assert_eq!(
+            w(json!("anthropic/claude-opus-4-5-20251101")),
+            Some(200_000)
+        );
+        assert_eq!(
+            w(json!("anthropic/claude-sonnet-4-5-20250929")),
+            Some(1_000_000)
+        );
+        assert_eq!(
+            w(json!("anthropic/claude-opus-4-1-20250805")),
+            Some(200_000)
+        );
         assert_eq!(
             w(json!({"provider": "google", "name": "gemini-3-flash-preview"})),
             Some(1_048_576)

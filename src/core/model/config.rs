@@ -7,21 +7,28 @@ use crate::core::model::event::Kind;
 use serde_json::Value;
 use std::fmt;
 
-/// Deep-merges `overlay` into `base` as `jp` does: objects merge key by key,
-/// jp's mergeable lists (see `merge_list`) by their strategy, anything else
-/// is replaced wholesale.
+/// Deep-merges `overlay` into `base` as `jp` does: objects merge key by
+/// key; jp's mergeable values (lists, strings and maps written as
+/// `{"value": …, "strategy": …, "discard_when_merged": …}`, the form jp
+/// saves them in) merge by their strategy; anything else is replaced
+/// wholesale. Wrappers are kept, so a later merge still sees a default's
+/// `discard_when_merged`; [`resolve`] takes them off.
 pub fn merge(base: &mut Value, overlay: &Value) {
-    if let (Some(prev), Some(next)) = (as_list(base), as_list(overlay)) {
-        *base = merge_list(prev, next);
+    if let Some(next) = Wrapped::of(overlay) {
+        *base = next.merged_over(base);
+        return;
+    }
+    if let Some(prev) = Wrapped::of(base) {
+        *base = prev.under_plain(overlay);
         return;
     }
     match (base, overlay) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in b {
                 let slot = a.entry(k.clone()).or_insert(Value::Null);
-                match (list_like(slot), list_like(v)) {
+                match (slot.as_array(), v.as_array()) {
                     (Some(prev), Some(next)) if MERGEABLE_LISTS.contains(&k.as_str()) => {
-                        *slot = merge_list(prev, next);
+                        *slot = Value::Array(prev.iter().chain(next).cloned().collect());
                     }
                     _ => merge(slot, v),
                 }
@@ -34,54 +41,168 @@ pub fn merge(base: &mut Value, overlay: &Value) {
 /// Lists jp merges by appending even when both sides are plain arrays (its
 /// `MergeableVec` fields that are read here): a skill's config delta adds
 /// its sections and instructions to the system prompt.
-const MERGEABLE_LISTS: [&str; 3] = ["system_prompt_sections", "instructions", "rules"];
+const MERGEABLE_LISTS: [&str; 4] = [
+    "system_prompt_sections",
+    "instructions",
+    "rules",
+    "attachments",
+];
 
-/// A list in jp's wrapped form, `{"value": [...], "strategy": ...,
-/// "discard_when_merged": ...}`: (items, strategy, discard when merged).
-type List<'a> = (&'a [Value], Option<&'a str>, bool);
+/// The keys of jp's wrapper objects.
+const WRAPPER_KEYS: [&str; 5] = [
+    "value",
+    "strategy",
+    "discard_when_merged",
+    "separator",
+    "dedup",
+];
 
-fn as_list(v: &Value) -> Option<List<'_>> {
-    let o = v.as_object()?;
-    let items = o.get("value")?.as_array()?;
-    if !o
-        .keys()
-        .all(|k| ["value", "strategy", "discard_when_merged"].contains(&k.as_str()))
-    {
-        return None;
-    }
-    Some((
-        items,
-        o.get("strategy").and_then(Value::as_str),
-        o.get("discard_when_merged")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
-    ))
+/// One of jp's mergeable values in its wrapped form.
+#[derive(Debug, Clone, Copy)]
+struct Wrapped<'a> {
+    value: &'a Value,
+    strategy: Option<&'a str>,
+    separator: &'a str,
+    discard: bool,
+    raw: &'a Value,
 }
 
-/// A plain array or a wrapped list.
-fn list_like(v: &Value) -> Option<List<'_>> {
-    match v {
-        Value::Array(a) => Some((a, None, false)),
-        _ => as_list(v),
+impl<'a> Wrapped<'a> {
+    /// `v` as a wrapper, when it is one: an object of only the wrapper keys
+    /// holding a list or a string as its `value`, or a map with a
+    /// `strategy` (jp's own test for a wrapped map, whose `value` could be
+    /// an ordinary key otherwise).
+    fn of(v: &'a Value) -> Option<Wrapped<'a>> {
+        let o = v.as_object()?;
+        let value = o.get("value")?;
+        if !o.keys().all(|k| WRAPPER_KEYS.contains(&k.as_str())) {
+            return None;
+        }
+        let strategy = o.get("strategy").and_then(Value::as_str);
+        let is_form = match value {
+            Value::Array(_) | Value::String(_) => true,
+            Value::Object(_) => strategy.is_some(),
+            _ => false,
+        };
+        is_form.then_some(Wrapped {
+            value,
+            strategy,
+            separator: match o.get("separator").and_then(Value::as_str) {
+                Some("space") => " ",
+                Some("line") => "\n",
+                Some("paragraph") => "\n\n",
+                _ => "",
+            },
+            discard: o
+                .get("discard_when_merged")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            raw: v,
+        })
+    }
+
+    /// The same wrapper around `value`.
+    fn with_value(&self, value: Value) -> Value {
+        let mut o = self.raw.as_object().cloned().unwrap_or_default();
+        o.insert("value".into(), value);
+        Value::Object(o)
+    }
+
+    /// This wrapper merged over `base` (jp's `vec_with_strategy`,
+    /// `string_with_strategy`, `map_with_strategy`), still wrapped.
+    fn merged_over(&self, base: &Value) -> Value {
+        let prev = Wrapped::of(base);
+        if prev.is_some_and(|p| p.discard) || base.is_null() {
+            return self.raw.clone();
+        }
+        let prev_value = prev.map_or(base, |p| p.value);
+        let value = match (prev_value, self.value) {
+            (Value::Array(p), Value::Array(n)) => Value::Array(match self.strategy {
+                Some("replace") => n.clone(),
+                Some("prepend") => n.iter().chain(p).cloned().collect(),
+                _ => p.iter().chain(n).cloned().collect(),
+            }),
+            (Value::String(p), Value::String(n)) => Value::String(match self.strategy {
+                Some("replace") => n.clone(),
+                Some("prepend") => format!("{n}{}{p}", self.separator),
+                // A merged string appends by default.
+                _ => format!("{p}{}{n}", self.separator),
+            }),
+            (Value::Object(p), Value::Object(n)) => {
+                let mut out = p.clone();
+                match self.strategy {
+                    Some("replace") => out = n.clone(),
+                    Some("merge") => out.extend(n.iter().map(|(k, v)| (k.clone(), v.clone()))),
+                    Some("keep") => {
+                        for (k, v) in n {
+                            out.entry(k.clone()).or_insert_with(|| v.clone());
+                        }
+                    }
+                    _ => {
+                        let mut merged = Value::Object(out);
+                        merge(&mut merged, &Value::Object(n.clone()));
+                        return self.with_value(merged);
+                    }
+                }
+                Value::Object(out)
+            }
+            (_, n) => n.clone(),
+        };
+        self.with_value(value)
+    }
+
+    /// A plain `next` merged over this wrapper: a default is replaced; a
+    /// list is appended to, a string replaced, a map deep-merged.
+    fn under_plain(&self, next: &Value) -> Value {
+        if self.discard {
+            return next.clone();
+        }
+        match (self.value, next) {
+            (Value::Array(p), Value::Array(n)) => {
+                Value::Array(p.iter().chain(n).cloned().collect())
+            }
+            (Value::Object(_), Value::Object(_)) => {
+                let mut merged = self.value.clone();
+                merge(&mut merged, next);
+                merged
+            }
+            _ => next.clone(),
+        }
     }
 }
 
-/// jp's `vec_with_strategy`: a default (`discard_when_merged`) is replaced;
-/// otherwise the next list's strategy decides, appending when it names none.
-fn merge_list(prev: List<'_>, next: List<'_>) -> Value {
-    let (prev, _, discard) = prev;
-    let (next, strategy, _) = next;
-    let items: Vec<Value> = match (discard, strategy) {
-        (true, _) | (false, Some("replace")) => next.to_vec(),
-        (false, Some("prepend")) => next.iter().chain(prev).cloned().collect(),
-        _ => prev.iter().chain(next).cloned().collect(),
-    };
-    Value::Array(items)
+/// `config` with jp's wrappers taken off, every mergeable value in its
+/// plain form: what jp's resolved config holds, and what every reader of
+/// a config here expects.
+pub fn resolve(config: &mut Value) {
+    if let Some(w) = Wrapped::of(config) {
+        *config = w.value.clone();
+        return resolve(config);
+    }
+    match config {
+        Value::Object(o) => o.values_mut().for_each(resolve),
+        Value::Array(a) => a.iter_mut().for_each(resolve),
+        _ => {}
+    }
+}
+
+/// The merge strategy a wrapped value names (`replace`, `append`,
+/// `prepend`, …); `None` for a plain value or a wrapper that names none.
+pub fn strategy_of(v: &Value) -> Option<&str> {
+    Wrapped::of(v).and_then(|w| w.strategy)
 }
 
 /// The merged config in effect just before event `upto` (all of it when
-/// `None`).
+/// `None`), resolved: jp's wrappers taken off.
 pub fn merged(conv: &Conversation, upto: Option<usize>) -> Value {
+    let mut config = merged_wrapped(conv, upto);
+    resolve(&mut config);
+    config
+}
+
+/// [`merged`] with jp's wrappers kept, as they must be while merging (a
+/// default's `discard_when_merged` decides the next merge).
+fn merged_wrapped(conv: &Conversation, upto: Option<usize>) -> Value {
     let mut config = conv.base_config.clone();
     let end = upto.unwrap_or(conv.events.len()).min(conv.events.len());
     for (i, e) in conv.events[..end].iter().enumerate() {
@@ -95,11 +216,11 @@ pub fn merged(conv: &Conversation, upto: Option<usize>) -> Value {
 }
 
 /// `jp` configs may wrap a value with its merge strategy:
-/// `{"value": ..., "strategy": ...}`.
+/// `{"value": ..., "strategy": ...}`; the value inside.
 pub fn unwrap_value(v: &Value) -> &Value {
-    match v {
-        Value::Object(o) if o.contains_key("value") => &o["value"],
-        other => other,
+    match Wrapped::of(v) {
+        Some(w) => w.value,
+        None => v,
     }
 }
 
@@ -200,39 +321,90 @@ mod tests {
         );
     }
 
+    /// `merge` then `resolve`, as `merged` does.
+    fn merged_over(mut a: Value, b: Value) -> Value {
+        merge(&mut a, &b);
+        resolve(&mut a);
+        a
+    }
+
+    fn wrapped(v: Value, s: &str) -> Value {
+        json!({"value": v, "strategy": s, "discard_when_merged": false})
+    }
+
     #[test]
     fn jps_lists_merge_by_their_strategy() {
-        let wrapped =
-            |v: Value, s: &str| json!({"value": v, "strategy": s, "discard_when_merged": false});
         // A skill's delta appends its sections to a stored (wrapped) list.
-        let mut a =
-            json!({"assistant": {"system_prompt_sections": wrapped(json!([1, 2]), "replace")}});
-        merge(
-            &mut a,
-            &json!({"assistant": {"system_prompt_sections": [3]}}),
+        let a = merged_over(
+            json!({"assistant": {"system_prompt_sections": wrapped(json!([1, 2]), "replace")}}),
+            json!({"assistant": {"system_prompt_sections": [3]}}),
         );
         assert_eq!(a["assistant"]["system_prompt_sections"], json!([1, 2, 3]));
         // Plain on both sides, a known mergeable list: appended too.
-        let mut a = json!({"assistant": {"instructions": [1]}});
-        merge(&mut a, &json!({"assistant": {"instructions": [2]}}));
+        let a = merged_over(
+            json!({"assistant": {"instructions": [1]}}),
+            json!({"assistant": {"instructions": [2]}}),
+        );
         assert_eq!(a["assistant"]["instructions"], json!([1, 2]));
         // The next list's own strategy decides.
-        let mut a = json!({"instructions": [1, 2]});
-        merge(
-            &mut a,
-            &json!({"instructions": wrapped(json!([3]), "replace")}),
+        let a = merged_over(
+            json!({"instructions": [1, 2]}),
+            json!({"instructions": wrapped(json!([3]), "replace")}),
         );
         assert_eq!(a["instructions"], json!([3]));
-        let mut a = json!({"instructions": [1]});
-        merge(
-            &mut a,
-            &json!({"instructions": wrapped(json!([0]), "prepend")}),
+        let a = merged_over(
+            json!({"instructions": [1]}),
+            json!({"instructions": wrapped(json!([0]), "prepend")}),
         );
         assert_eq!(a["instructions"], json!([0, 1]));
-        // A default is discarded when anything is merged over it.
-        let mut a = json!({"rules": {"value": [9], "discard_when_merged": true}});
-        merge(&mut a, &json!({"rules": [1]}));
+        // A default is discarded when anything is merged over it, and
+        // stays a default through a merge that wraps it again.
+        let a = merged_over(
+            json!({"rules": {"value": [9], "discard_when_merged": true}}),
+            json!({"rules": [1]}),
+        );
         assert_eq!(a["rules"], json!([1]));
+        let mut a = json!({"rules": {"value": [9], "discard_when_merged": true}});
+        merge(
+            &mut a,
+            &json!({"rules": {"value": [1], "strategy": "append", "discard_when_merged": true}}),
+        );
+        merge(&mut a, &json!({"rules": [2]}));
+        resolve(&mut a);
+        assert_eq!(a["rules"], json!([2]));
+    }
+
+    #[test]
+    fn jps_strings_and_maps_merge_by_their_strategy() {
+        let s = |v: &str, strategy: &str, sep: &str| json!({"value": v, "strategy": strategy, "separator": sep, "discard_when_merged": false});
+        let a = merged_over(json!({"p": "a"}), json!({"p": s("b", "append", "line")}));
+        assert_eq!(a["p"], "a\nb");
+        let a = merged_over(json!({"p": "a"}), json!({"p": s("b", "prepend", "space")}));
+        assert_eq!(a["p"], "b a");
+        let a = merged_over(json!({"p": s("a", "replace", "none")}), json!({"p": "b"}));
+        assert_eq!(a["p"], "b");
+        let m = |v: Value, strategy: &str| json!({"value": v, "strategy": strategy});
+        let base = json!({"l": {"x": {"a": 1, "b": 2}, "y": 1}});
+        let a = merged_over(
+            base.clone(),
+            json!({"l": m(json!({"x": {"a": 9}}), "deep_merge")}),
+        );
+        assert_eq!(a["l"], json!({"x": {"a": 9, "b": 2}, "y": 1}));
+        let a = merged_over(
+            base.clone(),
+            json!({"l": m(json!({"x": {"a": 9}}), "merge")}),
+        );
+        assert_eq!(a["l"], json!({"x": {"a": 9}, "y": 1}));
+        let a = merged_over(
+            base.clone(),
+            json!({"l": m(json!({"x": 0, "z": 3}), "keep")}),
+        );
+        assert_eq!(a["l"], json!({"x": {"a": 1, "b": 2}, "y": 1, "z": 3}));
+        let a = merged_over(base, json!({"l": m(json!({"z": 3}), "replace")}));
+        assert_eq!(a["l"], json!({"z": 3}));
+        // An ordinary object with a `value` key is not a wrapper.
+        let a = merged_over(json!({}), json!({"param": {"value": {"type": "string"}}}));
+        assert_eq!(a["param"], json!({"value": {"type": "string"}}));
     }
 
     #[test]

@@ -123,7 +123,7 @@ pub fn tools(config: &Value) -> Tools {
             out.chars += text(tool.get(key)).map_or(0, count_chars);
         }
         match tool.get("parameters") {
-            Some(p) => out.chars += count_chars(&p.to_string()),
+            Some(p) => out.chars += count_chars(&input_schema(p).to_string()),
             None if text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")) => {
                 out.unknown.push(name.clone());
             }
@@ -131,6 +131,81 @@ pub fn tools(config: &Value) -> Tools {
         }
     }
     out
+}
+
+/// A tool's parameters as the input schema jp sends the provider: an
+/// object schema of the parameters, each as a JSON schema (type,
+/// description, default, a non-empty enum, items, properties) with the
+/// required ones listed, rather than jp's stored form (a `required` flag on
+/// each, an empty `enum` kept or not). So the count is the same for a
+/// conversation and for jp's save of it, which rewrites that form.
+fn input_schema(parameters: &Value) -> Value {
+    let Some(params) = parameters.as_object() else {
+        return parameters.clone();
+    };
+    serde_json::json!({
+        "type": "object",
+        "properties": params
+            .iter()
+            .map(|(k, v)| (k.clone(), parameter_schema(v)))
+            .collect::<serde_json::Map<_, _>>(),
+        "required": required_of(params),
+    })
+}
+
+fn required_of(params: &serde_json::Map<String, Value>) -> Vec<Value> {
+    params
+        .iter()
+        .filter(|(_, v)| v.get("required").and_then(Value::as_bool) == Some(true))
+        .map(|(k, _)| Value::String(k.clone()))
+        .collect()
+}
+
+fn parameter_schema(p: &Value) -> Value {
+    let Some(o) = p.as_object() else {
+        return p.clone();
+    };
+    let mut out = serde_json::Map::new();
+    if let Some(t) = o.get("type") {
+        out.insert("type".into(), t.clone());
+    }
+    if let Some(d) = o
+        .get("summary")
+        .or_else(|| o.get("description"))
+        .filter(|d| d.is_string())
+    {
+        out.insert("description".into(), d.clone());
+    }
+    if let Some(d) = o.get("default").filter(|d| !d.is_null()) {
+        out.insert("default".into(), d.clone());
+    }
+    if let Some(e) = o
+        .get("enum")
+        .filter(|e| e.as_array().is_some_and(|a| !a.is_empty()))
+    {
+        out.insert("enum".into(), e.clone());
+    }
+    if let Some(items) = o.get("items").filter(|i| i.is_object()) {
+        out.insert("items".into(), parameter_schema(items));
+    }
+    if let Some(props) = o.get("properties").and_then(Value::as_object)
+        && !props.is_empty()
+    {
+        out.insert(
+            "properties".into(),
+            Value::Object(
+                props
+                    .iter()
+                    .map(|(k, v)| (k.clone(), parameter_schema(v)))
+                    .collect(),
+            ),
+        );
+        let required = required_of(props);
+        if !required.is_empty() {
+            out.insert("required".into(), Value::Array(required));
+        }
+    }
+    Value::Object(out)
 }
 
 /// The configured maximum output tokens (`assistant.model.parameters.
@@ -180,8 +255,26 @@ mod tests {
         }}});
         let t = tools(&c);
         assert_eq!(t.enabled, 4);
+        // The form jp stores and the one it saves count the same.
+        let stored = tools(&json!({"conversation": {"tools": {
+            "on": {"enable": true, "summary": "ab", "parameters": {
+                "p": {"type": "array", "required": true, "enum": [], "items": {"type": "string"}}}},
+        }}}));
+        let saved = tools(&json!({"conversation": {"tools": {
+            "on": {"enable": {"state": true, "allow_toggle": "any"}, "summary": "ab", "parameters": {
+                "p": {"type": "array", "required": true, "items": {"type": "string", "required": false}}}},
+        }}}));
+        assert_eq!(stored.chars, saved.chars);
+        assert_eq!(
+            input_schema(
+                &json!({"p": {"type": "array", "required": true, "summary": "s", "items": {"type": "string"}}})
+            ),
+            json!({"type": "object", "properties": {"p": {"type": "array", "description": "s", "items": {"type": "string"}}}, "required": ["p"]})
+        );
         assert_eq!(t.unknown, vec!["remote"]);
-        let params = r#"{"p":{"type":"string"}}"#.len() as u64;
+        // The schema as sent: an object of the parameters, none required.
+        let params =
+            r#"{"type":"object","properties":{"p":{"type":"string"}},"required":[]}"#.len() as u64;
         assert_eq!(
             t.chars,
             2 + 2 + params + 6 + 10 + 6 + 2,

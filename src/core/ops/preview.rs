@@ -54,26 +54,17 @@ fn jp_differences<'a>(
 /// (strip reasoning and tool calls, keep the first and the last turn).
 pub fn configured_rules(config: &AutoConfig) -> Vec<(String, Rule)> {
     match &config.rules {
+        // What jp writes into every conversation it saves is still its
+        // default, and is called so.
+        Some(rules) if rules.as_slice() == [Rule::jp_default()] => {
+            vec![("jp's default rule".to_string(), Rule::jp_default())]
+        }
         Some(rules) => rules
             .iter()
             .enumerate()
             .map(|(i, r)| (format!("configured rule {}", i + 1), r.clone()))
             .collect(),
-        None => vec![(
-            "jp's default rule".to_string(),
-            Rule {
-                summarize: false,
-                reasoning: true,
-                tools: Some(crate::core::model::compaction::ToolCalls::Strip {
-                    request: true,
-                    response: true,
-                    over: None,
-                }),
-                range: None,
-                keeps: Some(Keeps::default()),
-                instructions: None,
-            },
-        )],
+        None => vec![("jp's default rule".to_string(), Rule::jp_default())],
     }
 }
 

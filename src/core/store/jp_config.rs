@@ -108,12 +108,14 @@ pub fn parse_file(path: &Path) -> Result<Value, Error> {
             )
         }),
         "YAML" => serde_yaml_ng::from_str(&text).map_err(|e| {
+            // Its message starts with the path of keys it was at, which are
+            // the file's text: only the place is said.
             syntax(
                 e.location().map(|l| Place {
                     line: l.line(),
                     column: l.column(),
                 }),
-                &e.to_string(),
+                "",
             )
         }),
         _ => {
