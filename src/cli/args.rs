@@ -85,6 +85,15 @@ pub enum Command {
     /// was sent (the compactions appended before it, none after), against
     /// the window in force, and the compactions appended in between.
     History(HistoryArgs),
+    /// The context windows jp-inspect knows and where each comes from;
+    /// with --refresh, ask the providers' models endpoints as jp does (the
+    /// endpoint and key variable from your own jp config only) and keep
+    /// their answers, which then win over the bundled table.
+    Models(ModelsArgs),
+    /// How far D50's estimate (characters / 4) is off: the request jp
+    /// would send, counted by the provider's token-counting endpoint, as a
+    /// whole and per part; or offline with OpenAI's tokenizer (--offline).
+    Count(CountArgs),
     /// Print a shell completion script: `jp-inspect completions bash >
     /// ~/.local/share/bash-completion/completions/jp-inspect`.
     Completions {
@@ -93,6 +102,41 @@ pub enum Command {
     },
     /// Print the man page (roff): `jp-inspect man > jp-inspect.1`.
     Man,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// Ask the providers now (each whose key variable is set, or those
+    /// named with --provider) and keep the answers with their date.
+    #[arg(long)]
+    pub refresh: bool,
+    /// Only these providers.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub provider: Vec<crate::core::providers::Provider>,
+    /// How long one call may take (`30s`, `500ms`).
+    #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
+    pub timeout: std::time::Duration,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    pub conv: Option<String>,
+    /// Count the request sent at this turn's first answer (1-based);
+    /// default: the next request, after the last event.
+    #[arg(long, value_name = "TURN")]
+    pub at: Option<usize>,
+    /// Count with OpenAI's o200k_base tokenizer, here, without a key: exact
+    /// for OpenAI's current models, an indication for the others.
+    #[arg(long)]
+    pub offline: bool,
+    /// How long one call may take (`30s`, `500ms`).
+    #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
+    pub timeout: std::time::Duration,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

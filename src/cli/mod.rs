@@ -4,8 +4,10 @@
 mod args;
 mod auto;
 mod compact;
+mod count;
 mod history;
 mod list;
+mod models;
 pub(crate) mod output;
 mod policy;
 mod reset;
@@ -48,6 +50,8 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Simulate(a) => simulate::run(ctx, a),
         Command::Watch(a) => watch::run(ctx, a),
         Command::History(a) => history::run(ctx, a),
+        Command::Models(a) => models::run(a),
+        Command::Count(a) => count::run(ctx, a),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             // Generated into memory: clap_complete panics on a failed write,

@@ -58,6 +58,16 @@ fn window_json(b: &Budget) -> Value {
             v["source"] = json!("table");
             v["model"] = json!(model);
         }
+        WindowSource::Provider {
+            model,
+            provider,
+            fetched_at,
+        } => {
+            v["source"] = json!("provider");
+            v["model"] = json!(model);
+            v["provider"] = json!(provider);
+            v["fetched_at"] = json!(fetched_at);
+        }
     }
     v
 }
@@ -87,6 +97,26 @@ fn context_json(b: &Budget, events: &Breakdown) -> Value {
     })
 }
 
+/// How the estimate is made, and what `count` measured of it.
+fn estimate_json(conv: &Conversation, auto: &crate::core::auto::AutoConfig) -> Value {
+    let measured = ops::count::measured(conv).map(|m| {
+        json!({
+            "ratio": m.ratio(),
+            "measured": m.measured,
+            "estimated": m.estimated,
+            "provider": m.provider,
+            "model": m.model,
+            "at": m.at,
+        })
+    });
+    json!({
+        "method": "characters / 4",
+        "trigger": auto.estimate.as_str(),
+        "applied": ops::measured_scale(conv, auto),
+        "measured": measured,
+    })
+}
+
 /// The `stats --json` document.
 pub fn report(
     conv: &Conversation,
@@ -95,7 +125,7 @@ pub fn report(
     view: View,
 ) -> Value {
     let merged = conv.merged_config();
-    let budget = Budget::of_config(merged, window_override, auto.context);
+    let budget = ops::budget(conv, auto, window_override);
     let p: Projection = projection::of_view(conv, view);
     let raw = estimate::of_raw(&conv.events);
     let projected = estimate::of_projection(&conv.events, &p);
@@ -147,6 +177,7 @@ pub fn report(
             "soft": threshold(auto.soft_ratio),
             "hard": threshold(auto.hard_ratio),
         },
+        "estimate": estimate_json(conv, auto),
         "compactions": compactions,
         "settings": auto.origins,
         "notices": auto.notices,
@@ -173,7 +204,16 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
             n(&w["tokens"]),
             match w["source"].as_str() {
                 Some("override") => "--window".to_string(),
-                _ => format!("known window of {}", w["model"].as_str().unwrap_or("?")),
+                Some("provider") => format!(
+                    "{} as {}'s models endpoint listed it, {}",
+                    w["model"].as_str().unwrap_or("?"),
+                    w["provider"].as_str().unwrap_or("?"),
+                    w["fetched_at"].as_str().unwrap_or("?")
+                ),
+                _ => format!(
+                    "the table's figure for {}",
+                    w["model"].as_str().unwrap_or("?")
+                ),
             },
             n(&w["reserve"]),
             w["reserve_source"].as_str().unwrap_or(""),
@@ -254,6 +294,21 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
         }
         None => out.push("context: window unknown, so no ratio or thresholds".into()),
     }
+    let e = &r["estimate"];
+    out.push(match e["measured"].as_object() {
+        Some(m) => format!(
+            "estimate: characters / 4, measured {:.2}× the estimate ({}, {}){}",
+            m["ratio"].as_f64().unwrap_or(1.0),
+            m["model"].as_str().unwrap_or("?"),
+            m["at"].as_str().unwrap_or("?").get(..10).unwrap_or("?"),
+            if e["applied"].is_number() {
+                "; the thresholds account for it (estimate = \"measured\")"
+            } else {
+                ""
+            }
+        ),
+        None => "estimate: characters / 4, not measured (jp-inspect count measures it)".into(),
+    });
     let list = r["compactions"].as_array().cloned().unwrap_or_default();
     out.push(String::new());
     if list.is_empty() {

@@ -13,6 +13,8 @@
 //!   `command` and `openai` summarizers run a process or call HTTP.
 //! - `ops`: the use cases every shell calls (preview, apply, reset,
 //!   simulate), each returning one plan type.
+//! - `providers`: the LLM providers' models and token-counting endpoints,
+//!   asked only by `models --refresh` and `count`, and their cached answers.
 //! - `visible`: text from a conversation made safe for a terminal, the one
 //!   path every human-readable output takes.
 
@@ -21,6 +23,7 @@ pub mod compact;
 pub mod error;
 pub mod model;
 pub mod ops;
+pub mod providers;
 pub mod search;
 pub mod store;
 pub mod summarize;

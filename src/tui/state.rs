@@ -333,6 +333,7 @@ impl State {
             window: m.table_window.clone(),
             overhead: m.estimate.overhead.clone(),
             measure: self.settings.config.context,
+            measured: crate::core::ops::measured_scale(&m.conv, &self.settings.config),
         };
         Some(match self.settings.window_override {
             Some(tokens) => base.at(tokens),

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod harness;
+pub mod server;
 
 use std::fs;
 use std::path::{Path, PathBuf};

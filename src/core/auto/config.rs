@@ -80,6 +80,9 @@ pub struct AutoConfig {
     /// What the thresholds measure: the whole context (default) or D50's
     /// literal events-only estimate.
     pub context: Measure,
+    /// How the trigger turns characters into tokens: D50's characters / 4,
+    /// or that corrected by the conversation's measured ratio.
+    pub estimate: Estimate,
     /// jp's `conversation.compaction.rules`: what `compact` without a rule
     /// applies (`None`: jp's built-in default).
     pub rules: Option<Vec<Rule>>,
@@ -129,6 +132,7 @@ impl Default for AutoConfig {
             summary: SummaryConfig::default(),
             summarizer: SummarizerConfig::Digest,
             context: Measure::Context,
+            estimate: Estimate::Characters,
             rules: None,
             user_summarizer: None,
             origins: std::collections::BTreeMap::new(),
@@ -207,6 +211,23 @@ impl AutoConfig {
                         }
                     }
                 },
+                "estimate" => {
+                    let s = l.string(&key, v)?;
+                    self.estimate = match s.as_str() {
+                        "chars" | "characters" => Estimate::Characters,
+                        "measured" => Estimate::Measured,
+                        _ => {
+                            return l.err(
+                                &key,
+                                format!(
+                                    "unknown estimate \"{s}\"; expected \"characters\" \
+                                     (D50's characters / 4) or \"measured\" (that times the \
+                                     ratio `jp-inspect count` measured)"
+                                ),
+                            );
+                        }
+                    };
+                }
                 "context" => {
                     let s = l.string(&key, v)?;
                     self.context = Measure::parse(&s).map_or_else(
@@ -360,6 +381,26 @@ impl AutoConfig {
                 .as_ref()
                 .and_then(|s| s.instructions.as_deref()))
             .unwrap_or(DEFAULT_INSTRUCTIONS)
+    }
+}
+
+/// How the trigger estimates tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Estimate {
+    /// D50's characters / 4.
+    #[default]
+    Characters,
+    /// Characters / 4 times the ratio `count` measured for the conversation
+    /// (D50's estimate where none was measured).
+    Measured,
+}
+
+impl Estimate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Estimate::Characters => "characters",
+            Estimate::Measured => "measured",
+        }
     }
 }
 

@@ -8,7 +8,7 @@ pub mod simulate;
 pub mod stream;
 pub mod trigger;
 
-pub use config::{AutoConfig, ConfigError, Mode};
+pub use config::{AutoConfig, ConfigError, Estimate, Mode};
 pub use stream::ConversationStream;
 pub use trigger::{Action, ActionKind, Decision, Note, Stream};
 

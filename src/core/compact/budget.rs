@@ -37,13 +37,18 @@ impl Measure {
 }
 
 /// The window and the per-request overhead of one conversation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Budget {
     pub window: Option<Window>,
     /// What every request carries besides the events (counted only when
     /// measuring the context).
     pub overhead: Overhead,
     pub measure: Measure,
+    /// The measured ratio (real tokens per estimated one) the thresholds
+    /// are to account for (`estimate = "measured"`): the usable window is
+    /// divided by it, so D50's estimate is compared as the measured tokens
+    /// would be. `None`: D50's characters / 4 as it is.
+    pub measured: Option<f64>,
 }
 
 impl Budget {
@@ -53,6 +58,7 @@ impl Budget {
             window: window::for_config(config, window_override),
             overhead: Overhead::of_config(config),
             measure,
+            measured: None,
         }
     }
 
@@ -62,6 +68,7 @@ impl Budget {
             window: window.map(|w| Window::of(w, window::WindowSource::Override)),
             overhead: Overhead::default(),
             measure: Measure::Context,
+            measured: None,
         }
     }
 
@@ -98,9 +105,13 @@ impl Budget {
     /// The tokens the thresholds are fractions of.
     pub fn usable(&self) -> Option<u64> {
         let w = self.window.as_ref()?;
-        Some(match self.measure {
+        let usable = match self.measure {
             Measure::Context => w.usable(),
             Measure::Events => w.tokens,
+        };
+        Some(match self.measured.filter(|r| r.is_finite() && *r > 0.0) {
+            Some(r) => ((usable as f64 / r).round() as u64).max(1),
+            None => usable,
         })
     }
 

@@ -46,6 +46,12 @@ pub enum WindowSource {
     Override,
     /// Matched in the table, through this model name.
     Table { model: String },
+    /// What the provider's models endpoint said (`models --refresh`).
+    Provider {
+        model: String,
+        provider: String,
+        fetched_at: String,
+    },
 }
 
 /// Where the output reserve comes from.
@@ -55,6 +61,8 @@ pub enum ReserveSource {
     Configured,
     /// The model's default in `assets/context_windows.toml`.
     Table,
+    /// The maximum output the provider's models endpoint gives it.
+    Provider,
     /// Neither: nothing reserved.
     None,
 }
@@ -64,6 +72,7 @@ impl ReserveSource {
         match self {
             ReserveSource::Configured => "configured max output tokens",
             ReserveSource::Table => "the model's default output",
+            ReserveSource::Provider => "the model's maximum output, as its provider lists it",
             ReserveSource::None => "none known",
         }
     }
@@ -246,21 +255,48 @@ fn entry(model: &ModelId) -> Option<&'static Entry> {
 /// output reserve is the configured max output tokens, else the table's
 /// default for the model, else 0.
 pub fn for_config(config: &Value, override_tokens: Option<u64>) -> Option<Window> {
+    for_config_with(
+        config,
+        override_tokens,
+        crate::core::providers::cache::Models::cached(),
+    )
+}
+
+/// [`for_config`] with the providers' answers in `known` (the cache):
+/// what a provider said wins over the table.
+pub fn for_config_with(
+    config: &Value,
+    override_tokens: Option<u64>,
+    known: &crate::core::providers::cache::Models,
+) -> Option<Window> {
     let model = config::model_id(config).map(|m| resolve_alias(&m, config));
     let entry = model.as_ref().and_then(entry);
-    let (reserve, reserve_source) = match (overhead::max_output_tokens(config), entry) {
-        (Some(n), _) => (n, ReserveSource::Configured),
+    let listed = model.as_ref().and_then(|m| known.find(m));
+    let (reserve, reserve_source) = match (overhead::max_output_tokens(config), &listed, entry) {
+        (Some(n), _, _) => (n, ReserveSource::Configured),
+        (None, Some(k), _) if k.model.output.is_some() => {
+            (k.model.output.unwrap_or(0), ReserveSource::Provider)
+        }
         (
             None,
+            _,
             Some(Entry {
                 output: Some(n), ..
             }),
         ) => (*n, ReserveSource::Table),
         _ => (0, ReserveSource::None),
     };
-    let (tokens, source) = match (override_tokens, entry, &model) {
-        (Some(tokens), _, _) => (tokens, WindowSource::Override),
-        (None, Some(e), Some(m)) => (
+    let (tokens, source) = match (override_tokens, &listed, entry, &model) {
+        (Some(tokens), _, _, _) => (tokens, WindowSource::Override),
+        (None, Some(k), _, Some(m)) => (
+            k.model.window.unwrap_or(0),
+            WindowSource::Provider {
+                model: m.to_string(),
+                provider: k.provider.name().to_string(),
+                fetched_at: k.fetched_at.clone(),
+            },
+        ),
+        (None, None, Some(e), Some(m)) => (
             e.window,
             WindowSource::Table {
                 model: m.to_string(),
@@ -336,6 +372,34 @@ mod tests {
                 model: "openai/gpt-4o".into()
             }
         );
+    }
+
+    #[test]
+    fn a_providers_answer_wins_over_the_table() {
+        use crate::core::providers::cache::{Listing, Models};
+        use crate::core::providers::models::ModelInfo;
+        let mut known = Models::default();
+        known.providers.insert(
+            "anthropic".into(),
+            Listing {
+                fetched_at: "2026-12-01T08:00:00Z".into(),
+                base_url: "http://127.0.0.1".into(),
+                models: vec![ModelInfo {
+                    id: "claude-opus-4-5-20251101".into(),
+                    window: Some(123_456),
+                    output: Some(4_000),
+                }],
+            },
+        );
+        let cfg = json!({"assistant": {"model": {"id": "anthropic/claude-opus-4-5"}}});
+        let w = for_config_with(&cfg, None, &known).unwrap();
+        assert_eq!((w.tokens, w.reserve), (123_456, 4_000));
+        assert!(matches!(w.source, WindowSource::Provider { .. }));
+        assert_eq!(w.reserve_source, ReserveSource::Provider);
+        // Not listed: the table.
+        let other = json!({"assistant": {"model": {"id": "anthropic/claude-opus-4-1"}}});
+        let w = for_config_with(&other, None, &known).unwrap();
+        assert!(matches!(w.source, WindowSource::Table { .. }));
     }
 
     #[test]

@@ -100,6 +100,55 @@ fn enabled(v: Option<&Value>) -> bool {
     }
 }
 
+/// One tool as a request offers it: its name, its description (summary,
+/// description and examples, as jp's docs join them) and its input schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolDefinition {
+    pub name: String,
+    pub description: String,
+    pub schema: Value,
+    /// Only its MCP server knows its schema.
+    pub unknown_schema: bool,
+}
+
+/// The enabled tools of `conversation.tools` (entries fall back to the `*`
+/// defaults for `enable`), as a request offers them.
+pub fn tool_definitions(config: &Value) -> Vec<ToolDefinition> {
+    let Some(map) = config
+        .get("conversation")
+        .and_then(|c| c.get("tools"))
+        .map(unwrap_value)
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    let default_enable = map.get("*").and_then(|d| d.get("enable"));
+    map.iter()
+        .filter(|(k, _)| k.as_str() != "*")
+        .filter(|(_, tool)| enabled(tool.get("enable").or(default_enable)))
+        .map(|(name, tool)| {
+            let description = ["summary", "description", "examples"]
+                .iter()
+                .filter_map(|k| text(tool.get(*k)))
+                .collect::<Vec<_>>()
+                .join("\n\n");
+            let (schema, unknown_schema) = match tool.get("parameters") {
+                Some(p) => (input_schema(p), false),
+                None => (
+                    serde_json::json!({"type": "object", "properties": {}}),
+                    text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")),
+                ),
+            };
+            ToolDefinition {
+                name: name.clone(),
+                description,
+                schema,
+                unknown_schema,
+            }
+        })
+        .collect()
+}
+
 /// The enabled tools of `conversation.tools` (entries fall back to the `*`
 /// defaults for `enable`).
 pub fn tools(config: &Value) -> Tools {

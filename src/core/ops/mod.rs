@@ -6,6 +6,7 @@
 
 mod boundary;
 pub mod catalog;
+pub mod count;
 mod plan;
 mod preview;
 mod report;
@@ -30,7 +31,18 @@ use std::path::Path;
 /// window (or `window_override`), output reserve, system prompt and tools,
 /// as `config` asks (`context = "events"` for D50's literal estimate).
 pub fn budget(conv: &Conversation, config: &AutoConfig, window_override: Option<u64>) -> Budget {
-    Budget::of_config(conv.merged_config(), window_override, config.context)
+    let mut b = Budget::of_config(conv.merged_config(), window_override, config.context);
+    b.measured = measured_scale(conv, config);
+    b
+}
+
+/// The ratio the thresholds account for: the conversation's measured one
+/// when the config asks for it (`estimate = "measured"`) and `count` has
+/// measured it; else none, D50's characters / 4.
+pub fn measured_scale(conv: &Conversation, config: &AutoConfig) -> Option<f64> {
+    (config.estimate == crate::core::auto::Estimate::Measured)
+        .then(|| count::measured(conv).map(|m| m.ratio()))
+        .flatten()
 }
 
 /// The real context curve of `conv`: every request with the context it was

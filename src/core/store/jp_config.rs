@@ -348,6 +348,18 @@ pub fn storage_of(dir: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
     }
 }
 
+/// The user's own jp configuration files (the user-global config and what
+/// it extends), lowest precedence first: the only ones trusted to say where
+/// a provider is and which key to send it.
+pub fn user_files() -> Result<Vec<ConfigFile>, Error> {
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {
+        with_extends(&global, Trust::User, &mut seen, &mut out)?;
+    }
+    Ok(out)
+}
+
 /// jp's configuration files for the conversation in `dir`, lowest
 /// precedence first.
 pub fn files_for(dir: &Path) -> Result<Vec<ConfigFile>, Error> {

@@ -53,13 +53,19 @@ impl Endpoint<'_> {
     }
 }
 
-/// OpenAI and Anthropic both answer errors as `{"error": {"message": …}}`
-/// (Anthropic adds the error's `type`); anything else is shown as an excerpt.
-fn provider_message(body: &str) -> String {
+/// OpenAI, Anthropic and Google all answer errors as `{"error":
+/// {"message": …}}` (Anthropic adds the error's `type`, Google its
+/// `status`); anything else is shown as an excerpt.
+pub fn provider_message(body: &str) -> String {
     if let Ok(v) = serde_json::from_str::<Value>(body)
         && let Some(message) = v.pointer("/error/message").and_then(Value::as_str)
     {
-        return match v.pointer("/error/type").and_then(Value::as_str) {
+        // Anthropic names the error's `type`, Google its `status`.
+        let kind = v
+            .pointer("/error/type")
+            .or_else(|| v.pointer("/error/status"))
+            .and_then(Value::as_str);
+        return match kind {
             Some(kind) => format!("{message} ({kind})"),
             None => message.to_string(),
         };

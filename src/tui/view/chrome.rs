@@ -36,10 +36,10 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         Some((b, w)) => Span::raw(format!(
             "window {}{}{}",
             human_tokens(w.tokens),
-            if w.source == WindowSource::Override {
-                " (set)"
-            } else {
-                ""
+            match w.source {
+                WindowSource::Override => " (set)",
+                WindowSource::Provider { .. } => " (provider)",
+                WindowSource::Table { .. } => "",
             },
             if b.reserve() > 0 {
                 format!(" − {} out", human_tokens(b.reserve()))

@@ -185,6 +185,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         format!(" │ raw {}", human_tokens(m.raw_tokens)),
         t.dim(),
     ));
+    // How far the estimate is off here, once `count` has measured it.
+    if let Some(measured) = crate::core::ops::count::measured(&m.conv) {
+        parts.push(Span::styled(
+            format!(
+                " │ measured {:.2}× the estimate, {}",
+                measured.ratio(),
+                measured.at.get(..10).unwrap_or(&measured.at)
+            ),
+            t.dim(),
+        ));
+    }
     let breakdown = Line::from(parts);
     if area.height >= 3 {
         lines.push(marker_line.unwrap_or_default());

@@ -1,0 +1,119 @@
+//! `count`: the request jp would send, counted by its provider (or
+//! offline) beside D50's estimate.
+
+use super::Context;
+use super::args::CountArgs;
+use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
+use crate::core::ops::count;
+use serde_json::json;
+
+pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
+    let dir = ctx.resolve(args.conv.as_deref())?;
+    let conv = crate::core::store::load::load(&dir)?;
+    print_warnings(&conv);
+    let turn = match args.at {
+        Some(0) => return Err(super::UsageError("--at counts turns from 1".into()).into()),
+        Some(t) if t > conv.turn_count => {
+            return Err(super::UsageError(format!(
+                "--at {t}: the conversation has {} turn(s)",
+                conv.turn_count
+            ))
+            .into());
+        }
+        t => t.map(|t| t - 1),
+    };
+    let point = count::point(&conv, turn);
+    let at = match args.at {
+        Some(t) => format!("the request of turn {t}"),
+        None => "the next request".to_string(),
+    };
+    if args.offline {
+        let rows = count::offline(&conv, &point);
+        if args.json {
+            return print_json(&json!({
+                "conversation": conversation_json(&conv),
+                "tokenizer": "o200k_base",
+                "parts": rows.iter().map(|r| json!({
+                    "part": r.part, "chars": r.chars, "estimated": r.estimated,
+                    "tokens": r.tokens, "ratio": r.ratio(),
+                })).collect::<Vec<_>>(),
+            }));
+        }
+        let mut lines = vec![format!(
+            "{}: {at}, counted offline with OpenAI's o200k_base tokenizer (exact for OpenAI's current models' text; an indication for others)",
+            conv.display_id()
+        )];
+        lines.push(format!(
+            "{:<14} {:>10} {:>12} {:>10} {:>7}",
+            "", "chars", "chars / 4", "o200k", "ratio"
+        ));
+        for r in &rows {
+            lines.push(format!(
+                "{:<14} {:>10} {:>12} {:>10} {:>6.2}×",
+                r.part,
+                thousands(r.chars),
+                thousands(r.estimated),
+                thousands(r.tokens),
+                r.ratio()
+            ));
+        }
+        let (est, tok) = rows
+            .iter()
+            .fold((0, 0), |(e, t), r| (e + r.estimated, t + r.tokens));
+        lines.push(format!(
+            "{:<14} {:>10} {:>12} {:>10} {:>6.2}×",
+            "total",
+            "",
+            thousands(est),
+            thousands(tok),
+            tok as f64 / est.max(1) as f64
+        ));
+        return print_lines(lines);
+    }
+    let m = count::measure(&point, args.timeout)?;
+    let kept = count::remember(&conv, &m)?;
+    if args.json {
+        return print_json(&json!({
+            "conversation": conversation_json(&conv),
+            "provider": m.provider,
+            "model": m.model,
+            "measured": m.measured,
+            "estimated": m.estimated,
+            "ratio": m.ratio(),
+            "kept_in": kept.display().to_string(),
+        }));
+    }
+    let row = |part: &str, measured: u64, estimated: u64| {
+        format!(
+            "{part:<14} {:>10} {:>10} {:>6.2}×",
+            thousands(measured),
+            thousands(estimated),
+            measured as f64 / estimated.max(1) as f64
+        )
+    };
+    print_lines(vec![
+        format!(
+            "{}: {at}, counted by {}'s token-counting endpoint for {}",
+            conv.display_id(),
+            m.provider,
+            m.model
+        ),
+        format!(
+            "{:<14} {:>10} {:>10} {:>7}",
+            "", "measured", "estimate", "ratio"
+        ),
+        row(
+            "system prompt",
+            m.measured.system_prompt,
+            m.estimated.system_prompt,
+        ),
+        row("tools", m.measured.tools, m.estimated.tools),
+        row("events", m.measured.events, m.estimated.events),
+        row("total", m.measured.total, m.estimated.total),
+        format!(
+            "measured {:.2}× the estimate; kept in {} (stats shows it; `estimate = \"measured\"` lets the trigger use it)",
+            m.ratio(),
+            kept.display()
+        ),
+    ])
+}

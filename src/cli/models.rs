@@ -1,0 +1,103 @@
+//! `models`: the windows jp-inspect knows and where each comes from, and
+//! `--refresh` to ask the providers as jp does.
+
+use super::args::ModelsArgs;
+use super::output::{print_json, print_lines, say_err, thousands};
+use crate::core::compact::window;
+use crate::core::providers::cache::{Listing, Models};
+use crate::core::providers::{self, Endpoint, Provider, models};
+use serde_json::json;
+
+pub fn run(args: ModelsArgs) -> anyhow::Result<()> {
+    let mut cache = Models::read();
+    let mut failed = Vec::new();
+    let mut lines = Vec::new();
+    if args.refresh {
+        let user = providers::user_config()?;
+        let asked: Vec<Provider> = if args.provider.is_empty() {
+            Provider::ALL.to_vec()
+        } else {
+            args.provider.clone()
+        };
+        for p in asked {
+            let mut ep = Endpoint::of(p, &user);
+            ep.timeout = args.timeout;
+            let key = match ep.key() {
+                Ok(k) => k,
+                // Not asked by name: a provider without a key is skipped.
+                Err(e) if args.provider.is_empty() => {
+                    lines.push(format!("{p}: skipped, {}", e.message));
+                    continue;
+                }
+                Err(e) => {
+                    failed.push(e.to_string());
+                    continue;
+                }
+            };
+            match models::list(&ep, &key) {
+                Ok(list) => {
+                    lines.push(format!("{p}: {} models from {}", list.len(), ep.base_url));
+                    cache.providers.insert(
+                        p.name().to_string(),
+                        Listing {
+                            fetched_at: crate::core::model::timestamp::rfc3339(&chrono::Utc::now()),
+                            base_url: ep.base_url.clone(),
+                            models: list,
+                        },
+                    );
+                }
+                Err(e) => failed.push(e.to_string()),
+            }
+        }
+        // What was fetched is kept even when another provider failed; a
+        // failed provider keeps its earlier answer.
+        if lines.iter().any(|l| l.contains(" models from ")) {
+            let path = cache.write()?;
+            lines.push(format!("kept in {}", path.display()));
+        }
+    }
+    if args.json {
+        print_json(&json!({
+            "providers": cache.providers,
+            "table": window::table_rows(),
+            "errors": failed,
+        }))?;
+    } else {
+        for (name, l) in &cache.providers {
+            lines.push(format!(
+                "{name} (as its models endpoint said, {}, {})",
+                l.fetched_at, l.base_url
+            ));
+            for m in &l.models {
+                lines.push(format!(
+                    "  {:<40} window {:>11}  output {:>9}",
+                    m.id,
+                    m.window.map_or("-".into(), thousands),
+                    m.output.map_or("-".into(), thousands)
+                ));
+            }
+        }
+        lines.push("the bundled table (assets/context_windows.toml), first match wins:".into());
+        for r in window::table_rows() {
+            lines.push(format!(
+                "  {:<28} window {:>11}  output {:>9}  {}",
+                r.pattern,
+                thousands(r.window),
+                r.output.map_or("-".into(), thousands),
+                r.source.unwrap_or_default()
+            ));
+        }
+        print_lines(lines)?;
+    }
+    for f in &failed {
+        say_err(&format!("jp-inspect: {f}"));
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "{} provider(s) could not be asked; nothing was kept of them",
+            failed.len()
+        )
+    }
+}
