@@ -94,3 +94,13 @@ pub fn workspace_of(n: usize) -> PathBuf {
     }
     root
 }
+
+/// The largest real conversation and jp's own save of it
+/// (`../shared/fixtures/jp-rewritten/plain`), when both are there.
+pub fn largest_and_jp_saved() -> Option<(PathBuf, PathBuf)> {
+    let name = "17728322628-bear-mcp-server-design-review";
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    let original = shared.join("jp-conversations").join(name);
+    let saved = shared.join("jp-rewritten/plain").join(name);
+    (original.is_dir() && saved.is_dir()).then_some((original, saved))
+}

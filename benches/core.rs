@@ -112,6 +112,35 @@ fn provenance_and_context(c: &mut Criterion, dir: &Path) {
     g.finish();
 }
 
+/// Reading a conversation jp has saved (its config fully resolved, in its
+/// mergeable forms) against reading the original: load, the merged and
+/// resolved config, the budget and the context, as `stats` does.
+fn jp_saved(c: &mut Criterion) {
+    let Some((original, saved)) = common::largest_and_jp_saved() else {
+        eprintln!("../shared/fixtures/jp-rewritten is absent: skipping the jp-saved benchmark");
+        return;
+    };
+    let mut g = c.benchmark_group("largest real conversation, as jp saved it");
+    for (what, dir) in [("original", &original), ("jp's save", &saved)] {
+        let f = files(dir);
+        g.bench_function(format!("{what}: load + project + config + context"), |b| {
+            b.iter_batched(
+                || f.clone(),
+                |f| {
+                    let conv = load::parse(dir, f).unwrap();
+                    let p = projection::of(&conv);
+                    let config = jp_inspect::core::auto::config_for(&conv, None).unwrap();
+                    let budget = jp_inspect::core::ops::budget(&conv, &config, None);
+                    let events = estimate::of_projection(&conv.events, &p).total_chars();
+                    black_box(budget.context_tokens(events))
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    g.finish();
+}
+
 /// The time `watch` (or any write) holds jp's lock: take it, re-read and
 /// parse the file, render, write the temp file, fsync, rename, release.
 fn write_under_lock(c: &mut Criterion) {
@@ -265,6 +294,7 @@ fn simulate_fixtures(c: &mut Criterion) {
 criterion_group!(
     benches,
     real,
+    jp_saved,
     write_under_lock,
     simulate_fixtures,
     hundred_mb

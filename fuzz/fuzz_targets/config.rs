@@ -1,7 +1,7 @@
 //! Arbitrary text as a workspace's config file, in each of jp's formats,
 //! inside a workspace that holds a symlink loop: reading it (and every file
 //! its `extends` names) ends, never panics, and an error never repeats a
-//! long run of the file's text.
+//! long run of the file's text (beyond naming a bad `extends` entry).
 #![no_main]
 
 use jp_inspect::core::store::jp_config;
@@ -52,6 +52,11 @@ fuzz_target!(|data: &[u8]| {
     fs::write(&path, text).unwrap();
     if let Err(e) = jp_config::files_for(&root.join(".jp/conversations/17000000000-x")) {
         let message = e.to_string();
+        // A bad `extends` entry is named: it is this file's own setting,
+        // not the text of a file it points at.
+        if message.contains(": extends `") {
+            return;
+        }
         let without_paths = message.replace(&root.display().to_string(), "");
         for run in long_runs(text) {
             assert!(

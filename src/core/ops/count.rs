@@ -178,23 +178,36 @@ pub fn offline(conv: &Conversation, point: &Point) -> Vec<OfflineRow> {
     texts.push(("tools", tools));
     let mut by: std::collections::BTreeMap<usize, String> = Default::default();
     for e in &point.projection.events {
-        let (cat, text) = match *e {
+        let cat = match *e {
             projection::Projected::Raw { index, .. } => {
                 match Category::of(&conv.events[index].kind) {
-                    Some(c) => (c, conv.text(index)),
+                    Some(c) => c,
                     None => continue,
                 }
             }
-            projection::Projected::Summary { .. } => {
-                let v = point.projection.plain(conv, e);
-                let t = v
-                    .get("message")
-                    .or_else(|| v.get("content"))
-                    .and_then(serde_json::Value::as_str)
+            projection::Projected::Summary { .. } => Category::Summaries,
+        };
+        // What is sent: the projected event (a stripped result is its
+        // status line, stripped arguments `{}`), not the raw one.
+        let v = point.projection.plain(conv, e);
+        let field = |k: &str| {
+            v.get(k)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+        };
+        let text = match cat {
+            Category::ToolRequests => format!(
+                "{}{}",
+                field("name"),
+                v.get("arguments")
+                    .map(ToString::to_string)
                     .unwrap_or_default()
-                    .to_string();
-                (Category::Summaries, t)
-            }
+            ),
+            Category::User | Category::ToolResponses => field("content").to_string(),
+            _ => match [field("message"), field("reasoning"), field("content")].concat() {
+                t if t.is_empty() => v.get("data").map(ToString::to_string).unwrap_or_default(),
+                t => t,
+            },
         };
         let slot = Category::ALL.iter().position(|c| *c == cat).unwrap_or(0);
         by.entry(slot).or_default().push_str(&text);
