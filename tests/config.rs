@@ -292,3 +292,39 @@ fn compact_without_a_rule_does_what_jp_does() {
             .contains("leaves nothing")
     );
 }
+
+/// jp's saved forms, on a fresh clone without `../shared`: the rules in
+/// its mergeable wrapper with counts as strings, and a config delta whose
+/// section is wrapped; both read as jp reads them.
+#[test]
+fn jps_mergeable_forms_and_wrapped_deltas_are_read() {
+    let s = setup();
+    let path = s.conv.join("base_config.json");
+    let mut base: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    base["conversation"]["compaction"] = serde_json::json!({"rules": {
+        "value": [{"keep_first": "2", "keep_last": "1", "reasoning": "strip", "tool_calls": "strip"}],
+        "strategy": "replace", "discard_when_merged": false
+    }});
+    fs::write(&path, serde_json::to_string_pretty(&base).unwrap()).unwrap();
+    let events_path = s.conv.join("events.json");
+    let mut events: Vec<Value> = serde_json::from_slice(&fs::read(&events_path).unwrap()).unwrap();
+    events.insert(
+        1,
+        serde_json::json!({"type": "config_delta", "timestamp": "2026-11-12 12:20:44.000000",
+            "delta": {"conversation": {"value": {"compaction": {"auto": {"mode": "single"}}}}}}),
+    );
+    fs::write(&events_path, serde_json::to_string_pretty(&events).unwrap()).unwrap();
+    let out = s.run(&["compact", "csvq", "--dry-run", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["compactions"][0]["spec"], "configured rule 1", "{v:#}");
+    assert_eq!(
+        v["compactions"][0]["from_turn"], 2,
+        "keep_first \"2\" keeps two turns"
+    );
+    let stats: Value = serde_json::from_slice(&s.run(&["stats", "csvq", "--json"]).stdout).unwrap();
+    assert_eq!(
+        stats["thresholds"]["mode"], "single",
+        "the wrapped delta was read"
+    );
+}

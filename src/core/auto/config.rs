@@ -299,10 +299,12 @@ impl AutoConfig {
         origin: &str,
         trust: Trust,
     ) -> Result<(), ConfigError> {
+        use crate::core::model::config::unwrap_section;
         let Some(compaction) = unwrap(doc)
             .get("conversation")
-            .map(unwrap)
+            .map(|c| unwrap_section("conversation", c))
             .and_then(|c| c.get("compaction"))
+            .map(|c| unwrap_section("compaction", c))
         else {
             return Ok(());
         };
@@ -340,7 +342,7 @@ impl AutoConfig {
             self.rules = Some(rules);
         }
         match unwrap(compaction).get("auto") {
-            Some(auto) => self.apply_trusted(auto, origin, trust),
+            Some(auto) => self.apply_trusted(unwrap_section("auto", auto), origin, trust),
             None => Ok(()),
         }
     }

@@ -26,6 +26,10 @@ pub fn merge(base: &mut Value, overlay: &Value) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in b {
                 let slot = a.entry(k.clone()).or_insert(Value::Null);
+                if let Some(inner) = wrapped_section(k, v) {
+                    merge(slot, inner);
+                    continue;
+                }
                 match (slot.as_array(), v.as_array()) {
                     (Some(prev), Some(next)) if MERGEABLE_LISTS.contains(&k.as_str()) => {
                         *slot = Value::Array(prev.iter().chain(next).cloned().collect());
@@ -47,6 +51,34 @@ const MERGEABLE_LISTS: [&str; 4] = [
     "rules",
     "attachments",
 ];
+
+/// Sections of jp's config that are plain tables in its types, so a
+/// `{"value": {...}}` around one (as some config deltas carry) can only
+/// mean the table inside, merged key by key.
+const SECTIONS: [&str; 8] = [
+    "assistant",
+    "conversation",
+    "compaction",
+    "auto",
+    "model",
+    "parameters",
+    "providers",
+    "llm",
+];
+
+/// The table inside a section written as `{"value": {...}}`.
+fn wrapped_section<'a>(key: &str, v: &'a Value) -> Option<&'a Value> {
+    let o = v.as_object()?;
+    let inner = o.get("value").filter(|i| i.is_object())?;
+    (SECTIONS.contains(&key) && o.keys().all(|k| WRAPPER_KEYS.contains(&k.as_str())))
+        .then_some(inner)
+}
+
+/// `v` itself, or the table inside it when it is a section written as
+/// `{"value": {...}}`: for readers of one section of a config.
+pub fn unwrap_section<'a>(key: &str, v: &'a Value) -> &'a Value {
+    wrapped_section(key, v).unwrap_or(v)
+}
 
 /// The keys of jp's wrapper objects.
 const WRAPPER_KEYS: [&str; 5] = [
@@ -402,6 +434,15 @@ mod tests {
         assert_eq!(a["l"], json!({"x": {"a": 1, "b": 2}, "y": 1, "z": 3}));
         let a = merged_over(base, json!({"l": m(json!({"z": 3}), "replace")}));
         assert_eq!(a["l"], json!({"z": 3}));
+        // A section written as `{"value": {...}}` is the table inside.
+        let a = merged_over(
+            json!({"conversation": {"title": "t", "compaction": {"auto": {"mode": "single"}}}}),
+            json!({"conversation": {"value": {"compaction": {"auto": {"min_turns": 3}}}}}),
+        );
+        assert_eq!(
+            a["conversation"],
+            json!({"title": "t", "compaction": {"auto": {"mode": "single", "min_turns": 3}}})
+        );
         // An ordinary object with a `value` key is not a wrapper.
         let a = merged_over(json!({}), json!({"param": {"value": {"type": "string"}}}));
         assert_eq!(a["param"], json!({"value": {"type": "string"}}));
