@@ -15,6 +15,17 @@ use std::time::{Duration, Instant};
 
 const ID: &str = "jp-c17944860430";
 
+/// D50's single policy at a 32k window, evaluated without writing.
+const AUTO_SINGLE_32K: [&str; 7] = [
+    "auto",
+    ID,
+    "--dry-run",
+    "--window",
+    "32k",
+    "--mode",
+    "single",
+];
+
 fn workspace() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let conv = demo_copy(tmp.path());
@@ -276,18 +287,11 @@ fn with_escapes(conv: &Path) {
         json!({"title": format!("{osc}evil\u{1b}[2J\rtitle\nsecond line")}).to_string(),
     )
     .unwrap();
-    let mut ev = events(conv);
-    for e in ev.iter_mut() {
-        if e["type"] == "chat_request" {
+    common::edit_events(conv, |ev| {
+        if let Some(e) = ev.iter_mut().find(|e| e["type"] == "chat_request") {
             e["content"] = json!(format!("{osc}hello\u{1b}[31m red\u{0}"));
-            break;
         }
-    }
-    fs::write(
-        conv.join("events.json"),
-        serde_json::to_string_pretty(&ev).unwrap(),
-    )
-    .unwrap();
+    });
 }
 
 #[test]
@@ -416,21 +420,17 @@ fn a_closed_stderr_is_no_panic() {
 /// The demo with two compactions jp projects in its own way: a backwards
 /// range and one that runs past every turn.
 fn with_impossible_compactions(conv: &Path) {
-    let mut ev = events(conv);
-    for (from, to) in [(json!(1), json!(0)), (json!(3), json!(u64::MAX))] {
-        ev.push(json!({
-            "type": "compaction",
-            "timestamp": "2026-11-12 14:50:40.000000",
-            "from_turn": from,
-            "to_turn": to,
-            "reasoning": "strip",
-        }));
-    }
-    fs::write(
-        conv.join("events.json"),
-        serde_json::to_string_pretty(&ev).unwrap(),
-    )
-    .unwrap();
+    common::edit_events(conv, |ev| {
+        for (from, to) in [(json!(1), json!(0)), (json!(3), json!(u64::MAX))] {
+            ev.push(json!({
+                "type": "compaction",
+                "timestamp": "2026-11-12 14:50:40.000000",
+                "from_turn": from,
+                "to_turn": to,
+                "reasoning": "strip",
+            }));
+        }
+    });
 }
 
 #[test]
@@ -463,18 +463,7 @@ fn impossible_compactions_are_marked_for_what_they_do() {
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     }
     // The automatic policy names the endless one as why it can't act.
-    let out = jp_inspect(
-        &[
-            "auto",
-            ID,
-            "--dry-run",
-            "--window",
-            "32k",
-            "--mode",
-            "single",
-        ],
-        tmp.path(),
-    );
+    let out = jp_inspect(&AUTO_SINGLE_32K, tmp.path());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("covers every future turn as well"), "{text}");
 }
@@ -570,19 +559,7 @@ fn a_dry_run_sends_nothing_unless_asked() {
     ));
     assert_eq!(v["withheld"]["turns"], json!([[1, 4]]));
     assert!(v["withheld"]["input_chars"].as_u64().unwrap() > 1000);
-    let out = run_with(
-        &[
-            "auto",
-            ID,
-            "--dry-run",
-            "--window",
-            "32k",
-            "--mode",
-            "single",
-        ],
-        tmp.path(),
-        &[],
-    );
+    let out = run_with(&AUTO_SINGLE_32K, tmp.path(), &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(ep.hits.load(Ordering::SeqCst), 0, "auto --dry-run sent it");
 

@@ -82,11 +82,10 @@ fn a_preview_calls_no_summarizer_until_s_is_pressed() {
 #[test]
 fn escape_sequences_are_drawn_not_obeyed() {
     let mut h = Harness::prepared(120, 36, false, |dir| {
-        let path = dir.join("events.json");
-        let mut ev: Vec<Value> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        let first = ev.iter_mut().find(|e| e["type"] == "chat_request").unwrap();
-        first["content"] = json!("\u{1b}]0;pwned\u{7}hello\u{1b}[2J world");
-        std::fs::write(&path, serde_json::to_string_pretty(&ev).unwrap()).unwrap();
+        common::edit_events(dir, |ev| {
+            let first = ev.iter_mut().find(|e| e["type"] == "chat_request").unwrap();
+            first["content"] = json!("\u{1b}]0;pwned\u{7}hello\u{1b}[2J world");
+        })
     });
     // The first request's row, then its detail.
     h.char('j');
@@ -110,13 +109,12 @@ fn escape_sequences_are_drawn_not_obeyed() {
 #[test]
 fn an_endless_compaction_is_marked_in_the_list_and_detail() {
     let h = Harness::prepared(160, 40, false, |dir| {
-        let path = dir.join("events.json");
-        let mut ev: Vec<Value> = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        ev.push(json!({
-            "type": "compaction", "timestamp": "2026-11-12 14:50:40.000000",
-            "from_turn": 3, "to_turn": u64::MAX, "reasoning": "strip",
-        }));
-        std::fs::write(&path, serde_json::to_string_pretty(&ev).unwrap()).unwrap();
+        common::edit_events(dir, |ev| {
+            ev.push(json!({
+                "type": "compaction", "timestamp": "2026-11-12 14:50:40.000000",
+                "from_turn": 3, "to_turn": u64::MAX, "reasoning": "strip",
+            }))
+        })
     });
     let rows = &h.state.inspection.as_ref().unwrap().compactions;
     assert_eq!(

@@ -162,3 +162,13 @@ pub fn run_anywhere(args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// Rewrites the `events.json` of the conversation in `dir` through `f`,
+/// pretty-printed as jp writes it.
+pub fn edit_events(dir: &Path, f: impl FnOnce(&mut Vec<serde_json::Value>)) {
+    let path = dir.join("events.json");
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    f(&mut events);
+    fs::write(&path, serde_json::to_string_pretty(&events).unwrap()).unwrap();
+}

@@ -100,6 +100,21 @@ fn enabled(v: Option<&Value>) -> bool {
     }
 }
 
+/// The enabled entries of `conversation.tools` (falling back to the `*`
+/// defaults for `enable`), by name.
+fn enabled_tools(config: &Value) -> impl Iterator<Item = (&String, &Value)> {
+    let map = config
+        .get("conversation")
+        .and_then(|c| c.get("tools"))
+        .map(unwrap_value)
+        .and_then(Value::as_object);
+    let default_enable = map.and_then(|m| m.get("*")).and_then(|d| d.get("enable"));
+    map.into_iter()
+        .flat_map(|m| m.iter())
+        .filter(|(k, _)| k.as_str() != "*")
+        .filter(move |(_, tool)| enabled(tool.get("enable").or(default_enable)))
+}
+
 /// One tool as a request offers it: its name, its description (summary,
 /// description and examples, as jp's docs join them) and its input schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,18 +129,7 @@ pub struct ToolDefinition {
 /// The enabled tools of `conversation.tools` (entries fall back to the `*`
 /// defaults for `enable`), as a request offers them.
 pub fn tool_definitions(config: &Value) -> Vec<ToolDefinition> {
-    let Some(map) = config
-        .get("conversation")
-        .and_then(|c| c.get("tools"))
-        .map(unwrap_value)
-        .and_then(Value::as_object)
-    else {
-        return Vec::new();
-    };
-    let default_enable = map.get("*").and_then(|d| d.get("enable"));
-    map.iter()
-        .filter(|(k, _)| k.as_str() != "*")
-        .filter(|(_, tool)| enabled(tool.get("enable").or(default_enable)))
+    enabled_tools(config)
         .map(|(name, tool)| {
             let description = ["summary", "description", "examples"]
                 .iter()
@@ -152,20 +156,8 @@ pub fn tool_definitions(config: &Value) -> Vec<ToolDefinition> {
 /// The enabled tools of `conversation.tools` (entries fall back to the `*`
 /// defaults for `enable`).
 pub fn tools(config: &Value) -> Tools {
-    let Some(map) = config
-        .get("conversation")
-        .and_then(|c| c.get("tools"))
-        .map(unwrap_value)
-        .and_then(Value::as_object)
-    else {
-        return Tools::default();
-    };
-    let default_enable = map.get("*").and_then(|d| d.get("enable"));
     let mut out = Tools::default();
-    for (name, tool) in map.iter().filter(|(k, _)| k.as_str() != "*") {
-        if !enabled(tool.get("enable").or(default_enable)) {
-            continue;
-        }
+    for (name, tool) in enabled_tools(config) {
         out.enabled += 1;
         out.chars += count_chars(name);
         for key in ["summary", "description", "examples"] {
