@@ -328,3 +328,30 @@ fn jps_mergeable_forms_and_wrapped_deltas_are_read() {
         "the wrapped delta was read"
     );
 }
+
+/// A form of jp's rules that can't be read is said with its key, its file
+/// and what was found, and everything else still works.
+#[test]
+fn unreadable_rules_are_said_and_the_rest_still_works() {
+    let s = setup();
+    let path = s.conv.join("base_config.json");
+    let mut base: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    base["conversation"]["compaction"] = serde_json::json!({"rules": "strip everything"});
+    fs::write(&path, serde_json::to_string_pretty(&base).unwrap()).unwrap();
+    for args in [
+        &["stats", "csvq", "--json"][..],
+        &["auto", "csvq", "--dry-run"][..],
+        &["history", "csvq"][..],
+        &["watch", "--once", "csvq"][..],
+    ] {
+        let out = s.run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("conversation.compaction.rules")
+                && err.contains("expected a list of rules, found")
+                && err.contains(&s.conv.display().to_string()),
+            "{args:?}: {err}"
+        );
+    }
+}

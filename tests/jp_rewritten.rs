@@ -93,6 +93,7 @@ fn cut(v: &Value) -> String {
 
 const COMMANDS: &[&[&str]] = &[
     &["stats", "--json"],
+    &["show", "--json"],
     &["show", "--compacted", "--json"],
     &["auto", "--dry-run", "--json"],
     &["auto", "--dry-run", "--json", "--window", "64k"],

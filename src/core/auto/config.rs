@@ -309,42 +309,60 @@ impl AutoConfig {
             return Ok(());
         };
         if let Some(rules) = unwrap(compaction).get("rules") {
-            let l = Layer { origin, trust };
-            let key = "conversation.compaction.rules";
-            let list = match unwrap(rules) {
-                Value::Array(a) => a,
-                other => {
-                    return l.err(
-                        key,
-                        format!("expected a list of rules, found {}", describe(other)),
-                    );
-                }
-            };
-            let parsed = list
-                .iter()
-                .enumerate()
-                .map(|(i, r)| l.jp_rule(&format!("{key}[{i}]"), r))
-                .collect::<Result<Vec<_>, _>>()?;
-            // Layered as jp layers them (`vec_with_strategy`): the first
-            // replaces the built-in default, later ones append unless
-            // their wrapper says `replace` or `prepend`.
-            let strategy = crate::core::model::config::strategy_of(rules);
-            let rules = match (self.rules.take(), strategy) {
-                (None, _) | (_, Some("replace")) => parsed,
-                (Some(prev), Some("prepend")) => parsed.into_iter().chain(prev).collect(),
-                (Some(prev), _) => prev.into_iter().chain(parsed).collect(),
-            };
-            // jp writes its default into every conversation it saves: that
-            // is no setting of anyone's.
-            if rules != [Rule::jp_default()] {
-                self.origins.insert(key.to_string(), origin.to_string());
+            // jp's own setting, in whatever form jp or a person wrote it: one
+            // that can't be read is said (key, file, what was found) and
+            // left out, so everything else still works.
+            if let Err(e) = self.apply_rules(rules, origin, trust) {
+                self.notices
+                    .push(format!("{e}; these rules are left out, the others apply"));
             }
-            self.rules = Some(rules);
         }
         match unwrap(compaction).get("auto") {
             Some(auto) => self.apply_trusted(unwrap_section("auto", auto), origin, trust),
             None => Ok(()),
         }
+    }
+
+    /// One source's `conversation.compaction.rules`, layered over the
+    /// sources before it as jp layers them.
+    fn apply_rules(
+        &mut self,
+        rules: &Value,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
+        let l = Layer { origin, trust };
+        let key = "conversation.compaction.rules";
+        let list = match unwrap(rules) {
+            Value::Array(a) => a,
+            other => {
+                return l.err(
+                    key,
+                    format!("expected a list of rules, found {}", describe(other)),
+                );
+            }
+        };
+        let parsed = list
+            .iter()
+            .enumerate()
+            .map(|(i, r)| l.jp_rule(&format!("{key}[{i}]"), r))
+            .collect::<Result<Vec<_>, _>>()?;
+        // Layered as jp layers them (`vec_with_strategy`): the first
+        // replaces the built-in default, later ones append unless their
+        // wrapper says `replace` or `prepend`.
+        let strategy = crate::core::model::config::strategy_of(rules);
+        let rules = match (self.rules.take(), strategy) {
+            (None, _) | (_, Some("replace")) => parsed,
+            (Some(prev), Some("prepend")) => parsed.into_iter().chain(prev).collect(),
+            (Some(prev), _) => prev.into_iter().chain(parsed).collect(),
+        };
+        // jp writes its default into every conversation it saves: that is
+        // no setting of anyone's.
+        if rules != [Rule::jp_default()] {
+            self.origins.insert(key.to_string(), origin.to_string());
+        }
+        self.rules = Some(rules);
+        Ok(())
     }
 
     /// Reads a file (TOML, JSON, JSON5 or YAML by its extension) of the
