@@ -925,3 +925,21 @@ fn a_closed_stdout_ends_quietly() {
         assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// With no terminal at all (no controlling terminal, stdin not one), the
+/// inspector says it needs one and names the headless commands, instead of
+/// an OS error.
+#[test]
+fn without_a_terminal_the_inspector_says_what_works_instead() {
+    let out = std::process::Command::new("setsid")
+        .arg(env!("CARGO_BIN_EXE_jp-inspect"))
+        .arg("--demo")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("setsid runs it without a controlling terminal");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the inspector needs a terminal"), "{err}");
+    assert!(err.contains("stats") && err.contains("compact"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+}

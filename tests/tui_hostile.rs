@@ -127,3 +127,91 @@ fn an_endless_compaction_is_marked_in_the_list_and_detail() {
         h.text()
     );
 }
+
+/// `A` beside a real jp: a second process takes jp's lock as jp does
+/// (flock, its pid in the file), renames the new events.json into place,
+/// and only then lets go, deleting the lock file. The file event comes
+/// while the lock is held; automatic compaction must still fire once jp
+/// has let go, not wait for a change that never comes.
+#[test]
+fn a_fires_after_jp_lets_go_of_its_lock() {
+    let mut h = Harness::new(160, 40, false);
+    h.char('w');
+    for _ in 0..10 {
+        h.key(KeyCode::Backspace);
+    }
+    h.typed("64k");
+    h.key(KeyCode::Enter);
+    h.char('A');
+    assert!(h.state.settings.auto_run);
+    let before = h.compactions_on_disk().len();
+
+    let dir = h.dir().to_path_buf();
+    let id = jp_inspect::core::store::load::id_of_dir(&dir).unwrap();
+    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
+    let mut events: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(
+        json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
+                       "content": "Cut the release notes. ".repeat(300)}),
+    );
+    std::fs::write(
+        dir.join("next.json"),
+        serde_json::to_string_pretty(&events).unwrap() + "\n",
+    )
+    .unwrap();
+    // jp: lock, write its pid, rename the file into place, say so, wait to
+    // be told, then close and delete the lock file.
+    let script = r#"
+import fcntl, json, os, sys
+lock, d = sys.argv[1], sys.argv[2]
+os.makedirs(os.path.dirname(lock), exist_ok=True)
+f = open(lock, "a+")
+fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+f.truncate(0); f.write(json.dumps({"pid": os.getpid(), "acquired_at": "now"})); f.flush()
+os.rename(os.path.join(d, "next.json"), os.path.join(d, "events.json"))
+print("written", flush=True)
+sys.stdin.readline()
+f.close()
+os.remove(lock)
+"#;
+    let mut jp = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&lock)
+        .arg(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 plays jp");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(jp.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "written");
+
+    // The file changed while jp holds its lock: nothing is written yet.
+    h.act(jp_inspect::tui::msg::Msg::FilesChanged);
+    assert_eq!(h.state.inspection.as_ref().unwrap().conv.turn_count, 33);
+    assert_eq!(
+        h.compactions_on_disk().len(),
+        before,
+        "wrote under jp's lock"
+    );
+    assert!(h.state.settings.auto_waiting);
+
+    // jp lets go; the next tick finds the boundary.
+    {
+        use std::io::Write as _;
+        writeln!(jp.stdin.as_mut().unwrap()).unwrap();
+    }
+    assert!(jp.wait().unwrap().success());
+    h.act(jp_inspect::tui::msg::Msg::Tick);
+    let on_disk = h.compactions_on_disk();
+    assert!(on_disk.len() > before, "A never fired after jp let go");
+    assert!(!h.state.settings.auto_waiting);
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert!(text.starts_with("automatic compaction fired:"), "{text}");
+}

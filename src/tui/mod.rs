@@ -110,6 +110,14 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     keys::install(user.bindings.clone());
     highlight::use_light(user.light);
     terminal::install_panic_hook();
+    if !terminal::available() {
+        anyhow::bail!(
+            "the inspector needs a terminal, and there is none here (standard input is not one \
+             and /dev/tty can't be opened); the headless commands work without one: jp-inspect \
+             show, stats, list, compact, reset, auto, simulate, history, watch, models, count \
+             (see jp-inspect --help)"
+        );
+    }
     let mut term = terminal::Terminal::enter()?;
     let result = event_loop(&mut term, opts, user.theme(), &terminated, &resized);
     drop(term);
@@ -190,7 +198,8 @@ fn event_loop(
         {
             actions.push(Msg::FilesChanged);
         }
-        if state.status.busy.is_some() && last_tick.elapsed() >= Duration::from_millis(100) {
+        let ticking = state.status.busy.is_some() || state.settings.auto_waiting;
+        if ticking && last_tick.elapsed() >= Duration::from_millis(100) {
             last_tick = Instant::now();
             actions.push(Msg::Tick);
         }

@@ -158,6 +158,9 @@ pub struct Settings {
     pub auto_run: bool,
     /// Turns of the conversation when automatic compaction last looked.
     pub auto_seen_turns: usize,
+    /// A new turn came while jp held its lock: automatic compaction runs
+    /// once jp lets go (checked at every tick until then).
+    pub auto_waiting: bool,
 }
 
 /// The status line: the last message and the job in progress.
@@ -311,6 +314,7 @@ impl State {
                 view: View::Inspect,
                 auto_run: false,
                 auto_seen_turns: 0,
+                auto_waiting: false,
             },
             status: Status::default(),
             quit: false,

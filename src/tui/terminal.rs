@@ -71,6 +71,13 @@ fn input_fd() -> std::os::fd::RawFd {
         .map_or(0, |f| f.as_raw_fd())
 }
 
+/// Whether there is a terminal to draw on and read keys from: standard
+/// input, or the process's controlling terminal.
+pub fn available() -> bool {
+    // SAFETY: isatty only inspects the descriptor.
+    (unsafe { libc::isatty(0) } == 1) || std::fs::File::open("/dev/tty").is_ok()
+}
+
 /// Waits up to `timeout` for a key, a mouse event or a resize to be
 /// readable. Polled here rather than in crossterm: once the terminal hangs
 /// up, crossterm reads end-of-file in a loop that never returns.

@@ -286,17 +286,22 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
 /// last looked is at a boundary (jp writes and releases its lock at the end
 /// of a query; a write seen while jp still holds it is evaluated at the
 /// next reload).
-fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
+pub(super) fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
     let Some(m) = &state.inspection else {
         return;
     };
     if !state.settings.auto_run || m.conv.turn_count <= state.settings.auto_seen_turns {
+        state.settings.auto_waiting = false;
         return;
     }
     let conv = m.conv.clone();
+    // jp writes the file, then lets go of its lock: nothing changes on
+    // disk when it does, so the boundary is looked for again at the ticks.
     if crate::core::store::save::jp_holds(&state.dir) {
+        state.settings.auto_waiting = true;
         return;
     }
+    state.settings.auto_waiting = false;
     state.settings.auto_seen_turns = conv.turn_count;
     let job = Job::Boundary {
         dir: state.dir.clone(),

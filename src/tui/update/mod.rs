@@ -67,6 +67,9 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             if state.status.busy.is_some() {
                 state.status.spinner = state.status.spinner.wrapping_add(1);
             }
+            if state.settings.auto_waiting && state.status.busy.is_none() {
+                jobs::auto_at_boundary(state, fx);
+            }
         }
         Msg::Terminate => state.quit = true,
         Msg::FilesChanged => {
