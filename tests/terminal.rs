@@ -301,3 +301,141 @@ fn the_light_theme_draws_its_colours_and_no_color_still_wins() {
     assert_eq!(rc(&s), Some(0), "{}", s.text());
     assert!(!s.has(b"38;2;18;52;86") && !s.has(b"48;2;232;234;240"));
 }
+
+/// A tmux session running the inspector on the demo, for what only a real
+/// terminal emulator does (pane resizes). `None` (said) without tmux.
+struct Tmux {
+    name: String,
+}
+
+impl Tmux {
+    fn start(cols: u16, rows: u16) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("tmux is absent: skipping the pane-resize check");
+            return None;
+        }
+        let name = format!("jp-inspect-test-{}", std::process::id());
+        let bin = env!("CARGO_BIN_EXE_jp-inspect");
+        let ok = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                &cols.to_string(),
+                "-y",
+                &rows.to_string(),
+            ])
+            .arg(format!(
+                "env JP_USER_DATA_DIR=/nonexistent-jp-user-data {bin} --demo"
+            ))
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "tmux new-session");
+        let t = Tmux { name };
+        assert!(t.wait_for("turn 1/32"), "{}", t.screen());
+        Some(t)
+    }
+
+    fn tmux(&self, args: &[&str]) {
+        let mut full = args.to_vec();
+        full.insert(1, "-t");
+        full.insert(2, &self.name);
+        assert!(Command::new("tmux").args(&full).status().unwrap().success());
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &format!("{}:0.0", self.name)])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn wait_for(&self, needle: &str) -> bool {
+        (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(50));
+            self.screen().contains(needle)
+        })
+    }
+
+    /// User and system CPU time of the inspector so far, in clock ticks.
+    fn cpu_ticks(&self) -> u64 {
+        let out = Command::new("tmux")
+            .args([
+                "list-panes",
+                "-t",
+                &format!("{}:0", self.name),
+                "-F",
+                "#{pane_pid}",
+            ])
+            .output()
+            .unwrap();
+        // The first pane is the inspector's (a split adds others).
+        let pid = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .status();
+    }
+}
+
+/// After a resize (a pane split, a zoom, the window resized) the very
+/// next key is handled at once, and nothing spins while waiting for it.
+#[test]
+fn a_key_right_after_a_resize_is_handled_and_nothing_spins() {
+    let Some(t) = Tmux::start(120, 40) else {
+        return;
+    };
+    let resizes: [&[&str]; 3] = [
+        &["resize-window", "-x", "100", "-y", "30"],
+        &["split-window", "-h", "sleep 60"],
+        &["resize-pane", "-Z"],
+    ];
+    for (k, resize) in resizes.iter().enumerate() {
+        t.tmux(resize);
+        std::thread::sleep(Duration::from_millis(300));
+        let before = t.cpu_ticks();
+        std::thread::sleep(Duration::from_millis(1000));
+        let idle = t.cpu_ticks() - before;
+        assert!(
+            idle < 30,
+            "{idle} ticks of CPU in a second of waiting after {resize:?}"
+        );
+        let target = if k == 0 {
+            t.name.clone()
+        } else {
+            format!("{}.0", t.name)
+        };
+        assert!(
+            Command::new("tmux")
+                .args(["send-keys", "-t", &target, "j"])
+                .status()
+                .unwrap()
+                .success()
+        );
+        assert!(
+            t.wait_for(&format!("event {k} of 286")),
+            "the key after {resize:?} was not handled: {}",
+            t.screen()
+        );
+    }
+}

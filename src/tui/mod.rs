@@ -124,6 +124,21 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     result
 }
 
+/// Reads every event crossterm has ready, without waiting; how many.
+fn read_buffered(actions: &mut Vec<Msg>) -> anyhow::Result<usize> {
+    let mut n = 0;
+    while event::poll(Duration::ZERO)? {
+        n += 1;
+        match event::read()? {
+            Event::Key(k) => actions.push(Msg::Key(k)),
+            Event::Mouse(m) => actions.push(Msg::Mouse(m)),
+            Event::Resize(w, h) => actions.push(Msg::Resize(w, h)),
+            _ => {}
+        }
+    }
+    Ok(n)
+}
+
 fn event_loop(
     term: &mut terminal::Terminal,
     opts: Options,
@@ -174,18 +189,20 @@ fn event_loop(
         if resized.swap(false, Ordering::Relaxed) {
             let size = term.size()?;
             actions.push(Msg::Resize(size.width, size.height));
+            // crossterm saw the SIGWINCH too: take its resize now, while no
+            // key is waiting. Its reader is edge-triggered and returns at
+            // the resize, so a key read in the same wake-up would be left
+            // unread until the next key came.
+            read_buffered(&mut actions)?;
         }
         match terminal::wait_input(Duration::from_millis(40)) {
             terminal::Input::HungUp => return Ok(()),
             terminal::Input::Ready => {
-                // Everything crossterm has buffered, without waiting.
-                while event::poll(Duration::ZERO)? {
-                    match event::read()? {
-                        Event::Key(k) => actions.push(Msg::Key(k)),
-                        Event::Mouse(m) => actions.push(Msg::Mouse(m)),
-                        Event::Resize(w, h) => actions.push(Msg::Resize(w, h)),
-                        _ => {}
-                    }
+                // Everything crossterm has buffered, without waiting. Input
+                // it won't hand over (see above) must not make this loop
+                // spin: wait out the tick instead.
+                if read_buffered(&mut actions)? == 0 {
+                    std::thread::sleep(Duration::from_millis(40));
                 }
             }
             terminal::Input::Timeout => {}
