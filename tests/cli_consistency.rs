@@ -391,3 +391,31 @@ fn saved_adds_up_can_be_negative_and_a_no_op_is_not_written_unless_forced() {
         "{table}"
     );
 }
+
+/// One figure, one rounding: what `compact` says a rule saves is what
+/// `stats` then lists for that compaction, for several rules, and the
+/// system prompt's tokens are the same in both places of `stats --json`.
+#[test]
+fn what_a_compaction_saves_is_one_figure_everywhere() {
+    for rule in ["t:10..12", "r+t:13..15", "t=sreq:16..18", "r:20"] {
+        let tmp = tempfile::tempdir().unwrap();
+        common::demo_copy(tmp.path());
+        let planned = json(&jp_inspect(
+            &["compact", "csvq", rule, "--json"],
+            tmp.path(),
+        ));
+        let said = planned["compactions"][0]["tokens_saved"].as_i64().unwrap();
+        let stats = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
+        let listed = stats["compactions"].as_array().unwrap().last().unwrap()["tokens_saved"]
+            .as_i64()
+            .unwrap();
+        assert_eq!(
+            said, listed,
+            "{rule}: compact said {said}, stats lists {listed}"
+        );
+        assert_eq!(
+            stats["system_prompt"]["tokens"], stats["context"]["system_prompt"],
+            "{rule}"
+        );
+    }
+}

@@ -56,7 +56,7 @@ fn resets_and_savings_agree() {
     assert!(count >= 2, "the demo holds compactions");
     let full = tokens(&conv);
     let p = projection::of(&conv);
-    let savings = ops::saved_per_compaction(&conv, &p);
+    let savings = ops::saved_per_compaction(&conv, &p, 0);
     // The last one saves what removing it gives back...
     let (last, saved) = *savings.last().unwrap();
     let without =

@@ -133,7 +133,9 @@ pub fn report(
     let context = budget.context_tokens(projected.total_chars());
     let usable = budget.usable();
     let saved: std::collections::HashMap<usize, i64> =
-        ops::saved_per_compaction(conv, &p).into_iter().collect();
+        ops::saved_per_compaction(conv, &p, budget.overhead_chars())
+            .into_iter()
+            .collect();
     let compactions: Vec<Value> = conv
         .compactions()
         .map(|c| match c.parsed {
@@ -160,16 +162,19 @@ pub fn report(
         .collect();
     let threshold =
         |r: f64| json!({"ratio": r, "tokens": usable.map(|w| (w as f64 * r).round() as u64)});
+    let context_doc = context_json(&budget, &projected);
+    let context_system_tokens = context_doc["system_prompt"].clone();
     json!({
         "conversation": conversation_json(conv),
         "turn_count": conv.turn_count,
         "view": view.as_str(),
         "model": config::model_id(merged).map(|m| m.to_string()),
         "window": window_json(&budget),
-        "context": context_json(&budget, &projected),
+        "context": context_doc,
         "raw": breakdown_json(&raw),
         "projected": breakdown_json(&projected),
-        "system_prompt": {"tokens": estimate::tokens(system), "chars": system},
+        // The context's share, so the two figures are one.
+        "system_prompt": {"tokens": context_system_tokens, "chars": system},
         "ratio": usable.map(|w| context as f64 / w as f64),
         "thresholds": {
             "mode": auto.mode.as_str(),

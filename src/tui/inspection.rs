@@ -236,7 +236,7 @@ impl Inspection {
             estimate::estimate(&conv, &base, &overhead)
         });
         let layout = layout(&conv, &p);
-        let mut compactions = compaction_rows(&conv, &p);
+        let mut compactions = compaction_rows(&conv, &p, overhead.chars());
         if let Some(end) = end {
             // Only what was appended by then; what each saves is a figure of
             // the whole stream, not of that moment.
@@ -313,9 +313,11 @@ fn block_tokens(conv: &Conversation, p: &Projection, layout: &Layout) -> Vec<(u6
         .collect()
 }
 
-fn compaction_rows(conv: &Conversation, p: &Projection) -> Vec<CompactionRow> {
+fn compaction_rows(conv: &Conversation, p: &Projection, overhead_chars: u64) -> Vec<CompactionRow> {
     let saved: std::collections::HashMap<usize, i64> =
-        ops::saved_per_compaction(conv, p).into_iter().collect();
+        ops::saved_per_compaction(conv, p, overhead_chars)
+            .into_iter()
+            .collect();
     let saved_without = |position: usize| saved.get(&position).copied().unwrap_or(0);
     let row = |position: usize, event: Option<usize>, x: &Compaction| CompactionRow {
         position,

@@ -76,10 +76,17 @@ pub fn effects(
 
 /// For each overlay of `p` (stored and previewed, by position), the tokens
 /// it saves given the ones before it, so that the rows add up to the total.
-pub fn saved_per_compaction(conv: &Conversation, p: &Projection) -> Vec<(usize, i64)> {
+/// `overhead_chars` (the system prompt and tools every request carries) is
+/// counted as the previews count it, so a compaction saves one figure
+/// everywhere: one rounding, of the whole context.
+pub fn saved_per_compaction(
+    conv: &Conversation,
+    p: &Projection,
+    overhead_chars: u64,
+) -> Vec<(usize, i64)> {
     p.overlays
         .iter()
-        .zip(effects(conv, &p.overlays, 0, 0))
+        .zip(effects(conv, &p.overlays, 0, overhead_chars))
         .map(|(o, e)| (o.position, e.saved))
         .collect()
 }
