@@ -419,3 +419,36 @@ fn what_a_compaction_saves_is_one_figure_everywhere() {
         );
     }
 }
+
+/// A window too small for what every request carries is refused with the
+/// reason; a reserve over half the window is capped and said to be.
+#[test]
+fn a_window_too_small_is_refused_and_a_capped_reserve_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    for args in [
+        &["stats", "csvq", "--window", "10"][..],
+        &["auto", "csvq", "--dry-run", "--window", "1k"][..],
+        &["history", "csvq", "--window", "10"][..],
+    ] {
+        let out = jp_inspect(args, tmp.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("leaves no room") && err.contains("system prompt and tools"),
+            "{args:?}: {err}"
+        );
+    }
+    let v = json(&jp_inspect(
+        &["stats", "csvq", "--window", "24k", "--json"],
+        tmp.path(),
+    ));
+    assert_eq!(v["window"]["reserve"], 12_000);
+    assert_eq!(v["window"]["reserve_capped_from"], 16_000);
+    assert!(
+        v["window"]["reserve_source"]
+            .as_str()
+            .unwrap()
+            .contains("capped at half the window from 16,000")
+    );
+}

@@ -96,7 +96,7 @@ const COMMANDS: &[&[&str]] = &[
     &["show", "--json"],
     &["show", "--compacted", "--json"],
     &["auto", "--dry-run", "--json"],
-    &["auto", "--dry-run", "--json", "--window", "64k"],
+    &["auto", "--dry-run", "--json", "--window", "200k"],
     &["simulate", "--json", "--windows", "64k,200k"],
     &["history", "--json"],
     &["compact", "--dry-run", "--json"],

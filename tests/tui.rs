@@ -810,3 +810,27 @@ fn as_of_mode_shows_what_each_request_was_sent() {
         now_tokens
     );
 }
+
+/// `w` with a window smaller than what every request carries keeps the
+/// prompt open with the reason, and the window in force stays.
+#[test]
+fn a_window_too_small_is_refused_in_the_prompt() {
+    let mut h = Harness::new(160, 40, false);
+    h.char('w');
+    for _ in 0..10 {
+        h.key(KeyCode::Backspace);
+    }
+    h.typed("10");
+    h.key(KeyCode::Enter);
+    assert_eq!(h.state.settings.window_override, None);
+    let input = h.state.input.as_ref().expect("the prompt stays open");
+    assert!(
+        input
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("leaves no room")),
+        "{:?}",
+        input.error
+    );
+    assert!(h.text().contains("leaves no room"), "{}", h.text());
+}

@@ -22,6 +22,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let configured = args.policy.summarizer(&config)?;
     let summarizer =
         crate::core::summarize::for_preview(configured.as_ref(), !args.dry_run || args.summarize);
+    super::check_window(&conv, &config, args.policy.window.window)?;
     let budget = ops::budget(&conv, &config, args.policy.window.window);
     let window = budget.usable();
     let plan = ops::preview_auto(

@@ -15,6 +15,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     print_warnings(&conv);
     let config = auto::config_for(&conv, args.config.as_deref())?;
     print_notices(&config);
+    super::check_window(&conv, &config, args.window.window)?;
     let points = ops::history(&conv, &config, args.window.window);
     let ratio = |context: u64, usable: Option<u64>| usable.map(|u| context as f64 / u as f64);
     if args.json {

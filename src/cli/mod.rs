@@ -33,6 +33,22 @@ fn guard(force: bool) -> crate::core::store::save::Guard {
     }
 }
 
+/// A `--window` too small for what every request of `conv` carries is a
+/// usage error that says why, rather than figures of thousands of percent.
+fn check_window(
+    conv: &crate::core::Conversation,
+    config: &crate::core::auto::AutoConfig,
+    window: Option<u64>,
+) -> Result<(), UsageError> {
+    if window.is_none() {
+        return Ok(());
+    }
+    match crate::core::ops::budget(conv, config, window).window_too_small() {
+        Some(why) => Err(UsageError(format!("--window: {why}"))),
+        None => Ok(()),
+    }
+}
+
 /// A command used wrongly (exit code 2), as opposed to a failure.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

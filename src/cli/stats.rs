@@ -21,6 +21,7 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     print_warnings(&conv);
     let auto = auto::config_for(&conv, args.config.as_deref())?;
     super::output::print_notices(&auto);
+    super::check_window(&conv, &auto, args.window.window)?;
     let report = report(
         &conv,
         &auto,
@@ -49,9 +50,21 @@ fn window_json(b: &Budget) -> Value {
     let mut v = json!({
         "tokens": w.tokens,
         "reserve": b.reserve(),
-        "reserve_source": if b.reserve() == 0 { "none" } else { w.reserve_source.as_str() },
+        "reserve_source": match (b.reserve(), w.capped_from) {
+            (0, _) => "none".to_string(),
+            (_, Some(asked)) => format!(
+                "{}, capped at half the window from {}",
+                w.reserve_source.as_str(),
+                thousands(asked)
+            ),
+            _ => w.reserve_source.as_str().to_string(),
+        },
+
         "usable": b.usable(),
     });
+    if let Some(asked) = w.capped_from {
+        v["reserve_capped_from"] = json!(asked);
+    }
     match &w.source {
         WindowSource::Override => v["source"] = json!("override"),
         WindowSource::Table { model } => {

@@ -77,12 +77,17 @@ impl Budget {
     pub fn at(&self, tokens: u64) -> Budget {
         let mut b = self.clone();
         b.window = Some(match &self.window {
-            Some(w) => Window {
-                tokens,
-                source: window::WindowSource::Override,
-                reserve: w.reserve.min(tokens / 2),
-                reserve_source: w.reserve_source.clone(),
-            },
+            Some(w) => {
+                let (reserve, capped_from) =
+                    window::cap(w.capped_from.unwrap_or(w.reserve), tokens);
+                Window {
+                    tokens,
+                    source: window::WindowSource::Override,
+                    reserve,
+                    reserve_source: w.reserve_source.clone(),
+                    capped_from,
+                }
+            }
             None => Window::of(tokens, window::WindowSource::Override),
         });
         b
@@ -112,6 +117,27 @@ impl Budget {
         Some(match self.measured.filter(|r| r.is_finite() && *r > 0.0) {
             Some(r) => ((usable as f64 / r).round() as u64).max(1),
             None => usable,
+        })
+    }
+
+    /// Why the window can't measure a request, if it can't: it leaves no
+    /// room once the system prompt, the tools and the output reserve every
+    /// request carries are taken out.
+    pub fn window_too_small(&self) -> Option<String> {
+        let w = self.window.as_ref()?;
+        // The reserve in force: a larger one is capped at half the window
+        // (and said), so a smaller window can still be tried.
+        let reserve = self.reserve();
+        let fixed = estimate::tokens(self.overhead_chars()) + reserve;
+        (w.tokens <= fixed).then(|| {
+            format!(
+                "a window of {} tokens leaves no room: every request carries {} tokens (system \
+                 prompt and tools {}, output reserve {})",
+                crate::fmt::thousands(w.tokens),
+                crate::fmt::thousands(fixed),
+                crate::fmt::thousands(estimate::tokens(self.overhead_chars())),
+                crate::fmt::thousands(reserve)
+            )
         })
     }
 

@@ -85,6 +85,9 @@ pub struct Window {
     /// Tokens kept free for the answer (the output reserve).
     pub reserve: u64,
     pub reserve_source: ReserveSource,
+    /// The reserve asked for when it was more than half the window, which
+    /// is all that is kept free so that half stays to measure against.
+    pub capped_from: Option<u64>,
 }
 
 impl Window {
@@ -95,6 +98,7 @@ impl Window {
             source,
             reserve: 0,
             reserve_source: ReserveSource::None,
+            capped_from: None,
         }
     }
 
@@ -209,6 +213,16 @@ pub fn resolve_alias(model: &ModelId, config: &Value) -> ModelId {
     }
 }
 
+/// `reserve` kept to at most half of a `tokens` window: (the reserve, what
+/// it was when capped).
+pub fn cap(reserve: u64, tokens: u64) -> (u64, Option<u64>) {
+    if reserve > tokens / 2 {
+        (tokens / 2, Some(reserve))
+    } else {
+        (reserve, None)
+    }
+}
+
 /// One entry of the bundled table, as `models` lists it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TableRow {
@@ -304,13 +318,15 @@ pub fn for_config_with(
         ),
         _ => return None,
     };
+    // A reserve as large as the window would leave nothing to measure
+    // against; keep at least half of it usable, and say so.
+    let (reserve, capped_from) = cap(reserve, tokens);
     Some(Window {
         tokens,
         source,
-        // A reserve as large as the window would leave nothing to measure
-        // against; keep at least half of it usable.
-        reserve: reserve.min(tokens / 2),
+        reserve,
         reserve_source,
+        capped_from,
     })
 }
 

@@ -148,8 +148,16 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
         }
         InputKind::Window => match window::parse_tokens(&text) {
             Some(tokens) => {
+                let before = state.settings.window_override.replace(tokens);
+                if let Some(why) = state.budget().and_then(|b| b.window_too_small()) {
+                    // Kept open with the reason, the old window still in force.
+                    state.settings.window_override = before;
+                    if let Some(input) = &mut state.input {
+                        input.error = Some(why);
+                    }
+                    return;
+                }
                 state.input = None;
-                state.settings.window_override = Some(tokens);
                 state.set_status(
                     format!("window set to {}", crate::fmt::count(tokens, "token")),
                     Level::Info,
