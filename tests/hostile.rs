@@ -586,3 +586,38 @@ fn a_missing_summarizer_names_where_one_may_be_defined() {
     assert!(err.contains(".no-user-config/jp/config.toml"), "{err}");
     assert!(!err.contains("of the conversation config"), "{err}");
 }
+
+/// What jp-inspect writes beside a conversation stays out of version
+/// control: a committed `.jp/` shows no lock file and no record after a
+/// write.
+#[test]
+fn a_committed_jp_folder_stays_clean() {
+    let (tmp, _conv) = workspace();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(tmp.path())
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@t")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@t")
+            .output()
+            .unwrap()
+    };
+    if git(&["init", "-q"]).status.code() != Some(0) {
+        eprintln!("git is absent: skipping the version-control check");
+        return;
+    }
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "the workspace"]);
+    let out = jp_inspect(&["compact", ID, "t,over=4k:10..12"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(tmp.path().join(".jp/jp-inspect/17944860430.json").exists());
+    let status = String::from_utf8_lossy(&git(&["status", "--porcelain"]).stdout).to_string();
+    let changed: Vec<&str> = status.lines().collect();
+    assert_eq!(
+        changed,
+        [" M .jp/conversations/17944860430-csvq-first-release/events.json"],
+        "{status}"
+    );
+}

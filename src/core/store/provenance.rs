@@ -161,6 +161,7 @@ pub fn write(dir: &Path, records: &[Record]) -> Result<()> {
     }
     if let Some(parent) = path.parent() {
         safe_fs::real_dir(parent)?;
+        safe_fs::ignore_in_git(parent);
     }
     let doc = json!({
         "about": "compactions jp-inspect wrote with fields jp drops when it rewrites the conversation",

@@ -78,6 +78,7 @@ pub fn open_no_follow(path: &Path) -> Result<File> {
         .file_name()
         .ok_or_else(|| refused(path, "has no file name"))?;
     real_dir(dir)?;
+    ignore_in_git(dir);
     let c_dir = c_path(dir)?;
     let c_name = c_path(Path::new(name))?;
     // SAFETY: plain syscalls on NUL-terminated paths; each returned fd is
@@ -131,6 +132,26 @@ pub fn open_no_follow(path: &Path) -> Result<File> {
         ));
     }
     Ok(file)
+}
+
+/// What jp-inspect writes into the folders of its own files (locks,
+/// records) so that a `.jp/` under version control doesn't pick them up.
+const GITIGNORE: &str = "# jp-inspect: lock files and records are not for version control\n*\n";
+
+/// Puts a `.gitignore` ignoring everything into `dir` (a real directory
+/// already checked), unless one is there. Best effort: a failure leaves
+/// the folder as it was.
+pub fn ignore_in_git(dir: &Path) {
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = dir.join(".gitignore");
+    if let Ok(mut f) = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+    {
+        let _ = f.write_all(GITIGNORE.as_bytes());
+    }
 }
 
 /// Reads `path` unless it is a symbolic link (refused, naming it); `None`
