@@ -194,7 +194,7 @@ fn preview_shows_the_delta_and_apply_writes_it() {
     assert_eq!(added.0, Source::Auto);
     assert_eq!((added.1, added.2), (8, 22));
     assert!(h.state.preview.is_none());
-    assert!(h.text().contains("appended 1 compaction(s) (auto)"));
+    assert!(h.text().contains("appended 1 compaction (auto)"));
 }
 
 #[test]

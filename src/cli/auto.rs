@@ -105,8 +105,8 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         ));
         match &saved {
             Some(s) => lines.push(format!(
-                "Wrote {} compaction(s) to {}.",
-                s.appended,
+                "Wrote {} to {}.",
+                crate::fmt::count(s.appended as u64, "compaction"),
                 s.conversation.events_path().display()
             )),
             None => {

@@ -119,8 +119,8 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     }
     match written {
         Some(w) => lines.push(format!(
-            "Wrote {} compaction(s) to {}.",
-            w.appended,
+            "Wrote {} to {}.",
+            crate::fmt::count(w.appended as u64, "compaction"),
             w.conversation.events_path().display()
         )),
         None if args.dry_run && !plan.additions.is_empty() => {

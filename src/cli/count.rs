@@ -15,8 +15,8 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
         Some(0) => return Err(super::UsageError("--at counts turns from 1".into()).into()),
         Some(t) if t > conv.turn_count => {
             return Err(super::UsageError(format!(
-                "--at {t}: the conversation has {} turn(s)",
-                conv.turn_count
+                "--at {t}: the conversation has {}",
+                crate::fmt::count(conv.turn_count as u64, "turn")
             ))
             .into());
         }

@@ -210,10 +210,10 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
             .map_or_else(|| "-".into(), |t| t.saturating_add(1).to_string())
     };
     let mut out = vec![format!(
-        "{}  {}  ({} turns)",
+        "{}  {}  ({})",
         conv.display_id(),
         crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)")),
-        conv.turn_count
+        crate::fmt::count(conv.turn_count as u64, "turn")
     )];
     let window = match &r["window"] {
         Value::Null => "unknown (set one with --window)".to_string(),

@@ -146,11 +146,13 @@ fn nothing_reason(turn_count: usize, rule: &Rule, keeps: Keeps) -> String {
     }
     match rule.range {
         Some(_) => {
-            format!("the range selects no turns of the {turn_count} there are (nothing to compact)")
+            format!("the range selects none of the {turn_count} turns there are")
         }
         None => format!(
-            "keeping the first {} and the last {} of {turn_count} turn(s) leaves nothing to compact",
-            keeps.keep_first, keeps.keep_last
+            "keeping the first {} and the last {} of {} leaves nothing to compact",
+            keeps.keep_first,
+            keeps.keep_last,
+            crate::fmt::count(turn_count as u64, "turn")
         ),
     }
 }

@@ -43,7 +43,7 @@ impl Keep {
 impl std::fmt::Display for Keep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Keep::Turns(n) => write!(f, "{n} turn(s)"),
+            Keep::Turns(n) => f.write_str(&crate::fmt::count(*n as u64, "turn")),
             Keep::Duration(d) => match d.to_std() {
                 Ok(d) => write!(f, "{}", humantime::format_duration(d)),
                 Err(_) => write!(f, "{d}"),

@@ -102,8 +102,9 @@ impl Basis {
         }
         (conv.turn_count < self.turn_count).then(|| {
             format!(
-                "it has {} turn(s), the plan saw {}",
-                conv.turn_count, self.turn_count
+                "it has {}, the plan saw {}",
+                crate::fmt::count(conv.turn_count as u64, "turn"),
+                self.turn_count
             )
         })
     }

@@ -96,7 +96,11 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
         return;
     }
     let n = preview.plan.additions.len();
-    let what = format!("appended {n} compaction(s) ({})", preview.spec);
+    let what = format!(
+        "appended {} ({})",
+        crate::fmt::count(n as u64, "compaction"),
+        preview.spec
+    );
     let job = Job::Write {
         dir: state.dir.clone(),
         edit: preview.plan.edit(),
@@ -167,8 +171,14 @@ pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
         return;
     }
     let question = match which {
-        Reset::All => format!("Remove all {count} compaction(s)?"),
-        Reset::Auto => format!("Remove {count} automatic compaction(s)?"),
+        Reset::All => format!(
+            "Remove all {}?",
+            crate::fmt::count(count as u64, "compaction")
+        ),
+        Reset::Auto => format!(
+            "Remove {}?",
+            crate::fmt::count(count as u64, "automatic compaction")
+        ),
         Reset::Position(n) => format!("Delete compaction #{n}?"),
     };
     let conv = m.conv.clone();
