@@ -452,3 +452,20 @@ fn a_window_too_small_is_refused_and_a_capped_reserve_is_said() {
             .contains("capped at half the window from 16,000")
     );
 }
+
+/// A lighter rule over a wider range names the earlier compaction whose
+/// work it undoes by that compaction's turns, not by its own.
+#[test]
+fn raising_the_estimate_names_the_earlier_compactions_turns() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = jp_inspect(
+        &["compact", "csvq", "t=sreq:6..10", "--dry-run"],
+        tmp.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("it lets back in what an earlier compaction of turns 6..8 took out"),
+        "{text}"
+    );
+}

@@ -44,7 +44,11 @@ fn a_rule_that_selects_nothing_is_skipped_with_its_reason() {
     let plan = preview(&conv, &["r:500.."], false);
     assert!(plan.is_empty());
     assert_eq!(plan.skipped.len(), 1);
-    assert!(plan.skipped[0].reason.contains("selects none of the 32 turns"));
+    assert!(
+        plan.skipped[0]
+            .reason
+            .contains("selects none of the 32 turns")
+    );
     assert_eq!(plan.tokens.before, plan.tokens.after);
 }
 

@@ -40,6 +40,9 @@ pub struct Addition {
     /// What it saves given the stored compactions and the additions before
     /// it; the savings add up to the plan's.
     pub effect: super::report::Effect,
+    /// The turns of the latest earlier compaction it overlaps, whose work
+    /// it undoes where it raises the estimate.
+    pub overlaps: Option<TurnRange>,
 }
 
 impl Addition {
@@ -58,7 +61,7 @@ impl Addition {
             format!(
                 "raises the estimate by {}: it lets back in what an earlier compaction of turns {} took out",
                 crate::fmt::count(self.effect.saved.unsigned_abs(), "token"),
-                self.range().human()
+                self.overlaps.unwrap_or_else(|| self.range()).human()
             )
         })
     }

@@ -117,7 +117,9 @@ pub fn preview_rules(
     let additions: Vec<Addition> = planned
         .into_iter()
         .zip(effects)
-        .map(|(p, effect)| Addition {
+        .enumerate()
+        .map(|(k, (p, effect))| Addition {
+            overlaps: latest_overlap(conv, &compactions[..k], p.compaction.range()),
             compaction: p.compaction,
             requested: p.requested,
             why: Why::Rule {
@@ -172,6 +174,22 @@ fn withheld(
         ranges: ranges.to_vec(),
         input_chars,
     })
+}
+
+/// The turns of the latest compaction before a new one over `range`
+/// (the conversation's own, then the plan's earlier `planned`) that covers
+/// any of the same turns.
+fn latest_overlap(
+    conv: &Conversation,
+    planned: &[Compaction],
+    range: crate::core::model::turns::TurnRange,
+) -> Option<crate::core::model::turns::TurnRange> {
+    conv.valid_compactions()
+        .iter()
+        .chain(planned)
+        .filter(|c| c.from_turn <= range.to && range.from <= c.to_turn)
+        .last()
+        .map(Compaction::range)
 }
 
 /// The ranges of the additions that carry a summary.
@@ -291,7 +309,9 @@ pub fn preview_auto(
                 .actions
                 .into_iter()
                 .zip(additions_effects(conv, &compactions, budget))
-                .map(|(a, effect)| Addition {
+                .enumerate()
+                .map(|(k, (a, effect))| Addition {
+                    overlaps: latest_overlap(conv, &compactions[..k], a.compaction.range()),
                     requested: a.requested,
                     why: Why::Auto(a.kind),
                     compaction: a.compaction,
