@@ -187,8 +187,7 @@ fn latest_overlap(
     conv.valid_compactions()
         .iter()
         .chain(planned)
-        .filter(|c| c.from_turn <= range.to && range.from <= c.to_turn)
-        .last()
+        .rfind(|c| c.from_turn <= range.to && range.from <= c.to_turn)
         .map(Compaction::range)
 }
 
