@@ -154,16 +154,18 @@ fn list_shows_conversations_and_who_holds_the_lock() {
     let stats = json(&jp_inspect(&["stats", "csvq", "--json"], tmp.path()));
     assert_eq!(demo["context_ratio"], stats["ratio"]);
     assert!(demo["last_activity"].is_string());
-    // Most recently active first: the one written last leads the list.
-    let newest = dirs.last().unwrap();
-    let events = fs::read(newest.join("events.json")).unwrap();
+    // Most recently active first, as jp counts it (`last_activated_at`):
+    // a write (a checkout, a reset) moves nothing, and the first listed is
+    // the one `--active` picks.
+    let first = list[0]["id"].clone();
+    let last = dirs.last().unwrap();
+    let events = fs::read(last.join("events.json")).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    fs::write(newest.join("events.json"), events).unwrap();
+    fs::write(last.join("events.json"), events).unwrap();
     let v2 = json(&jp_inspect(&["list", "--json"], tmp.path()));
-    assert_eq!(
-        v2["conversations"][0]["path"].as_str().unwrap(),
-        newest.display().to_string()
-    );
+    assert_eq!(v2["conversations"][0]["id"], first);
+    let active = json(&jp_inspect(&["stats", "--active", "--json"], tmp.path()));
+    assert_eq!(active["conversation"]["id"], first);
     assert_eq!(demo["locked"], false);
     assert!(demo["size"].as_u64().unwrap() > 1_000_000);
 

@@ -51,15 +51,11 @@ pub fn quick(ws: &Workspace) -> Vec<Listing> {
 
 fn listing(entry: &Entry) -> Listing {
     let mut size = 0;
-    let mut written = None;
     if let Ok(read) = fs::read_dir(&entry.dir) {
         for e in read.flatten() {
             let Ok(m) = e.metadata() else { continue };
             if m.is_file() {
                 size += m.len();
-                if e.file_name() == crate::core::model::conversation::EVENTS_FILE {
-                    written = m.modified().ok().map(Timestamp::from);
-                }
             }
         }
     }
@@ -77,7 +73,9 @@ fn listing(entry: &Entry) -> Listing {
         location: entry.location,
         size,
         locked,
-        last_activity: written.or_else(|| entry.last_activated()),
+        // The order `--active` picks from: the first listed is the one it
+        // takes.
+        last_activity: entry.activity(),
         details: None,
     }
 }
@@ -137,17 +135,22 @@ mod tests {
                 "[\n  {\"timestamp\": \"2026-01-01 00:00:00.0\", \"type\": \"turn_start\"},\n  {\"timestamp\": \"2026-01-01 00:00:01.0\", \"type\": \"chat_request\", \"content\": \"hi\"}\n]\n",
             )
             .unwrap();
+            // jp activated the older one last; the newer one never.
+            let activated = if title == "older" {
+                ", \"last_activated_at\": \"2026-01-02 00:00:00.0\""
+            } else {
+                ""
+            };
             fs::write(
                 dir.join("metadata.json"),
-                format!("{{\"title\": \"{title}\"}}"),
+                format!("{{\"title\": \"{title}\"{activated}}}"),
             )
             .unwrap();
-            std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        // The older one was written last: it is the most recently active.
-        let older = conversations.join("17000000001-older/events.json");
-        let text = fs::read(&older).unwrap();
-        fs::write(&older, text).unwrap();
+        // A write (a checkout, a reset) does not make one more recent.
+        let newer = conversations.join("17000000002-newer/events.json");
+        let text = fs::read(&newer).unwrap();
+        fs::write(&newer, text).unwrap();
         let ws = Workspace::find(tmp.path()).unwrap();
         let list = quick(&ws);
         assert_eq!(list.len(), 2);

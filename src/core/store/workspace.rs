@@ -72,6 +72,16 @@ impl Entry {
         timestamp::parse(&self.metadata("last_activated_at")?)
     }
 
+    /// jp's session notion where it is cheap: when it was last activated
+    /// (`last_activated_at`), else when it was created (its id). Not the
+    /// file's mtime, which a checkout or any write resets.
+    pub fn activity(&self) -> Option<Timestamp> {
+        let created = self.id.and_then(|id| {
+            Timestamp::from_timestamp_millis(i64::try_from(id).ok()?.checked_mul(100)?)
+        });
+        self.last_activated().or(created)
+    }
+
     /// `jp-c<ID> <title>` (or the directory name), for candidate lists.
     pub fn describe(&self) -> String {
         let id = match self.id {
@@ -163,12 +173,9 @@ impl Workspace {
     /// activated (`last_activated_at`), a conversation without it counting
     /// from its creation (its id), the newest winning a tie.
     pub fn most_recently_active(&self) -> Option<Entry> {
-        self.entries().into_iter().max_by_key(|e| {
-            let created = e.id.and_then(|id| {
-                Timestamp::from_timestamp_millis(i64::try_from(id).ok()?.checked_mul(100)?)
-            });
-            (e.last_activated().or(created), e.id)
-        })
+        self.entries()
+            .into_iter()
+            .max_by_key(|e| (e.activity(), e.id))
     }
 }
 
