@@ -945,3 +945,35 @@ fn without_a_terminal_the_inspector_says_what_works_instead() {
     assert!(err.contains("stats") && err.contains("compact"), "{err}");
     assert!(!err.contains("os error"), "{err}");
 }
+
+/// `man` has a page for every command, not only the top one it refers to.
+#[test]
+fn man_has_a_page_per_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = common::run_anywhere(&["man", "--dir", &tmp.path().display().to_string()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for cmd in [
+        "show", "stats", "compact", "reset", "auto", "simulate", "watch", "history", "models",
+        "count", "list",
+    ] {
+        let page = fs::read_to_string(tmp.path().join(format!("jp-inspect-{cmd}.1"))).unwrap();
+        assert!(
+            page.contains(&format!(".TH jp-inspect-{cmd} 1")),
+            "{cmd}: {}",
+            &page[..200.min(page.len())]
+        );
+        // Global options are on every page.
+        assert!(page.contains("\\-\\-workspace"), "{cmd}");
+    }
+    let all = common::run_anywhere(&["man"]);
+    let text = String::from_utf8_lossy(&all.stdout);
+    assert!(
+        text.matches(".TH ").count() >= 12,
+        "{}",
+        text.matches(".TH ").count()
+    );
+}

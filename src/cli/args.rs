@@ -100,8 +100,13 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff): `jp-inspect man > jp-inspect.1`.
-    Man,
+    /// Print the man pages (roff): jp-inspect(1) and one per command
+    /// (jp-inspect-show(1), …); with --dir, write each to its own file there.
+    Man {
+        /// Write jp-inspect.1 and jp-inspect-<command>.1 into this folder.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -116,12 +121,15 @@ pub struct ModelsArgs {
     /// How long one call may take (`30s`, `500ms`).
     #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
     pub timeout: std::time::Duration,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     /// Count the request sent at this turn's first answer (1-based);
@@ -135,12 +143,15 @@ pub struct CountArgs {
     /// How long one call may take (`30s`, `500ms`).
     #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
     pub timeout: std::time::Duration,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     #[command(flatten)]
@@ -149,6 +160,7 @@ pub struct HistoryArgs {
     /// measure and thresholds apply).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
@@ -176,6 +188,8 @@ pub struct WatchArgs {
 
 #[derive(Debug, Args, Default)]
 pub struct ShowArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     /// Show the projected view (what the model is sent) instead of the raw
@@ -200,12 +214,14 @@ pub struct ShowArgs {
     /// events).
     #[arg(long, value_name = "N", requires = "compacted")]
     pub at_event: Option<usize>,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
@@ -230,6 +246,8 @@ pub fn parse_window(s: &str) -> Result<u64, String> {
 
 #[derive(Debug, Args)]
 pub struct StatsArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     #[command(flatten)]
@@ -242,6 +260,8 @@ pub struct StatsArgs {
     /// so a bounded compaction strips every tool call of its range.
     #[arg(long)]
     pub as_jp: bool,
+
+    /// Print the result as JSON (exact text, for scripts).
 
     #[arg(long)]
     pub json: bool,
@@ -282,6 +302,7 @@ pub struct CompactArgs {
     /// before now (`3h`).
     #[arg(long, default_value = "1", value_name = "N|DURATION", value_parser = parse_keep)]
     pub keep_last: Keep,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
@@ -302,6 +323,8 @@ pub struct ResetWhich {
 
 #[derive(Debug, Args)]
 pub struct ResetArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     #[command(flatten)]
@@ -318,12 +341,15 @@ pub struct ResetArgs {
     /// permission (its mode is kept).
     #[arg(long)]
     pub force: bool,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct AutoArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     pub conv: Option<String>,
     /// Show what would be appended; write nothing.
@@ -343,6 +369,7 @@ pub struct AutoArgs {
     pub as_jp: bool,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
@@ -396,6 +423,7 @@ pub struct SimulateArgs {
     /// so a bounded compaction strips every tool call of its range.
     #[arg(long)]
     pub as_jp: bool,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
