@@ -834,3 +834,28 @@ fn a_window_too_small_is_refused_in_the_prompt() {
     );
     assert!(h.text().contains("leaves no room"), "{}", h.text());
 }
+
+/// The help stops at its end: scrolling past it, one `k` moves back at once.
+#[test]
+fn help_scrolling_stops_at_its_end() {
+    let mut h = Harness::new(120, 36, false);
+    h.char('?');
+    for _ in 0..100 {
+        h.char('j');
+    }
+    let Some(Panel::Help { scroll: at_end }) = h.state.panel.clone() else {
+        panic!("no help");
+    };
+    assert!(at_end > 0 && at_end < 100, "{at_end}");
+    let last = h.text();
+    h.char('k');
+    let Some(Panel::Help { scroll }) = h.state.panel.clone() else {
+        panic!("no help");
+    };
+    assert_eq!(
+        scroll,
+        at_end.saturating_sub(3),
+        "k scrolls back three rows at once"
+    );
+    assert_ne!(h.text(), last, "one k moves the text");
+}

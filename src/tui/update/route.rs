@@ -82,8 +82,9 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
 }
 
 fn scroll_help(state: &mut State, by: isize) {
+    let max = crate::tui::view::overlays::help_max_scroll(state);
     if let Some(Panel::Help { scroll }) = &mut state.panel {
-        *scroll = scroll.saturating_add_signed(by);
+        *scroll = scroll.saturating_add_signed(by).min(max);
     }
 }
 

@@ -7,7 +7,7 @@ mod gauge;
 mod largest;
 
 mod list;
-mod overlays;
+pub(crate) mod overlays;
 mod panes;
 mod picker;
 mod simulation;

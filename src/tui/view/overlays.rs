@@ -68,7 +68,47 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
+/// Where the help box sits in `area`, and its text inside the borders.
+fn help_boxes(area: Rect) -> (Rect, Rect) {
+    let box_area = centered(area, 104, area.height.saturating_sub(2));
+    let inner = Block::default().borders(Borders::ALL).inner(box_area);
+    (box_area, inner)
+}
+
+/// The farthest the help scrolls on a `width` × `height` screen: shared by
+/// drawing and by the keys, so scrolling past the end moves nothing.
+pub fn help_max_scroll(state: &State) -> usize {
+    let (_, inner) = help_boxes(Rect::new(0, 0, state.width, state.height));
+    let w = inner.width.max(1) as usize;
+    let wrapped: usize = help_lines(state)
+        .iter()
+        .map(|l| l.width().max(1).div_ceil(w))
+        .sum();
+    wrapped.saturating_sub(inner.height as usize)
+}
+
 pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
+    let t = &state.theme;
+    let lines = help_lines(state);
+    let (box_area, inner) = help_boxes(area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(" keys ", t.title()));
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(block, box_area);
+    // Lines wrap rather than being cut at narrow widths: `?` shows all of
+    // it at any size, scrolled.
+    let max = help_max_scroll(state);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(max) as u16, 0)),
+        inner,
+    );
+}
+
+fn help_lines(state: &State) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mut lines = Vec::new();
     let sections = [
@@ -125,25 +165,7 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
             t.error(),
         )));
     }
-    let box_area = centered(area, 104, area.height.saturating_sub(2));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.accent())
-        .title(Span::styled(" keys ", t.title()));
-    frame.render_widget(Clear, box_area);
-    let inner = block.inner(box_area);
-    frame.render_widget(block, box_area);
-    // Lines wrap rather than being cut at narrow widths: `?` shows all of
-    // it at any size, scrolled.
-    let w = inner.width.max(1) as usize;
-    let wrapped: usize = lines.iter().map(|l| l.width().max(1).div_ceil(w)).sum();
-    let max = wrapped.saturating_sub(inner.height as usize);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll.min(max) as u16, 0)),
-        inner,
-    );
+    lines
 }
 
 pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
