@@ -239,7 +239,10 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
             frame.render_widget(Paragraph::new(Span::styled(at, t.dim())), right);
         }
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    frame.render_widget(
+        Paragraph::new(super::fit::fit(Line::from(spans), area.width as usize)),
+        area,
+    );
 }
 
 /// `turn 6/32 · event 48 of 286` (events numbered from 0, as everywhere).

@@ -200,6 +200,6 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     if area.height >= 3 {
         lines.push(marker_line.unwrap_or_default());
     }
-    lines.push(breakdown);
+    lines.push(super::fit::fit(breakdown, area.width as usize));
     frame.render_widget(Paragraph::new(lines), area);
 }

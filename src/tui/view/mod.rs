@@ -3,6 +3,7 @@
 mod chrome;
 mod curve;
 mod error_screen;
+pub(crate) mod fit;
 mod gauge;
 mod largest;
 

@@ -73,7 +73,7 @@ pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
 fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &State, raw: bool) {
     let t = &state.theme;
     let width = area.width as usize;
-    let mut lines = vec![pad(title, width, Style::default())];
+    let mut lines = vec![pad(super::fit::fit(title, width), width, Style::default())];
     let focused = match state.nav.focus {
         Focus::Raw => raw,
         Focus::Projected => !raw,

@@ -213,16 +213,18 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             Span::raw(format!(" {}  {}", run_metrics(r), fired.join(", "))),
         ]));
     }
-    lines.push(Line::from(Span::styled(
+    // Said in full where it fits, cut with an ellipsis where it doesn't.
+    let legend = Line::from(Span::styled(
         format!(
             " lines: usable window 100%, hard {:.0}% and soft {:.0}% (staged), D50 trigger {:.0}% (single); \
-             ▀ marks a firing · backstop: elides inside turns, a proposal jp cannot store yet · \
+             █ marks a firing · backstop: elides inside turns, a proposal jp cannot store yet · \
              cost = input + summarizer input + 5 × summarizer output; summaries by digest",
             state.settings.config.hard_ratio * 100.0,
             state.settings.config.soft_ratio * 100.0,
             state.settings.config.trigger_ratio * 100.0
         ),
         t.dim(),
-    )));
+    ));
+    lines.push(super::fit::fit(legend, table_area.width as usize));
     frame.render_widget(Paragraph::new(lines), table_area);
 }
