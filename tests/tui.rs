@@ -681,12 +681,7 @@ fn j_projects_as_todays_jp_and_the_list_marks_the_difference() {
 #[test]
 fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     let mut h = Harness::new(160, 40, true);
-    h.char('w');
-    for _ in 0..10 {
-        h.key(KeyCode::Backspace);
-    }
-    h.typed("64k");
-    h.key(KeyCode::Enter);
+    h.set_window("64k");
     h.char('A');
     assert!(h.state.settings.auto_run && h.state.settings.follow);
     assert!(
@@ -816,12 +811,7 @@ fn as_of_mode_shows_what_each_request_was_sent() {
 #[test]
 fn a_window_too_small_is_refused_in_the_prompt() {
     let mut h = Harness::new(160, 40, false);
-    h.char('w');
-    for _ in 0..10 {
-        h.key(KeyCode::Backspace);
-    }
-    h.typed("10");
-    h.key(KeyCode::Enter);
+    h.set_window("10");
     assert_eq!(h.state.settings.window_override, None);
     let input = h.state.input.as_ref().expect("the prompt stays open");
     assert!(

@@ -136,12 +136,7 @@ fn an_endless_compaction_is_marked_in_the_list_and_detail() {
 #[test]
 fn a_fires_after_jp_lets_go_of_its_lock() {
     let mut h = Harness::new(160, 40, false);
-    h.char('w');
-    for _ in 0..10 {
-        h.key(KeyCode::Backspace);
-    }
-    h.typed("64k");
-    h.key(KeyCode::Enter);
+    h.set_window("64k");
     h.char('A');
     assert!(h.state.settings.auto_run);
     let before = h.compactions_on_disk().len();

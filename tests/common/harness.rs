@@ -46,6 +46,16 @@ impl Harness {
         h
     }
 
+    /// `w`, the prefilled window cleared, `text` typed, Enter.
+    pub fn set_window(&mut self, text: &str) {
+        self.char('w');
+        for _ in 0..10 {
+            self.key(KeyCode::Backspace);
+        }
+        self.typed(text);
+        self.key(KeyCode::Enter);
+    }
+
     pub fn dir(&self) -> &Path {
         &self.state.dir
     }
