@@ -849,3 +849,27 @@ fn help_scrolling_stops_at_its_end() {
     );
     assert_ne!(h.text(), last, "one k moves the text");
 }
+
+/// A compaction carries the moment it was written, not the moment it was
+/// previewed: a preview left open a while is stamped when `a` writes it.
+#[test]
+fn an_applied_preview_is_stamped_when_written() {
+    let mut h = Harness::new(160, 40, false);
+    h.char('p');
+    h.typed("t:10..12");
+    h.key(KeyCode::Enter);
+    let planned = h.state.preview.as_ref().unwrap().plan.additions[0]
+        .compaction
+        .timestamp;
+    let later = planned + chrono::Duration::minutes(5);
+    h.state.settings.clock = Some(later);
+    h.char('a');
+    let text = std::fs::read_to_string(h.dir().join("events.json")).unwrap();
+    let events: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let written = events.last().unwrap();
+    assert_eq!(written["type"], "compaction");
+    assert_eq!(
+        written["timestamp"],
+        jp_inspect::core::model::timestamp::format(&later)
+    );
+}

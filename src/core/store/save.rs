@@ -120,6 +120,20 @@ impl Edit {
         }
     }
 
+    /// The edit with its new compactions stamped `now` (in their order, a
+    /// microsecond apart) where that is later than when they were planned:
+    /// a compaction carries the moment it was written, not the moment it
+    /// was previewed. Later still wins over every earlier compaction.
+    pub fn stamped_at(mut self, now: crate::core::model::timestamp::Timestamp) -> Edit {
+        for (i, c) in self.append.iter_mut().enumerate() {
+            let t = now + chrono::Duration::microseconds(i as i64);
+            if t > c.timestamp {
+                c.timestamp = t;
+            }
+        }
+        self
+    }
+
     pub fn remove(removal: Removal) -> Edit {
         Edit {
             remove: removal,

@@ -103,7 +103,8 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
     );
     let job = Job::Write {
         dir: state.dir.clone(),
-        edit: preview.plan.edit(),
+        // Stamped now: the preview may have been open a while.
+        edit: preview.plan.edit().stamped_at(state.now()),
         what,
         view: state.settings.view,
         history: History::Record,
