@@ -665,3 +665,50 @@ fn orientation_position_sticky_header_and_the_selected_compaction() {
     h.key(KeyCode::Tab);
     assert_eq!(h.state.inspection.as_ref().unwrap().selected_position, None);
 }
+
+/// `L` lists the largest 500 events and says what it leaves out: the
+/// title counts them all, the last row says how many smaller ones and their
+/// share; the Σ column stays in its place.
+#[test]
+fn l_says_what_it_leaves_out() {
+    use jp_inspect::tui::state::Panel;
+    let mut h = Harness::prepared(120, 40, false, |dir| {
+        common::edit_events(dir, |ev| {
+            for i in 0..150 {
+                ev.push(serde_json::json!({"timestamp": format!("2026-11-13 09:{:02}:00.0", i % 60), "type": "turn_start"}));
+                ev.push(serde_json::json!({"timestamp": format!("2026-11-13 09:{:02}:01.0", i % 60), "type": "chat_request", "content": format!("ok {i}")}));
+            }
+        })
+    });
+    h.char('L');
+    let Some(Panel::Largest(l)) = &h.state.panel else {
+        panic!("no largest view");
+    };
+    let (listed, total) = (l.entries.len(), l.total);
+    assert_eq!(listed, 500);
+    assert!(total > 500, "{total}");
+    assert!(
+        h.text()
+            .contains(&format!("the largest 500 of {total} events")),
+        "{}",
+        h.text()
+    );
+    for _ in 0..listed {
+        h.char('j');
+    }
+    let text = h.text();
+    assert!(
+        text.contains(&format!("{} smaller events not listed", total - 500)),
+        "{text}"
+    );
+    // Σ sits in one column on every row.
+    let columns: Vec<usize> = text
+        .lines()
+        .filter(|l| l.starts_with('│'))
+        .filter_map(|l| {
+            l.find('%')
+                .and_then(|a| l[a + 1..].find('%').map(|b| a + b))
+        })
+        .collect();
+    assert!(columns.windows(2).all(|w| w[0] == w[1]), "{columns:?}");
+}

@@ -26,6 +26,10 @@ pub struct Largest {
     pub cursor: usize,
     /// The context the shares are of (system prompt, tools and events).
     pub context: u64,
+    /// How many projected events there are, listed or not.
+    pub total: usize,
+    /// The tokens of the events left out of the list (the smallest).
+    pub unlisted_tokens: u64,
 }
 
 /// Entries past this are not listed: nobody reads the 10,000th largest.
@@ -57,6 +61,8 @@ pub fn of(m: &Inspection, context: u64) -> Largest {
         })
         .collect();
     entries.sort_by_key(|e| (std::cmp::Reverse(e.tokens), e.projected));
+    let total = entries.len();
+    let unlisted_tokens = entries.iter().skip(SHOWN).map(|e| e.tokens).sum();
     entries.truncate(SHOWN);
     for e in &mut entries {
         e.excerpt = excerpt::projected(&m.conv, p, &p.events[e.projected], 120);
@@ -65,6 +71,8 @@ pub fn of(m: &Inspection, context: u64) -> Largest {
         entries,
         cursor: 0,
         context: context.max(1),
+        total,
+        unlisted_tokens,
     }
 }
 

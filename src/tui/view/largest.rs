@@ -16,8 +16,12 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
         .border_style(t.accent())
         .title(Span::styled(
             format!(
-                " where the tokens are · {} events by size · share of the {} context, Σ so far ",
-                l.entries.len(),
+                " where the tokens are · {} by size · share of the {} context, Σ so far ",
+                if l.total > l.entries.len() {
+                    format!("the largest {} of {} events", l.entries.len(), l.total)
+                } else {
+                    format!("{} events", l.entries.len())
+                },
                 human_tokens(l.context)
             ),
             t.title(),
@@ -29,12 +33,19 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
     if rows == 0 {
         return;
     }
+    // A row is kept for saying what the list leaves out.
+    let cut = l.total > l.entries.len();
+    let rows = if cut {
+        rows.saturating_sub(1).max(1)
+    } else {
+        rows
+    };
     let first = l.cursor.saturating_sub(rows.saturating_sub(1));
     let width = inner.width as usize;
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            "{:>5} {:>8} {:>6} {:>6}  {:<12} text",
-            "#", "tokens", "share", "turn", "kind"
+            "{:>5} {:>8} {:>6} {:>5} {:>6}  {:<12} text",
+            "#", "tokens", "share", "Σ", "turn", "kind"
         ),
         t.header_row(),
     ))];
@@ -44,26 +55,37 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
         if k < first || k >= first + rows {
             continue;
         }
-        // The running share says how few events make most of the context.
+        // The running share says how few events make most of the context;
+        // in its own column, so it stays put whatever the text.
         let head = format!(
-            "{:>5} {:>8} {:>5.1}% {:>6}  {:<12} ",
+            "{:>5} {:>8} {:>5.1}% {:>4.0}% {:>6}  {:<12} ",
             k + 1,
             crate::fmt::thousands(e.tokens),
             l.share(e),
+            total,
             e.turn + 1,
             e.label,
         );
-        let room = width.saturating_sub(head.chars().count() + 8);
+        let room = width.saturating_sub(head.chars().count());
         let text: String = e.excerpt.chars().take(room).collect();
-        let mut line = Line::from(vec![
-            Span::raw(head),
-            Span::styled(text, t.dim()),
-            Span::styled(format!("  Σ{total:.0}%"), t.dim()),
-        ]);
+        let mut line = Line::from(vec![Span::raw(head), Span::styled(text, t.dim())]);
         if k == l.cursor {
             line = line.style(t.selected());
         }
         lines.push(line);
+    }
+    // What the list leaves out is said, not silently dropped.
+    if cut && first + rows >= l.entries.len() {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{:>5} {:>8} {:>5.1}%  … {} smaller events not listed",
+                "",
+                crate::fmt::thousands(l.unlisted_tokens),
+                l.unlisted_tokens as f64 / l.context as f64 * 100.0,
+                crate::fmt::thousands((l.total - l.entries.len()) as u64)
+            ),
+            t.dim(),
+        )));
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
