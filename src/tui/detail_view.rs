@@ -38,7 +38,33 @@ fn width_of(line: &Line<'_>) -> usize {
 
 /// Rows `line` takes at `width` columns when wrapped.
 fn rows_of(line: &Line<'_>, width: usize) -> usize {
-    width_of(line).max(1).div_ceil(width.max(1))
+    breaks(line, width).len()
+}
+
+/// Where `line` breaks at `width` columns: each row's first character and
+/// length. A row ends after its last space when it has one, so words are
+/// not cut in two; a word longer than the row is cut where it must be.
+fn breaks(line: &Line<'_>, width: usize) -> Vec<(usize, usize)> {
+    let width = width.max(1);
+    let chars: Vec<char> = line.spans.iter().flat_map(|s| s.content.chars()).collect();
+    if chars.len() <= width {
+        return vec![(0, chars.len())];
+    }
+    let mut rows = Vec::new();
+    let mut start = 0;
+    while chars.len() - start > width {
+        let window = &chars[start..start + width + 1];
+        // The space at the row's end may stay on it (it is not drawn).
+        let cut = match window.iter().rposition(|c| *c == ' ') {
+            Some(at) if at > 0 => at + 1,
+            _ => width,
+        };
+        let len = cut.min(width);
+        rows.push((start, len));
+        start += cut;
+    }
+    rows.push((start, chars.len() - start));
+    rows
 }
 
 /// Rows the body takes.
@@ -56,7 +82,11 @@ pub fn header(d: &Detail, width: usize) -> Vec<Line<'static>> {
     let width = width.max(1);
     d.header
         .iter()
-        .flat_map(|l| (0..rows_of(l, width)).map(move |k| slice(l, k * width, width)))
+        .flat_map(|l| {
+            breaks(l, width)
+                .into_iter()
+                .map(move |(from, len)| slice(l, from, len))
+        })
         .collect()
 }
 
@@ -117,20 +147,20 @@ pub fn visible(d: &Detail, width: usize, count: usize) -> Vec<Line<'static>> {
     let mut out = Vec::with_capacity(count);
     let mut row = 0;
     for line in body(d) {
-        let rows = rows_of(line, width);
-        if row + rows <= d.scroll {
-            row += rows;
+        let rows = breaks(line, width);
+        if row + rows.len() <= d.scroll {
+            row += rows.len();
             continue;
         }
-        for k in 0..rows {
+        for (k, (from, len)) in rows.iter().enumerate() {
             if row + k >= d.scroll {
-                out.push(slice(line, k * width, width));
+                out.push(slice(line, *from, *len));
                 if out.len() == count {
                     return out;
                 }
             }
         }
-        row += rows;
+        row += rows.len();
     }
     out
 }
@@ -153,6 +183,23 @@ pub fn position(d: &Detail, state: &State) -> Option<String> {
 mod tests {
     use super::*;
     use ratatui::style::Style;
+
+    #[test]
+    fn wrapping_breaks_between_words() {
+        let line = Line::raw("works in the workspace folder");
+        let rows: Vec<String> = breaks(&line, 12)
+            .into_iter()
+            .map(|(f, n)| slice(&line, f, n).to_string())
+            .collect();
+        assert_eq!(rows, ["works in the", "workspace ", "folder"]);
+        // A word longer than the row is cut where it must be.
+        let long = Line::raw("abcdefghijkl mn");
+        let rows: Vec<String> = breaks(&long, 5)
+            .into_iter()
+            .map(|(f, n)| slice(&long, f, n).to_string())
+            .collect();
+        assert_eq!(rows, ["abcde", "fghij", "kl mn"]);
+    }
 
     fn detail(lines: &[&str], wrap: bool) -> Detail {
         Detail {
