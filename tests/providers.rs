@@ -500,3 +500,30 @@ fn offline_counts_each_kind_of_content_without_a_key() {
         "offline keeps nothing"
     );
 }
+
+/// `count --at TURN` counts the request of that turn (fewer events than the
+/// next request), and a turn that isn't there is a usage error.
+#[test]
+fn count_at_a_turn_counts_that_request() {
+    let s = Setup::new(&[]);
+    let total = |v: &Value| {
+        v["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["estimated"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    let next = json_of(&s.run(&["count", ID, "--offline", "--json"]));
+    let early = json_of(&s.run(&["count", ID, "--offline", "--json", "--at", "3"]));
+    assert!(
+        total(&early) < total(&next) / 2,
+        "{} vs {}",
+        total(&early),
+        total(&next)
+    );
+    for bad in ["0", "33"] {
+        let out = s.run(&["count", ID, "--offline", "--at", bad]);
+        assert_eq!(out.status.code(), Some(2), "--at {bad}: {}", stderr(&out));
+    }
+}

@@ -61,10 +61,7 @@ impl Models {
     /// The cached models, or none (a missing or unreadable cache is no
     /// cache: the table stands in).
     pub fn read() -> Models {
-        dir()
-            .and_then(|d| std::fs::read(d.join(MODELS_FILE)).ok())
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
+        read_json(MODELS_FILE)
     }
 
     /// The cache as this process first read it.
@@ -136,10 +133,7 @@ pub struct Ratios {
 
 impl Ratios {
     pub fn read() -> Ratios {
-        dir()
-            .and_then(|d| std::fs::read(d.join(RATIOS_FILE)).ok())
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
+        read_json(RATIOS_FILE)
     }
 
     /// The measurements as this process first read them.
@@ -151,6 +145,15 @@ impl Ratios {
     pub fn write(&self) -> Result<PathBuf> {
         write_json(RATIOS_FILE, self)
     }
+}
+
+/// A file of the data directory, or its default when missing or unreadable
+/// (no cache: the table and D50's estimate stand in).
+fn read_json<T: serde::de::DeserializeOwned + Default>(name: &str) -> T {
+    dir()
+        .and_then(|d| std::fs::read(d.join(name)).ok())
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
 }
 
 fn write_json<T: Serialize>(name: &str, value: &T) -> Result<PathBuf> {

@@ -9,7 +9,7 @@ pub mod command;
 pub mod config;
 pub mod digest;
 mod http;
-pub use http::provider_message;
+
 pub mod openai;
 pub mod transcript;
 
