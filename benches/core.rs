@@ -5,7 +5,8 @@ mod common;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::core::auto::simulate::{self, Policy};
+use jp_inspect::core::auto::run::Strategy;
+use jp_inspect::core::auto::simulate;
 use jp_inspect::core::compact::budget::{Budget, Measure};
 use jp_inspect::core::model::config::merged;
 use jp_inspect::core::store::load::{self, Files};
@@ -234,7 +235,7 @@ fn simulate_fixtures(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 for (conv, budget) in convs.iter().zip(&full) {
-                    for p in Policy::ALL {
+                    for p in Strategy::ALL {
                         for w in windows {
                             black_box(
                                 simulate::run_with(conv, budget, p, w, &base, &digest).unwrap(),
@@ -260,7 +261,7 @@ fn simulate_fixtures(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 for (conv, budget) in convs.iter().zip(&events) {
-                    for p in Policy::ALL {
+                    for p in Strategy::ALL {
                         for w in windows {
                             black_box(
                                 simulate::run_with(conv, budget, p, w, &events_only, &digest)
@@ -284,7 +285,7 @@ fn simulate_fixtures(c: &mut Criterion) {
         let conv = load::load(&dir).unwrap();
         g.bench_function(format!("{turns} turns, staged, 32k"), |b| {
             b.iter(|| {
-                black_box(simulate::run(&conv, Policy::Staged, 32_000, &base, &digest).unwrap())
+                black_box(simulate::run(&conv, Strategy::Staged, 32_000, &base, &digest).unwrap())
             })
         });
     }

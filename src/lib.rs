@@ -9,6 +9,7 @@ pub mod app;
 pub mod cli;
 pub mod core;
 pub mod demo;
-pub mod fmt;
+/// Numbers in words (`12,345 tokens`), under the name scripts know.
+pub use crate::core::fmt;
 pub mod synth;
 pub mod tui;

@@ -138,14 +138,8 @@ fn single_mode_rolling_ranges_never_overlap() {
     let conv = load::load(&d50_conversation(tmp.path())).unwrap();
     let base = AutoConfig::default();
     let digest = summarize::digest::Digest::default();
-    let run = auto::simulate::run(
-        &conv,
-        auto::simulate::Policy::Single,
-        100_000,
-        &base,
-        &digest,
-    )
-    .unwrap();
+    let run =
+        auto::simulate::run(&conv, auto::run::Strategy::Single, 100_000, &base, &digest).unwrap();
     let ranges: Vec<TurnRange> = run.firings.iter().map(|f| f.range).collect();
     for w in ranges.windows(2) {
         assert!(w[0].to < w[1].from, "{ranges:?}");
@@ -173,7 +167,7 @@ fn staged_escalates_to_a_summary_without_an_elision_it_covers() {
     let conv = load::load(&dir).unwrap();
     let run = auto::simulate::run(
         &conv,
-        auto::simulate::Policy::Staged,
+        auto::run::Strategy::Staged,
         32_000,
         &AutoConfig::default(),
         &summarize::digest::Digest::default(),
@@ -443,9 +437,9 @@ fn incremental_replay_matches_the_full_projection() {
         // The backstop's elisions inside turns are no compaction events (jp
         // cannot store them), so only the stored policies have a projection
         // to check against.
-        for policy in auto::simulate::Policy::ALL
+        for policy in auto::run::Strategy::ALL
             .into_iter()
-            .filter(|p| *p != auto::simulate::Policy::StagedBackstop)
+            .filter(|p| *p != auto::run::Strategy::StagedBackstop)
         {
             for window in [16_000, 32_000, 64_000, 200_000] {
                 let run =
@@ -501,8 +495,8 @@ fn the_backstop_elides_inside_long_turns_and_only_there() {
     let digest = summarize::digest::Digest::default();
     let sim = |p, w| auto::simulate::run(&conv, p, w, &AutoConfig::default(), &digest).unwrap();
     let (staged, backstop) = (
-        sim(auto::simulate::Policy::Staged, 64_000),
-        sim(auto::simulate::Policy::StagedBackstop, 64_000),
+        sim(auto::run::Strategy::Staged, 64_000),
+        sim(auto::run::Strategy::StagedBackstop, 64_000),
     );
     assert!(staged.overflows > 0, "the turns overflow on their own");
     assert!(backstop.backstop_elisions > 0);
@@ -514,8 +508,8 @@ fn the_backstop_elides_inside_long_turns_and_only_there() {
     );
     assert!(backstop.input_tokens < staged.input_tokens);
     // With room to spare it never acts.
-    let big = sim(auto::simulate::Policy::StagedBackstop, 10_000_000);
-    let plain = sim(auto::simulate::Policy::Staged, 10_000_000);
+    let big = sim(auto::run::Strategy::StagedBackstop, 10_000_000);
+    let plain = sim(auto::run::Strategy::Staged, 10_000_000);
     assert_eq!(big.backstop_elisions, 0);
     assert_eq!(big.input_tokens, plain.input_tokens);
 }

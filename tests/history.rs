@@ -83,7 +83,7 @@ fn the_curve_is_the_context_each_request_was_sent() {
         let conv = load::load(&dir).unwrap();
         let budget_at =
             |i: usize| Budget::of_config(&config::merged(&conv, Some(i)), None, Measure::Context);
-        let points = jp_inspect::core::auto::simulate::history(&conv, budget_at);
+        let points = jp_inspect::core::auto::history::history(&conv, budget_at);
         assert!(!points.is_empty());
         for p in &points {
             let as_of = projection::as_of(&conv, p.raw_index, View::Inspect);

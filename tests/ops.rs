@@ -5,7 +5,8 @@
 
 use jp_inspect::core::Error;
 use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::core::auto::simulate::{self, Policy};
+use jp_inspect::core::auto::run::Strategy;
+use jp_inspect::core::auto::simulate;
 use jp_inspect::core::compact::budget::Budget;
 use jp_inspect::core::compact::plan::Keeps;
 use jp_inspect::core::compact::reset::Reset;
@@ -99,9 +100,9 @@ fn the_simulation_grid_is_the_sequential_runs_in_order() {
     let base = AutoConfig::default();
     let digest = Digest::default();
     let windows = [32_000, 128_000];
-    let grid = ops::simulate_grid(&[&conv], &Policy::ALL, &windows, &base, &digest).unwrap();
+    let grid = ops::simulate_grid(&[&conv], &Strategy::ALL, &windows, &base, &digest).unwrap();
     let mut k = 0;
-    for p in Policy::ALL {
+    for p in Strategy::ALL {
         for w in windows {
             let (job, run) = &grid[k];
             assert_eq!((job.policy, job.window), (p, w));

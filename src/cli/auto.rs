@@ -106,7 +106,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         match &saved {
             Some(s) => lines.push(format!(
                 "Wrote {} to {}.",
-                crate::fmt::count(s.appended as u64, "compaction"),
+                crate::core::fmt::count(s.appended as u64, "compaction"),
                 s.conversation.events_path().display()
             )),
             None => {

@@ -105,7 +105,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             None => format!(
                 "`{}` saves {}.",
                 a.label(),
-                crate::fmt::count(a.effect.saved.unsigned_abs(), "token")
+                crate::core::fmt::count(a.effect.saved.unsigned_abs(), "token")
             ),
         });
     }
@@ -120,7 +120,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     match written {
         Some(w) => lines.push(format!(
             "Wrote {} to {}.",
-            crate::fmt::count(w.appended as u64, "compaction"),
+            crate::core::fmt::count(w.appended as u64, "compaction"),
             w.conversation.events_path().display()
         )),
         None if args.dry_run && !plan.additions.is_empty() => {

@@ -16,7 +16,7 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
         Some(t) if t > conv.turn_count => {
             return Err(super::UsageError(format!(
                 "--at {t}: the conversation has {}",
-                crate::fmt::count(conv.turn_count as u64, "turn")
+                crate::core::fmt::count(conv.turn_count as u64, "turn")
             ))
             .into());
         }

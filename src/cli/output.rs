@@ -15,7 +15,7 @@ pub fn conversation_json(conv: &Conversation) -> Value {
     })
 }
 
-pub use crate::fmt::{change, thousands};
+pub use crate::core::fmt::{change, thousands};
 
 /// Prints JSON, pretty, to stdout. Buffered: stdout alone flushes at every
 /// newline, a write per line of pretty JSON.

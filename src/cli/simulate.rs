@@ -4,7 +4,7 @@ use super::Context;
 use super::args::SimulateArgs;
 use super::output::{print_json, print_lines};
 use crate::core::auto::AutoConfig;
-use crate::core::auto::simulate::{Policy, Run};
+use crate::core::auto::run::{Run, Strategy};
 use crate::core::ops;
 use crate::core::{Conversation, compact::window, summarize};
 use serde_json::{Value, json};
@@ -23,10 +23,10 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         base = base.as_jp();
     }
     let summarizer = summarize::by_name(&args.summarizer, &base.summarizer)?;
-    let policies: Vec<Policy> = args
+    let policies: Vec<Strategy> = args
         .policies
         .iter()
-        .filter_map(|p| Policy::parse(p))
+        .filter_map(|p| Strategy::parse(p))
         .collect();
 
     let refs: Vec<&Conversation> = convs.iter().collect();
@@ -87,7 +87,7 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
         "conversation",
         "policy",
         "window/use",
-        crate::fmt::RUN_METRICS_HEADER
+        crate::core::auto::run::RUN_METRICS_HEADER
     )];
     for (ci, r) in results {
         lines.push(format!(
@@ -99,9 +99,9 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
                 window::human_tokens(r.window),
                 window::human_tokens(r.usable)
             ),
-            crate::fmt::run_metrics(r)
+            r.metrics_row()
         ));
-        if r.policy == Policy::StagedBackstop {
+        if r.policy == Strategy::StagedBackstop {
             lines.push(format!(
                 "    backstop: {} tool result(s) over the bound elided inside turns (a proposal jp cannot store yet)",
                 r.backstop_elisions

@@ -213,7 +213,7 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
         "{}  {}  ({})",
         conv.display_id(),
         crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)")),
-        crate::fmt::count(conv.turn_count as u64, "turn")
+        crate::core::fmt::count(conv.turn_count as u64, "turn")
     )];
     let window = match &r["window"] {
         Value::Null => "unknown (set one with --window)".to_string(),
@@ -355,7 +355,7 @@ fn lines(conv: &Conversation, r: &Value) -> Vec<String> {
             c["timestamp"].as_str().unwrap_or(""),
             c["tokens_saved"]
                 .as_i64()
-                .map(crate::fmt::signed_thousands)
+                .map(crate::core::fmt::signed_thousands)
                 .unwrap_or_else(|| "-".into())
         ));
         if let Some(d) = c["jp_differs"].as_str() {

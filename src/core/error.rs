@@ -1,4 +1,5 @@
 //! Errors of the core, each naming the file and, for JSON, the place in it.
+//! The bottom layer: it imports nothing of the core.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -97,13 +98,42 @@ pub enum Error {
     NoSuchCompaction { position: usize, count: usize },
 
     #[error(transparent)]
-    Rule(#[from] crate::core::compact::rule::RuleError),
+    Rule(#[from] RuleError),
 
     #[error(transparent)]
-    Config(#[from] crate::core::auto::ConfigError),
+    Config(#[from] ConfigError),
 
     #[error(transparent)]
-    Summarize(#[from] crate::core::summarize::SummarizeError),
+    Summarize(#[from] SummarizeError),
+}
+
+// The layers' own errors are defined here, below every folder that returns
+// them, so that `Error` can carry them without this file importing upward.
+
+/// What was wrong, and where: `at` is the 0-based character position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("in rule `{spec}` at column {}: {message}", at + 1)]
+pub struct RuleError {
+    pub spec: String,
+    pub at: usize,
+    pub message: String,
+}
+
+/// A bad key or value, naming where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{origin}: `{key}`: {message}")]
+pub struct ConfigError {
+    pub origin: String,
+    pub key: String,
+    pub message: String,
+}
+
+/// Why a summary could not be made; nothing is written then.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("summarizer `{summarizer}`: {message}")]
+pub struct SummarizeError {
+    pub summarizer: String,
+    pub message: String,
 }
 
 fn holder(pid: Option<u32>) -> String {

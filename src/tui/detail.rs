@@ -72,8 +72,8 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
     if e.kind.is_model_visible() {
         header.push(format!(
             "size: {}, about {}",
-            crate::fmt::count(e.chars, "character"),
-            crate::fmt::count(estimate::tokens(e.chars), "token")
+            crate::core::fmt::count(e.chars, "character"),
+            crate::core::fmt::count(estimate::tokens(e.chars), "token")
         ));
     }
     let (body, language) = match &e.kind {

@@ -198,7 +198,6 @@ pub struct Inspection {
     /// The configured model, and its window from the table (read once: the
     /// merged config can be large).
     pub model_id: Option<String>,
-    pub table_window: Option<crate::core::compact::window::Window>,
     /// Seen as the request before this raw event saw it (time travel).
     pub as_of: Option<usize>,
     /// The position of the compaction selected in the list, while the list
@@ -248,7 +247,6 @@ impl Inspection {
         let block_tokens = block_tokens(&conv, &p, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
         let model_id = crate::core::model::config::model_id(merged).map(|m| m.to_string());
-        let table_window = crate::core::compact::window::for_config(merged, None);
         Inspection {
             as_of: end,
             selected_position: None,
@@ -265,7 +263,6 @@ impl Inspection {
             block_tokens,
             raw_tokens,
             model_id,
-            table_window,
         }
     }
 

@@ -3,7 +3,7 @@
 use super::inspection::Inspection;
 use crate::core::Conversation;
 use crate::core::auto::AutoConfig;
-use crate::core::auto::simulate::Run;
+use crate::core::auto::run::Run;
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::reset::Reset;
@@ -142,7 +142,7 @@ pub enum JobResult {
     },
     Written(Result<Written, Error>),
     Simulated(Result<Vec<Run>, Error>),
-    History(Vec<crate::core::auto::simulate::HistoryPoint>),
+    History(Vec<crate::core::auto::history::HistoryPoint>),
     AsOf {
         end: usize,
         inspection: Box<Inspection>,

@@ -2,7 +2,6 @@
 //! of a visible row shows, with its band and search mark.
 
 use super::inspection::{Cell, Inspection};
-use super::state::State;
 use crate::core::compact::excerpt;
 use crate::core::compact::projection::{Change, Fate, Projected, SummaryPart};
 use crate::core::model::compaction::Source;
@@ -60,45 +59,42 @@ pub struct Row {
     pub projected: Side,
 }
 
-impl State {
-    /// Prepares the rows on screen (previews come from a cache, so
-    /// scrolling does not decode the same events again).
-    pub fn prepare_rows(&mut self) {
-        let Some(m) = &self.inspection else {
-            self.rows.clear();
-            return;
-        };
-        let h = self.pane_height();
-        let end = (self.nav.scroll + h).min(m.layout.rows());
-        let hits: std::collections::HashSet<usize> = self
-            .search
-            .as_ref()
-            .map(|s| s.hits.iter().copied().collect())
-            .unwrap_or_default();
-        let mut rows = Vec::with_capacity(end.saturating_sub(self.nav.scroll));
-        for row in self.nav.scroll..end {
-            let (b, raw, proj) = m.layout.cells(row);
-            let raw_side = side_raw(m, b, raw, &hits, &mut self.excerpts);
-            let proj_side = side_projected(m, b, proj, &hits, &mut self.excerpts);
-            rows.push(Row {
-                row,
-                block: b,
-                raw: raw_side,
-                projected: proj_side,
-            });
-        }
-        // Scrolled into a turn: its header stays at the top (sticky).
-        self.sticky = rows
-            .first()
-            .filter(|r| !matches!(r.raw, Side::Header { .. }))
-            .map(|r| (header(m, r.block, false), header(m, r.block, true)));
-        // Bound the cache: a long session of scrolling must not keep every
-        // preview of a million-event conversation.
-        if self.excerpts.len() > 20_000 {
-            self.excerpts.clear();
-        }
-        self.rows = rows;
+/// The excerpts already decoded, by (projected side, event, width).
+pub type Excerpts = HashMap<(bool, usize, u64), String>;
+
+/// The rows `height` rows from `scroll` show, and the sticky header pair
+/// when scrolled into a turn (previews come from `excerpts`, so scrolling
+/// does not decode the same events again).
+pub fn prepare(
+    m: &Inspection,
+    scroll: usize,
+    height: usize,
+    hits: &std::collections::HashSet<usize>,
+    excerpts: &mut Excerpts,
+) -> (Vec<Row>, Option<(Side, Side)>) {
+    let end = (scroll + height).min(m.layout.rows());
+    let mut rows = Vec::with_capacity(end.saturating_sub(scroll));
+    for row in scroll..end {
+        let (b, raw, proj) = m.layout.cells(row);
+        let raw_side = side_raw(m, b, raw, hits, excerpts);
+        let proj_side = side_projected(m, b, proj, hits, excerpts);
+        rows.push(Row {
+            row,
+            block: b,
+            raw: raw_side,
+            projected: proj_side,
+        });
     }
+    let sticky = rows
+        .first()
+        .filter(|r| !matches!(r.raw, Side::Header { .. }))
+        .map(|r| (header(m, r.block, false), header(m, r.block, true)));
+    // Bound the cache: a long session of scrolling must not keep every
+    // preview of a million-event conversation.
+    if excerpts.len() > 20_000 {
+        excerpts.clear();
+    }
+    (rows, sticky)
 }
 
 fn band_for(m: &Inspection, overlay: Option<usize>, decided: bool) -> Option<Band> {
@@ -165,7 +161,7 @@ fn header(m: &Inspection, b: usize, right: bool) -> Side {
         detail: format!(
             "{when} · {} {} tok{}",
             size_bar(tokens, largest),
-            crate::fmt::thousands(tokens),
+            crate::core::fmt::thousands(tokens),
             cover.unwrap_or_default()
         ),
     }
@@ -190,7 +186,7 @@ fn side_raw(
     b: usize,
     cell: Cell,
     hits: &std::collections::HashSet<usize>,
-    cache: &mut HashMap<(bool, usize, u64), String>,
+    cache: &mut Excerpts,
 ) -> Side {
     match cell {
         Cell::Header => header(m, b, false),
@@ -227,7 +223,7 @@ fn side_projected(
     b: usize,
     cell: Cell,
     hits: &std::collections::HashSet<usize>,
-    cache: &mut HashMap<(bool, usize, u64), String>,
+    cache: &mut Excerpts,
 ) -> Side {
     match cell {
         Cell::Header => header(m, b, true),

@@ -5,7 +5,7 @@ use super::inspection::{Cell, Inspection};
 use super::rows::Row;
 use super::theme::Theme;
 use crate::core::auto::AutoConfig;
-use crate::core::auto::simulate::Run;
+use crate::core::auto::run::Run;
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::Projected;
@@ -181,7 +181,7 @@ pub const INFO_SHOWN: std::time::Duration = std::time::Duration::from_secs(5);
 /// Time travel: the session's requests, and the one shown.
 #[derive(Debug, Clone)]
 pub struct AsOf {
-    pub points: Vec<crate::core::auto::simulate::HistoryPoint>,
+    pub points: Vec<crate::core::auto::history::HistoryPoint>,
     pub current: usize,
     /// The curve drawn: (request, % of the usable window), at most
     /// `CURVE_POINTS` of them (the highest of each stretch), made once so a
@@ -195,7 +195,7 @@ pub struct AsOf {
 pub const CURVE_POINTS: usize = 600;
 
 impl AsOf {
-    pub fn new(points: Vec<crate::core::auto::simulate::HistoryPoint>) -> AsOf {
+    pub fn new(points: Vec<crate::core::auto::history::HistoryPoint>) -> AsOf {
         let n = points.len();
         let stride = n.div_ceil(CURVE_POINTS).max(1);
         let mut curve = Vec::new();
@@ -217,12 +217,12 @@ impl AsOf {
     }
 
     /// A request's context as a percentage of its usable window.
-    pub fn ratio(p: &crate::core::auto::simulate::HistoryPoint) -> f64 {
+    pub fn ratio(p: &crate::core::auto::history::HistoryPoint) -> f64 {
         p.usable
             .map_or(0.0, |u| p.context as f64 / u.max(1) as f64 * 100.0)
     }
 
-    pub fn point(&self) -> Option<&crate::core::auto::simulate::HistoryPoint> {
+    pub fn point(&self) -> Option<&crate::core::auto::history::HistoryPoint> {
         self.points.get(self.current)
     }
 }
@@ -244,6 +244,10 @@ pub struct UndoHistory {
 pub struct State {
     pub dir: PathBuf,
     pub inspection: Option<Inspection>,
+    /// What the loaded conversation's requests are measured against, as
+    /// `ops::budget` builds it for the CLI too; rebuilt when the
+    /// conversation, the window override or the configuration changes.
+    pub budget: Option<Budget>,
     /// Bumped whenever the inspection is replaced; stale job results are
     /// dropped.
     pub generation: u64,
@@ -275,7 +279,7 @@ pub struct State {
     /// header itself: drawn over the top row so the turn stays named.
     pub sticky: Option<(super::rows::Side, super::rows::Side)>,
     /// One-line excerpts of events already shown.
-    pub(super) excerpts: HashMap<(bool, usize, u64), String>,
+    pub(super) excerpts: super::rows::Excerpts,
 }
 
 impl State {
@@ -288,6 +292,7 @@ impl State {
         State {
             dir,
             inspection: None,
+            budget: None,
             generation: 0,
             theme,
             width: 80,
@@ -329,20 +334,23 @@ impl State {
     }
 
     /// What the requests are measured against: the window (the override,
-    /// else the table's entry for the conversation's model) with its output
-    /// reserve, and the system prompt and tools of every request.
+    /// else what the provider said, else the table's entry for the
+    /// conversation's model) with its output reserve, and the system prompt
+    /// and tools of every request.
     pub fn budget(&self) -> Option<Budget> {
-        let m = self.inspection.as_ref()?;
-        let base = Budget {
-            window: m.table_window.clone(),
-            overhead: m.estimate.overhead.clone(),
-            measure: self.settings.config.context,
-            measured: crate::core::ops::measured_scale(&m.conv, &self.settings.config),
-        };
-        Some(match self.settings.window_override {
-            Some(tokens) => base.at(tokens),
-            None => base,
-        })
+        self.budget.clone()
+    }
+
+    /// Rebuilds [`State::budget`] from the loaded conversation, the window
+    /// override and the configuration.
+    pub fn rebudget(&mut self) {
+        self.budget = self.inspection.as_ref().map(|m| {
+            crate::core::ops::budget(
+                &m.conv,
+                &self.settings.config,
+                self.settings.window_override,
+            )
+        });
     }
 
     /// The context of a request that sends the events of `e`, as the
@@ -407,6 +415,7 @@ impl State {
         if let Some(m) = self.settings.mode_override {
             self.settings.config.mode = m;
         }
+        self.rebudget();
     }
 
     /// Replaces the inspection, keeping the cursor on the same raw turn.
@@ -436,6 +445,7 @@ impl State {
             _ => 0,
         };
         self.inspection = Some(model);
+        self.rebudget();
         self.load_error = None;
         self.nav.list_cursor = self.nav.list_cursor.min(self.list_len().saturating_sub(1));
         // The list emptied under it (`X`, the last `d`): back to a pane.
@@ -450,6 +460,29 @@ impl State {
             }
         }
         self.ensure_visible();
+    }
+
+    /// Prepares the rows on screen for drawing.
+    pub fn prepare_rows(&mut self) {
+        let Some(m) = &self.inspection else {
+            self.rows.clear();
+            self.sticky = None;
+            return;
+        };
+        let hits: std::collections::HashSet<usize> = self
+            .search
+            .as_ref()
+            .map(|s| s.hits.iter().copied().collect())
+            .unwrap_or_default();
+        let (rows, sticky) = super::rows::prepare(
+            m,
+            self.nav.scroll,
+            self.pane_height(),
+            &hits,
+            &mut self.excerpts,
+        );
+        self.rows = rows;
+        self.sticky = sticky;
     }
 
     pub fn ensure_visible(&mut self) {

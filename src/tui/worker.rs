@@ -6,7 +6,7 @@
 use super::highlight;
 use super::inspection::Inspection;
 use super::job::{Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
-use crate::core::auto::{AutoConfig, simulate::Policy};
+use crate::core::auto::{AutoConfig, run::Strategy};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::plan::Keeps;
@@ -198,11 +198,11 @@ fn simulate(
     conv: &Conversation,
     windows: &[u64],
     config: &AutoConfig,
-) -> Result<Vec<crate::core::auto::simulate::Run>, Error> {
+) -> Result<Vec<crate::core::auto::run::Run>, Error> {
     let mut base = config.clone();
     base.summarizer = SummarizerConfig::Digest;
     let summarizer = summarize::from_config(&base.summarizer);
-    let grid = ops::simulate_grid(&[conv], &Policy::ALL, windows, &base, summarizer.as_ref())?;
+    let grid = ops::simulate_grid(&[conv], &Strategy::ALL, windows, &base, summarizer.as_ref())?;
     Ok(grid.into_iter().map(|(_, r)| r).collect())
 }
 

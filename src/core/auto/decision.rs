@@ -156,7 +156,7 @@ impl fmt::Display for Note {
                 "range empty: a compaction reaches turn {}, past the last turn, so it covers \
                  every future turn as well and leaves nothing for the {} (reset it to let \
                  automatic compaction work again)",
-                crate::fmt::thousands(end.saturating_add(1) as u64),
+                crate::core::fmt::thousands(end.saturating_add(1) as u64),
                 kind.as_str()
             ),
             Note::RangeEmpty { kind, from, to, .. } => match to {

@@ -1,9 +1,13 @@
 //! Automatic compaction: RFD D50's trigger and the staged policy
 //! (auto.md), and the simulation that replays conversations under them.
 
+mod apply;
 pub mod config;
 pub mod decision;
+pub mod history;
 mod layer;
+mod replay;
+pub mod run;
 pub mod simulate;
 pub mod stream;
 pub mod trigger;

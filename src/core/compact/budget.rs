@@ -5,7 +5,8 @@
 //! number, used by the gauge, `stats`, the trigger, `auto` and `simulate`.
 
 use crate::core::compact::estimate::{self, Overhead};
-use crate::core::compact::window::{self, Window};
+use crate::core::compact::window::{self, Listed, Window};
+use crate::core::model::config::ModelId;
 use serde_json::Value;
 
 /// Which estimate the thresholds are measured with.
@@ -52,10 +53,22 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget of a merged config.
+    /// The budget of a merged config, its window from the table alone
+    /// (`ops::budget` is the one that adds what the providers said).
     pub fn of_config(config: &Value, window_override: Option<u64>, measure: Measure) -> Budget {
+        Budget::of_config_with(config, window_override, measure, &|_| None)
+    }
+
+    /// [`Budget::of_config`] with the providers' answers (see
+    /// [`window::for_config_with`]).
+    pub fn of_config_with(
+        config: &Value,
+        window_override: Option<u64>,
+        measure: Measure,
+        listed: &dyn Fn(&ModelId) -> Option<Listed>,
+    ) -> Budget {
         Budget {
-            window: window::for_config(config, window_override),
+            window: window::for_config_with(config, window_override, listed),
             overhead: Overhead::of_config(config),
             measure,
             measured: None,
@@ -133,10 +146,10 @@ impl Budget {
             format!(
                 "a window of {} tokens leaves no room: every request carries {} tokens (system \
                  prompt and tools {}, output reserve {})",
-                crate::fmt::thousands(w.tokens),
-                crate::fmt::thousands(fixed),
-                crate::fmt::thousands(estimate::tokens(self.overhead_chars())),
-                crate::fmt::thousands(reserve)
+                crate::core::fmt::thousands(w.tokens),
+                crate::core::fmt::thousands(fixed),
+                crate::core::fmt::thousands(estimate::tokens(self.overhead_chars())),
+                crate::core::fmt::thousands(reserve)
             )
         })
     }

@@ -4,7 +4,6 @@
 //! ones. jp-inspect projects with `over` honoured by default; this says
 //! where the two differ and projects as jp does on request (`--as-jp`, `J`).
 
-use crate::core::compact::projection::Overlay;
 use crate::core::compact::window::human_bytes;
 use crate::core::model::compaction::{Compaction, ToolCalls};
 use crate::core::model::conversation::Conversation;
@@ -21,16 +20,6 @@ pub enum View {
 }
 
 impl View {
-    /// `overlays` as this view applies them.
-    pub fn apply(self, mut overlays: Vec<Overlay>) -> Vec<Overlay> {
-        if self == View::Jp {
-            for o in &mut overlays {
-                o.compaction.tool_calls = o.compaction.tool_calls.map(|t| t.with_over(None));
-            }
-        }
-        overlays
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             View::Inspect => "jp-inspect",

@@ -1,30 +1,15 @@
-//! Planning manual compactions from rules: resolve the range once, extend a
-//! summary over the summaries it touches, generate the summary text from the
-//! raw events, and describe the result the way `jp` does.
+//! What planning a manual compaction from a rule yields, as data: the range
+//! a rule resolves to, the compaction it makes, the reason it makes none,
+//! and the timeline `jp` prints. The run that asks a summarizer for text is
+//! `ops::rules`, above the summarizers.
 
-use crate::core::compact::range::{self, Keep, TurnRange};
+pub use crate::core::compact::range::Keeps;
+use crate::core::compact::range::{self, TurnRange};
 use crate::core::compact::rule::Rule;
-use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::summarize::{self, Summarizer};
 use chrono::Duration;
-
-/// The range used when a rule gives none (compaction.md: default 1 and 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Keeps {
-    pub keep_first: Keep,
-    pub keep_last: Keep,
-}
-
-impl Default for Keeps {
-    fn default() -> Self {
-        Keeps {
-            keep_first: Keep::Turns(1),
-            keep_last: Keep::Turns(1),
-        }
-    }
-}
 
 /// A compaction ready to append.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,7 +36,7 @@ impl Planned {
 
 /// One rule's outcome.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
+pub enum Outcome {
     Planned(Box<Planned>),
     /// The rule resolved to no turns; nothing is written for it.
     Nothing {
@@ -74,73 +59,26 @@ pub fn next_timestamp(now: Timestamp, existing: &[&Compaction]) -> Timestamp {
     }
 }
 
-/// Options of a planning run.
-pub struct Options<'a> {
-    pub keeps: Keeps,
-    pub source: Source,
-    pub now: Timestamp,
-    pub summarizer: &'a dyn Summarizer,
-    pub instructions: &'a str,
-}
-
-/// Plans one compaction per rule, each seeing the ones planned before it.
-pub fn plan(
+/// The turns `rule` asks for, seeing `existing` compactions (stored and
+/// planned before it); `None` when it selects none.
+pub fn requested(
     conv: &Conversation,
-    rules: &[(String, Rule)],
-    opts: &Options<'_>,
-) -> Result<Vec<Step>, summarize::SummarizeError> {
-    let stored = conv.valid_compactions();
-    let mut planned: Vec<Compaction> = Vec::new();
-    let mut steps = Vec::new();
-    for (spec, rule) in rules {
-        let existing: Vec<&Compaction> = stored.iter().chain(planned.iter()).collect();
-        let requested = match rule.range {
-            Some(r) => range::resolve(conv.turn_count, &existing, r.from, r.to),
-            None => {
-                let k = rule.keeps.unwrap_or(opts.keeps);
-                range::keep_bounds(conv, k.keep_first, k.keep_last, opts.now)
-            }
-        };
-        let Some(requested) = requested else {
-            steps.push(Step::Nothing {
-                spec: spec.clone(),
-                reason: nothing_reason(conv.turn_count, rule, rule.keeps.unwrap_or(opts.keeps)),
-            });
-            continue;
-        };
-        let (range, summary, input_chars) = if rule.summarize {
-            let range = range::extend_for_summary(requested, &existing);
-            let s = opts.summarizer.summarize(&summarize::Request {
-                conversation: conv,
-                range,
-                instructions: rule.instructions.as_deref().unwrap_or(opts.instructions),
-            })?;
-            (range, Some(s.text), s.input_chars)
-        } else {
-            (requested, None, 0)
-        };
-        let compaction = Compaction {
-            timestamp: next_timestamp(opts.now, &existing),
-            from_turn: range.from,
-            to_turn: range.to,
-            summary,
-            strip_reasoning: rule.reasoning,
-            tool_calls: rule.tools,
-            source: opts.source,
-        };
-        planned.push(compaction.clone());
-        steps.push(Step::Planned(Box::new(Planned {
-            spec: spec.clone(),
-            rule: rule.clone(),
-            requested,
-            compaction,
-            summarizer_input_chars: input_chars,
-        })));
+    existing: &[&Compaction],
+    rule: &Rule,
+    keeps: Keeps,
+    now: Timestamp,
+) -> Option<TurnRange> {
+    match rule.range {
+        Some(r) => range::resolve(conv.turn_count, existing, r.from, r.to),
+        None => {
+            let k = rule.keeps.unwrap_or(keeps);
+            range::keep_bounds(conv, k.keep_first, k.keep_last, now)
+        }
     }
-    Ok(steps)
 }
 
-fn nothing_reason(turn_count: usize, rule: &Rule, keeps: Keeps) -> String {
+/// Why a rule that resolved to no turns plans nothing, in words.
+pub fn nothing_reason(turn_count: usize, rule: &Rule, keeps: Keeps) -> String {
     if turn_count == 0 {
         return "the conversation has no turns".into();
     }
@@ -152,7 +90,7 @@ fn nothing_reason(turn_count: usize, rule: &Rule, keeps: Keeps) -> String {
             "keeping the first {} and the last {} of {} leaves nothing to compact",
             keeps.keep_first,
             keeps.keep_last,
-            crate::fmt::count(turn_count as u64, "turn")
+            crate::core::fmt::count(turn_count as u64, "turn")
         ),
     }
 }
@@ -205,6 +143,7 @@ pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::core::compact::rule;
+    use crate::core::model::compaction::Source;
     use crate::core::model::timestamp;
 
     fn planned(spec: &str, from: usize, to: usize) -> Planned {

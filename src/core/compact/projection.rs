@@ -5,6 +5,7 @@
 //! event, its fate and which compaction decided it: that is what the bands
 //! of the inspector show.
 
+use crate::core::compact::jp_view::View;
 use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, ResponseKind, count_chars};
@@ -356,12 +357,25 @@ fn origins(policies: &[TurnPolicy]) -> Vec<TurnOrigin> {
     out
 }
 
-/// The projection of a conversation as it stands.
+// Here rather than beside `View`, so that the view, which only names whose
+// projection, doesn't import the projection.
+impl View {
+    /// `overlays` as this view applies them.
+    pub fn apply(self, mut overlays: Vec<Overlay>) -> Vec<Overlay> {
+        if self == View::Jp {
+            for o in &mut overlays {
+                o.compaction.tool_calls = o.compaction.tool_calls.map(|t| t.with_over(None));
+            }
+        }
+        overlays
+    }
+}
+
 /// What the model was sent just before raw event `end`: the projection of
 /// the stream's first `end` events, with the compactions appended before
 /// it and none after (compaction events sit in the stream in the order they
 /// were appended).
-pub fn as_of(conv: &Conversation, end: usize, view: super::jp_view::View) -> Projection {
+pub fn as_of(conv: &Conversation, end: usize, view: View) -> Projection {
     let end = end.min(conv.events.len());
     let events = &conv.events[..end];
     let turn_count = events
@@ -379,7 +393,7 @@ pub fn as_of(conv: &Conversation, end: usize, view: super::jp_view::View) -> Pro
 }
 
 /// The projection of `conv` with its own compactions, in `view`.
-pub fn of_view(conv: &Conversation, view: super::jp_view::View) -> Projection {
+pub fn of_view(conv: &Conversation, view: View) -> Projection {
     project(&conv.events, conv.turn_count, view.apply(overlays(conv)))
 }
 

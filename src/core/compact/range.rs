@@ -43,11 +43,27 @@ impl Keep {
 impl std::fmt::Display for Keep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Keep::Turns(n) => f.write_str(&crate::fmt::count(*n as u64, "turn")),
+            Keep::Turns(n) => f.write_str(&crate::core::fmt::count(*n as u64, "turn")),
             Keep::Duration(d) => match d.to_std() {
                 Ok(d) => write!(f, "{}", humantime::format_duration(d)),
                 Err(_) => write!(f, "{d}"),
             },
+        }
+    }
+}
+
+/// The range used when a rule gives none (compaction.md: default 1 and 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keeps {
+    pub keep_first: Keep,
+    pub keep_last: Keep,
+}
+
+impl Default for Keeps {
+    fn default() -> Self {
+        Keeps {
+            keep_first: Keep::Turns(1),
+            keep_last: Keep::Turns(1),
         }
     }
 }

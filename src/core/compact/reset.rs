@@ -2,10 +2,8 @@
 //! position). Raw events are never touched.
 
 use crate::core::compact::projection::{self, Overlay};
-use crate::core::error::{Error, Result};
 use crate::core::model::compaction::Source;
 use crate::core::model::conversation::Conversation;
-use crate::core::store::save::{CompactionKey, Removal};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reset {
@@ -25,22 +23,6 @@ impl Reset {
             Reset::Position(n) => format!("compaction #{n}"),
         }
     }
-}
-
-/// The removal a reset makes, checked against the conversation as loaded.
-pub fn removal(conv: &Conversation, reset: Reset) -> Result<Removal> {
-    Ok(match reset {
-        Reset::All => Removal::All,
-        Reset::Auto => Removal::Auto,
-        Reset::Position(n) => {
-            let count = conv.compactions().count();
-            let key = n
-                .checked_sub(1)
-                .and_then(|p| CompactionKey::of_position(conv, p))
-                .ok_or(Error::NoSuchCompaction { position: n, count })?;
-            Removal::Exact(vec![key])
-        }
-    })
 }
 
 /// Whether the compaction at 0-based `position` (with `source`, if valid) is

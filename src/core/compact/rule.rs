@@ -26,7 +26,7 @@ pub struct Rule {
     pub range: Option<RangeSpec>,
     /// A configured rule's own bounds (`conversation.compaction.rules`),
     /// over the command's when it has no range.
-    pub keeps: Option<crate::core::compact::plan::Keeps>,
+    pub keeps: Option<crate::core::compact::range::Keeps>,
     /// A configured rule's own summary instructions.
     pub instructions: Option<String>,
 }
@@ -53,7 +53,7 @@ impl Rule {
                 over: None,
             }),
             range: None,
-            keeps: Some(crate::core::compact::plan::Keeps::default()),
+            keeps: Some(crate::core::compact::range::Keeps::default()),
             instructions: None,
         }
     }
@@ -81,14 +81,7 @@ impl Rule {
     }
 }
 
-/// What was wrong, and where: `at` is the 0-based character position.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("in rule `{spec}` at column {}: {message}", at + 1)]
-pub struct RuleError {
-    pub spec: String,
-    pub at: usize,
-    pub message: String,
-}
+pub use crate::core::error::RuleError;
 
 /// Help text for the syntax, shown by the CLI and the TUI.
 pub const SYNTAX_HELP: &str = "\

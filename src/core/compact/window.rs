@@ -264,32 +264,40 @@ fn entry(model: &ModelId) -> Option<&'static Entry> {
     })
 }
 
-/// The window for a conversation's merged `config`: the override if given,
-/// else the table's entry for its (alias-resolved) model, else unknown. The
-/// output reserve is the configured max output tokens, else the table's
-/// default for the model, else 0.
-pub fn for_config(config: &Value, override_tokens: Option<u64>) -> Option<Window> {
-    for_config_with(
-        config,
-        override_tokens,
-        crate::core::providers::cache::Models::cached(),
-    )
+/// What a provider's models endpoint said of one model, as the window
+/// needs it (the providers' cache answers with this; the window doesn't
+/// know where it came from).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub window: Option<u64>,
+    pub output: Option<u64>,
+    pub provider: String,
+    pub fetched_at: String,
 }
 
-/// [`for_config`] with the providers' answers in `known` (the cache):
-/// what a provider said wins over the table.
+/// The window for a conversation's merged `config` from the table alone:
+/// the override if given, else the table's entry for its (alias-resolved)
+/// model, else unknown. The output reserve is the configured max output
+/// tokens, else the table's default for the model, else 0. `ops::budget`
+/// adds what the providers said.
+pub fn for_config(config: &Value, override_tokens: Option<u64>) -> Option<Window> {
+    for_config_with(config, override_tokens, &|_| None)
+}
+
+/// [`for_config`] with the providers' answers (`listed`, asked with the
+/// alias-resolved model): what a provider said wins over the table.
 pub fn for_config_with(
     config: &Value,
     override_tokens: Option<u64>,
-    known: &crate::core::providers::cache::Models,
+    listed: &dyn Fn(&ModelId) -> Option<Listed>,
 ) -> Option<Window> {
     let model = config::model_id(config).map(|m| resolve_alias(&m, config));
     let entry = model.as_ref().and_then(entry);
-    let listed = model.as_ref().and_then(|m| known.find(m));
+    let listed = model.as_ref().and_then(listed);
     let (reserve, reserve_source) = match (overhead::max_output_tokens(config), &listed, entry) {
         (Some(n), _, _) => (n, ReserveSource::Configured),
-        (None, Some(k), _) if k.model.output.is_some() => {
-            (k.model.output.unwrap_or(0), ReserveSource::Provider)
+        (None, Some(k), _) if k.output.is_some() => {
+            (k.output.unwrap_or(0), ReserveSource::Provider)
         }
         (
             None,
@@ -303,10 +311,10 @@ pub fn for_config_with(
     let (tokens, source) = match (override_tokens, &listed, entry, &model) {
         (Some(tokens), _, _, _) => (tokens, WindowSource::Override),
         (None, Some(k), _, Some(m)) => (
-            k.model.window.unwrap_or(0),
+            k.window.unwrap_or(0),
             WindowSource::Provider {
                 model: m.to_string(),
-                provider: k.provider.name().to_string(),
+                provider: k.provider.clone(),
                 fetched_at: k.fetched_at.clone(),
             },
         ),
@@ -388,34 +396,6 @@ mod tests {
                 model: "openai/gpt-4o".into()
             }
         );
-    }
-
-    #[test]
-    fn a_providers_answer_wins_over_the_table() {
-        use crate::core::providers::cache::{Listing, Models};
-        use crate::core::providers::models::ModelInfo;
-        let mut known = Models::default();
-        known.providers.insert(
-            "anthropic".into(),
-            Listing {
-                fetched_at: "2026-12-01T08:00:00Z".into(),
-                base_url: "http://127.0.0.1".into(),
-                models: vec![ModelInfo {
-                    id: "claude-opus-4-5-20251101".into(),
-                    window: Some(123_456),
-                    output: Some(4_000),
-                }],
-            },
-        );
-        let cfg = json!({"assistant": {"model": {"id": "anthropic/claude-opus-4-5"}}});
-        let w = for_config_with(&cfg, None, &known).unwrap();
-        assert_eq!((w.tokens, w.reserve), (123_456, 4_000));
-        assert!(matches!(w.source, WindowSource::Provider { .. }));
-        assert_eq!(w.reserve_source, ReserveSource::Provider);
-        // Not listed: the table.
-        let other = json!({"assistant": {"model": {"id": "anthropic/claude-opus-4-1"}}});
-        let w = for_config_with(&other, None, &known).unwrap();
-        assert!(matches!(w.source, WindowSource::Table { .. }));
     }
 
     #[test]

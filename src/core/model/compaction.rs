@@ -141,8 +141,8 @@ impl Compaction {
     }
 
     /// The turns it covers.
-    pub fn range(&self) -> crate::core::model::turns::TurnRange {
-        crate::core::model::turns::TurnRange {
+    pub fn range(&self) -> crate::core::model::turn_range::TurnRange {
+        crate::core::model::turn_range::TurnRange {
             from: self.from_turn,
             to: self.to_turn,
         }

@@ -224,6 +224,13 @@ pub fn strategy_of(v: &Value) -> Option<&str> {
     Wrapped::of(v).and_then(|w| w.strategy)
 }
 
+impl Conversation {
+    /// The merged config in effect at the end of the stream.
+    pub fn merged_config(&self) -> &Value {
+        self.merged.get_or_init(|| merged(self, None))
+    }
+}
+
 /// The merged config in effect just before event `upto` (all of it when
 /// `None`), resolved: jp's wrappers taken off.
 pub fn merged(conv: &Conversation, upto: Option<usize>) -> Value {

@@ -4,6 +4,7 @@ use crate::core::error::Warning;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::encoding;
 use crate::core::model::event::{Event, Kind, Span};
+use crate::core::model::id::ConversationId;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -68,12 +69,6 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    /// The merged config in effect at the end of the stream.
-    pub fn merged_config(&self) -> &Value {
-        self.merged
-            .get_or_init(|| crate::core::model::config::merged(self, None))
-    }
-
     pub fn events_path(&self) -> PathBuf {
         self.dir.join(EVENTS_FILE)
     }
@@ -81,7 +76,7 @@ impl Conversation {
     /// `jp-c<ID>` as people type it, or the directory name.
     pub fn display_id(&self) -> String {
         match self.id {
-            Some(id) => format!("jp-c{id}"),
+            Some(id) => ConversationId(id).to_string(),
             None => self
                 .dir
                 .file_name()

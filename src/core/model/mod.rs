@@ -6,6 +6,8 @@ pub mod config;
 pub mod conversation;
 pub mod encoding;
 pub mod event;
+pub mod id;
 pub mod overhead;
 pub mod timestamp;
+pub mod turn_range;
 pub mod turns;

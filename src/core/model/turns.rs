@@ -8,6 +8,7 @@
 //! this rule; any other would compact turns the user did not pick.
 
 use crate::core::model::event::{Event, Kind};
+pub use crate::core::model::turn_range::TurnRange;
 
 /// Assigns each event its 0-based turn and returns the number of turns.
 pub fn assign(events: &mut [Event]) -> usize {
@@ -34,29 +35,6 @@ pub fn first_events(events: &[Event], turn_count: usize) -> Vec<usize> {
         }
     }
     firsts
-}
-
-/// An inclusive range of 0-based turns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TurnRange {
-    pub from: usize,
-    pub to: usize,
-}
-
-impl TurnRange {
-    /// How many turns (never zero: an empty range is `None` upstream).
-    pub fn turns(&self) -> usize {
-        self.to - self.from + 1
-    }
-
-    pub fn intersects(&self, from: usize, to: usize) -> bool {
-        self.from <= to && self.to >= from
-    }
-
-    /// 1-based, as people read it: `2..9`.
-    pub fn human(&self) -> String {
-        format!("{}..{}", self.from + 1, self.to.saturating_add(1))
-    }
 }
 
 #[cfg(test)]

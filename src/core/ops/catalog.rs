@@ -6,6 +6,7 @@
 use crate::core::auto::AutoConfig;
 use crate::core::compact::{estimate, projection};
 use crate::core::model::compaction::Source;
+use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::{self, Timestamp};
 use crate::core::store::workspace::{Entry, Location, Workspace, lock_paths};
 use crate::core::store::{load, lock};
@@ -67,7 +68,7 @@ fn listing(entry: &Entry) -> Listing {
         dir: entry.dir.clone(),
         id: entry
             .id
-            .map(|id| format!("jp-c{id}"))
+            .map(|id| ConversationId(id).to_string())
             .unwrap_or_else(|| entry.dir_name()),
         title: entry.title(),
         location: entry.location,

@@ -10,6 +10,7 @@ pub mod count;
 mod plan;
 mod preview;
 mod report;
+mod rules;
 mod simulate;
 
 pub use boundary::{Boundary, compact_at_boundary};
@@ -25,15 +26,26 @@ use crate::core::compact::budget::Budget;
 use crate::core::error::Result;
 use crate::core::model::conversation::Conversation;
 use crate::core::store::save::{self, Saved};
+use serde_json::Value;
 use std::path::Path;
 
 /// What `conv`'s requests are measured against: its merged config's
 /// window (or `window_override`), output reserve, system prompt and tools,
 /// as `config` asks (`context = "events"` for D50's literal estimate).
 pub fn budget(conv: &Conversation, config: &AutoConfig, window_override: Option<u64>) -> Budget {
-    let mut b = Budget::of_config(conv.merged_config(), window_override, config.context);
+    let mut b = budget_of(conv.merged_config(), window_override, config);
     b.measured = measured_scale(conv, config);
     b
+}
+
+/// The budget of one merged config: the window is the override, else what
+/// the provider said (`models --refresh`), else the table's; the one place
+/// every shell's budget is built.
+pub fn budget_of(merged: &Value, window_override: Option<u64>, config: &AutoConfig) -> Budget {
+    let known = crate::core::providers::cache::Models::cached();
+    Budget::of_config_with(merged, window_override, config.context, &|m| {
+        known.listed(m)
+    })
 }
 
 /// The ratio the thresholds account for: the conversation's measured one
@@ -52,12 +64,12 @@ pub fn history(
     conv: &Conversation,
     config: &AutoConfig,
     window_override: Option<u64>,
-) -> Vec<crate::core::auto::simulate::HistoryPoint> {
-    crate::core::auto::simulate::history(conv, |i| {
-        Budget::of_config(
+) -> Vec<crate::core::auto::history::HistoryPoint> {
+    crate::core::auto::history::history(conv, |i| {
+        budget_of(
             &crate::core::model::config::merged(conv, Some(i)),
             window_override,
-            config.context,
+            config,
         )
     })
 }

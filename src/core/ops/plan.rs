@@ -60,7 +60,7 @@ impl Addition {
         (self.effect.saved < 0).then(|| {
             format!(
                 "raises the estimate by {}: it lets back in what an earlier compaction of turns {} took out",
-                crate::fmt::count(self.effect.saved.unsigned_abs(), "token"),
+                crate::core::fmt::count(self.effect.saved.unsigned_abs(), "token"),
                 self.overlaps.unwrap_or_else(|| self.range()).human()
             )
         })
@@ -139,7 +139,7 @@ impl WithheldSummaries {
                 "were"
             },
             if self.ranges.len() == 1 { "it" } else { "them" },
-            crate::fmt::count(self.input_chars, "character"),
+            crate::core::fmt::count(self.input_chars, "character"),
             self.destination,
             self.summarizer
         )

@@ -3,19 +3,20 @@
 
 use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why, WithheldSummaries};
 use super::report::{Effect, effects};
+use super::rules::{Options as PlanOptions, plan_rules};
 use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
 use crate::core::compact::jp_view::{self, View};
-use crate::core::compact::plan::{self, Keeps, Step};
+use crate::core::compact::plan::{self, Keeps, Outcome};
 use crate::core::compact::projection::{self, Overlay};
 use crate::core::compact::reset::{self, Reset};
 use crate::core::compact::rule::Rule;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::store::save::Removal;
+use crate::core::store::save::{CompactionKey, Removal};
 use crate::core::summarize::{SummarizeError, Summarizer};
 
 /// How manual rules are planned.
@@ -74,10 +75,10 @@ pub fn preview_rules(
     rules: &[(String, Rule)],
     opts: &RuleOptions<'_>,
 ) -> std::result::Result<Plan, SummarizeError> {
-    let steps = plan::plan(
+    let outcomes = plan_rules(
         conv,
         rules,
-        &plan::Options {
+        &PlanOptions {
             keeps: opts.keeps,
             source: Source::Manual,
             now: opts.now,
@@ -87,10 +88,10 @@ pub fn preview_rules(
     )?;
     let mut planned: Vec<plan::Planned> = Vec::new();
     let mut skipped = Vec::new();
-    for s in steps {
-        match s {
-            Step::Planned(p) => planned.push(*p),
-            Step::Nothing { spec, reason } => skipped.push(Skipped { spec, reason }),
+    for o in outcomes {
+        match o {
+            Outcome::Planned(p) => planned.push(*p),
+            Outcome::Nothing { spec, reason } => skipped.push(Skipped { spec, reason }),
         }
     }
     if !opts.force {
@@ -255,7 +256,7 @@ pub fn auto_headline(mode: auto::Mode, usable: Option<u64>, context: u64) -> Str
         "{} mode, usable window {}, context {} tokens{}",
         mode.as_str(),
         usable.map_or("unknown".into(), crate::core::compact::window::human_tokens),
-        crate::fmt::thousands(context),
+        crate::core::fmt::thousands(context),
         usable
             .map(|w| format!(" ({:.1}%)", context as f64 / w.max(1) as f64 * 100.0))
             .unwrap_or_default()
@@ -336,7 +337,7 @@ pub fn preview_auto(
 /// What `reset` would remove, and the context after it. A position that
 /// doesn't exist is an error naming the count.
 pub fn preview_reset(conv: &Conversation, which: Reset, budget: &Budget) -> Result<Plan> {
-    let removal = reset::removal(conv, which)?;
+    let removal = removal(conv, which)?;
     Ok(Plan {
         kind: PlanKind::Reset(which),
         additions: Vec::new(),
@@ -349,5 +350,21 @@ pub fn preview_reset(conv: &Conversation, which: Reset, budget: &Budget) -> Resu
             after: tokens_with(conv, reset::remaining(conv, which), budget),
         },
         withheld: None,
+    })
+}
+
+/// The removal a reset makes, checked against the conversation as loaded.
+fn removal(conv: &Conversation, reset: Reset) -> Result<Removal> {
+    Ok(match reset {
+        Reset::All => Removal::All,
+        Reset::Auto => Removal::Auto,
+        Reset::Position(n) => {
+            let count = conv.compactions().count();
+            let key = n
+                .checked_sub(1)
+                .and_then(|p| CompactionKey::of_position(conv, p))
+                .ok_or(Error::NoSuchCompaction { position: n, count })?;
+            Removal::Exact(vec![key])
+        }
     })
 }

@@ -2,7 +2,8 @@
 //! window, spread over the machine's cores.
 
 use crate::core::auto::AutoConfig;
-use crate::core::auto::simulate::{self, Policy, Run};
+use crate::core::auto::run::{Run, Strategy};
+use crate::core::auto::simulate;
 use crate::core::compact::budget::Budget;
 use crate::core::model::conversation::Conversation;
 use crate::core::summarize::{SummarizeError, Summarizer};
@@ -11,7 +12,7 @@ use crate::core::summarize::{SummarizeError, Summarizer};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SimulationJob {
     pub conversation: usize,
-    pub policy: Policy,
+    pub policy: Strategy,
     pub window: u64,
 }
 
@@ -19,7 +20,7 @@ pub struct SimulationJob {
 /// of the machine's cores; results come back in the same order.
 pub fn simulate_grid(
     convs: &[&Conversation],
-    policies: &[Policy],
+    policies: &[Strategy],
     windows: &[u64],
     base: &AutoConfig,
     summarizer: &dyn Summarizer,
@@ -38,7 +39,7 @@ pub fn simulate_grid(
     }
     let budgets: Vec<Budget> = convs
         .iter()
-        .map(|c| Budget::of_config(c.merged_config(), None, base.context))
+        .map(|c| super::budget_of(c.merged_config(), None, base))
         .collect();
     let budgets = &budgets;
     let threads = std::thread::available_parallelism()

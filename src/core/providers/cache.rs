@@ -7,6 +7,7 @@
 
 use super::Provider;
 use super::models::ModelInfo;
+use crate::core::compact::window::Listed;
 use crate::core::error::{Error, Result};
 use crate::core::model::config::ModelId;
 use serde::{Deserialize, Serialize};
@@ -99,6 +100,16 @@ impl Models {
             })
     }
 
+    /// [`Models::find`] as the window takes it.
+    pub fn listed(&self, model: &ModelId) -> Option<Listed> {
+        self.find(model).map(|k| Listed {
+            window: k.model.window,
+            output: k.model.output,
+            provider: k.provider.name().to_string(),
+            fetched_at: k.fetched_at,
+        })
+    }
+
     pub fn write(&self) -> Result<PathBuf> {
         write_json(MODELS_FILE, self)
     }
@@ -170,4 +181,37 @@ fn write_json<T: Serialize>(name: &str, value: &T) -> Result<PathBuf> {
     let temp = crate::core::store::safe_fs::write_temp(&path, text.as_bytes(), None)?;
     crate::core::store::safe_fs::commit(&temp, &path)?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::compact::window;
+    use serde_json::json;
+
+    #[test]
+    fn a_providers_answer_wins_over_the_table() {
+        let mut known = Models::default();
+        known.providers.insert(
+            "anthropic".into(),
+            Listing {
+                fetched_at: "2026-12-01T08:00:00Z".into(),
+                base_url: "http://127.0.0.1".into(),
+                models: vec![ModelInfo {
+                    id: "claude-opus-4-5-20251101".into(),
+                    window: Some(123_456),
+                    output: Some(4_000),
+                }],
+            },
+        );
+        let cfg = json!({"assistant": {"model": {"id": "anthropic/claude-opus-4-5"}}});
+        let w = window::for_config_with(&cfg, None, &|m| known.listed(m)).unwrap();
+        assert_eq!((w.tokens, w.reserve), (123_456, 4_000));
+        assert!(matches!(w.source, window::WindowSource::Provider { .. }));
+        assert_eq!(w.reserve_source, window::ReserveSource::Provider);
+        // Not listed: the table.
+        let other = json!({"assistant": {"model": {"id": "anthropic/claude-opus-4-1"}}});
+        let w = window::for_config_with(&other, None, &|m| known.listed(m)).unwrap();
+        assert!(matches!(w.source, window::WindowSource::Table { .. }));
+    }
 }

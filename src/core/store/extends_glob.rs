@@ -5,9 +5,11 @@
 //! so here a walk stops at the bound and says why.
 
 use crate::core::error::Error;
-use crate::core::store::jp_config::EXTENSIONS;
 use glob::{MatchOptions, Pattern};
 use std::path::{Component, Path, PathBuf};
+
+/// The config file extensions jp reads, in the order it tries them.
+pub const EXTENSIONS: [&str; 5] = ["toml", "json", "json5", "yaml", "yml"];
 
 /// The most folder entries one pattern may visit.
 pub const MAX_ENTRIES: usize = 10_000;

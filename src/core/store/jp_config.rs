@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The extensions jp reads, in the order it tries them.
-pub const EXTENSIONS: [&str; 5] = ["toml", "json", "json5", "yaml", "yml"];
+pub use crate::core::store::extends_glob::EXTENSIONS;
 
 /// How far a configuration source is trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

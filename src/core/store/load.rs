@@ -11,6 +11,7 @@ use crate::core::model::conversation::{
     BASE_CONFIG_FILE, Conversation, EVENTS_FILE, Format, METADATA_FILE,
 };
 use crate::core::model::event::{self, Event, Kind, Span};
+use crate::core::model::id::ConversationId;
 use crate::core::model::turns;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -253,12 +254,7 @@ fn parse_events(
 
 /// The numeric id of a directory named `<ID>` or `<ID>-<slug>`.
 pub fn id_of_dir(dir: &Path) -> Option<u64> {
-    let name = dir.file_name()?.to_str()?;
-    let digits = name.split('-').next()?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
+    ConversationId::of_dir(dir).map(u64::from)
 }
 
 fn into_text(path: &Path, bytes: Vec<u8>) -> Result<String> {

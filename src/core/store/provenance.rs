@@ -14,8 +14,8 @@ use crate::core::error::{Error, Result};
 use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
+use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::{self, Timestamp};
-use crate::core::store::load::id_of_dir;
 use crate::core::store::safe_fs;
 use serde_json::{Value, json};
 use std::fs;
@@ -81,7 +81,7 @@ impl Record {
 /// directory not named like one, inside it).
 pub fn path_for(dir: &Path) -> PathBuf {
     let parent = dir.parent();
-    match (id_of_dir(dir), parent) {
+    match (ConversationId::of_dir(dir).map(u64::from), parent) {
         (Some(id), Some(p)) if p.file_name().is_some_and(|n| n == "conversations") => p
             .parent()
             .unwrap_or(p)

@@ -3,6 +3,7 @@
 
 use crate::core::error::{Error, Result};
 use crate::core::model::conversation::EVENTS_FILE;
+use crate::core::model::id::ConversationId;
 use crate::core::store::workspace::{Entry, Workspace};
 use std::path::{Path, PathBuf};
 
@@ -36,11 +37,7 @@ pub fn resolve(query: &str, workspace: Option<&Workspace>) -> Result<PathBuf> {
         .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
         .unwrap_or_default();
 
-    let id = query
-        .strip_prefix("jp-c")
-        .unwrap_or(query)
-        .parse::<u64>()
-        .ok();
+    let id = query.parse::<ConversationId>().ok().map(u64::from);
     let matches: Vec<&Entry> = match id {
         Some(id) => entries.iter().filter(|e| e.id == Some(id)).collect(),
         None => {

@@ -103,7 +103,7 @@ impl Basis {
         (conv.turn_count < self.turn_count).then(|| {
             format!(
                 "it has {}, the plan saw {}",
-                crate::fmt::count(conv.turn_count as u64, "turn"),
+                crate::core::fmt::count(conv.turn_count as u64, "turn"),
                 self.turn_count
             )
         })

@@ -2,6 +2,7 @@
 //! directory, and its JP user silo (format.md, "Where conversations live").
 
 use crate::core::model::conversation::{EVENTS_FILE, METADATA_FILE};
+use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::{self, Timestamp};
 use crate::core::store::load::id_of_dir;
 use serde_json::Value;
@@ -85,7 +86,7 @@ impl Entry {
     /// `jp-c<ID> <title>` (or the directory name), for candidate lists.
     pub fn describe(&self) -> String {
         let id = match self.id {
-            Some(id) => format!("jp-c{id}"),
+            Some(id) => ConversationId(id).to_string(),
             None => self.dir_name(),
         };
         let title = self.title().unwrap_or_else(|| self.slug());
@@ -220,7 +221,7 @@ pub fn find_silo(storage: &Path) -> Option<PathBuf> {
 /// is the other location, which `jp` also honours when a lock file exists
 /// there.
 pub fn lock_paths(dir: &Path, id: u64) -> (PathBuf, Option<PathBuf>) {
-    let name = format!("jp-c{id}.lock");
+    let name = ConversationId(id).lock_name();
     let parent = dir.parent().unwrap_or(dir);
     let in_conversations = parent.file_name().is_some_and(|n| n == CONVERSATIONS_DIR);
     let root = if in_conversations {

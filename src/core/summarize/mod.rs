@@ -23,13 +23,7 @@ pub struct Request<'a> {
     pub instructions: &'a str,
 }
 
-/// Why a summary could not be made; nothing is written then.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("summarizer `{summarizer}`: {message}")]
-pub struct SummarizeError {
-    pub summarizer: String,
-    pub message: String,
-}
+pub use crate::core::error::SummarizeError;
 
 /// What a summary cost, for the simulation's accounting.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -98,7 +98,7 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
     let n = preview.plan.additions.len();
     let what = format!(
         "appended {} ({})",
-        crate::fmt::count(n as u64, "compaction"),
+        crate::core::fmt::count(n as u64, "compaction"),
         preview.spec
     );
     let job = Job::Write {
@@ -174,11 +174,11 @@ pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
     let question = match which {
         Reset::All => format!(
             "Remove all {}?",
-            crate::fmt::count(count as u64, "compaction")
+            crate::core::fmt::count(count as u64, "compaction")
         ),
         Reset::Auto => format!(
             "Remove {}?",
-            crate::fmt::count(count as u64, "automatic compaction")
+            crate::core::fmt::count(count as u64, "automatic compaction")
         ),
         Reset::Position(n) => format!("Delete compaction #{n}?"),
     };

@@ -149,9 +149,11 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
         InputKind::Window => match window::parse_tokens(&text) {
             Some(tokens) => {
                 let before = state.settings.window_override.replace(tokens);
+                state.rebudget();
                 if let Some(why) = state.budget().and_then(|b| b.window_too_small()) {
                     // Kept open with the reason, the old window still in force.
                     state.settings.window_override = before;
+                    state.rebudget();
                     if let Some(input) = &mut state.input {
                         input.error = Some(why);
                     }
@@ -159,13 +161,14 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                 }
                 state.input = None;
                 state.set_status(
-                    format!("window set to {}", crate::fmt::count(tokens, "token")),
+                    format!("window set to {}", crate::core::fmt::count(tokens, "token")),
                     Level::Info,
                 );
             }
             None if text.is_empty() => {
                 state.input = None;
                 state.settings.window_override = None;
+                state.rebudget();
                 state.set_status("window: back to the table of known models", Level::Info);
             }
             None => {

@@ -2,8 +2,8 @@
 
 use super::{commands, run};
 use crate::core::error::Error;
+use crate::core::fmt::thousands;
 use crate::core::ops::{Boundary, Why};
-use crate::fmt::thousands;
 use crate::tui::job::{Done, JobResult, PreviewRequest};
 use crate::tui::job::{History, Job};
 use crate::tui::msg::Effect;

@@ -67,6 +67,7 @@ fn open(state: &mut State, fx: &mut Vec<Effect>) {
     state.in_picker = false;
     state.dir = dir.clone();
     state.inspection = None;
+    state.budget = None;
     state.load_error = None;
     state.preview = None;
     state.panel = None;
@@ -100,6 +101,7 @@ pub(super) fn back(state: &mut State, fx: &mut Vec<Effect>) {
     }
     state.in_picker = true;
     state.inspection = None;
+    state.budget = None;
     state.preview = None;
     state.search = None;
     state.as_of = None;

@@ -3,7 +3,7 @@
 use crate::core::auto::Mode;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::window::{WindowSource, human_tokens};
-use crate::fmt::{change, thousands};
+use crate::core::fmt::{change, thousands};
 use crate::tui::keys::{self, Scope};
 use crate::tui::msg::Command;
 use crate::tui::state::{InputKind, Level, Panel, State};
@@ -195,7 +195,7 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
             spans.push(Span::styled(
                 format!(
                     " · S makes the summary: sends {} to {} · Esc drop",
-                    crate::fmt::count(w.input_chars, "character"),
+                    crate::core::fmt::count(w.input_chars, "character"),
                     w.destination
                 ),
                 t.accent(),

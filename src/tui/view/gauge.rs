@@ -6,7 +6,7 @@
 use crate::core::auto::Mode;
 use crate::core::compact::estimate::{self, Category};
 use crate::core::compact::window::human_tokens;
-use crate::fmt::{change, thousands};
+use crate::core::fmt::{change, thousands};
 use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
         let head = format!(
             "{:>5} {:>8} {:>5.1}% {:>4.0}% {:>6}  {:<12} ",
             k + 1,
-            crate::fmt::thousands(e.tokens),
+            crate::core::fmt::thousands(e.tokens),
             l.share(e),
             total,
             e.turn + 1,
@@ -80,9 +80,9 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
             format!(
                 "{:>5} {:>8} {:>5.1}%  … {} smaller events not listed",
                 "",
-                crate::fmt::thousands(l.unlisted_tokens),
+                crate::core::fmt::thousands(l.unlisted_tokens),
                 l.unlisted_tokens as f64 / l.context as f64 * 100.0,
-                crate::fmt::thousands((l.total - l.entries.len()) as u64)
+                crate::core::fmt::thousands((l.total - l.entries.len()) as u64)
             ),
             t.dim(),
         )));

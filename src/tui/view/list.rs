@@ -1,6 +1,6 @@
 //! The compaction list: position, source, range, policies, time, saved.
 
-use crate::fmt::signed_thousands;
+use crate::core::fmt::signed_thousands;
 use crate::tui::state::{Focus, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -1,6 +1,6 @@
 //! Views over the panes: an event's full text, the help, confirmations.
 
-use crate::fmt::{change, thousands};
+use crate::core::fmt::{change, thousands};
 use crate::tui::detail_view;
 use crate::tui::keys::{self, Scope};
 use crate::tui::state::{Confirm, Detail, State};

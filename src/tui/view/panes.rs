@@ -47,8 +47,8 @@ pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
             Span::styled(
                 format!(
                     "{} events · {} tok ",
-                    crate::fmt::thousands(events as u64),
-                    crate::fmt::thousands(tokens)
+                    crate::core::fmt::thousands(events as u64),
+                    crate::core::fmt::thousands(tokens)
                 ),
                 t.dim(),
             ),

@@ -3,7 +3,7 @@
 //! until it is read.
 
 use crate::core::compact::window::human_bytes;
-use crate::fmt::thousands;
+use crate::core::fmt::thousands;
 use crate::tui::picker::Picker;
 use crate::tui::state::State;
 use ratatui::Frame;

@@ -1,9 +1,9 @@
 //! The simulation view: the context ratio turn by turn under none / single /
 //! staged, with the firings marked, and the metrics table.
 
-use crate::core::auto::simulate::{Policy, Run};
+use crate::core::auto::run::RUN_METRICS_HEADER;
+use crate::core::auto::run::{Run, Strategy};
 use crate::core::compact::window::human_tokens;
-use crate::fmt::{RUN_METRICS_HEADER, run_metrics};
 use crate::tui::state::{Simulation, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -68,7 +68,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         inner.height - chart_area.height,
     );
 
-    let series: Vec<(Policy, Vec<(f64, f64)>)> = runs
+    let series: Vec<(Strategy, Vec<(f64, f64)>)> = runs
         .iter()
         .map(|r| {
             let pts = r
@@ -89,7 +89,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
     let trig = line_at(state.settings.config.trigger_ratio * 100.0);
     let full = line_at(100.0);
     // Firings, drawn on the policy's own line.
-    let firings: Vec<(Policy, Vec<(f64, f64)>)> = runs
+    let firings: Vec<(Strategy, Vec<(f64, f64)>)> = runs
         .iter()
         .map(|r| {
             let by_turn = r.ratio_by_turn(turns);
@@ -105,24 +105,24 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         })
         .collect();
 
-    let color = |p: Policy| -> Style {
+    let color = |p: Strategy| -> Style {
         if !t.color {
             return Style::default();
         }
         Style::default().fg(match p {
-            Policy::None => Color::Gray,
-            Policy::Single => Color::LightBlue,
-            Policy::Staged => Color::LightMagenta,
-            Policy::StagedBackstop => Color::LightGreen,
+            Strategy::None => Color::Gray,
+            Strategy::Single => Color::LightBlue,
+            Strategy::Staged => Color::LightMagenta,
+            Strategy::StagedBackstop => Color::LightGreen,
         })
     };
     // Thin lines in colour; without colour the markers tell them apart.
-    let marker = |p: Policy| match (t.color, p) {
+    let marker = |p: Strategy| match (t.color, p) {
         (true, _) => Marker::Braille,
-        (false, Policy::None) => Marker::Dot,
-        (false, Policy::Single) => Marker::Braille,
-        (false, Policy::Staged) => Marker::HalfBlock,
-        (false, Policy::StagedBackstop) => Marker::Block,
+        (false, Strategy::None) => Marker::Dot,
+        (false, Strategy::Single) => Marker::Braille,
+        (false, Strategy::Staged) => Marker::HalfBlock,
+        (false, Strategy::StagedBackstop) => Marker::Block,
     };
     // Thresholds as thin unnamed lines; the legend names only the policies
     // (the thresholds are spelled out under the chart).
@@ -210,7 +210,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             .collect();
         lines.push(Line::from(vec![
             Span::styled(format!(" {:<15}", r.policy.as_str()), color(r.policy)),
-            Span::raw(format!(" {}  {}", run_metrics(r), fired.join(", "))),
+            Span::raw(format!(" {}  {}", r.metrics_row(), fired.join(", "))),
         ]));
     }
     // Said in full where it fits, cut with an ellipsis where it doesn't.

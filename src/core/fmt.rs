@@ -1,4 +1,4 @@
-//! Number formatting shared by the command line and the inspector.
+//! Numbers in words, as the core's messages and both shells say them.
 
 /// `12,345`
 pub fn thousands(n: u64) -> String {
@@ -39,26 +39,6 @@ pub fn change(before: u64, after: u64) -> String {
     } else {
         format!("{pct:+.1}%")
     }
-}
-
-/// The metric columns of a simulation run (auto.md's table), as the CLI's
-/// table and the inspector's simulation view both print them.
-pub const RUN_METRICS_HEADER: &str =
-    "  peak  over  reqs     input tok  elid  summ   summ in  summ out          cost";
-
-pub fn run_metrics(r: &crate::core::auto::simulate::Run) -> String {
-    format!(
-        "{:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13}",
-        r.peak_ratio * 100.0,
-        r.overflows,
-        r.requests,
-        thousands(r.input_tokens),
-        r.elisions,
-        r.summaries,
-        thousands(r.summarizer_input_tokens),
-        thousands(r.summarizer_output_tokens),
-        thousands(r.cost())
-    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,263 @@
+//! Layering `[conversation.compaction.auto]` and jp's compaction keys onto
+//! an [`AutoConfig`], source by source, each value checked and named.
+
+use super::config::{AutoConfig, ConfigError, Estimate, Mode, TABLE};
+use super::layer::{Layer, describe, unwrap};
+use crate::core::compact::budget::Measure;
+use crate::core::compact::rule::Rule;
+use crate::core::store::jp_config::{self, Trust};
+use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, SummarizerConfig};
+use serde_json::Value;
+use std::path::Path;
+
+impl AutoConfig {
+    /// Applies one layer: the `auto` table (already located), from `origin`.
+    pub fn apply(&mut self, auto: &Value, origin: &str) -> Result<(), ConfigError> {
+        self.apply_trusted(auto, origin, Trust::User)
+    }
+
+    /// Applies a `[conversation.compaction.auto]` table from a source
+    /// trusted as far as `trust`.
+    pub fn apply_trusted(
+        &mut self,
+        auto: &Value,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
+        let l = Layer { origin, trust };
+        let t = l.table(TABLE, auto)?;
+        for (k, v) in t {
+            let key = format!("{TABLE}.{k}");
+            match k.as_str() {
+                "enabled" => self.enabled = l.boolean(&key, v)?,
+                "mode" => {
+                    let s = l.string(&key, v)?;
+                    self.mode = Mode::parse(&s).map_or_else(
+                        || {
+                            l.err(
+                                &key,
+                                format!("unknown mode \"{s}\"; expected \"single\" or \"staged\""),
+                            )
+                        },
+                        Ok,
+                    )?;
+                }
+                "min_turns" => self.min_turns = l.count(&key, v)?,
+                "trigger_ratio" => self.trigger_ratio = l.ratio(&key, v)?,
+                "soft_ratio" => self.soft_ratio = l.ratio(&key, v)?,
+                "hard_ratio" => self.hard_ratio = l.ratio(&key, v)?,
+                "recent_ratio" => self.recent_ratio = l.ratio(&key, v)?,
+                "recent_min_turns" => self.recent_min_turns = l.count(&key, v)?,
+                "keep_first" => self.keep_first = l.count(&key, v)?,
+                "rule" => l.rule(&key, v, &mut self.rule)?,
+                "elide" => l.rule(&key, v, &mut self.elide)?,
+                "summary" => self.summary = l.summary(&key, v)?,
+                "summarizer" => match l.trust {
+                    Trust::User => {
+                        self.summarizer = l.summarizer(&key, v, &self.summarizer)?;
+                        self.user_summarizer = Some(self.summarizer.clone());
+                    }
+                    Trust::Shared => {
+                        if !self.choose_summarizer(v) {
+                            self.notices.push(format!(
+                                "{origin}: `{key}` ignored: a workspace or conversation config may only \
+                                 choose `digest` or the summarizer your own config defines \
+                                 (commands, endpoints, models and keys come only from your \
+                                 $XDG_CONFIG_HOME/jp config, --config or flags)"
+                            ));
+                            continue;
+                        }
+                    }
+                },
+                "estimate" => {
+                    let s = l.string(&key, v)?;
+                    self.estimate = match s.as_str() {
+                        "chars" | "characters" => Estimate::Characters,
+                        "measured" => Estimate::Measured,
+                        _ => {
+                            return l.err(
+                                &key,
+                                format!(
+                                    "unknown estimate \"{s}\"; expected \"characters\" \
+                                     (D50's characters / 4) or \"measured\" (that times the \
+                                     ratio `jp-inspect count` measured)"
+                                ),
+                            );
+                        }
+                    };
+                }
+                "context" => {
+                    let s = l.string(&key, v)?;
+                    self.context = Measure::parse(&s).map_or_else(
+                        || {
+                            l.err(
+                                &key,
+                                format!(
+                                    "unknown measure \"{s}\"; expected \"context\" (system prompt, \
+                                     tools and events against the usable window) or \"events\" \
+                                     (D50's literal estimate)"
+                                ),
+                            )
+                        },
+                        Ok,
+                    )?;
+                }
+                _ => return l.err(&key, "unknown key"),
+            }
+            self.origins.insert(key, origin.to_string());
+        }
+        if self.soft_ratio > self.hard_ratio {
+            return l.err(
+                &format!("{TABLE}.soft_ratio"),
+                format!(
+                    "the soft threshold ({}) must not be above the hard one ({})",
+                    self.soft_ratio, self.hard_ratio
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// A workspace or conversation config choosing a summarizer: `digest`,
+    /// or the kind the user's own config defined, by `kind` alone. Whether
+    /// the choice was allowed.
+    fn choose_summarizer(&mut self, v: &Value) -> bool {
+        let kind = match unwrap(v) {
+            Value::String(s) => Some(s.as_str()),
+            Value::Object(t) if t.keys().all(|k| k == "kind") => {
+                t.get("kind").and_then(Value::as_str)
+            }
+            _ => None,
+        };
+        match (kind, &self.user_summarizer) {
+            (Some("digest"), _) => {
+                self.summarizer = SummarizerConfig::Digest;
+                true
+            }
+            (Some(k), Some(defined)) if defined.name() == k => {
+                self.summarizer = defined.clone();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Applies the compaction settings of a whole config document (a jp
+    /// config file, a conversation's merged config, a `--config` file):
+    /// `[conversation.compaction.auto]` and jp's `conversation.compaction.
+    /// rules`.
+    pub fn apply_document(&mut self, doc: &Value, origin: &str) -> Result<(), ConfigError> {
+        self.apply_source(doc, origin, Trust::User)
+    }
+
+    /// `apply_document` for a source trusted as far as `trust`.
+    pub fn apply_source(
+        &mut self,
+        doc: &Value,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
+        use crate::core::model::config::unwrap_section;
+        let Some(compaction) = unwrap(doc)
+            .get("conversation")
+            .map(|c| unwrap_section("conversation", c))
+            .and_then(|c| c.get("compaction"))
+            .map(|c| unwrap_section("compaction", c))
+        else {
+            return Ok(());
+        };
+        if let Some(rules) = unwrap(compaction).get("rules") {
+            // jp's own setting, in whatever form jp or a person wrote it: one
+            // that can't be read is said (key, file, what was found) and
+            // left out, so everything else still works.
+            if let Err(e) = self.apply_rules(rules, origin, trust) {
+                self.notices
+                    .push(format!("{e}; these rules are left out, the others apply"));
+            }
+        }
+        match unwrap(compaction).get("auto") {
+            Some(auto) => self.apply_trusted(unwrap_section("auto", auto), origin, trust),
+            None => Ok(()),
+        }
+    }
+
+    /// One source's `conversation.compaction.rules`, layered over the
+    /// sources before it as jp layers them.
+    fn apply_rules(
+        &mut self,
+        rules: &Value,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
+        let l = Layer { origin, trust };
+        let key = "conversation.compaction.rules";
+        let list = match unwrap(rules) {
+            Value::Array(a) => a,
+            other => {
+                return l.err(
+                    key,
+                    format!("expected a list of rules, found {}", describe(other)),
+                );
+            }
+        };
+        let parsed = list
+            .iter()
+            .enumerate()
+            .map(|(i, r)| l.jp_rule(&format!("{key}[{i}]"), r))
+            .collect::<Result<Vec<_>, _>>()?;
+        // Layered as jp layers them (`vec_with_strategy`): the first
+        // replaces the built-in default, later ones append unless their
+        // wrapper says `replace` or `prepend`.
+        let strategy = crate::core::model::config::strategy_of(rules);
+        let rules = match (self.rules.take(), strategy) {
+            (None, _) | (_, Some("replace")) => parsed,
+            (Some(prev), Some("prepend")) => parsed.into_iter().chain(prev).collect(),
+            (Some(prev), _) => prev.into_iter().chain(parsed).collect(),
+        };
+        // jp writes its default into every conversation it saves: that is
+        // no setting of anyone's.
+        if rules != [Rule::jp_default()] {
+            self.origins.insert(key.to_string(), origin.to_string());
+        }
+        self.rules = Some(rules);
+        Ok(())
+    }
+
+    /// Reads a file (TOML, JSON, JSON5 or YAML by its extension) of the
+    /// user's own and applies its compaction settings.
+    pub fn apply_file(&mut self, path: &Path) -> Result<(), ConfigError> {
+        let origin = path.display().to_string();
+        let doc = jp_config::parse_file(path).map_err(|e| ConfigError {
+            origin: origin.clone(),
+            key: TABLE.into(),
+            message: match e {
+                crate::core::error::Error::Invalid { message, .. } => message,
+                other => other.to_string(),
+            },
+        })?;
+        self.apply_source(&doc, &origin, Trust::User)
+    }
+
+    /// The same policy as today's jp would apply its compactions: `over`
+    /// bounds ignored, so the rules strip every tool call of their range.
+    pub fn as_jp(&self) -> AutoConfig {
+        let mut c = self.clone();
+        for rule in [&mut c.rule, &mut c.elide] {
+            rule.tool_calls = rule.tool_calls.map(|t| t.with_over(None));
+        }
+        c
+    }
+
+    /// The instructions for model-backed summarizers.
+    pub fn instructions(&self) -> &str {
+        self.summary
+            .instructions
+            .as_deref()
+            .or(self
+                .rule
+                .summary
+                .as_ref()
+                .and_then(|s| s.instructions.as_deref()))
+            .unwrap_or(DEFAULT_INSTRUCTIONS)
+    }
+}

@@ -1,0 +1,92 @@
+//! The real context curve: every request of a session with the context it
+//! was sent, replayed with the stream's own compactions where they were
+//! appended.
+
+use super::replay::{Replay, replay_of_prefix};
+use crate::core::compact::budget::Budget;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind;
+use crate::core::model::timestamp::Timestamp;
+
+/// One request of the session as it really happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryPoint {
+    /// The raw event the model produced in answer (the request is sent just
+    /// before it).
+    pub raw_index: usize,
+    pub turn: usize,
+    pub timestamp: Option<Timestamp>,
+    /// The context actually sent: the projection of the stream before it
+    /// (the compactions appended before it, none after), with the system
+    /// prompt and tools in force then.
+    pub context: u64,
+    /// The usable window in force then, if known.
+    pub usable: Option<u64>,
+    /// Compaction events (0-based positions) appended since the request
+    /// before.
+    pub compactions_since: Vec<usize>,
+}
+
+/// The real context curve of `conv`: every request (as the simulation
+/// defines one) with what it was sent, in one pass. The same replay as the
+/// simulation, fed the stream's own compactions where they were appended
+/// instead of a policy's. `budget_at(i)` is the budget in force before raw
+/// event `i` (asked again only after a config delta).
+pub fn history(
+    conv: &Conversation,
+    mut budget_at: impl FnMut(usize) -> Budget,
+) -> Vec<HistoryPoint> {
+    let mut replay = Replay::new(conv);
+    let mut budget = budget_at(0);
+    let mut points = Vec::new();
+    let mut since: Vec<usize> = Vec::new();
+    let mut last_visible: Option<&Kind> = None;
+    let mut newest: Option<Timestamp> = None;
+    let mut position = 0;
+    for (i, e) in conv.events.iter().enumerate() {
+        match &e.kind {
+            Kind::Compaction(parsed) => {
+                if let Ok(c) = parsed {
+                    // The replay paints what it is given as newest; a
+                    // compaction stamped before an earlier one loses to it
+                    // in the projection, so the prefix is projected afresh.
+                    if newest.is_some_and(|n| c.timestamp < n) {
+                        replay = replay_of_prefix(conv, i + 1);
+                    } else {
+                        replay.apply(vec![(**c).clone()]);
+                    }
+                    newest = newest.max(Some(c.timestamp));
+                    since.push(position);
+                }
+                position += 1;
+                continue;
+            }
+            Kind::ConfigDelta => budget = budget_at(i + 1),
+            _ => {}
+        }
+        if e.kind.is_conversation_event() {
+            replay.visible = replay.visible.max(e.turn + 1);
+        }
+        let is_output = matches!(e.kind, Kind::ChatResponse(_) | Kind::ToolCallRequest { .. });
+        let after_input = matches!(
+            last_visible,
+            Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
+        );
+        if is_output && after_input {
+            points.push(HistoryPoint {
+                raw_index: i,
+                turn: e.turn,
+                timestamp: e.timestamp,
+                context: budget.context_tokens(replay.total),
+                usable: budget.usable(),
+                compactions_since: std::mem::take(&mut since),
+            });
+        }
+        if e.kind.is_model_visible() {
+            last_visible = Some(&e.kind);
+            replay.turn_chars[e.turn] += e.chars;
+            replay.total += e.chars;
+        }
+    }
+    points
+}

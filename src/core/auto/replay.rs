@@ -1,0 +1,240 @@
+//! The replayed stream the simulation and the real context curve share:
+//! a conversation's events up to a boundary with the compactions made so
+//! far, its projection kept per turn so a replay costs O(events).
+
+use super::trigger::Stream;
+use crate::core::compact::projection::{self, Overlay, TurnPolicy};
+use crate::core::model::compaction::Compaction;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::{Event, Kind};
+use crate::core::model::timestamp::Timestamp;
+use std::collections::HashMap;
+
+/// The replayed stream: the conversation's events up to the current
+/// boundary, with the compactions the policy made so far.
+pub(super) struct Replay<'a> {
+    pub(super) events: &'a [Event],
+    /// Events of turn t: `turn_spans[t]`.
+    pub(super) turn_spans: Vec<(usize, usize)>,
+    /// Turns visible so far (completed, plus the one being replayed).
+    pub(super) visible: usize,
+    pub(super) turn_chars: Vec<u64>,
+    pub(super) total: u64,
+    pub(super) overlays: Vec<Overlay>,
+    pub(super) policies: Vec<TurnPolicy>,
+    pub(super) names: HashMap<&'a str, &'a str>,
+    pub(super) pairs: HashMap<&'a str, u64>,
+    pub(super) after_last: usize,
+    pub(super) after_last_summary: usize,
+    pub(super) summary_ranges: Vec<(usize, usize)>,
+    /// What every request carries besides the events.
+    pub(super) overhead: u64,
+}
+
+impl<'a> Replay<'a> {
+    pub(super) fn new(conv: &'a Conversation) -> Self {
+        let events = &conv.events[..];
+        let turn_spans = (0..conv.turn_count)
+            .map(|t| {
+                (
+                    events.partition_point(|e| e.turn < t),
+                    events.partition_point(|e| e.turn <= t),
+                )
+            })
+            .collect();
+        let mut names = HashMap::new();
+        for e in events {
+            if let Kind::ToolCallRequest { id, name } = &e.kind {
+                names.insert(&**id, &**name);
+            }
+        }
+        Replay {
+            events,
+            turn_spans,
+            visible: 0,
+            turn_chars: vec![0; conv.turn_count],
+            total: 0,
+            overlays: Vec::new(),
+            policies: vec![TurnPolicy::default(); conv.turn_count],
+            names,
+            pairs: projection::pair_payloads(events),
+            after_last: 0,
+            after_last_summary: 0,
+            summary_ranges: Vec::new(),
+            overhead: 0,
+        }
+    }
+
+    /// The compaction of overlay index `i`: the replay's own, then
+    /// `extra` (being tried) after them.
+    pub(super) fn compaction<'c>(&'c self, extra: &'c [Compaction], i: usize) -> &'c Compaction {
+        match self.overlays.get(i) {
+            Some(o) => &o.compaction,
+            None => &extra[i - self.overlays.len()],
+        }
+    }
+
+    /// The winners of turn `t` with `extra` painted over (they are the
+    /// newest, so they win wherever they have an opinion).
+    pub(super) fn policy_with(&self, t: usize, extra: &[Compaction]) -> TurnPolicy {
+        let mut p = self.policies[t];
+        for (k, c) in extra.iter().enumerate() {
+            if c.from_turn <= t && t <= c.to_turn {
+                p.paint(c, self.overlays.len() + k);
+            }
+        }
+        p
+    }
+
+    /// Projected characters of turn `t` with `extra` painted over.
+    pub(super) fn chars_of_turn(&self, t: usize, extra: &[Compaction]) -> u64 {
+        let p = self.policy_with(t, extra);
+        if let Some(s) = p.summary {
+            let run_start = t == 0 || self.policy_with(t - 1, extra).summary != Some(s);
+            return if run_start {
+                projection::summary_chars(
+                    self.compaction(extra, s).summary.as_deref().unwrap_or(""),
+                )
+            } else {
+                0
+            };
+        }
+        let pairs = |id: &str| self.pairs.get(id).copied();
+        let tools_of = |i: usize| self.compaction(extra, i).tool_calls;
+        let (start, end) = self.turn_spans[t];
+        self.events[start..end]
+            .iter()
+            .filter(|e| e.chars > 0 && e.kind.is_model_visible())
+            .map(|e| {
+                let d = projection::decide(e, &p, &tools_of, &pairs);
+                if d.is_sent() {
+                    projection::sent_chars(e, d.change, |id| {
+                        self.names.get(id).copied().unwrap_or("unknown")
+                    })
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+
+    /// The turns `extra` changes (its ranges, and the turn after each, which
+    /// may start a new summary run) with their new characters. Touches only
+    /// those turns, so a run stays O(events).
+    pub(super) fn changes(&self, extra: &[Compaction]) -> Vec<(usize, u64)> {
+        let Some(last) = self.visible.checked_sub(1) else {
+            return Vec::new();
+        };
+        let mut touched: Vec<usize> = Vec::new();
+        for c in extra {
+            if c.from_turn > c.to_turn || c.from_turn > last {
+                continue;
+            }
+            touched.extend(c.from_turn..=(c.to_turn.min(last) + 1).min(last));
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        touched
+            .into_iter()
+            .map(|t| (t, self.chars_of_turn(t, extra)))
+            .collect()
+    }
+
+    pub(super) fn apply(&mut self, compactions: Vec<Compaction>) {
+        let changes = self.changes(&compactions);
+        let last = self.visible.saturating_sub(1);
+        for c in &compactions {
+            if c.from_turn <= c.to_turn && c.from_turn <= last {
+                for t in c.from_turn..=c.to_turn.min(last) {
+                    self.policies[t] = self.policy_with(t, &compactions);
+                }
+            }
+        }
+        for (t, chars) in changes {
+            self.total = self.total - self.turn_chars[t] + chars;
+            self.turn_chars[t] = chars;
+        }
+        for c in compactions {
+            self.record(c);
+        }
+    }
+
+    /// Keeps `c` among the replay's compactions (for the trigger's
+    /// questions: after the last one, the summaries' ranges).
+    pub(super) fn record(&mut self, c: Compaction) {
+        self.after_last = self.after_last.max(c.to_turn.saturating_add(1));
+        if c.summary.is_some() {
+            self.after_last_summary = self.after_last_summary.max(c.to_turn.saturating_add(1));
+            self.summary_ranges.push((c.from_turn, c.to_turn));
+        }
+        let position = self.overlays.len();
+        self.overlays.push(Overlay {
+            compaction: c,
+            position,
+            preview: false,
+        });
+    }
+}
+
+impl Stream for Replay<'_> {
+    fn turn_count(&self) -> usize {
+        self.visible
+    }
+
+    fn turn_chars(&self) -> &[u64] {
+        &self.turn_chars[..self.visible]
+    }
+
+    fn after_last_compaction(&self) -> usize {
+        self.after_last
+    }
+
+    fn after_last_summary(&self) -> usize {
+        self.after_last_summary
+    }
+
+    fn summary_ranges(&self) -> Vec<(usize, usize)> {
+        self.summary_ranges.clone()
+    }
+
+    fn latest_timestamp(&self) -> Option<Timestamp> {
+        self.overlays.last().map(|o| o.compaction.timestamp)
+    }
+
+    fn total_chars(&self) -> u64 {
+        self.total
+    }
+
+    fn overhead_chars(&self) -> u64 {
+        self.overhead
+    }
+
+    fn chars_with(&self, extra: &[Compaction]) -> u64 {
+        self.changes(extra)
+            .into_iter()
+            .fold(self.total, |total, (t, chars)| {
+                total - self.turn_chars[t] + chars
+            })
+    }
+}
+
+/// A replay holding the projection of the first `end` events, for the rare
+/// stream whose compactions are out of timestamp order.
+pub(super) fn replay_of_prefix(conv: &Conversation, end: usize) -> Replay<'_> {
+    let mut replay = Replay::new(conv);
+    let p = projection::as_of(conv, end, crate::core::compact::jp_view::View::Inspect);
+    replay.visible = conv.events[..end]
+        .iter()
+        .filter(|e| e.kind.is_conversation_event())
+        .map(|e| e.turn + 1)
+        .max()
+        .unwrap_or(0);
+    let turn_chars = p.turn_chars(&conv.events, conv.turn_count);
+    replay.total = turn_chars.iter().sum();
+    replay.turn_chars = turn_chars;
+    replay.policies = p.policies.clone();
+    for o in p.overlays {
+        replay.record(o.compaction);
+    }
+    replay
+}

@@ -1,0 +1,163 @@
+//! What a simulation run is: the strategy it replays, the firings, the
+//! requests and the measurements of auto.md's table.
+
+use super::config::{AutoConfig, Mode};
+use super::trigger::ActionKind;
+use crate::core::compact::range::TurnRange;
+use crate::core::fmt;
+use crate::core::model::compaction::Compaction;
+
+/// An automatic compaction strategy, as the simulation compares them
+/// (jp calls how one kind of content is treated a policy; this is not one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    None,
+    /// D50 with its defaults.
+    Single,
+    /// The staged policy with the ticket's defaults.
+    Staged,
+    /// Staged, plus the backstop the ticket says D50 assumes but jp lacks:
+    /// at a request that would cross the hard ratio inside a turn, the live
+    /// turn's oldest tool results over the bound are elided, the latest
+    /// ones kept verbatim. A proposal: jp's event model (compactions cover
+    /// whole turns) cannot store it yet.
+    StagedBackstop,
+}
+
+/// Tool results of the live turn the backstop always leaves verbatim.
+pub const BACKSTOP_KEEP_LATEST: usize = 2;
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] = [
+        Strategy::None,
+        Strategy::Single,
+        Strategy::Staged,
+        Strategy::StagedBackstop,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::None => "none",
+            Strategy::Single => "single",
+            Strategy::Staged => "staged",
+            Strategy::StagedBackstop => "staged+backstop",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// The configuration a policy runs with: `base` (defaults unless the
+    /// caller changed them), enabled, in the policy's mode.
+    pub fn config(self, base: &AutoConfig) -> Option<AutoConfig> {
+        let mode = match self {
+            Strategy::None => return None,
+            Strategy::Single => Mode::Single,
+            Strategy::Staged | Strategy::StagedBackstop => Mode::Staged,
+        };
+        Some(AutoConfig {
+            enabled: true,
+            mode,
+            ..base.clone()
+        })
+    }
+}
+
+/// One compaction the policy made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Firing {
+    /// The 0-based turn after which it fired.
+    pub after_turn: usize,
+    pub kind: ActionKind,
+    pub range: TurnRange,
+}
+
+/// One model call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestPoint {
+    pub turn: usize,
+    /// Projected tokens of everything before it plus the system prompt.
+    pub context: u64,
+}
+
+/// A run's measurements (auto.md's table).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub policy: Strategy,
+    pub window: u64,
+    /// The window less the output reserve: what the thresholds and the
+    /// overflows are measured against.
+    pub usable: u64,
+    pub peak_ratio: f64,
+    pub overflows: usize,
+    pub requests: usize,
+    pub input_tokens: u64,
+    pub elisions: usize,
+    pub summaries: usize,
+    pub summarizer_input_tokens: u64,
+    pub summarizer_output_tokens: u64,
+    pub firings: Vec<Firing>,
+    pub points: Vec<RequestPoint>,
+    /// The compactions the policy appended, in order.
+    pub compactions: Vec<Compaction>,
+    /// Projected characters of the whole conversation at the end of the
+    /// replay (its last turn included).
+    pub final_chars: u64,
+    /// Turns replayed.
+    pub turns: usize,
+    /// Tool results the backstop elided inside turns.
+    pub backstop_elisions: usize,
+}
+
+/// Summary output is priced at this many input tokens (auto.md).
+pub const OUTPUT_WEIGHT: u64 = 5;
+
+impl Run {
+    /// input tokens + summarizer input + 5 × summarizer output.
+    pub fn cost(&self) -> u64 {
+        self.input_tokens
+            + self.summarizer_input_tokens
+            + OUTPUT_WEIGHT * self.summarizer_output_tokens
+    }
+
+    /// `count` per 100 turns of the replayed session.
+    pub fn per_100_turns(&self, count: usize) -> f64 {
+        count as f64 * 100.0 / self.turns.max(1) as f64
+    }
+
+    /// The highest context ratio of each turn's requests (for charts).
+    pub fn ratio_by_turn(&self, turn_count: usize) -> Vec<Option<f64>> {
+        let mut out = vec![None; turn_count];
+        for p in &self.points {
+            if let Some(slot) = out.get_mut(p.turn) {
+                let r = p.context as f64 / self.usable as f64;
+                *slot = Some(slot.map_or(r, |o: f64| o.max(r)));
+            }
+        }
+        out
+    }
+}
+
+/// The metric columns of a simulation run (auto.md's table), as the CLI's
+/// table and the inspector's simulation view both print them.
+pub const RUN_METRICS_HEADER: &str =
+    "  peak  over  reqs     input tok  elid  summ   summ in  summ out          cost";
+
+impl Run {
+    /// This run's row under [`RUN_METRICS_HEADER`].
+    pub fn metrics_row(&self) -> String {
+        format!(
+            "{:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13}",
+            self.peak_ratio * 100.0,
+            self.overflows,
+            self.requests,
+            fmt::thousands(self.input_tokens),
+            self.elisions,
+            self.summaries,
+            fmt::thousands(self.summarizer_input_tokens),
+            fmt::thousands(self.summarizer_output_tokens),
+            fmt::thousands(self.cost())
+        )
+    }
+}
