@@ -7,12 +7,7 @@ use std::io::{self, Write};
 
 /// `{"id","title","path","format"}` of a conversation.
 pub fn conversation_json(conv: &Conversation) -> Value {
-    json!({
-        "id": conv.display_id(),
-        "title": conv.title,
-        "path": conv.dir.display().to_string(),
-        "format": conv.format.as_str(),
-    })
+    json!(crate::core::ops::stats::ConversationRef::of(conv))
 }
 
 pub use crate::core::fmt::{change, thousands};

@@ -3,11 +3,11 @@
 //! the compaction list, and the turn-aligned row layout of the two panes.
 
 use crate::core::compact::estimate::{self, Estimate};
-use crate::core::compact::jp_view::{self, View};
+use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Overlay, Projected, Projection, TurnOrigin};
 use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::{Compaction, Source};
-use crate::core::ops;
+use crate::core::ops::{self, stats::CompactionEntry};
 use crate::core::{Conversation, model::timestamp};
 use std::sync::Arc;
 
@@ -310,49 +310,44 @@ fn block_tokens(conv: &Conversation, p: &Projection, layout: &Layout) -> Vec<(u6
         .collect()
 }
 
+/// The compaction list: `stats`' rows, as the list shows them.
 fn compaction_rows(conv: &Conversation, p: &Projection, overhead_chars: u64) -> Vec<CompactionRow> {
-    let saved: std::collections::HashMap<usize, i64> =
-        ops::saved_per_compaction(conv, p, overhead_chars)
-            .into_iter()
-            .collect();
-    let saved_without = |position: usize| saved.get(&position).copied().unwrap_or(0);
-    let row = |position: usize, event: Option<usize>, x: &Compaction| CompactionRow {
-        position,
-        event,
-        source: Some(x.source),
-        range: Some(TurnRange {
-            from: x.from_turn,
-            to: x.to_turn,
-        }),
-        policies: x.policy_label(),
-        time: Some(timestamp::short(&x.timestamp)),
-        saved: Some(saved_without(position)),
-        preview: event.is_none(),
-        invalid: None,
-        jp_differs: jp_view::over_difference(conv, x).map(|d| d.describe()),
-        warning: x.oddity(conv.turn_count).map(|o| o.describe()),
-    };
-    let mut rows: Vec<CompactionRow> = conv
-        .compactions()
-        .map(|c| match c.parsed {
-            Ok(x) => row(c.position, Some(c.event), x),
+    ops::stats::compaction_entries(conv, p, overhead_chars)
+        .into_iter()
+        .map(CompactionRow::from)
+        .collect()
+}
+
+impl From<CompactionEntry> for CompactionRow {
+    fn from(e: CompactionEntry) -> CompactionRow {
+        let preview = e.event.is_none();
+        match e.facts {
+            Ok(f) => CompactionRow {
+                position: e.position,
+                event: e.event,
+                source: Some(f.source),
+                range: Some(f.range),
+                policies: f.policies,
+                time: Some(timestamp::short(&f.timestamp)),
+                saved: Some(f.saved),
+                preview,
+                invalid: None,
+                jp_differs: f.jp_differs,
+                warning: f.warning,
+            },
             Err(why) => CompactionRow {
-                position: c.position,
-                event: Some(c.event),
+                position: e.position,
+                event: e.event,
                 source: None,
                 range: None,
                 policies: String::new(),
                 time: None,
                 saved: None,
-                preview: false,
-                invalid: Some(why.to_string()),
+                preview,
+                invalid: Some(why),
                 jp_differs: None,
                 warning: None,
             },
-        })
-        .collect();
-    for o in p.overlays.iter().filter(|o| o.preview) {
-        rows.push(row(o.position, None, &o.compaction));
+        }
     }
-    rows
 }

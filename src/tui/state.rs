@@ -248,6 +248,9 @@ pub struct State {
     /// `ops::budget` builds it for the CLI too; rebuilt when the
     /// conversation, the window override or the configuration changes.
     pub budget: Option<Budget>,
+    /// What `count` measured of the loaded conversation, read with the
+    /// budget (drawing reads no files).
+    pub measured: Option<crate::core::providers::cache::Measured>,
     /// Bumped whenever the inspection is replaced; stale job results are
     /// dropped.
     pub generation: u64,
@@ -293,6 +296,7 @@ impl State {
             dir,
             inspection: None,
             budget: None,
+            measured: None,
             generation: 0,
             theme,
             width: 80,

@@ -15,7 +15,8 @@ use crate::core::summarize::config::SummarizerConfig;
 /// The TOML table path, as people write it.
 pub const TABLE: &str = "conversation.compaction.auto";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// RFD D50: one threshold, one rolling rule.
     Single,
@@ -141,7 +142,8 @@ impl Default for AutoConfig {
 pub use crate::core::error::ConfigError;
 
 /// How the trigger estimates tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Estimate {
     /// D50's characters / 4.
     #[default]

@@ -10,7 +10,8 @@ use crate::core::model::config::ModelId;
 use serde_json::Value;
 
 /// Which estimate the thresholds are measured with.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Measure {
     /// System prompt + tools + events against the usable window.
     #[default]

@@ -10,12 +10,14 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 
 /// Whose projection.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub enum View {
     /// jp-inspect's: `over` bounds honoured.
     #[default]
+    #[serde(rename = "jp-inspect")]
     Inspect,
     /// Today's jp: `over` ignored.
+    #[serde(rename = "today's jp")]
     Jp,
 }
 

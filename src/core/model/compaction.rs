@@ -5,7 +5,8 @@ use crate::core::model::timestamp::{self, Timestamp};
 use serde_json::{Map, Value, json};
 
 /// Who created a compaction (RFD D50's `CompactionSource`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Source {
     Manual,
     Auto,

@@ -13,7 +13,8 @@ pub const BASE_CONFIG_FILE: &str = "base_config.json";
 pub const METADATA_FILE: &str = "metadata.json";
 
 /// The two on-disk generations (format.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// `events.json` only; its first element is the base config delta.
     Legacy,

@@ -12,6 +12,7 @@ mod preview;
 mod report;
 mod rules;
 mod simulate;
+pub mod stats;
 
 pub use boundary::{Boundary, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why, WithheldSummaries};

@@ -68,6 +68,7 @@ fn open(state: &mut State, fx: &mut Vec<Effect>) {
     state.dir = dir.clone();
     state.inspection = None;
     state.budget = None;
+    state.measured = None;
     state.load_error = None;
     state.preview = None;
     state.panel = None;
@@ -102,6 +103,7 @@ pub(super) fn back(state: &mut State, fx: &mut Vec<Effect>) {
     state.in_picker = true;
     state.inspection = None;
     state.budget = None;
+    state.measured = None;
     state.preview = None;
     state.search = None;
     state.as_of = None;

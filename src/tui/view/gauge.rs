@@ -4,7 +4,8 @@
 //! the before → after delta of a preview, and the breakdown by category.
 
 use crate::core::auto::Mode;
-use crate::core::compact::estimate::{self, Category};
+use crate::core::compact::estimate::Category;
+use crate::core::ops::stats::{ContextParts, Thresholds};
 use crate::core::compact::window::human_tokens;
 use crate::core::fmt::{change, thousands};
 use crate::tui::state::State;
@@ -25,9 +26,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     };
     // "As of" a request: what it was sent, against the window then.
     let point = state.as_of.as_ref().and_then(|a| a.point());
+    let parts = ContextParts::of(&budget, &m.estimate.breakdown);
     let after = match point {
         Some(p) => p.context,
-        None => budget.context_tokens(m.estimate.breakdown.total_chars()),
+        None => parts.tokens,
     };
     let before = m
         .before
@@ -59,33 +61,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             let window = usable as f64;
             let ratio = after as f64 / window;
             let ratio_before = before.map(|b| b as f64 / window);
-            let counted = |chars: u64| {
-                if budget.overhead_chars() == 0 {
-                    0.0
-                } else {
-                    estimate::tokens(chars) as f64 / window
-                }
-            };
-            let system_end = counted(budget.overhead.system_chars);
-            let tools_end = system_end + counted(budget.overhead.tool_chars);
-            let (soft, hard) = (
-                state.settings.config.soft_ratio,
-                state.settings.config.hard_ratio,
-            );
-            let markers: Vec<(f64, String, bool)> = match state.settings.config.mode {
-                Mode::Staged => vec![
-                    (soft, format!("{:.0}% soft", soft * 100.0), false),
-                    (hard, format!("{:.0}% hard", hard * 100.0), true),
-                ],
-                Mode::Single => vec![(
-                    state.settings.config.trigger_ratio,
-                    format!(
-                        "{:.0}% trigger",
-                        state.settings.config.trigger_ratio * 100.0
-                    ),
-                    true,
-                )],
-            };
+            let system_end = parts.system_prompt as f64 / window;
+            let tools_end = system_end + parts.tools as f64 / window;
+            let thresholds = Thresholds::of(&state.settings.config, Some(usable));
+            let (soft, hard) = (thresholds.soft.ratio, thresholds.hard.ratio);
+            let named = thresholds.markers();
+            let markers: Vec<(f64, String, bool)> = named
+                .iter()
+                .enumerate()
+                .map(|(k, (name, r))| (*r, format!("{:.0}% {name}", r * 100.0), k + 1 == named.len()))
+                .collect();
             let pct = match ratio_before {
                 Some(rb) => format!(
                     " {:.1}% → {:.1}% of {}",
@@ -100,13 +85,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             let bar_w = (area.width as usize)
                 .saturating_sub(label_w + text.chars().count() + 2)
                 .max(10);
-            let zone = match state.settings.config.mode {
+            let zone = match thresholds.mode {
                 Mode::Staged => t.zone(ratio, soft, hard),
-                Mode::Single => t.zone(
-                    ratio,
-                    state.settings.config.trigger_ratio,
-                    state.settings.config.trigger_ratio,
-                ),
+                Mode::Single => t.zone(ratio, thresholds.trigger.ratio, thresholds.trigger.ratio),
             };
             let marker_cols: Vec<usize> = markers
                 .iter()
@@ -186,7 +167,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         t.dim(),
     ));
     // How far the estimate is off here, once `count` has measured it.
-    if let Some(measured) = crate::core::ops::count::measured(&m.conv) {
+    if let Some(measured) = &state.measured {
         parts.push(Span::styled(
             format!(
                 " │ measured {:.2}× the estimate, {}",

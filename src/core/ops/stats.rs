@@ -1,0 +1,405 @@
+//! `stats` as data: the context's parts, the window and where it came from,
+//! the thresholds, the estimate and every compaction with what it saves.
+//! `stats --json` is this report serialised; the text and the inspector's
+//! gauge and compaction list are drawn from it.
+
+use crate::core::auto::{AutoConfig, Estimate, Mode};
+use crate::core::compact::budget::{Budget, Measure};
+use crate::core::compact::estimate::{self, Breakdown, Category};
+use crate::core::compact::jp_view::{self, View};
+use crate::core::compact::projection::{self, Projection};
+use crate::core::compact::window::WindowSource;
+use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::{self, Timestamp};
+use crate::core::model::turns::TurnRange;
+use crate::core::model::{config, conversation::Format};
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+
+/// What `stats` says of one conversation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Stats {
+    pub conversation: ConversationRef,
+    pub turn_count: usize,
+    pub view: View,
+    pub model: Option<String>,
+    pub window: Option<WindowReport>,
+    pub context: ContextParts,
+    pub raw: Tally,
+    pub projected: Tally,
+    /// The context's share of the system prompt, and its characters.
+    pub system_prompt: SystemPrompt,
+    /// The context against the usable window, if known.
+    pub ratio: Option<f64>,
+    pub thresholds: Thresholds,
+    pub estimate: EstimateReport,
+    pub compactions: Vec<CompactionEntry>,
+    /// Settings not at their defaults, and where each came from.
+    pub settings: BTreeMap<String, String>,
+    pub notices: Vec<String>,
+}
+
+/// Which conversation, as every `--json` document names it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConversationRef {
+    pub id: String,
+    pub title: Option<String>,
+    pub path: String,
+    pub format: Format,
+}
+
+impl ConversationRef {
+    pub fn of(conv: &Conversation) -> ConversationRef {
+        ConversationRef {
+            id: conv.display_id(),
+            title: conv.title.clone(),
+            path: conv.dir.display().to_string(),
+            format: conv.format,
+        }
+    }
+}
+
+/// The window, its reserve and where each figure came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct WindowReport {
+    pub tokens: u64,
+    pub reserve: u64,
+    /// Where the reserve came from, in words.
+    pub reserve_source: String,
+    pub usable: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reserve_capped_from: Option<u64>,
+    #[serde(flatten)]
+    pub source: WindowOrigin,
+}
+
+/// [`WindowSource`] as the report names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "source", rename_all = "lowercase")]
+pub enum WindowOrigin {
+    Override,
+    Table {
+        model: String,
+    },
+    Provider {
+        model: String,
+        provider: String,
+        fetched_at: String,
+    },
+}
+
+impl WindowReport {
+    fn of(b: &Budget) -> Option<WindowReport> {
+        let w = b.window.as_ref()?;
+        let reserve_source = match (b.reserve(), w.capped_from) {
+            (0, _) => "none".to_string(),
+            (_, Some(asked)) => format!(
+                "{}, capped at half the window from {}",
+                w.reserve_source.as_str(),
+                crate::core::fmt::thousands(asked)
+            ),
+            _ => w.reserve_source.as_str().to_string(),
+        };
+        Some(WindowReport {
+            tokens: w.tokens,
+            reserve: b.reserve(),
+            reserve_source,
+            usable: b.usable(),
+            reserve_capped_from: w.capped_from,
+            source: match &w.source {
+                WindowSource::Override => WindowOrigin::Override,
+                WindowSource::Table { model } => WindowOrigin::Table {
+                    model: model.clone(),
+                },
+                WindowSource::Provider {
+                    model,
+                    provider,
+                    fetched_at,
+                } => WindowOrigin::Provider {
+                    model: model.clone(),
+                    provider: provider.clone(),
+                    fetched_at: fetched_at.clone(),
+                },
+            },
+        })
+    }
+}
+
+/// What one request carries, in tokens: the parts add up to `tokens`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContextParts {
+    pub measure: Measure,
+    pub tokens: u64,
+    pub system_prompt: u64,
+    pub tools: u64,
+    pub events: u64,
+    pub tools_enabled: usize,
+    pub tools_unknown: Vec<String>,
+}
+
+impl ContextParts {
+    /// The parts of a request sending `events` under `budget`.
+    pub fn of(budget: &Budget, events: &Breakdown) -> ContextParts {
+        let (system, tools) = if budget.measure == Measure::Context {
+            (budget.overhead.system_chars, budget.overhead.tool_chars)
+        } else {
+            (0, 0)
+        };
+        // The overhead's tokens (the context less the events') are shared
+        // between the system prompt and the tools, so the parts add up.
+        let tokens = budget.context_tokens(events.total_chars());
+        let overhead = estimate::apportion(
+            &[system, tools],
+            tokens.saturating_sub(events.total_tokens()),
+        );
+        ContextParts {
+            measure: budget.measure,
+            tokens,
+            system_prompt: overhead[0],
+            tools: overhead[1],
+            events: events.total_tokens(),
+            tools_enabled: budget.overhead.tools_enabled,
+            tools_unknown: budget.overhead.unknown_tools.clone(),
+        }
+    }
+}
+
+/// Tokens and characters of a set of events, by category.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tally(pub Breakdown);
+
+impl Serialize for Tally {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct ByCategory<'a>(&'a Breakdown);
+        impl Serialize for ByCategory<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(Category::ALL.len()))?;
+                for c in Category::ALL {
+                    m.serialize_entry(c.as_str(), &self.0.tokens(c))?;
+                }
+                m.end()
+            }
+        }
+        let mut st = s.serialize_struct("Tally", 3)?;
+        st.serialize_field("tokens", &self.0.total_tokens())?;
+        st.serialize_field("chars", &self.0.total_chars())?;
+        st.serialize_field("by_category", &ByCategory(&self.0))?;
+        st.end()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SystemPrompt {
+    pub tokens: u64,
+    pub chars: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Thresholds {
+    pub mode: Mode,
+    pub trigger: Threshold,
+    pub soft: Threshold,
+    pub hard: Threshold,
+}
+
+/// A threshold as a ratio of the usable window, and in tokens when the
+/// window is known.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Threshold {
+    pub ratio: f64,
+    pub tokens: Option<u64>,
+}
+
+impl Thresholds {
+    pub fn of(config: &AutoConfig, usable: Option<u64>) -> Thresholds {
+        let at = |ratio: f64| Threshold {
+            ratio,
+            tokens: usable.map(|w| (w as f64 * ratio).round() as u64),
+        };
+        Thresholds {
+            mode: config.mode,
+            trigger: at(config.trigger_ratio),
+            soft: at(config.soft_ratio),
+            hard: at(config.hard_ratio),
+        }
+    }
+
+    /// The markers a gauge draws: soft and hard when staged, else D50's
+    /// trigger (the last one is where summaries start).
+    pub fn markers(&self) -> Vec<(&'static str, f64)> {
+        match self.mode {
+            Mode::Staged => vec![("soft", self.soft.ratio), ("hard", self.hard.ratio)],
+            Mode::Single => vec![("trigger", self.trigger.ratio)],
+        }
+    }
+}
+
+/// How the estimate is made, and what `count` measured of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EstimateReport {
+    pub method: &'static str,
+    /// What the trigger accounts with (`estimate` in the config).
+    pub trigger: Estimate,
+    /// The ratio the thresholds account for, if any.
+    pub applied: Option<f64>,
+    pub measured: Option<MeasuredReport>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeasuredReport {
+    pub ratio: f64,
+    pub measured: u64,
+    pub estimated: u64,
+    pub provider: String,
+    pub model: String,
+    pub at: String,
+}
+
+impl EstimateReport {
+    fn of(conv: &Conversation, config: &AutoConfig) -> EstimateReport {
+        EstimateReport {
+            method: "characters / 4",
+            trigger: config.estimate,
+            applied: super::measured_scale(conv, config),
+            measured: super::count::measured(conv).map(|m| MeasuredReport {
+                ratio: m.ratio(),
+                measured: m.measured,
+                estimated: m.estimated,
+                provider: m.provider.clone(),
+                model: m.model.clone(),
+                at: m.at.clone(),
+            }),
+        }
+    }
+}
+
+/// One compaction event (or previewed compaction), with what it saves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionEntry {
+    /// 0-based among the compaction events (a preview's: where it would be).
+    pub position: usize,
+    /// Its raw event; `None` for a preview.
+    pub event: Option<usize>,
+    /// What it is, or why it is left out of the projection.
+    pub facts: Result<CompactionFacts, String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionFacts {
+    pub source: Source,
+    pub range: TurnRange,
+    pub policies: String,
+    pub timestamp: Timestamp,
+    /// Tokens a request saves with it (against the projection without it).
+    pub saved: i64,
+    /// Where today's jp would do more with it, in words.
+    pub jp_differs: Option<String>,
+    /// Something odd about it (a range past the end, an empty one).
+    pub warning: Option<&'static str>,
+}
+
+impl Serialize for CompactionEntry {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("position", &(self.position + 1))?;
+        m.serialize_entry("event", &self.event)?;
+        match &self.facts {
+            Ok(f) => {
+                m.serialize_entry("valid", &true)?;
+                m.serialize_entry("source", &f.source)?;
+                m.serialize_entry("from_turn", &f.range.from)?;
+                m.serialize_entry("to_turn", &f.range.to)?;
+                m.serialize_entry("policies", &f.policies)?;
+                m.serialize_entry("timestamp", &timestamp::format(&f.timestamp))?;
+                m.serialize_entry("tokens_saved", &f.saved)?;
+                m.serialize_entry("jp_differs", &f.jp_differs)?;
+                m.serialize_entry("warning", &f.warning)?;
+            }
+            Err(why) => {
+                m.serialize_entry("valid", &false)?;
+                m.serialize_entry("error", why)?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// Every compaction of `conv` and every previewed one in `p`, with what
+/// each saves a request (`overhead_chars`: what every request carries
+/// besides the events).
+pub fn compaction_entries(
+    conv: &Conversation,
+    p: &Projection,
+    overhead_chars: u64,
+) -> Vec<CompactionEntry> {
+    let saved: std::collections::HashMap<usize, i64> =
+        super::saved_per_compaction(conv, p, overhead_chars)
+            .into_iter()
+            .collect();
+    let facts = |position: usize, x: &Compaction| CompactionFacts {
+        source: x.source,
+        range: x.range(),
+        policies: x.policy_label(),
+        timestamp: x.timestamp,
+        saved: saved.get(&position).copied().unwrap_or(0),
+        jp_differs: jp_view::over_difference(conv, x).map(|d| d.describe()),
+        warning: x.oddity(conv.turn_count).map(|o| o.describe()),
+    };
+    let mut entries: Vec<CompactionEntry> = conv
+        .compactions()
+        .map(|c| CompactionEntry {
+            position: c.position,
+            event: Some(c.event),
+            facts: match c.parsed {
+                Ok(x) => Ok(facts(c.position, x)),
+                Err(why) => Err(why.to_string()),
+            },
+        })
+        .collect();
+    for o in p.overlays.iter().filter(|o| o.preview) {
+        entries.push(CompactionEntry {
+            position: o.position,
+            event: None,
+            facts: Ok(facts(o.position, &o.compaction)),
+        });
+    }
+    entries
+}
+
+/// The `stats` report of `conv` under `config`, with the window
+/// `window_override` if given, projected in `view`.
+pub fn stats(
+    conv: &Conversation,
+    config: &AutoConfig,
+    window_override: Option<u64>,
+    view: View,
+) -> Stats {
+    let budget = super::budget(conv, config, window_override);
+    let p = projection::of_view(conv, view);
+    let raw = estimate::of_raw(&conv.events);
+    let projected = estimate::of_projection(&conv.events, &p);
+    let context = ContextParts::of(&budget, &projected);
+    let usable = budget.usable();
+    Stats {
+        conversation: ConversationRef::of(conv),
+        turn_count: conv.turn_count,
+        view,
+        model: config::model_id(conv.merged_config()).map(|m| m.to_string()),
+        window: WindowReport::of(&budget),
+        system_prompt: SystemPrompt {
+            tokens: context.system_prompt,
+            chars: budget.overhead.system_chars,
+        },
+        ratio: usable.map(|w| context.tokens as f64 / w as f64),
+        context,
+        raw: Tally(raw),
+        projected: Tally(projected),
+        thresholds: Thresholds::of(config, usable),
+        estimate: EstimateReport::of(conv, config),
+        compactions: compaction_entries(conv, &p, budget.overhead_chars()),
+        settings: config.origins.clone(),
+        notices: config.notices.clone(),
+    }
+}
