@@ -873,3 +873,33 @@ fn an_applied_preview_is_stamped_when_written() {
         jp_inspect::core::model::timestamp::format(&later)
     );
 }
+
+/// The inspector's budget is the one `ops` builds for the CLI: for a model
+/// missing from the table with `max_tokens` configured, a window typed with
+/// `w` reserves that output, as `stats --window` does.
+#[test]
+fn the_inspector_and_the_cli_reserve_the_same_output_for_an_unlisted_model() {
+    let mut h = Harness::prepared(120, 40, false, |dir| {
+        let path = dir.join("base_config.json");
+        let mut config: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        config["assistant"]["model"]["id"] =
+            serde_json::json!({"provider": "acme", "name": "unlisted-1"});
+        config["assistant"]["model"]["parameters"]["max_tokens"] = serde_json::json!(8000);
+        std::fs::write(&path, config.to_string()).unwrap();
+    });
+    assert!(h.state.budget().unwrap().window.is_none(), "the table doesn't know it");
+    h.set_window("64k");
+    let inspector = h.state.budget().unwrap();
+    assert_eq!((inspector.reserve(), inspector.usable()), (8000, Some(56_000)));
+    let conv = load::load(h.dir()).unwrap();
+    let cli_budget = jp_inspect::core::ops::budget(&conv, &h.state.settings.config, Some(64_000));
+    assert_eq!(inspector, cli_budget);
+    let out = common::jp_inspect(
+        &["stats", h.dir().to_str().unwrap(), "--window", "64k", "--json"],
+        h.dir(),
+    );
+    let v = common::json(&out);
+    assert_eq!(v["window"]["reserve"], 8000);
+    assert_eq!(v["window"]["usable"], 56_000);
+}
