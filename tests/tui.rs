@@ -888,15 +888,27 @@ fn the_inspector_and_the_cli_reserve_the_same_output_for_an_unlisted_model() {
         config["assistant"]["model"]["parameters"]["max_tokens"] = serde_json::json!(8000);
         std::fs::write(&path, config.to_string()).unwrap();
     });
-    assert!(h.state.budget().unwrap().window.is_none(), "the table doesn't know it");
+    assert!(
+        h.state.budget().unwrap().window.is_none(),
+        "the table doesn't know it"
+    );
     h.set_window("64k");
     let inspector = h.state.budget().unwrap();
-    assert_eq!((inspector.reserve(), inspector.usable()), (8000, Some(56_000)));
+    assert_eq!(
+        (inspector.reserve(), inspector.usable()),
+        (8000, Some(56_000))
+    );
     let conv = load::load(h.dir()).unwrap();
     let cli_budget = jp_inspect::core::ops::budget(&conv, &h.state.settings.config, Some(64_000));
     assert_eq!(inspector, cli_budget);
     let out = common::jp_inspect(
-        &["stats", h.dir().to_str().unwrap(), "--window", "64k", "--json"],
+        &[
+            "stats",
+            h.dir().to_str().unwrap(),
+            "--window",
+            "64k",
+            "--json",
+        ],
         h.dir(),
     );
     let v = common::json(&out);

@@ -13,12 +13,14 @@ use super::output::thousands;
 use crate::core::auto::AutoConfig;
 use crate::core::error::Error;
 use crate::core::model::conversation::Conversation;
+use crate::core::model::id::ConversationId;
+use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
 use crate::core::ops::{self, Boundary};
 use crate::core::store::workspace::dir_of_id;
 use crate::core::store::{load, load::id_of_dir};
 use notify::{RecursiveMode, Watcher as _};
 use serde_json::json;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -33,18 +35,13 @@ enum Msg {
     Stop,
 }
 
-/// A watched conversation: its turns as last evaluated.
-struct Tracked {
-    seen_turns: usize,
-}
-
 struct Watch<'a> {
     args: &'a WatchArgs,
     /// `conversations` folders searched for a conversation by id.
     conversations: Vec<PathBuf>,
     /// Watching every conversation (new ones too), or these ids.
     all: bool,
-    tracked: BTreeMap<u64, Tracked>,
+    tracked: Tracker,
     /// Evaluations that failed, for `--once`'s exit code.
     failures: usize,
 }
@@ -55,7 +52,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         AutoConfig::default().apply_file(file)?;
     }
     let ws = ctx.workspace()?;
-    let mut tracked = BTreeMap::new();
+    let mut tracked = Tracker::default();
     let mut conversations: Vec<PathBuf> = ws
         .as_ref()
         .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
@@ -75,23 +72,13 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
             conversations.push(parent);
         }
         let conv = load::load(&dir)?;
-        tracked.insert(
-            id,
-            Tracked {
-                seen_turns: conv.turn_count,
-            },
-        );
+        tracked.follow(id, conv.turn_count);
     }
     if named.is_empty() {
         let ws = ws.ok_or(Error::NoWorkspace { given: None })?;
         for e in ws.entries() {
             if let (Some(id), Ok(conv)) = (e.id, load::load(&e.dir)) {
-                tracked.insert(
-                    id,
-                    Tracked {
-                        seen_turns: conv.turn_count,
-                    },
-                );
+                tracked.follow(id, conv.turn_count);
             }
         }
     }
@@ -103,8 +90,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         failures: 0,
     };
     if args.once {
-        let ids: Vec<u64> = w.tracked.keys().copied().collect();
-        for id in ids {
+        for id in w.tracked.ids() {
             w.evaluate(id, true);
         }
         if w.failures > 0 {
@@ -183,7 +169,7 @@ impl Watch<'_> {
                 }
             }
             for id in touched {
-                if self.all || self.tracked.contains_key(&id) {
+                if self.all || self.tracked.follows(id) {
                     self.evaluate(id, false);
                 }
             }
@@ -196,47 +182,30 @@ impl Watch<'_> {
         let Some(dir) = dir_of_id(&self.conversations, id) else {
             return;
         };
-        if crate::core::store::save::jp_holds(&dir) {
-            // jp is mid-query; its release is the boundary.
-            return;
-        }
         let conv = match load::load(&dir) {
             Ok(c) => c,
             Err(e) => return self.fail(id, &format!("cannot read it: {e}")),
         };
-        let seen = self.tracked.get(&id).map_or(0, |t| t.seen_turns);
-        if !always && conv.turn_count <= seen {
+        if self.tracked.look(id, &dir, &conv, always) != Look::Boundary {
+            // No new turn, or jp is mid-query: its release is the boundary.
             return;
         }
-        self.tracked.insert(
-            id,
-            Tracked {
-                seen_turns: conv.turn_count,
-            },
+        let attempt = boundary::with_retries(
+            &dir,
+            conv,
+            |conv| self.fire(&dir, conv),
+            |e| e.downcast_ref::<Error>().is_some_and(boundary::is_changed),
         );
-        for attempt in 0..3 {
-            let conv = if attempt == 0 {
-                conv.clone()
-            } else {
-                match load::load(&dir) {
-                    Ok(c) => c,
-                    Err(e) => return self.fail(id, &format!("cannot read it: {e}")),
-                }
-            };
-            match self.fire(&dir, &conv) {
-                Ok(Boundary::Fired(plan)) => return self.fired(&conv, &plan),
-                Ok(Boundary::Skipped(why)) => return self.skip(id, &why),
-                // jp wrote meanwhile: plan again against what is there now.
-                Err(e) if matches!(e.downcast_ref::<Error>(), Some(Error::Changed { .. })) => {
-                    continue;
-                }
-                Err(e) => return self.fail(id, &format!("nothing written: {e:#}")),
-            }
+        match attempt {
+            Attempt::Fired(conv, plan) => self.fired(&conv, &plan),
+            Attempt::Skipped(why) => self.skip(id, &why),
+            Attempt::Unreadable(e) => self.fail(id, &format!("cannot read it: {e}")),
+            Attempt::Failed(e) => self.fail(id, &format!("nothing written: {e:#}")),
+            Attempt::KeptChanging => self.skip(
+                id,
+                "the conversation kept changing; trying again at the next turn",
+            ),
         }
-        self.skip(
-            id,
-            "the conversation kept changing; trying again at the next turn",
-        );
     }
 
     fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
@@ -297,19 +266,19 @@ impl Watch<'_> {
         self.failures += 1;
         if self.args.json {
             self.say(
-                json!({"event": "error", "conversation": format!("jp-c{id}"), "reason": why}),
+                json!({"event": "error", "conversation": ConversationId(id).to_string(), "reason": why}),
                 String::new,
             );
         } else {
-            super::output::say_err(&format!("jp-inspect: jp-c{id}: {why}"));
+            super::output::say_err(&format!("jp-inspect: {}: {why}", ConversationId(id)));
         }
     }
 
     fn skip(&self, id: u64, why: &str) {
         if self.args.verbose {
             self.say(
-                json!({"event": "skipped", "conversation": format!("jp-c{id}"), "reason": why}),
-                || format!("jp-c{id}  skipped: {why}"),
+                json!({"event": "skipped", "conversation": ConversationId(id).to_string(), "reason": why}),
+                || format!("{}  skipped: {why}", ConversationId(id)),
             );
         }
     }
@@ -340,23 +309,5 @@ fn ids_of(ev: &notify::Event) -> Vec<u64> {
     if matches!(ev.kind, notify::EventKind::Access(_)) {
         return Vec::new();
     }
-    ev.paths
-        .iter()
-        .filter_map(|p| {
-            let name = p.file_name()?.to_str()?;
-            if let Some(id) = name
-                .strip_prefix("jp-c")
-                .and_then(|r| r.strip_suffix(".lock"))
-            {
-                return id.parse().ok();
-            }
-            p.ancestors()
-                .find(|a| {
-                    a.parent()
-                        .and_then(Path::file_name)
-                        .is_some_and(|n| n == "conversations")
-                })
-                .and_then(id_of_dir)
-        })
-        .collect()
+    boundary::ids_of_paths(ev.paths.iter().map(PathBuf::as_path))
 }

@@ -2,6 +2,7 @@
 //! case matches any case; a capital in it makes the match exact), with the
 //! places of every match, for highlighting.
 
+use crate::core::model::conversation::Conversation;
 use std::ops::Range;
 
 /// A search query, ready to match.
@@ -66,6 +67,23 @@ impl Needle {
         }
         out
     }
+}
+
+/// Raw events whose text (or raw JSON for events without text) contains
+/// `query`, smart-case: any case unless the query has a capital.
+pub fn events_matching(conv: &Conversation, query: &str) -> Vec<usize> {
+    let needle = Needle::new(query);
+    (0..conv.events.len())
+        .filter(|&i| {
+            let text = conv.text(i);
+            let hay = if text.is_empty() {
+                conv.raw(i).to_string()
+            } else {
+                text
+            };
+            needle.matches(&hay)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -156,8 +156,8 @@ pub struct Settings {
     pub view: View,
     /// Run automatic compaction at every new turn while following (`A`).
     pub auto_run: bool,
-    /// Turns of the conversation when automatic compaction last looked.
-    pub auto_seen_turns: usize,
+    /// The turns automatic compaction last saw, and jp's lock.
+    pub boundaries: crate::core::ops::boundary::Tracker,
     /// A new turn came while jp held its lock: automatic compaction runs
     /// once jp lets go (checked at every tick until then).
     pub auto_waiting: bool,
@@ -322,7 +322,7 @@ impl State {
                 clock: None,
                 view: View::Inspect,
                 auto_run: false,
-                auto_seen_turns: 0,
+                boundaries: Default::default(),
                 auto_waiting: false,
             },
             status: Status::default(),

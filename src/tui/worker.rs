@@ -14,6 +14,8 @@ use crate::core::compact::rule;
 use crate::core::error::Error;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
+use crate::core::ops::Boundary;
+use crate::core::ops::boundary::Attempt;
 use crate::core::ops::{self, RuleOptions};
 use crate::core::store::load;
 use crate::core::summarize::{self, config::SummarizerConfig};
@@ -30,7 +32,7 @@ pub fn execute(job: Job) -> JobResult {
             config,
             view,
         } => {
-            let dir = relocated(dir);
+            let dir = ops::boundary::relocated(dir);
             JobResult::Loaded(load::load(&dir).map(|c| {
                 let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
                 Box::new(Loaded {
@@ -87,15 +89,32 @@ pub fn execute(job: Job) -> JobResult {
             now,
         } => {
             let summarizer = summarize::from_config(&config.summarizer);
-            JobResult::Boundary(ops::compact_at_boundary(
-                &dir,
-                &conv,
-                &config,
-                window,
-                summarizer.as_ref(),
-                now,
-                true,
-            ))
+            let fire = |conv: &Conversation| {
+                ops::compact_at_boundary(
+                    &dir,
+                    conv,
+                    &config,
+                    window,
+                    summarizer.as_ref(),
+                    now,
+                    true,
+                )
+            };
+            JobResult::Boundary(
+                match ops::boundary::with_retries(
+                    &dir,
+                    (*conv).clone(),
+                    fire,
+                    ops::boundary::is_changed,
+                ) {
+                    Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
+                    Attempt::Skipped(why) => Ok(Boundary::Skipped(why)),
+                    Attempt::KeptChanging => Ok(Boundary::Skipped(
+                        "the conversation kept changing; trying again at the next turn".into(),
+                    )),
+                    Attempt::Unreadable(e) | Attempt::Failed(e) => Err(e),
+                },
+            )
         }
         Job::History {
             conv,
@@ -120,7 +139,7 @@ pub fn execute(job: Job) -> JobResult {
                 .collect(),
         ),
         Job::Search { conv, query } => {
-            let hits = search(&conv, &query);
+            let hits = crate::core::search::events_matching(&conv, &query);
             JobResult::Searched { query, hits }
         }
         Job::Highlight {
@@ -178,19 +197,6 @@ fn preview(
     })
 }
 
-/// `dir`, or where jp moved it: the folder of the same conversation id
-/// beside it (jp renames a folder when the title changes).
-fn relocated(dir: std::path::PathBuf) -> std::path::PathBuf {
-    if dir.exists() {
-        return dir;
-    }
-    let found = crate::core::store::load::id_of_dir(&dir).and_then(|id| {
-        let parent = dir.parent()?.to_path_buf();
-        crate::core::store::workspace::dir_of_id(&[parent], id)
-    });
-    found.unwrap_or(dir)
-}
-
 /// The simulation view's grid. It replays every boundary of every policy,
 /// so it uses the offline digest summarizer whatever is configured: a view
 /// opened with one key must not call a paid model hundreds of times.
@@ -204,23 +210,6 @@ fn simulate(
     let summarizer = summarize::from_config(&base.summarizer);
     let grid = ops::simulate_grid(&[conv], &Strategy::ALL, windows, &base, summarizer.as_ref())?;
     Ok(grid.into_iter().map(|(_, r)| r).collect())
-}
-
-/// Raw events whose text (or raw JSON for events without text) contains
-/// `query`, smart-case: any case unless the query has a capital.
-pub fn search(conv: &Conversation, query: &str) -> Vec<usize> {
-    let needle = crate::core::search::Needle::new(query);
-    (0..conv.events.len())
-        .filter(|&i| {
-            let text = conv.text(i);
-            let hay = if text.is_empty() {
-                conv.raw(i).to_string()
-            } else {
-                text
-            };
-            needle.matches(&hay)
-        })
-        .collect()
 }
 
 /// A thread running jobs in order, reporting each result with the

@@ -1,7 +1,9 @@
 //! Automatic compaction at a turn boundary, as `watch` runs it beside jp:
 //! plan unlocked (a summary takes time, and a non-interactive `jp query`
 //! fails at once on a held lock), then take jp's lock, re-read, and append
-//! only if the conversation still holds what the plan saw.
+//! only if the conversation still holds what the plan saw, again on a fresh
+//! read when jp wrote meanwhile. The tracker says when a followed
+//! conversation is at a boundary; `watch` and the inspector's `A` share it.
 
 use super::plan::Plan;
 use super::preview::preview_auto;
@@ -9,10 +11,12 @@ use crate::core::auto::AutoConfig;
 use crate::core::compact::jp_view::View;
 use crate::core::error::Result;
 use crate::core::model::conversation::Conversation;
+use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::save::{self, Basis};
+use crate::core::store::workspace::{CONVERSATIONS_DIR, dir_of_id};
 use crate::core::summarize::Summarizer;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What happened at a boundary.
 #[derive(Debug)]
@@ -52,4 +56,248 @@ pub fn compact_at_boundary(
     edit.basis = Some(Basis::of(conv));
     save::apply(dir, &edit)?;
     Ok(Boundary::Fired(plan))
+}
+
+/// What a look at a followed conversation found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// No turn completed since the last look.
+    NoNewTurn,
+    /// jp holds the lock, mid-query: its release is the boundary, so look
+    /// again then.
+    JpBusy,
+    /// A turn completed and jp let go: evaluate now (its turns are
+    /// recorded as seen).
+    Boundary,
+}
+
+/// The turn boundaries of the conversations being followed, by id (jp
+/// renames a folder when the title changes; the id stays).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tracker {
+    seen: std::collections::BTreeMap<u64, usize>,
+}
+
+impl Tracker {
+    /// Follows conversation `id` from `turns` on.
+    pub fn follow(&mut self, id: u64, turns: usize) {
+        self.seen.insert(id, turns);
+    }
+
+    pub fn follows(&self, id: u64) -> bool {
+        self.seen.contains_key(&id)
+    }
+
+    pub fn ids(&self) -> Vec<u64> {
+        self.seen.keys().copied().collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.seen.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.seen.is_empty()
+    }
+
+    /// Whether `conv` (read from `dir`) is at a new turn boundary, or
+    /// `always` (`watch --once`) while jp isn't mid-query.
+    pub fn look(&mut self, id: u64, dir: &Path, conv: &Conversation, always: bool) -> Look {
+        if !always && conv.turn_count <= self.seen.get(&id).copied().unwrap_or(0) {
+            return Look::NoNewTurn;
+        }
+        if save::jp_holds(dir) {
+            return Look::JpBusy;
+        }
+        self.seen.insert(id, conv.turn_count);
+        Look::Boundary
+    }
+}
+
+/// How evaluating a boundary ended, retries included.
+#[derive(Debug)]
+pub enum Attempt<E> {
+    /// Compactions appended to `conv` (as it was read for the write).
+    Fired(Box<Conversation>, Plan),
+    Skipped(String),
+    /// jp kept writing: every attempt met a changed file.
+    KeptChanging,
+    /// The conversation could not be read again.
+    Unreadable(crate::core::error::Error),
+    Failed(E),
+}
+
+/// Attempts at a boundary before giving up until the next one.
+const ATTEMPTS: usize = 3;
+
+/// Runs `fire` (plan and write, as [`compact_at_boundary`] does) on `conv`,
+/// and again on a fresh read when jp wrote meanwhile (`is_changed` tells
+/// that error apart), up to three times.
+pub fn with_retries<E>(
+    dir: &Path,
+    conv: Conversation,
+    mut fire: impl FnMut(&Conversation) -> std::result::Result<Boundary, E>,
+    is_changed: impl Fn(&E) -> bool,
+) -> Attempt<E> {
+    let mut conv = conv;
+    for attempt in 0..ATTEMPTS {
+        if attempt > 0 {
+            conv = match crate::core::store::load::load(dir) {
+                Ok(c) => c,
+                Err(e) => return Attempt::Unreadable(e),
+            };
+        }
+        match fire(&conv) {
+            Ok(Boundary::Fired(plan)) => return Attempt::Fired(Box::new(conv), plan),
+            Ok(Boundary::Skipped(why)) => return Attempt::Skipped(why),
+            Err(e) if is_changed(&e) => continue,
+            Err(e) => return Attempt::Failed(e),
+        }
+    }
+    Attempt::KeptChanging
+}
+
+/// Whether a core error is a file that changed since the plan was made.
+pub fn is_changed(e: &crate::core::error::Error) -> bool {
+    matches!(e, crate::core::error::Error::Changed { .. })
+}
+
+/// The conversation ids a file event's `paths` are about: files in a
+/// conversation folder, or jp's lock files (`jp-c<ID>.lock`).
+pub fn ids_of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Vec<u64> {
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?;
+            if let Some(id) = ConversationId::of_lock_name(name) {
+                return Some(id.0);
+            }
+            p.ancestors()
+                .find(|a| {
+                    a.parent()
+                        .and_then(Path::file_name)
+                        .is_some_and(|n| n == CONVERSATIONS_DIR)
+                })
+                .and_then(ConversationId::of_dir)
+                .map(u64::from)
+        })
+        .collect()
+}
+
+/// `dir`, or where jp moved it: the folder of the same conversation id
+/// beside it (jp renames a folder when the title changes).
+pub fn relocated(dir: PathBuf) -> PathBuf {
+    if dir.exists() {
+        return dir;
+    }
+    let found = ConversationId::of_dir(&dir).and_then(|id| {
+        let parent = dir.parent()?.to_path_buf();
+        dir_of_id(&[parent], id.0)
+    });
+    found.unwrap_or(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::error::Error;
+    use std::cell::Cell;
+
+    fn conversation(root: &Path, turns: usize) -> (PathBuf, Conversation) {
+        let dir = root.join(".jp/conversations/17000000000-t");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("base_config.json"), "{}\n").unwrap();
+        let mut events = Vec::new();
+        for t in 0..turns {
+            events.push(serde_json::json!({"type": "turn_start", "timestamp": format!("2026-01-01T00:0{t}:00Z")}));
+            events.push(serde_json::json!({"type": "chat_request", "timestamp": format!("2026-01-01T00:0{t}:01Z"), "content": "hi"}));
+        }
+        std::fs::write(
+            dir.join("events.json"),
+            serde_json::to_string(&events).unwrap(),
+        )
+        .unwrap();
+        let conv = crate::core::store::load::load(&dir).unwrap();
+        (dir, conv)
+    }
+
+    #[test]
+    fn a_boundary_is_a_turn_more_than_last_seen_and_is_seen_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (dir, conv) = conversation(tmp.path(), 3);
+        assert_eq!(conv.turn_count, 3);
+        let mut t = Tracker::default();
+        t.follow(17000000000, 3);
+        assert_eq!(t.look(17000000000, &dir, &conv, false), Look::NoNewTurn);
+        assert_eq!(t.look(17000000000, &dir, &conv, true), Look::Boundary);
+        t.follow(17000000000, 2);
+        assert_eq!(t.look(17000000000, &dir, &conv, false), Look::Boundary);
+        assert_eq!(t.look(17000000000, &dir, &conv, false), Look::NoNewTurn);
+    }
+
+    #[test]
+    fn a_changed_file_is_read_again_and_planned_again_up_to_three_times() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (dir, conv) = conversation(tmp.path(), 2);
+        let changed = || Error::Changed {
+            path: dir.clone(),
+            why: "jp wrote".into(),
+        };
+        let calls = Cell::new(0);
+        let second = with_retries(
+            &dir,
+            conv.clone(),
+            |_| {
+                calls.set(calls.get() + 1);
+                if calls.get() < 2 {
+                    Err(changed())
+                } else {
+                    Ok(Boundary::Skipped("nothing to do".into()))
+                }
+            },
+            is_changed,
+        );
+        assert!(matches!(second, Attempt::Skipped(ref w) if w == "nothing to do"));
+        assert_eq!(calls.get(), 2);
+        let calls = Cell::new(0);
+        let never = with_retries(
+            &dir,
+            conv.clone(),
+            |_| {
+                calls.set(calls.get() + 1);
+                Err::<Boundary, _>(changed())
+            },
+            is_changed,
+        );
+        assert!(matches!(never, Attempt::KeptChanging));
+        assert_eq!(calls.get(), 3);
+        let other = with_retries(
+            &dir,
+            conv,
+            |_| Err::<Boundary, _>(Error::invalid(&dir, "broken")),
+            is_changed,
+        );
+        assert!(matches!(other, Attempt::Failed(Error::Invalid { .. })));
+    }
+
+    #[test]
+    fn file_events_name_conversations_by_folder_or_lock() {
+        let paths = [
+            Path::new("/w/.jp/conversations/17000000001-a-title/events.json"),
+            Path::new("/w/.jp/locks/jp-c17000000002.lock"),
+            Path::new("/w/.jp/config.toml"),
+            Path::new("/w/.jp/locks/jp-c17000000003.lock.tmp"),
+        ];
+        assert_eq!(ids_of_paths(paths), vec![17000000001, 17000000002]);
+    }
+
+    #[test]
+    fn a_renamed_folder_is_found_by_its_id() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (dir, _) = conversation(tmp.path(), 1);
+        let old = dir.with_file_name("17000000000-old-title");
+        assert_eq!(relocated(old), dir);
+        let gone = dir.with_file_name("17000000009-gone");
+        assert_eq!(relocated(gone.clone()), gone);
+    }
 }

@@ -4,7 +4,7 @@
 //! plan. The CLI and the inspector only resolve, load, call these, save
 //! and present.
 
-mod boundary;
+pub mod boundary;
 pub mod catalog;
 pub mod count;
 mod plan;

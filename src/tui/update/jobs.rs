@@ -3,6 +3,7 @@
 use super::{commands, run};
 use crate::core::error::Error;
 use crate::core::fmt::thousands;
+use crate::core::ops::boundary::Look;
 use crate::core::ops::{Boundary, Why};
 use crate::tui::job::{Done, JobResult, PreviewRequest};
 use crate::tui::job::{History, Job};
@@ -290,19 +291,19 @@ pub(super) fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
     let Some(m) = &state.inspection else {
         return;
     };
-    if !state.settings.auto_run || m.conv.turn_count <= state.settings.auto_seen_turns {
+    if !state.settings.auto_run {
         state.settings.auto_waiting = false;
         return;
     }
     let conv = m.conv.clone();
+    let id = conv.id.unwrap_or_default();
+    let look = state.settings.boundaries.look(id, &state.dir, &conv, false);
     // jp writes the file, then lets go of its lock: nothing changes on
     // disk when it does, so the boundary is looked for again at the ticks.
-    if crate::core::store::save::jp_holds(&state.dir) {
-        state.settings.auto_waiting = true;
+    state.settings.auto_waiting = look == Look::JpBusy;
+    if look != Look::Boundary {
         return;
     }
-    state.settings.auto_waiting = false;
-    state.settings.auto_seen_turns = conv.turn_count;
     let job = Job::Boundary {
         dir: state.dir.clone(),
         conv,

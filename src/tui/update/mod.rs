@@ -194,8 +194,10 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
         Command::ToggleAuto => {
             state.settings.auto_run = !state.settings.auto_run;
             if state.settings.auto_run {
-                state.settings.auto_seen_turns =
-                    state.inspection.as_ref().map_or(0, |m| m.conv.turn_count);
+                if let Some(m) = &state.inspection {
+                    let id = m.conv.id.unwrap_or_default();
+                    state.settings.boundaries.follow(id, m.conv.turn_count);
+                }
                 state.set_status(
                     "automatic compaction runs at every new turn jp completes (A stops it)",
                     Level::Info,

@@ -5,9 +5,9 @@
 
 use crate::core::auto::Mode;
 use crate::core::compact::estimate::Category;
-use crate::core::ops::stats::{ContextParts, Thresholds};
 use crate::core::compact::window::human_tokens;
 use crate::core::fmt::{change, thousands};
+use crate::core::ops::stats::{ContextParts, Thresholds};
 use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -69,7 +69,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             let markers: Vec<(f64, String, bool)> = named
                 .iter()
                 .enumerate()
-                .map(|(k, (name, r))| (*r, format!("{:.0}% {name}", r * 100.0), k + 1 == named.len()))
+                .map(|(k, (name, r))| {
+                    (
+                        *r,
+                        format!("{:.0}% {name}", r * 100.0),
+                        k + 1 == named.len(),
+                    )
+                })
                 .collect();
             let pct = match ratio_before {
                 Some(rb) => format!(
