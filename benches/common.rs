@@ -41,33 +41,22 @@ pub fn million_events() -> PathBuf {
     generated("1m-events", &spec)
 }
 
+/// The tests' helpers: the demo and the fixtures are found one way.
+#[path = "../tests/common/mod.rs"]
+mod tests_common;
+
 /// The largest real conversation there is: the shared fixture if present,
 /// else the bundled demo.
 pub fn largest_real() -> PathBuf {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/jp-conversations/17728322628-bear-mcp-server-design-review");
-    if shared.is_dir() {
-        shared
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("assets/demo")
-            .join(jp_inspect::demo::DIR_NAME)
-    }
+    tests_common::fixture_conversations()
+        .into_iter()
+        .find(|d| d.ends_with("17728322628-bear-mcp-server-design-review"))
+        .unwrap_or_else(tests_common::demo)
 }
 
 /// The shared fixtures (empty without ../shared).
 pub fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/jp-conversations");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
-        .map(|r| {
-            r.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_dir())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
+    tests_common::fixture_conversations()
 }
 
 /// A workspace of `n` small conversations (20 turns each), for the picker.

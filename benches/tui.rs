@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::tui::job::{Done, Job};
-use jp_inspect::tui::msg::{Command, Msg};
+use jp_inspect::tui::msg::{Action, Msg};
 use jp_inspect::tui::state::State;
 use jp_inspect::tui::theme::Theme;
 use jp_inspect::tui::{update, view, worker};
@@ -56,10 +56,10 @@ fn million(c: &mut Criterion) {
     let events = s.inspection.as_ref().unwrap().conv.events.len();
     // Somewhere in the middle.
     for _ in 0..5 {
-        update::update(&mut s, Command::Bottom);
+        update::update(&mut s, Action::Bottom);
     }
     s.nav.cursor /= 2;
-    update::update(&mut s, Command::Down);
+    update::update(&mut s, Action::Down);
     let mut term = Terminal::new(TestBackend::new(200, 50)).unwrap();
     let mut g = c.benchmark_group(format!("inspector, {events} events"));
     g.bench_function("full frame (200x50)", |b| {

@@ -2,7 +2,7 @@
 //! command or opens the inspector, and turns the outcome into an exit code.
 
 use crate::cli::{self, Cli, Context, UsageError};
-use crate::core::auto::{AutoConfig, Mode};
+use crate::core::auto::AutoConfig;
 use crate::core::compact::rule::RuleError;
 use crate::core::error::Error;
 use clap::Parser;
@@ -102,7 +102,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
         dir,
         picker,
         config_file: args.config.clone(),
-        mode: args.mode.as_deref().and_then(Mode::parse),
+        mode: args.mode,
         window: args.window,
         follow: args.follow,
     })

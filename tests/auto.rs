@@ -273,9 +273,7 @@ fn the_hard_stage_lands_below_the_soft_threshold_where_it_can() {
 
 #[test]
 fn trigger_reasons_are_given_either_way() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
+    let demo = common::demo();
     let conv = load::load(&demo).unwrap();
     let mut c = AutoConfig {
         enabled: true,
@@ -416,9 +414,7 @@ fn config_errors_name_the_key_and_the_file() {
 #[test]
 fn incremental_replay_matches_the_full_projection() {
     let tmp = tempfile::tempdir().unwrap();
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
+    let demo = common::demo();
     let synthetic = synth::write_conversation(
         tmp.path(),
         17_000_000_002,

@@ -173,7 +173,7 @@ fn list_shows_conversations_and_who_holds_the_lock() {
     fs::create_dir_all(lock.parent().unwrap()).unwrap();
     let out = Command::new("flock")
         .arg(&lock)
-        .arg(env!("CARGO_BIN_EXE_jp-inspect"))
+        .arg(common::BINARY)
         .args(["list", "--json"])
         .current_dir(tmp.path())
         .env("JP_USER_DATA_DIR", tmp.path().join(".none"))
@@ -912,7 +912,7 @@ fn a_closed_stdout_ends_quietly() {
         &["man"][..],
         &["completions", "bash"][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        let mut child = common::binary()
             .args(args)
             .current_dir(tmp.path())
             .env("JP_USER_DATA_DIR", tmp.path().join(".no-user-data"))
@@ -934,7 +934,7 @@ fn a_closed_stdout_ends_quietly() {
 #[test]
 fn without_a_terminal_the_inspector_says_what_works_instead() {
     let out = std::process::Command::new("setsid")
-        .arg(env!("CARGO_BIN_EXE_jp-inspect"))
+        .arg(common::BINARY)
         .arg("--demo")
         .stdin(std::process::Stdio::null())
         .output()

@@ -10,8 +10,8 @@ mod common;
 
 use serde_json::Value;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -25,9 +25,7 @@ struct Setup {
 
 fn setup() -> Setup {
     let tmp = tempfile::tempdir().unwrap();
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
+    let demo = common::demo();
     let conv = common::copy_dir(
         &demo,
         &tmp.path()
@@ -41,7 +39,7 @@ fn setup() -> Setup {
 
 impl Setup {
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        common::binary()
             .args(args)
             .current_dir(self.tmp.path())
             .env("XDG_CONFIG_HOME", &self.xdg)

@@ -15,18 +15,7 @@ use jp_inspect::core::model::conversation::Conversation;
 use jp_inspect::core::store::load;
 use serde_json::Value;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn corpus() -> Vec<PathBuf> {
-    let mut dirs = common::fixture_conversations();
-    dirs.push(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("assets/demo")
-            .join(jp_inspect::demo::DIR_NAME),
-    );
-    dirs
-}
+use std::path::Path;
 
 /// `conv` cut just before raw event `end`, written as jp would have had it
 /// then, and loaded back.
@@ -52,7 +41,7 @@ fn plain(conv: &Conversation, p: &projection::Projection) -> Vec<Value> {
 #[test]
 fn as_of_a_point_is_the_projection_of_the_conversation_cut_there() {
     let tmp = tempfile::tempdir().unwrap();
-    for dir in corpus() {
+    for dir in common::corpus() {
         let conv = load::load(&dir).unwrap();
         let n = conv.events.len();
         // Every point of small conversations; a spread of big ones, the
@@ -79,7 +68,7 @@ fn as_of_a_point_is_the_projection_of_the_conversation_cut_there() {
 
 #[test]
 fn the_curve_is_the_context_each_request_was_sent() {
-    for dir in corpus() {
+    for dir in common::corpus() {
         let conv = load::load(&dir).unwrap();
         let budget_at =
             |i: usize| Budget::of_config(&config::merged(&conv, Some(i)), None, Measure::Context);
@@ -101,10 +90,8 @@ fn the_curve_is_the_context_each_request_was_sent() {
 
 #[test]
 fn history_json_drops_right_after_each_compaction_of_the_demo() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
-    let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    let demo = common::demo();
+    let out = common::binary()
         .args(["history", demo.to_str().unwrap(), "--json"])
         .output()
         .unwrap();
@@ -130,7 +117,7 @@ fn history_json_drops_right_after_each_compaction_of_the_demo() {
     // `show --at TURN` prints what the request before that turn's first
     // answer saw: turn 12 is the first answered after compaction #1.
     let at = common::json(
-        &Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        &common::binary()
             .args([
                 "show",
                 demo.to_str().unwrap(),
@@ -151,7 +138,7 @@ fn history_json_drops_right_after_each_compaction_of_the_demo() {
         "the manual summary was in force at turn 12"
     );
     let before = common::json(
-        &Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        &common::binary()
             .args([
                 "show",
                 demo.to_str().unwrap(),

@@ -35,7 +35,7 @@ fn workspace() -> (tempfile::TempDir, PathBuf) {
 /// Runs the binary in `cwd` with its own empty user config and data, and
 /// the environment `env` adds.
 fn run_with(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> std::process::Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_jp-inspect"));
+    let mut c = common::binary();
     c.args(args)
         .current_dir(cwd)
         .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
@@ -52,7 +52,7 @@ fn run_with(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> std::process::Ou
 /// `limit` (it is killed then).
 fn run_within(args: &[&str], cwd: &Path, limit: Duration) -> std::process::Output {
     use wait_timeout::ChildExt;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    let mut child = common::binary()
         .args(args)
         .current_dir(cwd)
         .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
@@ -404,7 +404,7 @@ fn a_closed_stderr_is_no_panic() {
     for args in [vec!["stats", "jp-cNOPE"], vec!["stats", ID]] {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let status = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        let status = common::binary()
             .args(&args)
             .current_dir(tmp.path())
             .env("JP_USER_DATA_DIR", tmp.path().join(".no-user-data"))

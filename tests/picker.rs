@@ -4,71 +4,32 @@
 
 mod common;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use common::harness::Harness;
+use crossterm::event::KeyCode;
 use jp_inspect::core::ops::catalog::{self, Details, Listing};
 use jp_inspect::core::store::workspace::{Location, Workspace};
-use jp_inspect::tui::msg::{Effect, Msg};
-use jp_inspect::tui::state::State;
 use jp_inspect::tui::theme::Theme;
-use jp_inspect::tui::{Options, init, update, view};
+use jp_inspect::tui::{Options, init, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
 
-struct Picking {
-    state: State,
-    _tmp: tempfile::TempDir,
-}
-
-impl Picking {
-    /// A workspace holding the demo and a copy of it retitled "second".
-    fn new(w: u16, h: u16) -> Picking {
-        let tmp = tempfile::tempdir().unwrap();
-        let demo = common::demo_copy(tmp.path());
-        let second = tmp.path().join(".jp/conversations/17950000000-second");
-        common::copy_dir(&demo, &second);
-        std::fs::write(second.join("metadata.json"), "{\"title\": \"second\"}").unwrap();
-        let ws = Workspace::find(tmp.path()).unwrap();
-        let listings = catalog::quick(&ws);
-        let (state, fx) = init(
-            Options::picker(ws.root.clone(), listings),
-            Theme::new(true),
-            (w, h),
-        );
-        let mut p = Picking { state, _tmp: tmp };
-        p.run(fx);
-        p
-    }
-
-    fn run(&mut self, fx: Vec<Effect>) {
-        common::harness::run_effects(&mut self.state, fx);
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        let fx = update::update(
-            &mut self.state,
-            Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-        );
-        self.run(fx);
-    }
-
-    fn typed(&mut self, s: &str) {
-        for c in s.chars() {
-            self.key(KeyCode::Char(c));
-        }
-    }
-
-    fn text(&self) -> String {
-        let mut term =
-            Terminal::new(TestBackend::new(self.state.width, self.state.height)).unwrap();
-        term.draw(|f| view::draw(f, &self.state)).unwrap();
-        term.backend().to_string()
-    }
+/// A workspace holding the demo and a copy of it retitled "second", with
+/// the picker open on it.
+fn picking(w: u16, h: u16) -> Harness {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = common::demo_copy(tmp.path());
+    let second = tmp.path().join(".jp/conversations/17950000000-second");
+    common::copy_dir(&demo, &second);
+    std::fs::write(second.join("metadata.json"), "{\"title\": \"second\"}").unwrap();
+    let ws = Workspace::find(tmp.path()).unwrap();
+    let listings = catalog::quick(&ws);
+    Harness::opened(Options::picker(ws.root.clone(), listings), (w, h), tmp)
 }
 
 #[test]
 fn pick_filter_open_and_come_back() {
-    let mut p = Picking::new(120, 30);
+    let mut p = picking(120, 30);
     assert!(p.state.in_picker);
     let picker = p.state.picker.as_ref().unwrap();
     assert_eq!(picker.listings.len(), 2);
@@ -106,7 +67,7 @@ fn pick_filter_open_and_come_back() {
 
 #[test]
 fn q_with_a_filter_typed_is_a_letter() {
-    let mut p = Picking::new(120, 30);
+    let mut p = picking(120, 30);
     p.typed("sq");
     assert!(!p.state.quit);
     assert_eq!(p.state.picker.as_ref().unwrap().filter, "sq");

@@ -16,29 +16,27 @@ use jp_inspect::core::store::{load, provenance};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME)
-}
 
 /// The demo as a legacy file: its base config as the first event.
 fn legacy_demo(tmp: &Path) -> PathBuf {
     let dir = tmp.join("17944860431-legacy-demo");
     fs::create_dir_all(&dir).unwrap();
     let base: Value =
-        serde_json::from_slice(&fs::read(demo().join("base_config.json")).unwrap()).unwrap();
+        serde_json::from_slice(&fs::read(common::demo().join("base_config.json")).unwrap())
+            .unwrap();
     let mut events: Vec<Value> =
-        serde_json::from_slice(&fs::read(demo().join("events.json")).unwrap()).unwrap();
+        serde_json::from_slice(&fs::read(common::demo().join("events.json")).unwrap()).unwrap();
     events.insert(
         0,
         serde_json::json!({"type": "config_delta", "timestamp": "2026-11-12 12:20:00.0", "delta": base}),
     );
     let text = serde_json::to_string_pretty(&events).unwrap() + "\n";
     fs::write(dir.join("events.json"), text).unwrap();
-    fs::copy(demo().join("metadata.json"), dir.join("metadata.json")).unwrap();
+    fs::copy(
+        common::demo().join("metadata.json"),
+        dir.join("metadata.json"),
+    )
+    .unwrap();
     dir
 }
 
@@ -129,7 +127,7 @@ fn sources(dir: &Path) -> Vec<(Source, Option<u64>)> {
 fn automatic_compactions_and_their_bounds_survive_jps_rewrite() {
     let tmp = tempfile::tempdir().unwrap();
     let mut corpus = common::fixture_conversations();
-    corpus.push(demo());
+    corpus.push(common::demo());
     corpus.push(legacy_demo(tmp.path()));
     for conv in corpus {
         let (ws, dir) = common::workspace_with(&conv);
@@ -171,7 +169,7 @@ fn automatic_compactions_and_their_bounds_survive_jps_rewrite() {
         );
 
         // `reset --auto` finds the automatic one, and only it.
-        let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        let out = common::binary()
             .args(["reset", moved.to_str().unwrap(), "--auto", "--json"])
             .env("JP_USER_DATA_DIR", "/nonexistent")
             .output()
@@ -192,7 +190,7 @@ fn automatic_compactions_and_their_bounds_survive_jps_rewrite() {
 
 #[test]
 fn a_compaction_without_a_record_is_manual_and_a_bad_record_file_is_a_warning() {
-    let (ws, dir) = common::workspace_with(&demo());
+    let (ws, dir) = common::workspace_with(&common::demo());
     save::apply(&dir, &Edit::append(vec![compaction(1, Source::Auto, None)])).unwrap();
     let moved = jp_rewrite(&dir, "renamed");
     fs::remove_file(provenance::path_for(&moved)).unwrap();

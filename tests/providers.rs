@@ -11,7 +11,7 @@ use common::{demo_copy, stderr};
 use serde_json::{Value, json};
 use std::fs;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 const ID: &str = "jp-c17944860430";
@@ -46,7 +46,7 @@ impl Setup {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        common::binary()
             .args(args)
             .current_dir(self.tmp.path())
             .env("XDG_CONFIG_HOME", self.tmp.path().join("xdg"))
@@ -291,7 +291,7 @@ fn a_provider_that_does_not_answer_in_time_is_an_error() {
 #[test]
 fn a_missing_key_skips_the_provider_unless_it_was_named() {
     let s = Setup::new(&[]);
-    let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    let out = common::binary()
         .args(["models", "--refresh", "--provider", "anthropic"])
         .current_dir(s.tmp.path())
         .env("XDG_CONFIG_HOME", s.tmp.path().join("xdg"))

@@ -1,7 +1,7 @@
 //! README is what a user reads first: its key table and command synopses must
 //! say what the program does.
 
-use std::process::Command;
+mod common;
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
@@ -56,10 +56,7 @@ fn the_headless_synopses_use_real_flags() {
         } else {
             vec![sub, "--help"]
         };
-        let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
-            .args(&args)
-            .output()
-            .unwrap();
+        let out = common::binary().args(&args).output().unwrap();
         assert!(out.status.success(), "`jp-inspect {sub} --help` fails");
         let help = String::from_utf8_lossy(&out.stdout);
         let synopsis = line.split('#').next().unwrap();

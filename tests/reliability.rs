@@ -113,7 +113,7 @@ fn bad_input_corpus() {
         let (error, want) = expect_of(case);
         check(&dir, error, &want);
         // And the command line never panics on it (101 is Rust's panic).
-        let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        let out = common::binary()
             .args(["show", dir.to_str().unwrap()])
             .output()
             .unwrap();
@@ -362,10 +362,7 @@ fn crash(kills: usize, turns: usize) {
         ["compact", dir.to_str().unwrap(), "r:2..5"],
         ["reset", dir.to_str().unwrap(), "--all"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = common::binary().args(args).output().unwrap();
         assert!(out.status.success());
     }
     let span = (t.elapsed().as_micros() as u64).max(1_000);
@@ -376,7 +373,7 @@ fn crash(kills: usize, turns: usize) {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         let delay = Duration::from_micros(seed % span);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        let mut child = common::binary()
             .args(["compact", dir.to_str().unwrap(), "r:2..5"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -404,7 +401,7 @@ fn crash(kills: usize, turns: usize) {
         compactions = n;
     }
     // Leftover temp files of killed writers are cleaned by the next write.
-    let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    let out = common::binary()
         .args(["reset", dir.to_str().unwrap(), "--all"])
         .output()
         .unwrap();

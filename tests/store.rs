@@ -67,19 +67,9 @@ fn turns_by_hand(dir: &Path) -> (usize, Vec<usize>) {
     (if holds { turn + 1 } else { 0 }, out)
 }
 
-fn corpus() -> Vec<std::path::PathBuf> {
-    let mut dirs = common::fixture_conversations();
-    dirs.push(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("assets/demo")
-            .join(jp_inspect::demo::DIR_NAME),
-    );
-    dirs
-}
-
 #[test]
 fn every_conversation_loads_with_jps_turns() {
-    for dir in corpus() {
+    for dir in common::corpus() {
         let conv = load::load(&dir).unwrap_or_else(|e| panic!("{e}"));
         let (count, turns) = turns_by_hand(&dir);
         assert_eq!(conv.turn_count, count, "{}", dir.display());
@@ -116,7 +106,7 @@ fn fixture_turn_counts() {
 
 #[test]
 fn add_and_remove_a_compaction_is_byte_identical() {
-    for dir in corpus() {
+    for dir in common::corpus() {
         let (_tmp, copy) = common::workspace_with(&dir);
         let original = fs::read(copy.join("events.json")).unwrap();
         let saved = save::apply(&copy, &Edit::append(vec![compaction(0, 0)])).unwrap();
@@ -142,7 +132,7 @@ fn add_and_remove_a_compaction_is_byte_identical() {
 
 #[test]
 fn a_change_that_changes_nothing_writes_nothing() {
-    let dir = &corpus()[corpus().len() - 1];
+    let dir = &common::corpus()[common::corpus().len() - 1];
     let (_tmp, copy) = common::workspace_with(dir);
     let path = copy.join("events.json");
     let mtime = fs::metadata(&path).unwrap().modified().unwrap();
@@ -153,7 +143,7 @@ fn a_change_that_changes_nothing_writes_nothing() {
 
 #[test]
 fn written_compaction_has_jps_key_order_and_layout() {
-    let dir = &corpus()[corpus().len() - 1];
+    let dir = &common::corpus()[common::corpus().len() - 1];
     let (_tmp, copy) = common::workspace_with(dir);
     save::apply(&copy, &Edit::append(vec![compaction(1, 3)])).unwrap();
     let text = fs::read_to_string(copy.join("events.json")).unwrap();
@@ -169,7 +159,7 @@ fn written_compaction_has_jps_key_order_and_layout() {
 
 #[test]
 fn another_process_holding_the_lock_refuses_the_write() {
-    let dir = &corpus()[corpus().len() - 1];
+    let dir = &common::corpus()[common::corpus().len() - 1];
     let (_tmp, copy) = common::workspace_with(dir);
     let id = load::id_of_dir(&copy).unwrap();
     let (lock_path, _) = workspace::lock_paths(&copy, id);
@@ -213,7 +203,7 @@ fn another_process_holding_the_lock_refuses_the_write() {
 
 #[test]
 fn events_jp_appended_meanwhile_survive_the_save() {
-    let dir = &corpus()[corpus().len() - 1];
+    let dir = &common::corpus()[common::corpus().len() - 1];
     let (_tmp, copy) = common::workspace_with(dir);
     let stale = load::load(&copy).unwrap();
     // jp appends a turn after we loaded.
@@ -257,7 +247,7 @@ fn url_safe_contents_are_written_back_untouched() {
 fn user_silo_lock_is_used_when_a_silo_exists() {
     let tmp = tempfile::tempdir().unwrap();
     let ws = tmp.path().join("project");
-    let demo = corpus().pop().unwrap();
+    let demo = common::corpus().pop().unwrap();
     let conv = common::copy_dir(
         &demo,
         &ws.join(".jp/conversations").join(demo.file_name().unwrap()),
@@ -274,7 +264,7 @@ fn user_silo_lock_is_used_when_a_silo_exists() {
     let out = Command::new("flock")
         .arg("--exclusive")
         .arg(&lock)
-        .arg(env!("CARGO_BIN_EXE_jp-inspect"))
+        .arg(common::BINARY)
         .arg("compact")
         .arg(&conv)
         .arg("r:1")
@@ -287,7 +277,7 @@ fn user_silo_lock_is_used_when_a_silo_exists() {
     assert!(stderr.contains(&lock.display().to_string()), "{stderr}");
     assert_eq!(fs::read(conv.join("events.json")).unwrap(), before);
     // Free: the write goes through, and the lock file is gone afterwards.
-    let out = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    let out = common::binary()
         .arg("compact")
         .arg(&conv)
         .arg("r:1")
@@ -327,7 +317,7 @@ fn large_files_are_read_on_every_core_identically() {
 #[test]
 fn a_write_keeps_the_files_permissions() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = &corpus()[corpus().len() - 1];
+    let dir = &common::corpus()[common::corpus().len() - 1];
     for mode in [0o444, 0o640, 0o600] {
         let (_tmp, copy) = common::workspace_with(dir);
         let path = copy.join("events.json");
@@ -353,7 +343,7 @@ fn a_write_keeps_the_files_permissions() {
 /// again (redo) it is what the write made.
 #[test]
 fn every_write_can_be_undone_and_redone_byte_for_byte() {
-    for dir in corpus() {
+    for dir in common::corpus() {
         let (_tmp, copy) = common::workspace_with(&dir);
         let file = copy.join("events.json");
         let original = fs::read(&file).unwrap();

@@ -176,9 +176,7 @@ fn openai_summarizer_against_a_local_server() {
         api_key_env: Some("JP_INSPECT_TEST_KEY".into()),
         timeout: Duration::from_secs(5),
     };
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
+    let demo = common::demo();
     let conv = load::load(&demo).unwrap();
     let out = s.summarize(&request_of(&conv)).unwrap();
     assert_eq!(out.text, "SUMMARY FROM SERVER");
@@ -196,9 +194,7 @@ fn openai_summarizer_against_a_local_server() {
 
 #[test]
 fn openai_summarizer_errors_are_clear() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
+    let demo = common::demo();
     let conv = load::load(&demo).unwrap();
     let client = |url: String, timeout| openai::OpenAi {
         base_url: url,
@@ -295,11 +291,9 @@ fn a_500_through_auto_leaves_the_file_untouched() {
 
 #[test]
 fn command_summarizer_reads_the_raw_range() {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
+    let demo = common::demo();
     let conv = load::load(&demo).unwrap();
-    let s = command::Command {
+    let s = command::CommandSummarizer {
         command: "cat".into(),
         timeout: Duration::from_secs(10),
     };
@@ -312,11 +306,8 @@ fn command_summarizer_reads_the_raw_range() {
     assert!(out.text.contains("[assistant reasoning] Reproduce first"));
 }
 
-fn demo() -> jp_inspect::core::Conversation {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
-    load::load(&demo).unwrap()
+fn demo_conversation() -> jp_inspect::core::Conversation {
+    load::load(&common::demo()).unwrap()
 }
 
 /// An Anthropic client of the server at `url` (which ends in `/v1`, a path
@@ -354,7 +345,7 @@ fn anthropic_summarizer_speaks_the_messages_api() {
     });
     // SAFETY: set before any thread reads it; this test owns the variable.
     unsafe { std::env::set_var("JP_INSPECT_TEST_ANTHROPIC_KEY", "sk-ant-test") };
-    let conv = demo();
+    let conv = demo_conversation();
     let out = claude(
         &url,
         "JP_INSPECT_TEST_ANTHROPIC_KEY",
@@ -378,7 +369,7 @@ fn anthropic_summarizer_errors_are_the_providers_own() {
     // SAFETY: set before any thread reads it; this test owns the variable.
     unsafe { std::env::set_var("JP_INSPECT_TEST_ANTHROPIC_KEY2", "sk-ant-bad") };
     let key = "JP_INSPECT_TEST_ANTHROPIC_KEY2";
-    let conv = demo();
+    let conv = demo_conversation();
     let cases: [(u16, &str, &str); 5] = [
         (
             401,

@@ -3,6 +3,8 @@
 //! pseudo-terminal (script(1)); the terminal settings (`stty -g`) before and
 //! after must match, and the alternate screen must be left.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -49,7 +51,7 @@ impl Session {
 /// Runs `inner` (shell) inside a pty with the settings printed around it,
 /// feeding `input` after `delay`.
 fn in_pty(inner: &str, input: &[u8], delay: Duration, env: &[(&str, &str)]) -> Session {
-    let bin = env!("CARGO_BIN_EXE_jp-inspect");
+    let bin = common::BINARY;
     let script = format!(
         "stty cols 100 rows 30; echo STTY $(stty -g); BIN={bin}; {inner}; echo RC=$rc; echo STTY $(stty -g)"
     );
@@ -181,7 +183,7 @@ fn a_vanished_terminal_ends_the_program() {
     // hang-up and exit rather than spin.
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
-    let bin = env!("CARGO_BIN_EXE_jp-inspect");
+    let bin = common::BINARY;
     let script = format!(
         "stty cols 100 rows 30; {bin} --demo & echo $! > {}; wait",
         pidfile.display()
@@ -315,7 +317,7 @@ impl Tmux {
             return None;
         }
         let name = format!("jp-inspect-test-{}", std::process::id());
-        let bin = env!("CARGO_BIN_EXE_jp-inspect");
+        let bin = common::BINARY;
         let ok = Command::new("tmux")
             .args([
                 "new-session",

@@ -173,7 +173,7 @@ fn preview_shows_the_delta_and_apply_writes_it() {
     h.typed("auto");
     h.key(KeyCode::Enter);
     let preview = h.state.preview.clone().expect("a preview");
-    assert_eq!(preview.spec, "auto");
+    assert_eq!(preview.request.spec(), "auto");
     assert_eq!(preview.plan.additions.len(), 1);
     let text = h.text();
     // The status line says the plan's context before and after.
@@ -914,4 +914,23 @@ fn the_inspector_and_the_cli_reserve_the_same_output_for_an_unlisted_model() {
     let v = common::json(&out);
     assert_eq!(v["window"]["reserve"], 8000);
     assert_eq!(v["window"]["usable"], 56_000);
+}
+
+/// The mode toggle says the thresholds in force, not the defaults.
+#[test]
+fn the_mode_toggle_says_the_configured_thresholds() {
+    let mut h = Harness::new(120, 40, false);
+    h.state.settings.config.mode = jp_inspect::core::auto::Mode::Single;
+    h.state.settings.config.soft_ratio = 0.5;
+    h.state.settings.config.hard_ratio = 0.9;
+    h.state.settings.config.trigger_ratio = 0.7;
+    h.char('m');
+    let (said, _) = h.state.status.message.clone().unwrap();
+    assert_eq!(
+        said,
+        "automatic mode: staged (elide above 50%, summarise above 90%)"
+    );
+    h.char('m');
+    let (said, _) = h.state.status.message.clone().unwrap();
+    assert_eq!(said, "automatic mode: single (RFD D50: one trigger at 70%)");
 }

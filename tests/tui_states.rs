@@ -460,7 +460,7 @@ fn the_auto_preview_explains_its_decision_as_the_cli_does() {
         let p = h.state.preview.clone().expect("auto fires on the demo");
         let lines = jp_inspect::tui::view::why::lines(&p, &h.state);
         assert!(lines[0].starts_with("staged mode, usable window 184k, context"));
-        let notes = &p.plan.notes;
+        let notes: Vec<String> = p.plan.notes.iter().map(ToString::to_string).collect();
         assert!(
             notes.iter().any(|n| n.starts_with("recent window:")),
             "{notes:?}"
@@ -477,7 +477,7 @@ fn the_auto_preview_explains_its_decision_as_the_cli_does() {
             "{w}x{hgt}"
         );
         if w == 200 {
-            for n in notes {
+            for n in &notes {
                 let start: String = n.chars().take(30).collect();
                 assert!(text.contains(&start), "{w}x{hgt}: `{start}` not shown");
             }

@@ -10,23 +10,17 @@ mod common;
 use serde_json::Value;
 use std::fs;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const ID: u64 = 17_944_860_430;
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME)
-}
 
 /// The demo's events without its compactions, split into turns (the events
 /// of turn t, by the turn rule).
 fn turns() -> Vec<Vec<Value>> {
     let events: Vec<Value> =
-        serde_json::from_slice(&fs::read(demo().join("events.json")).unwrap()).unwrap();
+        serde_json::from_slice(&fs::read(common::demo().join("events.json")).unwrap()).unwrap();
     let mut out: Vec<Vec<Value>> = Vec::new();
     let mut holds = false;
     for e in events.into_iter().filter(|e| e["type"] != "compaction") {
@@ -58,7 +52,7 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
     let mut dir = convs.join(ID.to_string());
     fs::create_dir_all(&dir).unwrap();
     fs::copy(
-        demo().join("base_config.json"),
+        common::demo().join("base_config.json"),
         dir.join("base_config.json"),
     )
     .unwrap();
@@ -66,7 +60,7 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
     write_events(&dir, &turns[0]);
     let lock = tmp.path().join(format!(".jp/locks/jp-c{ID}.lock"));
 
-    let mut watch = Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    let mut watch = common::binary()
         .args([
             "watch",
             "--enable",
@@ -154,7 +148,7 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
 
     // The same session through `simulate`, at the same policy and window.
     let sim = common::json(
-        &Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        &common::binary()
             .args([
                 "simulate",
                 dir.to_str().unwrap(),
@@ -201,9 +195,9 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
 
 #[test]
 fn once_evaluates_now_and_writes_what_auto_announces() {
-    let (tmp, dir) = common::workspace_with(&demo());
+    let (tmp, dir) = common::workspace_with(&common::demo());
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        common::binary()
             .args(args)
             .current_dir(tmp.path())
             .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
@@ -243,7 +237,7 @@ fn once_evaluates_now_and_writes_what_auto_announces() {
 
 #[test]
 fn a_failed_evaluation_is_said_without_verbose() {
-    let (tmp, dir) = common::workspace_with(&demo());
+    let (tmp, dir) = common::workspace_with(&common::demo());
     let before = std::fs::read(dir.join("events.json")).unwrap();
     let config = tmp.path().join("failing.toml");
     std::fs::write(
@@ -257,7 +251,7 @@ fn a_failed_evaluation_is_said_without_verbose() {
     let run = |extra: &[&str]| {
         let mut args = vec!["watch", "--once", "--enable", "--config", config.as_str()];
         args.extend(extra);
-        Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+        common::binary()
             .args(&args)
             .current_dir(tmp.path())
             .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))

@@ -1,8 +1,11 @@
 //! Command-line arguments.
 
+use crate::core::auto::Mode;
+use crate::core::auto::run::Strategy;
 use crate::core::compact::range::Keep;
-use crate::core::summarize::config::SummarizerConfig;
-use clap::{Args, Parser, Subcommand};
+use crate::core::summarize::config::SummarizerKind;
+use clap::builder::PossibleValue;
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
@@ -32,8 +35,8 @@ pub struct Cli {
     pub window: Option<u64>,
 
     /// Automatic compaction mode shown and previewed: single or staged.
-    #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
-    pub mode: Option<String>,
+    #[arg(long, value_name = "MODE", value_enum)]
+    pub mode: Option<Mode>,
 
     /// A TOML file with a [conversation.compaction.auto] table.
     #[arg(long, value_name = "FILE")]
@@ -380,8 +383,8 @@ pub struct AutoArgs {
 pub struct PolicyArgs {
     /// `single` (RFD D50) or `staged` (elide at the soft threshold,
     /// summarise at the hard one).
-    #[arg(long, value_name = "MODE", value_parser = ["single", "staged"])]
-    pub mode: Option<String>,
+    #[arg(long, value_name = "MODE", value_enum)]
+    pub mode: Option<Mode>,
     #[command(flatten)]
     pub window: WindowArg,
     #[command(flatten)]
@@ -398,8 +401,8 @@ pub struct ConfigArgs {
     pub config: Option<PathBuf>,
     /// Which summarizer writes summaries (default: the configured one,
     /// else digest; its settings from your own config).
-    #[arg(long, value_name = "NAME", value_parser = SummarizerConfig::NAMES)]
-    pub summarizer: Option<String>,
+    #[arg(long, value_name = "NAME", value_enum)]
+    pub summarizer: Option<SummarizerKind>,
 }
 
 #[derive(Debug, Args)]
@@ -411,14 +414,19 @@ pub struct SimulateArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]
     pub windows: Vec<u64>,
     /// Policies to compare.
-    #[arg(long, value_delimiter = ',', value_parser = ["none", "single", "staged", "staged+backstop"], default_value = "none,single,staged,staged+backstop")]
-    pub policies: Vec<String>,
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_enum,
+        default_value = "none,single,staged,staged+backstop"
+    )]
+    pub policies: Vec<Strategy>,
     /// A TOML file changing the policies' parameters.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Which summarizer writes summaries.
-    #[arg(long, value_name = "NAME", value_parser = SummarizerConfig::NAMES, default_value = "digest")]
-    pub summarizer: String,
+    #[arg(long, value_name = "NAME", value_enum, default_value = "digest")]
+    pub summarizer: SummarizerKind,
     /// Project as today's jp does: it ignores `over` bounds (and `source`),
     /// so a bounded compaction strips every tool call of its range.
     #[arg(long)]
@@ -426,4 +434,37 @@ pub struct SimulateArgs {
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
+}
+
+// The core's choices as clap's value lists, here so the core stays free of
+// the command line: each is parsed once, into the core's own type.
+
+impl ValueEnum for Mode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Mode::Single, Mode::Staged]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.as_str()))
+    }
+}
+
+impl ValueEnum for Strategy {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Strategy::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.as_str()))
+    }
+}
+
+impl ValueEnum for SummarizerKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &SummarizerKind::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.as_str()))
+    }
 }

@@ -98,7 +98,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| format!("Nothing to compact for `{}`: {}.", s.spec, s.reason))
         .collect();
-    lines.extend(plan.notes.iter().cloned());
+    lines.extend(plan.notes.iter().map(ToString::to_string));
     for a in &plan.additions {
         lines.push(match a.raises() {
             Some(why) => format!("`{}` {why}.", a.label()),

@@ -11,7 +11,7 @@ pub fn run(ctx: &Context, args: ListArgs) -> anyhow::Result<()> {
     let ws = ctx.require_workspace()?;
     let mut listings = catalog::quick(&ws);
     for l in &mut listings {
-        l.details = Some(catalog::details(&l.dir));
+        l.details = Some(catalog::details(&l.dir).map_err(|e| e.to_string()));
     }
     let rows: Vec<Value> = listings.iter().map(row).collect();
     if args.json {

@@ -2,7 +2,7 @@
 //! config with the command line's overrides, read the same way by all three.
 
 use super::args::{ConfigArgs, PolicyArgs};
-use crate::core::auto::{self, AutoConfig, Mode};
+use crate::core::auto::{self, AutoConfig};
 use crate::core::model::conversation::Conversation;
 use crate::core::summarize::{self, Summarizer};
 
@@ -15,7 +15,7 @@ impl ConfigArgs {
     /// `--summarizer`, else the configured one.
     pub fn summarizer(&self, config: &AutoConfig) -> anyhow::Result<Box<dyn Summarizer>> {
         Ok(match &self.summarizer {
-            Some(name) => summarize::by_name(name, &config.summarizer)?,
+            Some(kind) => summarize::by_name(*kind, &config.summarizer)?,
             None => summarize::from_config(&config.summarizer),
         })
     }
@@ -25,7 +25,7 @@ impl PolicyArgs {
     /// The conversation's configuration with `--mode` over it.
     pub fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
         let mut config = self.configured.config(conv)?;
-        if let Some(mode) = self.mode.as_deref().and_then(Mode::parse) {
+        if let Some(mode) = self.mode {
             config.mode = mode;
         }
         Ok(config)

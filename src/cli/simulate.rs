@@ -22,16 +22,12 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     if args.as_jp {
         base = base.as_jp();
     }
-    let summarizer = summarize::by_name(&args.summarizer, &base.summarizer)?;
-    let policies: Vec<Strategy> = args
-        .policies
-        .iter()
-        .filter_map(|p| Strategy::parse(p))
-        .collect();
+    let summarizer = summarize::by_name(args.summarizer, &base.summarizer)?;
+    let policies = &args.policies;
 
     let refs: Vec<&Conversation> = convs.iter().collect();
     let results: Vec<(usize, Run)> =
-        ops::simulate_grid(&refs, &policies, &args.windows, &base, summarizer.as_ref())?
+        ops::simulate_grid(&refs, policies, &args.windows, &base, summarizer.as_ref())?
             .into_iter()
             .map(|(job, run)| (job.conversation, run))
             .collect();

@@ -7,6 +7,7 @@ use crate::core::auto::run::Run;
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::reset::Reset;
+use crate::core::compact::rule::{self, Rule, RuleError};
 use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
 use crate::core::ops::Plan;
@@ -14,24 +15,38 @@ use ratatui::text::Line;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// What a preview asks for.
+/// What a preview asks for, parsed once when typed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PreviewRequest {
-    /// An inline rule, as typed.
-    Rule(String),
+    /// An inline rule, as typed and as parsed.
+    Rule { spec: String, rule: Box<Rule> },
     /// What automatic compaction would append now.
     Auto,
 }
 
 impl PreviewRequest {
-    /// The request an open preview was made from (its spec, `auto` for the
-    /// automatic policy).
-    pub fn of_spec(spec: &str) -> PreviewRequest {
-        if spec == "auto" {
-            PreviewRequest::Auto
-        } else {
-            PreviewRequest::Rule(spec.to_string())
+    /// What was typed at `p`: `auto` (any case) for the automatic policy,
+    /// else a rule.
+    pub fn parse(text: &str) -> Result<PreviewRequest, RuleError> {
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(PreviewRequest::Auto);
         }
+        Ok(PreviewRequest::Rule {
+            spec: text.to_string(),
+            rule: Box::new(rule::parse(text)?),
+        })
+    }
+
+    /// As people read it: the rule as typed, or `auto`.
+    pub fn spec(&self) -> &str {
+        match self {
+            PreviewRequest::Rule { spec, .. } => spec,
+            PreviewRequest::Auto => "auto",
+        }
+    }
+
+    pub fn is_auto(&self) -> bool {
+        matches!(self, PreviewRequest::Auto)
     }
 }
 
@@ -75,7 +90,7 @@ pub enum Job {
         edit: crate::core::store::save::Edit,
         what: String,
         view: View,
-        history: History,
+        undo: UndoKind,
     },
     /// Automatic compaction at a turn boundary, as `watch` runs it: planned
     /// unlocked, written under the lock if the file still holds what the
@@ -163,7 +178,7 @@ pub enum JobResult {
 
 /// Where a write goes in the session's undo history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum History {
+pub enum UndoKind {
     /// A new change: undoable, and the redo list is dropped.
     Record,
     /// The last change undone: redoable.
@@ -180,7 +195,7 @@ pub struct Written {
     pub written: bool,
     /// The edit that takes it back.
     pub inverse: crate::core::store::save::Edit,
-    pub history: History,
+    pub undo: UndoKind,
 }
 
 /// Where the configuration is read from besides the conversation.

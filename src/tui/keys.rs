@@ -1,7 +1,7 @@
 //! The key bindings, read from `assets/keys.toml` straight into typed
-//! [`Command`]s (each with the help text `?` shows).
+//! [`Action`]s (each with the help text `?` shows).
 
-use super::msg::Command;
+use super::msg::Action;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -28,7 +28,7 @@ pub struct Binding {
     pub scope: Scope,
     pub keys: Vec<String>,
     #[serde(rename = "action")]
-    pub command: Command,
+    pub command: Action,
     pub help: String,
 }
 
@@ -116,7 +116,7 @@ fn matches(name: &str, key: &KeyEvent) -> bool {
 
 /// The command bound to `key` in `scope` (global bindings apply
 /// everywhere after the scope's own).
-pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<Command> {
+pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<Action> {
     let all = bindings();
     all.iter()
         .filter(|b| b.scope == scope)
@@ -126,7 +126,7 @@ pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<Command> {
 }
 
 /// The first key bound to `command` in `scope`, for footers.
-pub fn key_for(scope: Scope, command: Command) -> Option<&'static str> {
+pub fn key_for(scope: Scope, command: Action) -> Option<&'static str> {
     bindings()
         .iter()
         .find(|b| (b.scope == scope || b.scope == Scope::Global) && b.command == command)
@@ -162,27 +162,27 @@ mod tests {
     fn lookup_by_scope_then_global() {
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('j'), KeyModifiers::NONE)),
-            Some(Command::Down)
+            Some(Action::Down)
         );
         assert_eq!(
             lookup(Scope::Detail, &key(KeyCode::Char('q'), KeyModifiers::NONE)),
-            Some(Command::Quit)
+            Some(Action::Quit)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            Some(Command::ForceQuit)
+            Some(Action::ForceQuit)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('R'), KeyModifiers::SHIFT)),
-            Some(Command::ResetAuto)
+            Some(Action::ResetAuto)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('d'), KeyModifiers::CONTROL)),
-            Some(Command::PageDown)
+            Some(Action::PageDown)
         );
         assert_eq!(
             lookup(Scope::Main, &key(KeyCode::Char('d'), KeyModifiers::NONE)),
-            Some(Command::Delete)
+            Some(Action::Delete)
         );
     }
 }

@@ -1,5 +1,5 @@
 //! The inspector: a thin shell over the core. State, one `Msg` enum (key
-//! bindings deserialise straight into its `Command`s), an update function;
+//! bindings deserialise straight into its `Action`s), an update function;
 //! drawing is a pure function of the state; everything that takes time runs
 //! on a worker thread, and every change to a conversation is a job that
 //! calls `core::ops`.
@@ -14,6 +14,7 @@ pub mod largest;
 pub mod layout;
 pub mod markdown;
 pub mod msg;
+pub mod panels;
 pub mod picker;
 pub mod rows;
 pub mod state;
@@ -28,7 +29,7 @@ pub mod worker;
 use crate::core::auto::{AutoConfig, Mode};
 use crossterm::event::{self, Event};
 use job::Job;
-use msg::{Command, Effect, Msg};
+use msg::{Action, Effect, Msg};
 use state::State;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -85,7 +86,7 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
     }));
     state.status.busy = Some(("loading the conversation".into(), Instant::now()));
     if opts.follow {
-        effects.extend(update::update(&mut state, Command::Follow));
+        effects.extend(update::update(&mut state, Action::Follow));
     }
     (state, effects)
 }

@@ -1,4 +1,4 @@
-//! What reaches the update: the key-bound [`Command`]s (deserialised from
+//! What reaches the update: the key-bound [`Action`]s (deserialised from
 //! `assets/keys.toml`, so a misspelt command there is a load error), and
 //! the [`Msg`]s that are not key-bound (input, ticks, resizes, job
 //! results); and the [`Effect`]s the update asks the runtime to carry out.
@@ -22,14 +22,14 @@ pub enum Msg {
     /// A background job finished.
     Done(Box<Done>),
     /// A command, as a key of the key map or a test asks for it.
-    Command(Command),
+    Action(Action),
 }
 
 /// The commands keys are bound to in `assets/keys.toml` (by their
 /// snake_case names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Command {
+pub enum Action {
     Quit,
     ForceQuit,
     Help,
@@ -75,9 +75,9 @@ pub enum Command {
     Largest,
 }
 
-impl From<Command> for Msg {
-    fn from(c: Command) -> Msg {
-        Msg::Command(c)
+impl From<Action> for Msg {
+    fn from(c: Action) -> Msg {
+        Msg::Action(c)
     }
 }
 

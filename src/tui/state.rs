@@ -2,21 +2,19 @@
 //! through `update`.
 
 use super::inspection::{Cell, Inspection};
+pub use super::panels::{
+    Confirm, ConfirmKind, Detail, Input, InputKind, Panel, Preview, Search, Simulation,
+};
 use super::rows::Row;
 use super::theme::Theme;
 use crate::core::auto::AutoConfig;
-use crate::core::auto::run::Run;
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::Projected;
-use crate::core::compact::reset::Reset;
 use crate::core::compact::window;
-use crate::core::ops::Plan;
-use ratatui::text::Line;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
-use tui_textarea::TextArea;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Focus {
@@ -29,101 +27,6 @@ pub enum Focus {
 pub enum Level {
     Info,
     Error,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputKind {
-    Preview,
-    Search,
-    Window,
-}
-
-pub struct Input {
-    pub kind: InputKind,
-    pub area: TextArea<'static>,
-    pub error: Option<String>,
-}
-
-impl std::fmt::Debug for Input {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Input")
-            .field("kind", &self.kind)
-            .field("text", &self.area.lines())
-            .field("error", &self.error)
-            .finish()
-    }
-}
-
-impl Input {
-    pub fn text(&self) -> String {
-        self.area.lines().join("")
-    }
-}
-
-/// A shown preview: what was asked for, and the plan not written yet.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Preview {
-    pub spec: String,
-    pub plan: Plan,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum ConfirmKind {
-    Reset(Reset),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Confirm {
-    pub kind: ConfirmKind,
-    pub question: String,
-    /// The change, with the tokens after it, once planned.
-    pub plan: Option<Plan>,
-}
-
-#[derive(Debug, Clone)]
-pub struct Detail {
-    pub title: String,
-    /// What the event is: type, time, ids, its fate.
-    pub header: Vec<Line<'static>>,
-    /// The decoded text, highlighted once the worker is done.
-    pub lines: Vec<Line<'static>>,
-    /// The event as stored (with its encoding).
-    pub raw: Vec<Line<'static>>,
-    pub show_raw: bool,
-    /// The first row shown (a row of wrapped text when wrapping).
-    pub scroll: usize,
-    /// Long lines wrap (the default); off, they scroll sideways.
-    pub wrap: bool,
-    /// Columns scrolled sideways when not wrapping.
-    pub hscroll: usize,
-}
-
-#[derive(Debug, Clone)]
-pub struct Simulation {
-    pub windows: Vec<u64>,
-    pub selected: usize,
-    pub runs: Option<Result<Vec<Run>, String>>,
-}
-
-#[derive(Debug, Clone)]
-pub enum Panel {
-    Detail(Detail),
-    Help {
-        scroll: usize,
-    },
-    Confirm(Confirm),
-    Simulation(Simulation),
-    /// The projected events by size (`L`).
-    Largest(super::largest::Largest),
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Search {
-    pub query: String,
-    /// Raw event indices whose text matches.
-    pub hits: Vec<usize>,
-    pub current: Option<usize>,
-    pub pending: bool,
 }
 
 /// Where the person is: the focused pane, the cursor, the scroll.
@@ -229,7 +132,7 @@ impl AsOf {
 
 /// One write of this session, and the edit that takes it back.
 #[derive(Debug, Clone)]
-pub struct Step {
+pub struct UndoEntry {
     pub what: String,
     pub inverse: crate::core::store::save::Edit,
 }
@@ -237,8 +140,8 @@ pub struct Step {
 /// The session's writes, for `u` and `Ctrl-R`.
 #[derive(Debug, Clone, Default)]
 pub struct UndoHistory {
-    pub undo: Vec<Step>,
-    pub redo: Vec<Step>,
+    pub undo: Vec<UndoEntry>,
+    pub redo: Vec<UndoEntry>,
 }
 
 pub struct State {

@@ -15,7 +15,7 @@
 //! ```
 
 use super::keys::{self, Binding, Scope};
-use super::msg::Command;
+use super::msg::Action;
 use super::theme::{Palette, Theme};
 use ratatui::style::Color;
 use serde::Deserialize;
@@ -42,7 +42,7 @@ struct File {
 struct UserBinding {
     scope: Scope,
     keys: Vec<Spanned<String>>,
-    action: Command,
+    action: Action,
     help: Option<String>,
 }
 
@@ -210,7 +210,7 @@ pub fn parse(path: &Path, text: &str) -> Result<UserConfig, UserConfigError> {
 fn rebind(
     bindings: &mut Vec<Binding>,
     scope: Scope,
-    command: Command,
+    command: Action,
     keys: Vec<String>,
     help: Option<String>,
 ) {
@@ -251,14 +251,14 @@ mod tests {
         let down = c
             .bindings
             .iter()
-            .find(|b| b.scope == Scope::Main && b.command == Command::Down)
+            .find(|b| b.scope == Scope::Main && b.command == Action::Down)
             .unwrap();
         assert_eq!(down.keys, ["n", "d"]);
         // `d` no longer deletes in the main panes.
         let delete = c
             .bindings
             .iter()
-            .find(|b| b.scope == Scope::Main && b.command == Command::Delete)
+            .find(|b| b.scope == Scope::Main && b.command == Action::Delete)
             .unwrap();
         assert!(!delete.keys.contains(&"d".to_string()));
     }

@@ -10,7 +10,6 @@ use crate::core::auto::{AutoConfig, run::Strategy};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::plan::Keeps;
-use crate::core::compact::rule;
 use crate::core::error::Error;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
@@ -66,7 +65,7 @@ pub fn execute(job: Job) -> JobResult {
             edit,
             what,
             view,
-            history,
+            undo,
         } => JobResult::Written(ops::apply_edit(&dir, &edit).map(|s| {
             let what = if s.written {
                 what
@@ -78,7 +77,7 @@ pub fn execute(job: Job) -> JobResult {
                 what,
                 written: s.written,
                 inverse: s.inverse,
-                history,
+                undo,
             }
         })),
         Job::Boundary {
@@ -133,7 +132,7 @@ pub fn execute(job: Job) -> JobResult {
         Job::Details { dirs } => JobResult::Details(
             dirs.into_iter()
                 .map(|d| {
-                    let details = crate::core::ops::catalog::details(&d);
+                    let details = crate::core::ops::catalog::details(&d).map_err(|e| e.to_string());
                     (d, details)
                 })
                 .collect(),
@@ -172,11 +171,10 @@ fn preview(
         PreviewRequest::Auto => {
             ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now, view)?
         }
-        PreviewRequest::Rule(spec) => {
-            let r = rule::parse(spec)?;
+        PreviewRequest::Rule { spec, rule } => {
             ops::preview_rules(
                 &conv,
-                &[(spec.clone(), r)],
+                &[(spec.clone(), (**rule).clone())],
                 &RuleOptions {
                     keeps: Keeps::default(),
                     summarizer: summarizer.as_ref(),

@@ -15,7 +15,9 @@ use ratatui::backend::TestBackend;
 use std::path::Path;
 
 pub struct Harness {
-    pub _demo: jp_inspect::demo::Demo,
+    /// What the state's files live in (the demo's copy, a workspace),
+    /// removed when the harness is dropped.
+    _files: Box<dyn std::any::Any>,
     pub state: State,
 }
 
@@ -35,7 +37,10 @@ impl Harness {
             Theme::new(color),
         );
         state.settings.clock = timestamp::parse("2026-11-20 09:00:00");
-        let mut h = Harness { _demo: demo, state };
+        let mut h = Harness {
+            _files: Box::new(demo),
+            state,
+        };
         h.act(Msg::Resize(width, height));
         h.run(vec![Effect::job(jp_inspect::tui::job::Job::Load {
             dir: h.state.dir.clone(),
@@ -43,6 +48,22 @@ impl Harness {
             config: None,
             view: Default::default(),
         })]);
+        h
+    }
+
+    /// The inspector as `init` opens it with `options` (the picker, say),
+    /// its files kept in `files` for as long as the harness lives.
+    pub fn opened(
+        options: jp_inspect::tui::Options,
+        size: (u16, u16),
+        files: impl std::any::Any,
+    ) -> Harness {
+        let (state, fx) = jp_inspect::tui::init(options, Theme::new(true), size);
+        let mut h = Harness {
+            _files: Box::new(files),
+            state,
+        };
+        h.run(fx);
         h
     }
 

@@ -104,19 +104,25 @@ pub fn jp_lock(path: &Path) -> fs::File {
 
 /// A copy of the bundled demo conversation in a workspace under `tmp`.
 pub fn demo_copy(tmp: &Path) -> PathBuf {
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo")
-        .join(jp_inspect::demo::DIR_NAME);
     copy_dir(
-        &demo,
+        &demo(),
         &tmp.join(".jp/conversations")
             .join(jp_inspect::demo::DIR_NAME),
     )
 }
 
+/// The binary, for a test that sets its own environment, input or
+/// process handling.
+pub fn binary() -> std::process::Command {
+    std::process::Command::new(BINARY)
+}
+
+/// The binary's path, for a test that runs it under another program.
+pub const BINARY: &str = env!("CARGO_BIN_EXE_jp-inspect");
+
 /// Runs the binary in `cwd` with no user data of the machine's.
 pub fn jp_inspect(args: &[&str], cwd: &Path) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    binary()
         .args(args)
         .current_dir(cwd)
         .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
@@ -133,6 +139,13 @@ pub fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("assets/demo")
         .join(jp_inspect::demo::DIR_NAME)
+}
+
+/// Every fixture conversation (when `../shared` is there) and the demo.
+pub fn corpus() -> Vec<PathBuf> {
+    let mut dirs = fixture_conversations();
+    dirs.push(demo());
+    dirs
 }
 
 /// A workspace holding copies of the demo and of every fixture.
@@ -156,7 +169,7 @@ pub fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
 
 /// Runs the binary with no user data of the machine's, wherever it is.
 pub fn run_anywhere(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+    binary()
         .args(args)
         .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
         .output()

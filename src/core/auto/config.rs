@@ -161,7 +161,3 @@ impl Estimate {
         }
     }
 }
-
-#[cfg(test)]
-#[path = "config_tests.rs"]
-mod tests;

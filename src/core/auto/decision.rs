@@ -50,6 +50,33 @@ impl Action {
     }
 }
 
+/// Which of the configured thresholds a note is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threshold {
+    /// D50's single trigger.
+    Trigger,
+    /// The staged policy's elision threshold.
+    Soft,
+    /// The staged policy's summary threshold.
+    Hard,
+}
+
+impl Threshold {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Threshold::Trigger => "trigger",
+            Threshold::Soft => "soft",
+            Threshold::Hard => "hard",
+        }
+    }
+}
+
+impl fmt::Display for Threshold {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Why the trigger did or did not act: each step it took, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Note {
@@ -60,12 +87,12 @@ pub enum Note {
         min_turns: usize,
     },
     BelowThreshold {
-        which: &'static str,
+        which: Threshold,
         estimate: u64,
         threshold: u64,
     },
     AboveThreshold {
-        which: &'static str,
+        which: Threshold,
         estimate: u64,
         threshold: u64,
     },
@@ -90,7 +117,7 @@ pub enum Note {
         extended_from: Option<TurnRange>,
     },
     OverBudgetAfter {
-        which: &'static str,
+        which: Threshold,
         estimate: u64,
         threshold: u64,
     },

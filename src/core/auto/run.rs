@@ -44,10 +44,6 @@ impl Strategy {
         }
     }
 
-    pub fn parse(s: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|p| p.as_str() == s)
-    }
-
     /// The configuration a policy runs with: `base` (defaults unless the
     /// caller changed them), enabled, in the policy's mode.
     pub fn config(self, base: &AutoConfig) -> Option<AutoConfig> {

@@ -53,7 +53,7 @@ fn stamp(now: Timestamp, latest: Option<Timestamp>) -> Timestamp {
     }
 }
 
-pub use super::decision::{Action, ActionKind, Decision, Note};
+pub use super::decision::{Action, ActionKind, Decision, Note, Threshold};
 
 fn threshold(window: u64, ratio: f64) -> u64 {
     (window as f64 * ratio).floor() as u64
@@ -138,7 +138,7 @@ fn gate(
     stream: &dyn Stream,
     window: u64,
     c: &AutoConfig,
-    which: &'static str,
+    which: Threshold,
     ratio: f64,
     d: &mut Decision,
 ) -> bool {
@@ -177,7 +177,7 @@ fn endless(stream: &dyn Stream) -> Option<usize> {
 
 /// RFD D50: one threshold, one rolling rule.
 fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
-    if !gate(stream, window, c, "trigger", c.trigger_ratio, d) {
+    if !gate(stream, window, c, Threshold::Trigger, c.trigger_ratio, d) {
         return;
     }
     let turns = stream.turn_count();
@@ -223,7 +223,7 @@ fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
 /// The ticket's T4: elide above the soft threshold, then summarise if still
 /// above the hard one.
 fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &mut Decision) {
-    if !gate(stream, window, c, "soft", c.soft_ratio, d) {
+    if !gate(stream, window, c, Threshold::Soft, c.soft_ratio, d) {
         return;
     }
     let budget = threshold(window, c.recent_ratio);
@@ -273,14 +273,14 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     let hard = threshold(window, c.hard_ratio);
     if !above(after, window, c.hard_ratio) {
         d.notes.push(Note::BelowThreshold {
-            which: "hard",
+            which: Threshold::Hard,
             estimate: after,
             threshold: hard,
         });
         return;
     }
     d.notes.push(Note::AboveThreshold {
-        which: "hard",
+        which: Threshold::Hard,
         estimate: after,
         threshold: hard,
     });
@@ -369,7 +369,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 covered_to: endless(stream),
             });
             d.notes.push(Note::OverBudgetAfter {
-                which: "hard",
+                which: Threshold::Hard,
                 estimate: after,
                 threshold: hard,
             });
@@ -385,8 +385,8 @@ fn settle_estimate(stream: &dyn Stream, d: &mut Decision, window: u64, c: &AutoC
     d.notes
         .retain(|n| !matches!(n, Note::OverBudgetAfter { .. }));
     let (which, ratio) = match c.mode {
-        Mode::Single => ("trigger", c.trigger_ratio),
-        Mode::Staged => ("hard", c.hard_ratio),
+        Mode::Single => (Threshold::Trigger, c.trigger_ratio),
+        Mode::Staged => (Threshold::Hard, c.hard_ratio),
     };
     let applies = match c.mode {
         Mode::Single => true,

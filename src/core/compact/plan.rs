@@ -104,8 +104,8 @@ fn turns_phrase(from: usize, to: usize) -> String {
 }
 
 /// The timeline `jp` prints after compacting: which turns were kept, which
-/// compacted and how (1-based).
-pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<String> {
+/// compacted and how (1-based); each line with whether it is a compacted one.
+pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<(bool, String)> {
     let mut lines = Vec::new();
     let mut ranges: Vec<(TurnRange, String)> = planned
         .iter()
@@ -124,17 +124,23 @@ pub fn timeline(turn_count: usize, planned: &[&Planned]) -> Vec<String> {
     let mut next = 0;
     for (r, how) in &ranges {
         if r.from > next {
-            lines.push(format!("Kept {}.", turns_phrase(next, r.from - 1)));
+            lines.push((false, format!("Kept {}.", turns_phrase(next, r.from - 1))));
         }
-        lines.push(format!(
-            "Compacted {} ({} total, {how}).",
-            turns_phrase(r.from, r.to),
-            r.turns()
+        lines.push((
+            true,
+            format!(
+                "Compacted {} ({} total, {how}).",
+                turns_phrase(r.from, r.to),
+                r.turns()
+            ),
         ));
         next = next.max(r.to.saturating_add(1));
     }
     if next < turn_count && !ranges.is_empty() {
-        lines.push(format!("Kept {}.", turns_phrase(next, turn_count - 1)));
+        lines.push((
+            false,
+            format!("Kept {}.", turns_phrase(next, turn_count - 1)),
+        ));
     }
     lines
 }
@@ -168,8 +174,9 @@ mod tests {
     #[test]
     fn timeline_reads_like_jp() {
         let p = planned("r+t", 1, 8);
+        let lines: Vec<String> = timeline(12, &[&p]).into_iter().map(|(_, l)| l).collect();
         assert_eq!(
-            timeline(12, &[&p]),
+            lines,
             vec![
                 "Kept turn 1.",
                 "Compacted turns 2..9 (8 total, reasoning + tools).",

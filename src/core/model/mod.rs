@@ -6,6 +6,7 @@ pub mod config;
 pub mod conversation;
 pub mod encoding;
 pub mod event;
+pub mod event_read;
 pub mod id;
 pub mod overhead;
 pub mod timestamp;

@@ -49,7 +49,11 @@ pub fn compact_at_boundary(
     let budget = super::budget(conv, config, window_override);
     let plan = preview_auto(conv, config, &budget, summarizer, now, View::Inspect)?;
     if plan.additions.is_empty() {
-        let why = plan.notes.last().cloned().unwrap_or_default();
+        let why = plan
+            .notes
+            .last()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         return Ok(Boundary::Skipped(why));
     }
     let mut edit = plan.edit();

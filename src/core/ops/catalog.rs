@@ -28,6 +28,7 @@ pub struct Listing {
     /// When jp last wrote it (`events.json`'s time), else activated it.
     pub last_activity: Option<Timestamp>,
     /// Filled once the conversation is read.
+    /// Read on request (the events are parsed); the error said as text.
     pub details: Option<Result<Details, String>>,
 }
 
@@ -82,8 +83,8 @@ fn listing(entry: &Entry) -> Listing {
 }
 
 /// Reads the conversation in `dir` for its details.
-pub fn details(dir: &Path) -> Result<Details, String> {
-    let conv = load::load(dir).map_err(|e| e.to_string())?;
+pub fn details(dir: &Path) -> crate::core::Result<Details> {
+    let conv = load::load(dir)?;
     let (mut manual, mut auto) = (0, 0);
     for c in conv.valid_compactions() {
         match c.source {

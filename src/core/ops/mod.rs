@@ -15,11 +15,11 @@ mod simulate;
 pub mod stats;
 
 pub use boundary::{Boundary, compact_at_boundary};
-pub use plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why, WithheldSummaries};
+pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
 pub use preview::{
     RuleOptions, auto_headline, configured_rules, preview_auto, preview_reset, preview_rules,
 };
-pub use report::{Effect, saved_per_compaction};
+pub use report::{Impact, saved_per_compaction};
 pub use simulate::{SimulationJob, simulate_grid};
 
 use crate::core::auto::AutoConfig;

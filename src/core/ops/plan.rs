@@ -1,7 +1,7 @@
 //! What a preview or a write changes: compactions to add or remove, why,
 //! and the estimate before and after.
 
-use crate::core::auto::ActionKind;
+use crate::core::auto::{ActionKind, Note};
 use crate::core::compact::reset::Reset;
 use crate::core::compact::rule::Rule;
 use crate::core::model::compaction::Compaction;
@@ -39,7 +39,7 @@ pub struct Addition {
     pub summarizer_input_chars: u64,
     /// What it saves given the stored compactions and the additions before
     /// it; the savings add up to the plan's.
-    pub effect: super::report::Effect,
+    pub effect: super::report::Impact,
     /// The turns of the latest earlier compaction it overlaps, whose work
     /// it undoes where it raises the estimate.
     pub overlaps: Option<TurnRange>,
@@ -99,12 +99,53 @@ pub struct Plan {
     pub removal: Removal,
     /// How many stored compactions the removal takes away.
     pub removes: usize,
-    /// Why, in words: the trigger's notes, or the rules' timeline.
-    pub notes: Vec<String>,
+    /// Why: the trigger's notes, or the rules' timeline, and where
+    /// today's jp would do more.
+    pub notes: Vec<PlanNote>,
     pub tokens: Tokens,
     /// The summaries a preview did not make, so as not to send the
     /// conversation anywhere unasked: such a plan is never written.
     pub withheld: Option<WithheldSummaries>,
+}
+
+/// One line of a plan's reasons.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanNote {
+    /// A step the automatic policy took.
+    Trigger(Note),
+    /// A line of jp's timeline after compacting: turns kept, or compacted.
+    Timeline { compacted: bool, line: String },
+    /// Where today's jp would do more than jp-inspect (an `over` bound).
+    JpDiffers(String),
+}
+
+impl PlanNote {
+    /// Whether it says what is appended (a firing, a compacted range).
+    pub fn is_action(&self) -> bool {
+        matches!(
+            self,
+            PlanNote::Trigger(Note::Fired { .. })
+                | PlanNote::Timeline {
+                    compacted: true,
+                    ..
+                }
+        )
+    }
+}
+
+impl std::fmt::Display for PlanNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlanNote::Trigger(n) => n.fmt(f),
+            PlanNote::Timeline { line, .. } | PlanNote::JpDiffers(line) => f.write_str(line),
+        }
+    }
+}
+
+impl serde::Serialize for PlanNote {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// What making a preview's summaries would send, and to whom.

@@ -1,8 +1,8 @@
 //! Previews: what a rule, the automatic policy or a reset would change,
 //! computed without writing.
 
-use super::plan::{Addition, Plan, PlanKind, Skipped, Tokens, Why, WithheldSummaries};
-use super::report::{Effect, effects};
+use super::plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
+use super::report::{Impact, effects};
 use super::rules::{Options as PlanOptions, plan_rules};
 use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::budget::Budget;
@@ -111,8 +111,13 @@ pub fn preview_rules(
         planned = kept;
     }
     let refs: Vec<&plan::Planned> = planned.iter().collect();
-    let mut notes = plan::timeline(conv.turn_count, &refs);
-    notes.extend(jp_differences(conv, planned.iter().map(|p| &p.compaction)));
+    let mut notes: Vec<PlanNote> = plan::timeline(conv.turn_count, &refs)
+        .into_iter()
+        .map(|(compacted, line)| PlanNote::Timeline { compacted, line })
+        .collect();
+    notes.extend(
+        jp_differences(conv, planned.iter().map(|p| &p.compaction)).map(PlanNote::JpDiffers),
+    );
     let compactions: Vec<_> = planned.iter().map(|p| p.compaction.clone()).collect();
     let effects = additions_effects(conv, &compactions, opts.budget);
     let additions: Vec<Addition> = planned
@@ -207,7 +212,7 @@ fn additions_effects(
     conv: &Conversation,
     compactions: &[Compaction],
     budget: &Budget,
-) -> Vec<Effect> {
+) -> Vec<Impact> {
     let stored = projection::overlays(conv).len();
     effects(
         conv,
@@ -293,11 +298,12 @@ pub fn preview_auto(
         notes: decision
             .notes
             .iter()
-            .map(ToString::to_string)
-            .chain(jp_differences(
-                conv,
-                decision.actions.iter().map(|a| &a.compaction),
-            ))
+            .cloned()
+            .map(PlanNote::Trigger)
+            .chain(
+                jp_differences(conv, decision.actions.iter().map(|a| &a.compaction))
+                    .map(PlanNote::JpDiffers),
+            )
             .collect(),
         additions: {
             let compactions: Vec<_> = decision

@@ -7,7 +7,7 @@ use crate::core::model::conversation::Conversation;
 
 /// What one compaction does, given the ones before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Effect {
+pub struct Impact {
     /// Estimated tokens it saves: the estimate with the compactions before
     /// it minus the estimate with it too. Negative when it lets back in
     /// what an earlier one took out (`t=sreq` over a full strip).
@@ -52,7 +52,7 @@ pub fn effects(
     overlays: &[Overlay],
     first: usize,
     overhead_chars: u64,
-) -> Vec<Effect> {
+) -> Vec<Impact> {
     let project =
         |n: usize| projection::project(&conv.events, conv.turn_count, overlays[..n].to_vec());
     let tokens = |p: &Projection| {
@@ -64,7 +64,7 @@ pub fn effects(
         .map(|k| {
             let after = project(k + 1);
             let after_tokens = tokens(&after);
-            let effect = Effect {
+            let effect = Impact {
                 saved: before_tokens as i64 - after_tokens as i64,
                 changes: sent(&before) != sent(&after),
             };

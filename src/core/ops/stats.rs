@@ -199,22 +199,22 @@ pub struct SystemPrompt {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Thresholds {
     pub mode: Mode,
-    pub trigger: Threshold,
-    pub soft: Threshold,
-    pub hard: Threshold,
+    pub trigger: ThresholdAt,
+    pub soft: ThresholdAt,
+    pub hard: ThresholdAt,
 }
 
 /// A threshold as a ratio of the usable window, and in tokens when the
 /// window is known.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Threshold {
+pub struct ThresholdAt {
     pub ratio: f64,
     pub tokens: Option<u64>,
 }
 
 impl Thresholds {
     pub fn of(config: &AutoConfig, usable: Option<u64>) -> Thresholds {
-        let at = |ratio: f64| Threshold {
+        let at = |ratio: f64| ThresholdAt {
             ratio,
             tokens: usable.map(|w| (w as f64 * ratio).round() as u64),
         };

@@ -10,7 +10,8 @@ use crate::core::model::config::delta_of;
 use crate::core::model::conversation::{
     BASE_CONFIG_FILE, Conversation, EVENTS_FILE, Format, METADATA_FILE,
 };
-use crate::core::model::event::{self, Event, Kind, Span};
+use crate::core::model::event::{Event, Kind, Span};
+use crate::core::model::event_read;
 use crate::core::model::id::ConversationId;
 use crate::core::model::turns;
 use serde_json::Value;
@@ -213,12 +214,12 @@ const PARALLEL_FROM: usize = 8 << 20;
 fn parse_events(
     source: &str,
     raws: &[&str],
-) -> Vec<Result<(Event, Option<String>), event::FieldError>> {
+) -> Vec<Result<(Event, Option<String>), event_read::FieldError>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     if source.len() < PARALLEL_FROM || threads < 2 || raws.len() < 2 * threads {
-        return raws.iter().map(|r| event::parse(source, r)).collect();
+        return raws.iter().map(|r| event_read::parse(source, r)).collect();
     }
     // Chunks of about equal bytes, not equal counts: a few huge tool
     // results would otherwise leave one thread doing all the work.
@@ -240,7 +241,7 @@ fn parse_events(
                 s.spawn(move || {
                     chunk
                         .iter()
-                        .map(|r| event::parse(source, r))
+                        .map(|r| event_read::parse(source, r))
                         .collect::<Vec<_>>()
                 })
             })

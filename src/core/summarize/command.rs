@@ -11,13 +11,13 @@ use std::time::Duration;
 use wait_timeout::ChildExt;
 
 #[derive(Debug, Clone)]
-pub struct Command {
+pub struct CommandSummarizer {
     /// Run with `sh -c`, so pipes and quoting work as in a shell.
     pub command: String,
     pub timeout: Duration,
 }
 
-impl Command {
+impl CommandSummarizer {
     fn err(&self, message: impl Into<String>) -> SummarizeError {
         SummarizeError {
             summarizer: "command".into(),
@@ -41,7 +41,7 @@ fn tail(bytes: &[u8], lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join("\n")
 }
 
-impl Summarizer for Command {
+impl Summarizer for CommandSummarizer {
     fn name(&self) -> &str {
         "command"
     }

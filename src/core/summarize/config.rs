@@ -42,12 +42,7 @@ pub enum SummarizerConfig {
 
 impl SummarizerConfig {
     pub fn name(&self) -> &'static str {
-        match self {
-            SummarizerConfig::Digest => "digest",
-            SummarizerConfig::Command { .. } => "command",
-            SummarizerConfig::OpenAi { .. } => "openai",
-            SummarizerConfig::Anthropic { .. } => "anthropic",
-        }
+        self.kind().as_str()
     }
 
     /// Anthropic with every setting at its default.
@@ -64,6 +59,40 @@ impl SummarizerConfig {
         }
     }
 
-    /// The names `--summarizer` accepts.
-    pub const NAMES: [&'static str; 4] = ["digest", "command", "openai", "anthropic"];
+    pub fn kind(&self) -> SummarizerKind {
+        match self {
+            SummarizerConfig::Digest => SummarizerKind::Digest,
+            SummarizerConfig::Command { .. } => SummarizerKind::Command,
+            SummarizerConfig::OpenAi { .. } => SummarizerKind::OpenAi,
+            SummarizerConfig::Anthropic { .. } => SummarizerKind::Anthropic,
+        }
+    }
+}
+
+/// Which summarizer, without its settings: what `--summarizer` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummarizerKind {
+    Digest,
+    /// A command the user configured, given the transcript on stdin.
+    Command,
+    OpenAi,
+    Anthropic,
+}
+
+impl SummarizerKind {
+    pub const ALL: [SummarizerKind; 4] = [
+        SummarizerKind::Digest,
+        SummarizerKind::Command,
+        SummarizerKind::OpenAi,
+        SummarizerKind::Anthropic,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SummarizerKind::Digest => "digest",
+            SummarizerKind::Command => "command",
+            SummarizerKind::OpenAi => "openai",
+            SummarizerKind::Anthropic => "anthropic",
+        }
+    }
 }

@@ -106,7 +106,7 @@ impl Summarizer for Passthrough<'_> {
 pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
     match config {
         SummarizerConfig::Digest => Box::new(digest::Digest::default()),
-        SummarizerConfig::Command { command, timeout } => Box::new(command::Command {
+        SummarizerConfig::Command { command, timeout } => Box::new(command::CommandSummarizer {
             command: command.clone(),
             timeout: *timeout,
         }),
@@ -155,41 +155,35 @@ fn summary(
     })
 }
 
-/// The summarizer called `name` (`digest`, `command`, `openai`,
-/// `anthropic`), with the settings `config` holds for it; `anthropic` works
+/// The summarizer of `kind` (`--summarizer`), with the settings `config`
+/// holds for it; `anthropic` works
 /// without settings (its defaults and `ANTHROPIC_API_KEY`).
 pub fn by_name(
-    name: &str,
+    kind: SummarizerKind,
     config: &SummarizerConfig,
 ) -> Result<Box<dyn Summarizer>, SummarizeError> {
     let err = |message: String| SummarizeError {
-        summarizer: name.to_string(),
+        summarizer: kind.as_str().to_string(),
         message,
     };
-    match (name, config) {
-        ("digest", _) => Ok(Box::new(digest::Digest::default())),
-        ("command", SummarizerConfig::Command { .. })
-        | ("openai", SummarizerConfig::OpenAi { .. })
-        | ("anthropic", SummarizerConfig::Anthropic { .. }) => Ok(from_config(config)),
-        ("anthropic", _) => Ok(from_config(&SummarizerConfig::anthropic_defaults())),
-        ("command", _) => Err(err(format!(
+    match kind {
+        SummarizerKind::Digest => Ok(Box::new(digest::Digest::default())),
+        _ if config.kind() == kind => Ok(from_config(config)),
+        SummarizerKind::Anthropic => Ok(from_config(&SummarizerConfig::anthropic_defaults())),
+        SummarizerKind::Command => Err(err(format!(
             "no command configured: set `command` in [{SUMMARIZER_TABLE}] (kind = \"command\") \
              of {}",
             user_config_places()
         ))),
-        ("openai", _) => Err(err(format!(
+        SummarizerKind::OpenAi => Err(err(format!(
             "no endpoint configured: set `base_url` and `model` in [{SUMMARIZER_TABLE}] \
              (kind = \"openai\") of {}",
             user_config_places()
         ))),
-        (other, _) => Err(SummarizeError {
-            summarizer: other.to_string(),
-            message: "unknown summarizer; expected digest, command, openai or anthropic".into(),
-        }),
     }
 }
 
-use config::{SUMMARIZER_TABLE, SummarizerConfig};
+use config::{SUMMARIZER_TABLE, SummarizerConfig, SummarizerKind};
 
 /// The files that may define a summarizer, in words: the user's own, never
 /// a workspace's or a conversation's (those may only choose one).

@@ -8,8 +8,8 @@ use crate::core::compact::reset::{self, Reset};
 use crate::core::ops;
 use crate::tui::detail;
 use crate::tui::inspection::Cell;
-use crate::tui::job::{History, Job};
-use crate::tui::msg::{Command, Effect};
+use crate::tui::job::{Job, UndoKind};
+use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simulation, State};
 use ratatui::text::Line;
 
@@ -99,7 +99,7 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
     let what = format!(
         "appended {} ({})",
         crate::core::fmt::count(n as u64, "compaction"),
-        preview.spec
+        preview.request.spec()
     );
     let job = Job::Write {
         dir: state.dir.clone(),
@@ -107,7 +107,7 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
         edit: preview.plan.edit().stamped_at(state.now()),
         what,
         view: state.settings.view,
-        history: History::Record,
+        undo: UndoKind::Record,
     };
     run(state, fx, "writing under jp's lock", job);
 }
@@ -129,7 +129,7 @@ pub(super) fn summarize_preview(state: &mut State, fx: &mut Vec<Effect>) {
         );
         return;
     }
-    let request = crate::tui::job::PreviewRequest::of_spec(&preview.spec);
+    let request = preview.request.clone();
     super::input::plan_preview_with(state, request, true, fx);
 }
 
@@ -273,7 +273,7 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
         edit: plan.edit(),
         what,
         view: state.settings.view,
-        history: History::Record,
+        undo: UndoKind::Record,
     };
     run(state, fx, "writing under jp's lock", job);
 }
@@ -379,7 +379,7 @@ pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
         edit: step.inverse.clone(),
         what: step.what.clone(),
         view: state.settings.view,
-        history: if redo { History::Redo } else { History::Undo },
+        undo: if redo { UndoKind::Redo } else { UndoKind::Undo },
     };
     // What is undone is what is on disk; a pending preview no longer fits.
     state.preview = None;
@@ -405,29 +405,29 @@ pub(super) fn open_largest(state: &mut State) {
 }
 
 /// Keys in the largest view: move, jump to the event, close.
-pub(super) fn largest_key(state: &mut State, cmd: Command) {
+pub(super) fn largest_key(state: &mut State, cmd: Action) {
     let page = crate::tui::layout::pane_rows(state.width, state.height, 0, 0).max(1);
     let Some(Panel::Largest(l)) = &mut state.panel else {
         return;
     };
     let last = l.entries.len().saturating_sub(1);
     match cmd {
-        Command::Down => l.cursor = (l.cursor + 1).min(last),
-        Command::Up => l.cursor = l.cursor.saturating_sub(1),
-        Command::PageDown => l.cursor = (l.cursor + page).min(last),
-        Command::PageUp => l.cursor = l.cursor.saturating_sub(page),
-        Command::Top => l.cursor = 0,
-        Command::Bottom => l.cursor = last,
-        Command::OpenDetail => {
+        Action::Down => l.cursor = (l.cursor + 1).min(last),
+        Action::Up => l.cursor = l.cursor.saturating_sub(1),
+        Action::PageDown => l.cursor = (l.cursor + page).min(last),
+        Action::PageUp => l.cursor = l.cursor.saturating_sub(page),
+        Action::Top => l.cursor = 0,
+        Action::Bottom => l.cursor = last,
+        Action::OpenDetail => {
             let Some(e) = l.entries.get(l.cursor).cloned() else {
                 return;
             };
             state.panel = None;
             jump_to(state, &e);
         }
-        Command::Cancel | Command::Quit => state.panel = None,
-        Command::ForceQuit => state.quit = true,
-        Command::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+        Action::Cancel | Action::Quit => state.panel = None,
+        Action::ForceQuit => state.quit = true,
+        Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
         _ => {}
     }
 }

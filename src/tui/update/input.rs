@@ -2,7 +2,7 @@
 
 use super::run;
 use crate::core::compact::budget::Budget;
-use crate::core::compact::{rule, window};
+use crate::core::compact::window;
 use crate::tui::job::{Job, PreviewRequest};
 use crate::tui::msg::Effect;
 use crate::tui::state::{Input, InputKind, Level, Search, State};
@@ -17,7 +17,7 @@ pub(super) fn open_input(state: &mut State, kind: InputKind) {
         InputKind::Preview => state
             .preview
             .as_ref()
-            .map(|p| p.spec.clone())
+            .map(|p| p.request.spec().to_string())
             .unwrap_or_default(),
         InputKind::Search => state
             .search
@@ -119,16 +119,14 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
     let conv = model.conv.clone();
     match kind {
         InputKind::Preview => {
-            let request = if text.eq_ignore_ascii_case("auto") {
-                PreviewRequest::Auto
-            } else {
-                if let Err(e) = rule::parse(&text) {
+            let request = match PreviewRequest::parse(&text) {
+                Ok(r) => r,
+                Err(e) => {
                     if let Some(input) = &mut state.input {
                         input.error = Some(format!("at column {}: {}", e.at + 1, e.message));
                     }
                     return;
                 }
-                PreviewRequest::Rule(text.clone())
             };
             state.input = None;
             plan_preview(state, request, fx);

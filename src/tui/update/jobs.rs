@@ -5,8 +5,8 @@ use crate::core::error::Error;
 use crate::core::fmt::thousands;
 use crate::core::ops::boundary::Look;
 use crate::core::ops::{Boundary, Why};
-use crate::tui::job::{Done, JobResult, PreviewRequest};
-use crate::tui::job::{History, Job};
+use crate::tui::job::{Done, JobResult};
+use crate::tui::job::{Job, UndoKind};
 use crate::tui::msg::Effect;
 use crate::tui::state::{ConfirmKind, Level, Panel, Preview, State};
 
@@ -59,11 +59,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             // New events under an open preview: plan it again against them,
             // so a relative rule (`s:..-3`) moves with the stream.
             if grew && let Some(p) = &state.preview {
-                let request = if p.spec == "auto" {
-                    PreviewRequest::Auto
-                } else {
-                    PreviewRequest::Rule(p.spec.clone())
-                };
+                let request = p.request.clone();
                 super::input::plan_preview(state, request, fx);
             }
             auto_at_boundary(state, fx);
@@ -99,28 +95,32 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             match result {
                 Ok(p) if p.plan.additions.is_empty() => {
                     // The automatic policy says why at each step, all of it.
-                    let why = if matches!(p.request, PreviewRequest::Auto) {
-                        p.plan.notes.join(" · ")
+                    let why = if p.request.is_auto() {
+                        p.plan
+                            .notes
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" · ")
                     } else {
                         p.plan
                             .skipped
                             .last()
                             .map(|s| s.reason.clone())
-                            .or_else(|| p.plan.notes.last().cloned())
+                            .or_else(|| p.plan.notes.last().map(ToString::to_string))
                             .unwrap_or_default()
                     };
                     state.set_status(format!("nothing to compact: {why}"), Level::Info);
                 }
                 Ok(p) => {
-                    let spec = match &p.request {
-                        PreviewRequest::Auto => "auto".to_string(),
-                        PreviewRequest::Rule(s) => s.clone(),
-                    };
                     let status = match &p.plan.withheld {
                         Some(w) => format!("previewing: {}; S makes it, Esc drops", w.describe()),
                         None => "previewing: a applies, Esc drops".to_string(),
                     };
-                    state.preview = Some(Preview { spec, plan: p.plan });
+                    state.preview = Some(Preview {
+                        request: p.request,
+                        plan: p.plan,
+                    });
                     state.set_inspection(*p.inspection);
                     state.set_status(status, Level::Info);
                 }
@@ -131,23 +131,23 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             state.status.busy = None;
             state.preview = None;
             state.set_inspection(*w.inspection);
-            let step = crate::tui::state::Step {
+            let step = crate::tui::state::UndoEntry {
                 what: w.what.clone(),
                 inverse: w.inverse,
             };
-            let said = match w.history {
-                History::Record if w.written => {
+            let said = match w.undo {
+                UndoKind::Record if w.written => {
                     state.history.undo.push(step);
                     state.history.redo.clear();
                     format!("{} · u undoes", w.what)
                 }
-                History::Record => w.what,
-                History::Undo => {
+                UndoKind::Record => w.what,
+                UndoKind::Undo => {
                     state.history.undo.pop();
                     state.history.redo.push(step);
                     format!("undone: {} · Ctrl-R redoes", w.what)
                 }
-                History::Redo => {
+                UndoKind::Redo => {
                     state.history.redo.pop();
                     state.history.undo.push(step);
                     format!("redone: {}", w.what)

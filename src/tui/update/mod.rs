@@ -16,7 +16,7 @@ mod picker;
 mod route;
 
 use super::job::Job;
-use super::msg::{Command, Effect, Msg};
+use super::msg::{Action, Effect, Msg};
 use super::state::{Level, Panel, State};
 use crate::core::auto::Mode;
 use crate::core::compact::jp_view::View;
@@ -89,22 +89,22 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             }
         }
         Msg::Done(done) => jobs::finished(state, *done, fx),
-        Msg::Command(cmd) => command(state, cmd, fx),
+        Msg::Action(cmd) => command(state, cmd, fx),
     }
 }
 
-fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
+fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
     let writes = matches!(
         cmd,
-        Command::Preview
-            | Command::Apply
-            | Command::Summarize
-            | Command::ResetAuto
-            | Command::ResetAll
-            | Command::Delete
-            | Command::ToggleAuto
-            | Command::Undo
-            | Command::Redo
+        Action::Preview
+            | Action::Apply
+            | Action::Summarize
+            | Action::ResetAuto
+            | Action::ResetAll
+            | Action::Delete
+            | Action::ToggleAuto
+            | Action::Undo
+            | Action::Redo
     );
     if writes && state.as_of.is_some() {
         state.set_status(
@@ -114,57 +114,63 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
         return;
     }
     match cmd {
-        Command::ForceQuit => state.quit = true,
-        Command::Quit => match state.panel {
+        Action::ForceQuit => state.quit = true,
+        Action::Quit => match state.panel {
             Some(_) => state.panel = None,
             // Opened from the picker: back to it.
             None if state.picker.is_some() => picker::back(state, fx),
             None => state.quit = true,
         },
-        Command::Help => {
+        Action::Help => {
             state.panel = match state.panel {
                 Some(Panel::Help { .. }) => None,
                 _ => Some(Panel::Help { scroll: 0 }),
             }
         }
-        Command::Down => nav::step(state, 1),
-        Command::Up => nav::step(state, -1),
-        Command::PageDown => nav::page(state, 1),
-        Command::PageUp => nav::page(state, -1),
-        Command::Top => nav::jump(state, true),
-        Command::Bottom => nav::jump(state, false),
-        Command::NextTurn => nav::turn(state, 1),
-        Command::PrevTurn => nav::turn(state, -1),
-        Command::SwitchPane => nav::switch(state, true),
-        Command::SwitchPaneBack => nav::switch(state, false),
-        Command::OpenDetail => commands::open_detail(state, fx),
-        Command::Search => input::open_input(state, super::state::InputKind::Search),
-        Command::SearchNext => commands::search_step(state, true),
-        Command::SearchPrev => commands::search_step(state, false),
-        Command::Preview => input::open_input(state, super::state::InputKind::Preview),
-        Command::Apply => commands::apply_preview(state, fx),
-        Command::Summarize => commands::summarize_preview(state, fx),
-        Command::Cancel => commands::cancel(state, fx),
-        Command::ResetAuto => {
+        Action::Down => nav::step(state, 1),
+        Action::Up => nav::step(state, -1),
+        Action::PageDown => nav::page(state, 1),
+        Action::PageUp => nav::page(state, -1),
+        Action::Top => nav::jump(state, true),
+        Action::Bottom => nav::jump(state, false),
+        Action::NextTurn => nav::turn(state, 1),
+        Action::PrevTurn => nav::turn(state, -1),
+        Action::SwitchPane => nav::switch(state, true),
+        Action::SwitchPaneBack => nav::switch(state, false),
+        Action::OpenDetail => commands::open_detail(state, fx),
+        Action::Search => input::open_input(state, super::state::InputKind::Search),
+        Action::SearchNext => commands::search_step(state, true),
+        Action::SearchPrev => commands::search_step(state, false),
+        Action::Preview => input::open_input(state, super::state::InputKind::Preview),
+        Action::Apply => commands::apply_preview(state, fx),
+        Action::Summarize => commands::summarize_preview(state, fx),
+        Action::Cancel => commands::cancel(state, fx),
+        Action::ResetAuto => {
             commands::ask_reset(state, crate::core::compact::reset::Reset::Auto, fx)
         }
-        Command::ResetAll => {
-            commands::ask_reset(state, crate::core::compact::reset::Reset::All, fx)
-        }
-        Command::Delete => commands::delete(state, fx),
-        Command::SetWindow => input::open_input(state, super::state::InputKind::Window),
-        Command::ToggleMode => {
+        Action::ResetAll => commands::ask_reset(state, crate::core::compact::reset::Reset::All, fx),
+        Action::Delete => commands::delete(state, fx),
+        Action::SetWindow => input::open_input(state, super::state::InputKind::Window),
+        Action::ToggleMode => {
             state.settings.config.mode = match state.settings.config.mode {
                 Mode::Single => Mode::Staged,
                 Mode::Staged => Mode::Single,
             };
-            let what = match state.settings.config.mode {
-                Mode::Single => "single (RFD D50: one trigger at 75%)",
-                Mode::Staged => "staged (elide above 60%, summarise above 85%)",
+            let c = &state.settings.config;
+            let what = match c.mode {
+                Mode::Single => format!(
+                    "single (RFD D50: one trigger at {:.0}%)",
+                    c.trigger_ratio * 100.0
+                ),
+                Mode::Staged => format!(
+                    "staged (elide above {:.0}%, summarise above {:.0}%)",
+                    c.soft_ratio * 100.0,
+                    c.hard_ratio * 100.0
+                ),
             };
             state.set_status(format!("automatic mode: {what}"), Level::Info);
         }
-        Command::ToggleJpView => {
+        Action::ToggleJpView => {
             state.settings.view = match state.settings.view {
                 View::Inspect => View::Jp,
                 View::Jp => View::Inspect,
@@ -191,7 +197,7 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                 },
             );
         }
-        Command::ToggleAuto => {
+        Action::ToggleAuto => {
             state.settings.auto_run = !state.settings.auto_run;
             if state.settings.auto_run {
                 if let Some(m) = &state.inspection {
@@ -203,17 +209,17 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                     Level::Info,
                 );
                 if !state.settings.follow {
-                    command(state, Command::Follow, fx);
+                    command(state, Action::Follow, fx);
                 }
             } else {
                 state.set_status("automatic compaction off", Level::Info);
             }
         }
-        Command::AsOf => commands::toggle_as_of(state, fx),
-        Command::NextRequest => commands::step_request(state, 1, fx),
-        Command::PrevRequest => commands::step_request(state, -1, fx),
-        Command::Simulation => commands::open_simulation(state, fx),
-        Command::Follow => {
+        Action::AsOf => commands::toggle_as_of(state, fx),
+        Action::NextRequest => commands::step_request(state, 1, fx),
+        Action::PrevRequest => commands::step_request(state, -1, fx),
+        Action::Simulation => commands::open_simulation(state, fx),
+        Action::Follow => {
             state.settings.follow = !state.settings.follow;
             fx.push(Effect::Watch(state.settings.follow));
             if state.settings.follow {
@@ -227,27 +233,27 @@ fn command(state: &mut State, cmd: Command, fx: &mut Vec<Effect>) {
                 state.set_status("follow off", Level::Info);
             }
         }
-        Command::ToggleRaw => {
+        Action::ToggleRaw => {
             if let Some(Panel::Detail(d)) = &mut state.panel {
                 d.show_raw = !d.show_raw;
                 d.scroll = 0;
             }
         }
-        Command::PrevWindow | Command::NextWindow => {
+        Action::PrevWindow | Action::NextWindow => {
             if let Some(Panel::Simulation(s)) = &mut state.panel {
                 let n = s.windows.len();
-                s.selected = if matches!(cmd, Command::NextWindow) {
+                s.selected = if matches!(cmd, Action::NextWindow) {
                     (s.selected + 1) % n
                 } else {
                     (s.selected + n - 1) % n
                 };
             }
         }
-        Command::Largest => commands::open_largest(state),
-        Command::Undo => commands::undo_redo(state, false, fx),
-        Command::Redo => commands::undo_redo(state, true, fx),
+        Action::Largest => commands::open_largest(state),
+        Action::Undo => commands::undo_redo(state, false, fx),
+        Action::Redo => commands::undo_redo(state, true, fx),
         // Only meaningful in a confirmation or the detail view, where
         // `route` handles them.
-        Command::Confirm | Command::ToggleWrap | Command::ScrollLeft | Command::ScrollRight => {}
+        Action::Confirm | Action::ToggleWrap | Action::ScrollLeft | Action::ScrollRight => {}
     }
 }

@@ -2,7 +2,7 @@
 
 use super::route;
 use crate::tui::layout::{Area, hit_test};
-use crate::tui::msg::Command;
+use crate::tui::msg::Action;
 use crate::tui::state::{Focus, Panel, State};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
@@ -148,9 +148,9 @@ pub(super) fn mouse(state: &mut State, m: MouseEvent) {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             if let Some(Panel::Detail(_)) = state.panel {
                 let a = if m.kind == MouseEventKind::ScrollDown {
-                    Command::Down
+                    Action::Down
                 } else {
-                    Command::Up
+                    Action::Up
                 };
                 for _ in 0..3 {
                     route::detail_key(state, a);

@@ -4,7 +4,7 @@
 
 use super::{commands, input};
 use crate::tui::keys::{self, Scope};
-use crate::tui::msg::{Command, Effect};
+use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Level, Panel, State};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
@@ -25,12 +25,12 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     }
     if let Some(Panel::Confirm(c)) = &state.panel {
         match keys::lookup(Scope::Confirm, &k) {
-            Some(Command::Confirm) => {
+            Some(Action::Confirm) => {
                 let c = c.clone();
                 state.panel = None;
                 commands::confirmed(state, c, fx);
             }
-            Some(Command::Cancel) => {
+            Some(Action::Cancel) => {
                 state.panel = None;
                 state.set_status("cancelled: nothing written", Level::Info);
             }
@@ -45,9 +45,9 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
         Some(Panel::Help { .. }) => {
             // Help scrolls; any other key closes it.
             match keys::lookup(Scope::Help, &k) {
-                Some(Command::Down) => scroll_help(state, 3),
-                Some(Command::Up) => scroll_help(state, -3),
-                Some(Command::ForceQuit) => state.quit = true,
+                Some(Action::Down) => scroll_help(state, 3),
+                Some(Action::Up) => scroll_help(state, -3),
+                Some(Action::ForceQuit) => state.quit = true,
                 _ => state.panel = None,
             }
             return;
@@ -67,7 +67,7 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
         && state.load_error.is_some()
         && !matches!(
             cmd,
-            Command::Quit | Command::ForceQuit | Command::Follow | Command::Help
+            Action::Quit | Action::ForceQuit | Action::Follow | Action::Help
         )
     {
         return;
@@ -88,7 +88,7 @@ fn scroll_help(state: &mut State, by: isize) {
     }
 }
 
-pub(super) fn detail_key(state: &mut State, cmd: Command) {
+pub(super) fn detail_key(state: &mut State, cmd: Action) {
     use crate::tui::detail_view;
     let Some(Panel::Detail(d)) = &state.panel else {
         return;
@@ -102,27 +102,27 @@ pub(super) fn detail_key(state: &mut State, cmd: Command) {
         return;
     };
     match cmd {
-        Command::Down => d.scroll = (d.scroll + 1).min(max),
-        Command::Up => d.scroll = d.scroll.saturating_sub(1),
-        Command::PageDown => d.scroll = (d.scroll + h).min(max),
-        Command::PageUp => d.scroll = d.scroll.saturating_sub(h),
-        Command::Top => d.scroll = 0,
-        Command::Bottom => d.scroll = max,
-        Command::ToggleRaw => {
+        Action::Down => d.scroll = (d.scroll + 1).min(max),
+        Action::Up => d.scroll = d.scroll.saturating_sub(1),
+        Action::PageDown => d.scroll = (d.scroll + h).min(max),
+        Action::PageUp => d.scroll = d.scroll.saturating_sub(h),
+        Action::Top => d.scroll = 0,
+        Action::Bottom => d.scroll = max,
+        Action::ToggleRaw => {
             d.show_raw = !d.show_raw;
             d.scroll = 0;
             d.hscroll = 0;
         }
-        Command::ToggleWrap => {
+        Action::ToggleWrap => {
             d.wrap = !d.wrap;
             d.scroll = 0;
             d.hscroll = 0;
         }
-        Command::ScrollLeft => d.hscroll = d.hscroll.saturating_sub(8),
-        Command::ScrollRight if !d.wrap => d.hscroll = (d.hscroll + 8).min(hmax),
-        Command::Cancel | Command::Quit => state.panel = None,
-        Command::ForceQuit => state.quit = true,
-        Command::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+        Action::ScrollLeft => d.hscroll = d.hscroll.saturating_sub(8),
+        Action::ScrollRight if !d.wrap => d.hscroll = (d.hscroll + 8).min(hmax),
+        Action::Cancel | Action::Quit => state.panel = None,
+        Action::ForceQuit => state.quit = true,
+        Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
         _ => {}
     }
 }

@@ -5,7 +5,7 @@ use crate::core::compact::jp_view::View;
 use crate::core::compact::window::{WindowSource, human_tokens};
 use crate::core::fmt::{change, thousands};
 use crate::tui::keys::{self, Scope};
-use crate::tui::msg::Command;
+use crate::tui::msg::Action;
 use crate::tui::state::{InputKind, Level, Panel, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -177,18 +177,17 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         let ranges: Vec<String> = p.plan.additions.iter().map(|a| a.range().human()).collect();
         spans.push(Span::raw(format!(
             "{} (turns {}): {} → {} tok ({})",
-            p.spec,
+            p.request.spec(),
             ranges.join(", "),
             thousands(b),
             thousands(a),
             change(b, a)
         )));
-        let fired = ["elision", "summary", "rule", "Compacted"];
         let note = p
             .plan
             .notes
             .iter()
-            .find(|n| fired.iter().any(|f| n.starts_with(f)))
+            .find(|n| n.is_action())
             .or(p.plan.notes.last());
         if let Some(w) = &p.plan.withheld {
             // What pressing S sends, and where, comes before anything else.
@@ -293,9 +292,9 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                         area,
                         state,
                         vec![
-                            (key(Scope::Main, Command::Quit), "quit"),
-                            (key(Scope::Main, Command::Follow), "wait for a fix"),
-                            (key(Scope::Main, Command::Help), "help"),
+                            (key(Scope::Main, Action::Quit), "quit"),
+                            (key(Scope::Main, Action::Follow), "wait for a fix"),
+                            (key(Scope::Main, Action::Help), "help"),
                         ],
                     );
                 }
@@ -306,36 +305,36 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                         state,
                         vec![
                             ("[/]", "previous/next request"),
-                            (key(Scope::AsOf, Command::AsOf), "back to now"),
-                            (key(Scope::Main, Command::OpenDetail), "detail"),
-                            (key(Scope::Main, Command::Quit), "quit"),
+                            (key(Scope::AsOf, Action::AsOf), "back to now"),
+                            (key(Scope::Main, Action::OpenDetail), "detail"),
+                            (key(Scope::Main, Action::Quit), "quit"),
                         ],
                     );
                 }
                 // The essentials first; footer_items drops from the end.
                 let mut v = vec![
-                    (key(Scope::Main, Command::Quit), "quit"),
-                    (key(Scope::Main, Command::Help), "help"),
-                    (key(Scope::Main, Command::Preview), "preview"),
+                    (key(Scope::Main, Action::Quit), "quit"),
+                    (key(Scope::Main, Action::Help), "help"),
+                    (key(Scope::Main, Action::Preview), "preview"),
                 ];
                 if state.preview.is_some() {
-                    v.push((key(Scope::Main, Command::Apply), "apply"));
+                    v.push((key(Scope::Main, Action::Apply), "apply"));
                     v.push(("Esc", "drop"));
                 }
                 v.extend([
-                    (key(Scope::Main, Command::Simulation), "simulate"),
-                    (key(Scope::Main, Command::Search), "search"),
+                    (key(Scope::Main, Action::Simulation), "simulate"),
+                    (key(Scope::Main, Action::Search), "search"),
                 ]);
                 if !state.history.undo.is_empty() {
-                    v.push((key(Scope::Main, Command::Undo), "undo"));
+                    v.push((key(Scope::Main, Action::Undo), "undo"));
                 }
                 v.extend([
-                    (key(Scope::Main, Command::ResetAuto), "reset auto"),
-                    (key(Scope::Main, Command::ResetAll), "reset all"),
-                    (key(Scope::Main, Command::Delete), "delete"),
-                    (key(Scope::Main, Command::SetWindow), "window"),
-                    (key(Scope::Main, Command::ToggleMode), "mode"),
-                    (key(Scope::Main, Command::Follow), "follow"),
+                    (key(Scope::Main, Action::ResetAuto), "reset auto"),
+                    (key(Scope::Main, Action::ResetAll), "reset all"),
+                    (key(Scope::Main, Action::Delete), "delete"),
+                    (key(Scope::Main, Action::SetWindow), "window"),
+                    (key(Scope::Main, Action::ToggleMode), "mode"),
+                    (key(Scope::Main, Action::Follow), "follow"),
                     ("Tab", "pane"),
                     ("Enter", "detail"),
                 ]);
@@ -364,6 +363,6 @@ fn footer_items(frame: &mut Frame, area: Rect, state: &State, items: Vec<(&str, 
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-fn key(scope: Scope, command: Command) -> &'static str {
+fn key(scope: Scope, command: Action) -> &'static str {
     keys::key_for(scope, command).unwrap_or("?")
 }

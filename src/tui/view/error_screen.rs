@@ -3,7 +3,7 @@
 //! sense. It must not look like a screen still loading.
 
 use crate::tui::keys::{Scope, key_for};
-use crate::tui::msg::Command;
+use crate::tui::msg::Action;
 use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -28,7 +28,7 @@ pub fn draw(frame: &mut Frame, area: Rect, error: &str, state: &State) {
         .strip_prefix(&full)
         .map(|rest| rest.trim_start_matches('/'))
         .unwrap_or(error);
-    let key = |c: Command| key_for(Scope::Main, c).unwrap_or("?").to_string();
+    let key = |c: Action| key_for(Scope::Main, c).unwrap_or("?").to_string();
     let waiting = if state.settings.follow {
         Line::from(Span::styled(
             "following: this screen is replaced as soon as the file reads again",
@@ -36,7 +36,7 @@ pub fn draw(frame: &mut Frame, area: Rect, error: &str, state: &State) {
         ))
     } else {
         Line::from(vec![
-            Span::styled(key(Command::Follow), t.key()),
+            Span::styled(key(Action::Follow), t.key()),
             Span::raw(" waits for the file to be fixed (it is read again at every change)"),
         ])
     };
@@ -55,7 +55,7 @@ pub fn draw(frame: &mut Frame, area: Rect, error: &str, state: &State) {
         Line::raw(""),
         waiting,
         Line::from(vec![
-            Span::styled(key(Command::Quit), t.key()),
+            Span::styled(key(Action::Quit), t.key()),
             Span::raw(" quits"),
         ]),
     ];

@@ -98,7 +98,7 @@ pub fn draw(frame: &mut Frame, state: &State) {
         _ => {
             panes::draw(frame, s.raw, s.projected, state);
             list::draw(frame, s.list, state);
-            if let Some(p) = state.preview.as_ref().filter(|p| p.spec == "auto") {
+            if let Some(p) = state.preview.as_ref().filter(|p| p.request.is_auto()) {
                 let panes = ratatui::layout::Rect {
                     width: area.width,
                     ..s.raw

@@ -1,0 +1,104 @@
+//! What opens over the panes: the one-line input, the preview, a
+//! confirmation, the detail view, the simulation and the size list, and the
+//! search under way. Parts of the inspector's state.
+
+use crate::core::auto::run::Run;
+use crate::core::compact::reset::Reset;
+use crate::core::ops::Plan;
+use ratatui::text::Line;
+use tui_textarea::TextArea;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    Preview,
+    Search,
+    Window,
+}
+
+pub struct Input {
+    pub kind: InputKind,
+    pub area: TextArea<'static>,
+    pub error: Option<String>,
+}
+
+impl std::fmt::Debug for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Input")
+            .field("kind", &self.kind)
+            .field("text", &self.area.lines())
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+impl Input {
+    pub fn text(&self) -> String {
+        self.area.lines().join("")
+    }
+}
+
+/// A shown preview: what was asked for, and the plan not written yet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    pub request: crate::tui::job::PreviewRequest,
+    pub plan: Plan,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConfirmKind {
+    Reset(Reset),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirm {
+    pub kind: ConfirmKind,
+    pub question: String,
+    /// The change, with the tokens after it, once planned.
+    pub plan: Option<Plan>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Detail {
+    pub title: String,
+    /// What the event is: type, time, ids, its fate.
+    pub header: Vec<Line<'static>>,
+    /// The decoded text, highlighted once the worker is done.
+    pub lines: Vec<Line<'static>>,
+    /// The event as stored (with its encoding).
+    pub raw: Vec<Line<'static>>,
+    pub show_raw: bool,
+    /// The first row shown (a row of wrapped text when wrapping).
+    pub scroll: usize,
+    /// Long lines wrap (the default); off, they scroll sideways.
+    pub wrap: bool,
+    /// Columns scrolled sideways when not wrapping.
+    pub hscroll: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Simulation {
+    pub windows: Vec<u64>,
+    pub selected: usize,
+    pub runs: Option<Result<Vec<Run>, String>>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Panel {
+    Detail(Detail),
+    Help {
+        scroll: usize,
+    },
+    Confirm(Confirm),
+    Simulation(Simulation),
+    /// The projected events by size (`L`).
+    Largest(super::largest::Largest),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Search {
+    pub query: String,
+    /// Raw event indices whose text matches.
+    pub hits: Vec<usize>,
+    pub current: Option<usize>,
+    pub pending: bool,
+}
