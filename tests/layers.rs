@@ -1,0 +1,248 @@
+//! The core reads top to bottom: each folder imports only from the folders
+//! below it (README, "Architecture"), and no files of one folder import
+//! each other in a circle. Read off the source, so a new `use` that points
+//! back up fails here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The core's layers, lowest first; a folder may use its own layer and the
+/// ones before it.
+const LAYERS: [&[&str]; 8] = [
+    &["error", "fmt", "visible"],
+    &["model", "search"],
+    &["store"],
+    &["compact"],
+    &["providers"],
+    &["summarize"],
+    &["auto"],
+    &["ops"],
+];
+
+fn rank(name: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&name))
+}
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file without its comments (`//` to the end of a line is
+/// enough here: no path in a string literal spans `crate::core::`).
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths a file names after `prefix` (`crate::core::` or `super::`),
+/// with `{a, b::c}` groups expanded, as segment lists.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let head: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        let segs: Vec<String> = head
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        if (head.is_empty() || head.ends_with("::")) && rest[head.len()..].starts_with('{') {
+            let group = &rest[head.len() + 1..];
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            for item in group.split(',') {
+                let item = item.trim().split(' ').next().unwrap_or("");
+                let mut p = segs.clone();
+                p.extend(
+                    item.split("::")
+                        .filter(|s| !s.is_empty() && *s != "self" && !s.starts_with('{'))
+                        .map(String::from),
+                );
+                out.push(p);
+            }
+        } else {
+            out.push(segs);
+        }
+    }
+    out
+}
+
+struct Core {
+    root: PathBuf,
+    files: Vec<PathBuf>,
+}
+
+impl Core {
+    fn read() -> Core {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
+        let mut files = Vec::new();
+        sources(&root, &mut files);
+        files.sort();
+        Core { root, files }
+    }
+
+    /// `model`, `compact`…, or `error` for `error.rs` at the top.
+    fn folder(&self, file: &Path) -> String {
+        let rel = file.strip_prefix(&self.root).unwrap();
+        let first = rel.components().next().unwrap().as_os_str();
+        first.to_string_lossy().trim_end_matches(".rs").to_string()
+    }
+
+    /// The module path of a file under `src/core` (`["compact", "plan"]`).
+    fn module(&self, file: &Path) -> Vec<String> {
+        let rel = file.strip_prefix(&self.root).unwrap().with_extension("");
+        let mut m: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if m.last().is_some_and(|l| l == "mod") {
+            m.pop();
+        }
+        m
+    }
+
+    /// The file of the longest module prefix of `path`, if it is one.
+    fn file_of(&self, path: &[String]) -> Option<&PathBuf> {
+        (1..=path.len())
+            .rev()
+            .find_map(|k| self.files.iter().find(|f| self.module(f) == path[..k]))
+    }
+
+    /// Every file `file` imports from the core, by module path.
+    fn imports(&self, file: &Path) -> BTreeSet<PathBuf> {
+        let text = code(&fs::read_to_string(file).unwrap());
+        let me = self.module(file);
+        let is_mod = file.file_name().is_some_and(|n| n == "mod.rs");
+        let mut out = BTreeSet::new();
+        for p in paths_after(&text, "crate::core::") {
+            if let Some(f) = self.file_of(&p) {
+                out.insert(f.clone());
+            }
+        }
+        for p in paths_after(&text, "super::") {
+            let mut base = me.clone();
+            if !is_mod || !base.is_empty() {
+                base.pop();
+            }
+            base.extend(p);
+            if let Some(f) = self.file_of(&base) {
+                out.insert(f.clone());
+            }
+        }
+        out.remove(file);
+        out
+    }
+}
+
+#[test]
+fn no_folder_of_the_core_imports_from_a_layer_above_it() {
+    let core = Core::read();
+    let mut wrong = Vec::new();
+    for f in &core.files {
+        let Some(mine) = rank(&core.folder(f)) else {
+            continue;
+        };
+        for used in core.imports(f) {
+            let theirs = core.folder(&used);
+            if rank(&theirs).is_some_and(|r| r > mine) {
+                wrong.push(format!(
+                    "{} uses {}",
+                    f.strip_prefix(&core.root).unwrap().display(),
+                    used.strip_prefix(&core.root).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "arrows back up:\n{}", wrong.join("\n"));
+    // Every folder is placed: a new one must be given its layer.
+    for f in &core.files {
+        let folder = core.folder(f);
+        assert!(
+            folder == "mod" || rank(&folder).is_some(),
+            "src/core/{folder} has no layer in tests/layers.rs"
+        );
+    }
+}
+
+#[test]
+fn no_files_of_one_folder_import_each_other_in_a_circle() {
+    let core = Core::read();
+    let mut graph: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
+    for f in &core.files {
+        let dir = f.parent().unwrap();
+        let same: BTreeSet<PathBuf> = core
+            .imports(f)
+            .into_iter()
+            .filter(|u| u.parent() == Some(dir))
+            .collect();
+        graph.insert(f.clone(), same);
+    }
+    // Depth-first; a node met again while still open closes a circle.
+    fn visit(
+        n: &PathBuf,
+        g: &BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+        open: &mut Vec<PathBuf>,
+        done: &mut BTreeSet<PathBuf>,
+    ) -> Option<Vec<PathBuf>> {
+        if let Some(i) = open.iter().position(|o| o == n) {
+            return Some(open[i..].to_vec());
+        }
+        if done.contains(n) {
+            return None;
+        }
+        open.push(n.clone());
+        for m in g.get(n).into_iter().flatten() {
+            if let Some(c) = visit(m, g, open, done) {
+                return Some(c);
+            }
+        }
+        open.pop();
+        done.insert(n.clone());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for n in graph.keys() {
+        if let Some(circle) = visit(n, &graph, &mut Vec::new(), &mut done) {
+            let names: Vec<String> = circle
+                .iter()
+                .map(|p| p.strip_prefix(&core.root).unwrap().display().to_string())
+                .collect();
+            panic!("a circle: {}", names.join(" -> "));
+        }
+    }
+}
+
+/// The check itself can fail: an upward path is found where one is written.
+#[test]
+fn the_reader_finds_grouped_and_relative_paths() {
+    let paths = paths_after(
+        "use crate::core::{auto::AutoConfig, model::{self}};\nlet x = crate::core::ops::budget(c);",
+        "crate::core::",
+    );
+    assert!(paths.contains(&vec!["auto".to_string(), "AutoConfig".to_string()]));
+    assert!(paths.contains(&vec!["ops".to_string(), "budget".to_string()]));
+    assert!(
+        paths
+            .iter()
+            .any(|p| p.first().is_some_and(|s| s == "model"))
+    );
+    assert_eq!(rank("ops"), Some(7));
+    assert!(rank("compact") < rank("summarize"));
+}
