@@ -3,7 +3,6 @@
 //! simulation views.
 
 use super::run;
-use crate::core::compact::budget::Budget;
 use crate::core::compact::reset::{self, Reset};
 use crate::core::ops;
 use crate::tui::detail;
@@ -159,7 +158,7 @@ pub(super) fn cancel(state: &mut State, fx: &mut Vec<Effect>) {
 }
 
 pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
-    let Some(m) = &state.inspection else {
+    let (Some(m), Some(budget)) = (&state.inspection, state.budget()) else {
         return;
     };
     let count = reset::count(&m.conv, which);
@@ -188,7 +187,6 @@ pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
         question,
         plan: None,
     }));
-    let budget = state.budget().unwrap_or_else(|| Budget::bare(None));
     fx.push(Effect::job(Job::PreviewReset {
         conv,
         reset: which,
@@ -241,7 +239,7 @@ pub(super) fn delete(state: &mut State, fx: &mut Vec<Effect>) {
 }
 
 pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
-    let Some(m) = &state.inspection else {
+    let (Some(m), Some(budget)) = (&state.inspection, state.budget()) else {
         return;
     };
     let ConfirmKind::Reset(which) = c.kind;
@@ -249,11 +247,7 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
     // here (the removal is cheap, only its estimate is not).
     let plan = match c.plan {
         Some(plan) => plan,
-        None => match ops::preview_reset(
-            &m.conv,
-            which,
-            &state.budget().unwrap_or_else(|| Budget::bare(None)),
-        ) {
+        None => match ops::preview_reset(&m.conv, which, &budget) {
             Ok(plan) => plan,
             Err(e) => {
                 state.set_status(e.to_string(), Level::Error);

@@ -1,7 +1,6 @@
 //! The prompts: a rule (or `auto`) to preview, a search, a window size.
 
 use super::run;
-use crate::core::compact::budget::Budget;
 use crate::core::compact::window;
 use crate::tui::job::{Job, PreviewRequest};
 use crate::tui::msg::Effect;
@@ -53,11 +52,10 @@ pub(super) fn plan_preview_with(
     summarize: bool,
     fx: &mut Vec<Effect>,
 ) {
-    let Some(model) = &state.inspection else {
+    let (Some(model), Some(budget)) = (&state.inspection, state.budget()) else {
         return;
     };
     let conv = model.conv.clone();
-    let budget = state.budget().unwrap_or_else(|| Budget::bare(None));
     run(
         state,
         fx,
