@@ -10,6 +10,7 @@ mod list;
 mod models;
 pub(crate) mod output;
 mod policy;
+mod reprint;
 mod reset;
 mod show;
 mod simulate;

@@ -27,24 +27,6 @@ pub fn write_json<T: serde::Serialize + ?Sized>(out: impl Write, v: &T) -> anyho
     Ok(())
 }
 
-/// A JSON array made as it is written: item `i` of `len` is `item(i)`, so
-/// a long list is never held whole as a `Value`.
-pub struct Streamed<F> {
-    pub len: usize,
-    pub item: F,
-}
-
-impl<F: Fn(usize) -> Value> serde::Serialize for Streamed<F> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.len))?;
-        for i in 0..self.len {
-            seq.serialize_element(&(self.item)(i))?;
-        }
-        seq.end()
-    }
-}
-
 /// Writes lines to stdout, ending quietly when the reader goes away
 /// (`| head`).
 pub fn print_lines<I: IntoIterator<Item = String>>(lines: I) -> anyhow::Result<()> {

@@ -28,7 +28,9 @@ pub fn try_decode_standard(s: &str) -> Option<String> {
     if !s.len().is_multiple_of(4) {
         return None;
     }
-    let bytes = STANDARD.decode(s).ok()?;
+    let mut bytes = vec![0u8; s.len() / 4 * 3];
+    let n = decode_quads(s.as_bytes(), &mut bytes)?;
+    bytes.truncate(n);
     String::from_utf8(bytes).ok()
 }
 
@@ -168,9 +170,28 @@ pub fn encode_event(event: &mut Value) {
     map_storage_fields(event, encode_value, |s| *s = encode_storage(s));
 }
 
-/// Calls `tree` on the values `jp` encodes recursively (a tool call's
-/// `arguments`, a conversation event's `metadata`) and `string` on a tool
-/// result's `content`.
+/// How `jp` stores a field of an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    /// Every string inside, recursively (a tool call's `arguments`, a
+    /// conversation event's `metadata`).
+    Tree,
+    /// The string itself (a tool result's `content`).
+    String,
+}
+
+/// Whether and how `jp` encodes `field` of an event of type `kind`.
+pub fn stored_as(kind: &str, field: &str) -> Option<Stored> {
+    match (kind, field) {
+        ("tool_call_request", "arguments") => Some(Stored::Tree),
+        ("tool_call_response", "content") => Some(Stored::String),
+        (_, "metadata") if is_conversation_event(kind) => Some(Stored::Tree),
+        _ => None,
+    }
+}
+
+/// Calls `tree` or `string` on each field `jp` encodes, as [`stored_as`]
+/// says.
 fn map_storage_fields(event: &mut Value, tree: impl Fn(&mut Value), string: impl Fn(&mut String)) {
     let Some(obj) = event.as_object_mut() else {
         return;
@@ -180,23 +201,12 @@ fn map_storage_fields(event: &mut Value, tree: impl Fn(&mut Value), string: impl
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    match kind.as_str() {
-        "tool_call_request" => {
-            if let Some(args) = obj.get_mut("arguments") {
-                tree(args);
-            }
+    for (field, value) in obj.iter_mut() {
+        match (stored_as(&kind, field), value) {
+            (Some(Stored::Tree), v) => tree(v),
+            (Some(Stored::String), Value::String(s)) => string(s),
+            _ => {}
         }
-        "tool_call_response" => {
-            if let Some(Value::String(content)) = obj.get_mut("content") {
-                string(content);
-            }
-        }
-        _ => {}
-    }
-    if is_conversation_event(&kind)
-        && let Some(meta) = obj.get_mut("metadata")
-    {
-        tree(meta);
     }
 }
 

@@ -1,0 +1,408 @@
+//! Writing an event's stored JSON text pretty, straight from the text:
+//! byte for byte what serde_json's pretty printer writes for the value the
+//! text parses to (with jp's storage encoding taken off the fields jp
+//! encodes), without building that value. `show --json` spends its time
+//! here on large conversations.
+
+use crate::core::model::encoding::{self, Stored};
+use std::borrow::Cow;
+
+/// One indentation step, as serde_json's `PrettyFormatter` writes it.
+const INDENT: &[u8] = b"  ";
+
+/// Writes `raw`, a JSON object as stored (already checked when loaded) of
+/// type `kind`, at `level` indentation steps; `None` if the text holds
+/// something this printer leaves to serde_json (a caller then prints the
+/// parsed value).
+pub fn event(out: &mut Vec<u8>, raw: &str, kind: &str, level: usize) -> Option<()> {
+    let start = out.len();
+    let mut p = Printer {
+        src: raw.as_bytes(),
+        pos: 0,
+        out,
+    };
+    let done = p
+        .skip_ws()
+        .and_then(|_| p.value(level, Decode::Event(Some(kind))));
+    let whole = done.is_some() && p.skip_ws().is_some() && p.pos == p.src.len();
+    if !whole {
+        out.truncate(start);
+        return None;
+    }
+    Some(())
+}
+
+/// Writes `s` as serde_json writes a string: quoted, with `"`, `\` and the
+/// control characters escaped (the short forms where JSON has them).
+pub fn escaped(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut clean = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        // Eight bytes at a time while none of them needs escaping, then
+        // straight to the first that does.
+        if i + 8 <= bytes.len() {
+            let w = u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or_default());
+            let m = escape_mask(w);
+            if m == 0 {
+                i += 8;
+                continue;
+            }
+            i += (m.trailing_zeros() / 8) as usize;
+        }
+        let b = bytes[i];
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..=0x1f => b"",
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(&bytes[clean..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 0xf) as usize],
+            ]);
+        } else {
+            out.extend_from_slice(esc);
+        }
+        i += 1;
+        clean = i;
+    }
+    out.extend_from_slice(&bytes[clean..]);
+    out.push(b'"');
+}
+
+/// The high bit of each byte of `w` (little-endian) that is `"`, `\` or
+/// below 0x20; above the lowest flagged byte a flag may be false (borrows
+/// run upwards), so only the lowest is used.
+fn escape_mask(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let below_0x20 = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+    below_0x20 | zero_in(w ^ (ONES * b'"' as u64)) | zero_in(w ^ (ONES * b'\\' as u64))
+}
+
+/// What happens to the strings of the value being written.
+#[derive(Clone, Copy)]
+enum Decode<'k> {
+    /// The event object itself: its fields say what to decode.
+    Event(Option<&'k str>),
+    /// Written as stored.
+    None,
+    /// One string, decoded by jp's rule.
+    String,
+    /// Every string inside, decoded by jp's rule.
+    Tree,
+}
+
+struct Printer<'s, 'o> {
+    src: &'s [u8],
+    pos: usize,
+    out: &'o mut Vec<u8>,
+}
+
+impl<'s> Printer<'s, '_> {
+    fn skip_ws(&mut self) -> Option<()> {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.src.get(self.pos) {
+            self.pos += 1;
+        }
+        Some(())
+    }
+
+    fn newline(&mut self, level: usize) {
+        self.out.push(b'\n');
+        for _ in 0..level {
+            self.out.extend_from_slice(INDENT);
+        }
+    }
+
+    fn value(&mut self, level: usize, decode: Decode<'_>) -> Option<()> {
+        match *self.src.get(self.pos)? {
+            b'{' => self.object(level, decode),
+            b'[' => self.array(level, decode),
+            b'"' => {
+                let literal = self.string_literal()?;
+                self.string(literal, decode)
+            }
+            b't' => self.word(b"true"),
+            b'f' => self.word(b"false"),
+            b'n' => self.word(b"null"),
+            _ => self.number(),
+        }
+    }
+
+    fn word(&mut self, w: &[u8]) -> Option<()> {
+        if !self.src[self.pos..].starts_with(w) {
+            return None;
+        }
+        self.pos += w.len();
+        self.out.extend_from_slice(w);
+        Some(())
+    }
+
+    /// An integer in its shortest form is written as it stands; anything
+    /// else goes through serde_json's own number, as the value would.
+    fn number(&mut self) -> Option<()> {
+        let start = self.pos;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.src.get(self.pos) {
+            self.pos += 1;
+        }
+        let text = std::str::from_utf8(&self.src[start..self.pos]).ok()?;
+        let plain = text.parse::<u64>().is_ok() || text.parse::<i64>().is_ok();
+        let canonical = plain
+            && !text.starts_with('+')
+            && text != "-0"
+            && !(text.trim_start_matches('-').starts_with('0')
+                && text.trim_start_matches('-').len() > 1);
+        if canonical {
+            self.out.extend_from_slice(text.as_bytes());
+        } else {
+            let n: serde_json::Number = serde_json::from_str(text).ok()?;
+            serde_json::to_writer(&mut *self.out, &n).ok()?;
+        }
+        Some(())
+    }
+
+    /// The string literal at the cursor, quotes included.
+    fn string_literal(&mut self) -> Option<&'s str> {
+        let start = self.pos;
+        self.pos += 1;
+        loop {
+            let rest = self.src.get(self.pos..)?;
+            let k = memchr::memchr2(b'"', b'\\', rest)?;
+            self.pos += k;
+            if self.src[self.pos] == b'\\' {
+                self.pos += 2;
+            } else {
+                self.pos += 1;
+                break;
+            }
+        }
+        std::str::from_utf8(&self.src[start..self.pos]).ok()
+    }
+
+    fn string(&mut self, literal: &str, decode: Decode<'_>) -> Option<()> {
+        let escapes = literal.contains('\\');
+        let decoding = matches!(decode, Decode::String | Decode::Tree);
+        if !escapes && !decoding {
+            // Nothing to undo, nothing serde_json would escape: as stored.
+            self.out.extend_from_slice(literal.as_bytes());
+            return Some(());
+        }
+        let text: Cow<'_, str> = if escapes {
+            Cow::Owned(serde_json::from_str::<String>(literal).ok()?)
+        } else {
+            Cow::Borrowed(&literal[1..literal.len() - 1])
+        };
+        match decoding.then(|| encoding::decode_storage(&text)) {
+            Some(Cow::Owned(plain)) => escaped(self.out, &plain),
+            _ if !escapes => self.out.extend_from_slice(literal.as_bytes()),
+            _ => escaped(self.out, &text),
+        }
+        Some(())
+    }
+
+    fn object(&mut self, level: usize, decode: Decode<'_>) -> Option<()> {
+        self.pos += 1;
+        self.skip_ws()?;
+        if self.src.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            self.out.extend_from_slice(b"{}");
+            return Some(());
+        }
+        self.out.push(b'{');
+        let mut keys: Vec<&'s str> = Vec::new();
+        loop {
+            self.skip_ws()?;
+            let literal = self.string_literal()?;
+            // A key twice is one key in a parsed value: leave it to serde.
+            if keys.contains(&literal) {
+                return None;
+            }
+            keys.push(literal);
+            self.newline(level + 1);
+            self.string(literal, Decode::None)?;
+            self.out.extend_from_slice(b": ");
+            self.skip_ws()?;
+            if self.src.get(self.pos) != Some(&b':') {
+                return None;
+            }
+            self.pos += 1;
+            self.skip_ws()?;
+            let inner = match decode {
+                Decode::Tree => Decode::Tree,
+                Decode::Event(kind) => field_decode(kind, literal)?,
+                _ => Decode::None,
+            };
+            self.value(level + 1, inner)?;
+            self.skip_ws()?;
+            match self.src.get(self.pos)? {
+                b',' => {
+                    self.pos += 1;
+                    self.out.push(b',');
+                }
+                b'}' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        self.newline(level);
+        self.out.push(b'}');
+        Some(())
+    }
+
+    fn array(&mut self, level: usize, decode: Decode<'_>) -> Option<()> {
+        self.pos += 1;
+        self.skip_ws()?;
+        if self.src.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            self.out.extend_from_slice(b"[]");
+            return Some(());
+        }
+        self.out.push(b'[');
+        let inner = match decode {
+            Decode::Tree => Decode::Tree,
+            _ => Decode::None,
+        };
+        loop {
+            self.skip_ws()?;
+            self.newline(level + 1);
+            self.value(level + 1, inner)?;
+            self.skip_ws()?;
+            match self.src.get(self.pos)? {
+                b',' => {
+                    self.pos += 1;
+                    self.out.push(b',');
+                }
+                b']' => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        self.newline(level);
+        self.out.push(b']');
+        Some(())
+    }
+}
+
+/// How the event field `key` (a quoted literal) of an event of type `kind`
+/// is decoded, by jp's storage rule; `None` for a key written with escapes
+/// (left to serde_json, which reads it the one right way).
+fn field_decode<'k>(kind: Option<&str>, key: &str) -> Option<Decode<'k>> {
+    if key.contains('\\') {
+        return None;
+    }
+    let name = &key[1..key.len() - 1];
+    Some(match kind.and_then(|k| encoding::stored_as(k, name)) {
+        Some(Stored::Tree) => Decode::Tree,
+        Some(Stored::String) => Decode::String,
+        None => Decode::None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// What serde_json writes for the parsed, decoded event, at `level`.
+    fn by_serde(raw: &str, level: usize) -> String {
+        let mut v: Value = serde_json::from_str(raw).unwrap();
+        encoding::decode_event(&mut v);
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        text.replace('\n', &format!("\n{}", "  ".repeat(level)))
+    }
+
+    fn ours(raw: &str, level: usize) -> Option<String> {
+        let v: Value = serde_json::from_str(raw).unwrap();
+        let kind = v["type"].as_str().unwrap_or_default();
+        let mut out = Vec::new();
+        event(&mut out, raw, kind, level)?;
+        Some(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let cases = [
+            r#"{"type":"chat_request","content":"hi \"you\"\n\u00e9\/","timestamp":"2026-01-01 00:00:00.0"}"#,
+            r#"{ "type" : "tool_call_request", "id":"a", "name":"fs", "arguments": {"path":"L3RtcC94","n":[1,"YQ==",{"k":"Yg=="}],"e":{},"l":[]}, "metadata":{"m":"bm90ZQ=="} }"#,
+            r#"{"type":"tool_call_response","id":"a","content":"aGVsbG8KIndvcmxkIgk=","is_error":false}"#,
+            r#"{"type":"tool_call_response","id":"a","content":"not base64!","is_error":true}"#,
+            r#"{"type":"chat_response","message":"ok","n":[1.0,1e5,-0,-12,0,18446744073709551616,2.50]}"#,
+            r#"{"type":"config_delta","delta":{"a":{"b":null,"c":true,"d":false}},"metadata":{"m":"bm90ZQ=="}}"#,
+            r#"{"type":"chat_request","content":"\u0001\u001f\b\f\t\r tab","x":"\ud83d\ude00"}"#,
+        ];
+        for raw in cases {
+            for level in [0, 3] {
+                assert_eq!(
+                    ours(raw, level).as_deref(),
+                    Some(&*by_serde(raw, level)),
+                    "{raw}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_twice_is_left_to_serde() {
+        assert_eq!(ours(r#"{"type":"x","a":1,"a":2}"#, 0), None);
+    }
+
+    #[test]
+    fn escapes_as_serde_json_does() {
+        let mut s = String::new();
+        for b in 0u8..=0x7f {
+            s.push(b as char);
+        }
+        s.push_str("é😀 long clean run of text without anything to escape at all");
+        for cut in [0, 1, 7, 8, 9, 33, s.len()] {
+            let t = &s[..s
+                .char_indices()
+                .map(|(i, _)| i)
+                .find(|&i| i >= cut)
+                .unwrap_or(s.len())];
+            let mut out = Vec::new();
+            escaped(&mut out, t);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(t).unwrap()
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_string_is_escaped_as_serde_json_escapes_it(t in "(\\PC|[\\x00-\\x1f\"\\\\]){0,80}") {
+            let mut out = Vec::new();
+            escaped(&mut out, &t);
+            proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&t).unwrap());
+        }
+
+        #[test]
+        fn any_stored_string_reads_back_as_serde_json_writes_it(t in "(\\PC|[\\x00-\\x1f\"\\\\]){0,40}") {
+            let raw = serde_json::json!({"type": "tool_call_response", "content": t, "x": [t]}).to_string();
+            proptest::prop_assert_eq!(ours(&raw, 2), Some(by_serde(&raw, 2)));
+        }
+    }
+}
