@@ -148,7 +148,7 @@ fn read_bounded(path: &Path) -> Result<String, Error> {
             ),
         ));
     }
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| error(path, format!("cannot read: {e}")))?;
@@ -284,19 +284,38 @@ fn extends(doc: &Value, base: &Path) -> (Vec<String>, Vec<String>) {
     (before, after)
 }
 
+/// Which file a path is: its device and inode (what a path resolves to,
+/// without the `readlink` of every component that canonicalising costs),
+/// else the path as given.
+#[derive(Debug, PartialEq, Eq)]
+enum FileId {
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+impl FileId {
+    fn of(path: &Path) -> FileId {
+        use std::os::unix::fs::MetadataExt;
+        match std::fs::metadata(path) {
+            Ok(m) => FileId::Inode(m.dev(), m.ino()),
+            Err(_) => FileId::Path(path.to_path_buf()),
+        }
+    }
+}
+
 /// `path` with the files its `extends` names around it, recursively (a
 /// file already read is not read again, so cycles end).
 fn with_extends(
     path: &Path,
     trust: Trust,
-    seen: &mut Vec<PathBuf>,
+    seen: &mut Vec<FileId>,
     out: &mut Vec<ConfigFile>,
 ) -> Result<(), Error> {
-    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    if seen.contains(&canonical) {
+    let id = FileId::of(path);
+    if seen.contains(&id) {
         return Ok(());
     }
-    seen.push(canonical);
+    seen.push(id);
     if seen.len() > MAX_FILES {
         return Err(error(
             path,
