@@ -934,3 +934,23 @@ fn the_mode_toggle_says_the_configured_thresholds() {
     let (said, _) = h.state.status.message.clone().unwrap();
     assert_eq!(said, "automatic mode: single (RFD D50: one trigger at 70%)");
 }
+
+/// A reset that takes the next request past the usable window says so in
+/// the dialog, before `y`; one that fits doesn't.
+#[test]
+fn a_reset_past_the_usable_window_is_warned_of_before_it_is_written() {
+    let mut h = Harness::new(120, 40, false);
+    h.char('X');
+    let text = h.text();
+    assert!(text.contains("context: 156,327 → 211,737 tok"), "{text}");
+    assert!(
+        text.contains("over the usable window (184,000 tok): the next request won't fit"),
+        "{text}"
+    );
+    h.char('n');
+    h.set_window("1m");
+    h.char('X');
+    let text = h.text();
+    assert!(text.contains("Remove all 2 compactions?"), "{text}");
+    assert!(!text.contains("over the usable window"), "{text}");
+}

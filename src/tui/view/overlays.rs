@@ -179,10 +179,27 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
         ),
         None => "context: computing…".to_string(),
     };
-    let lines = vec![
+    // A write that leaves the next request too large for the model says so
+    // before `y`, not after.
+    let over = c.plan.as_ref().and_then(|p| {
+        let usable = state.budget()?.usable()?;
+        (p.tokens.after > usable && p.tokens.after > p.tokens.before).then(|| {
+            format!(
+                "over the usable window ({} tok): the next request won't fit",
+                thousands(usable)
+            )
+        })
+    });
+    let mut lines = vec![
         Line::from(Span::styled(c.question.clone(), t.title())),
         Line::raw(""),
         Line::raw(tokens),
+    ];
+    let warned = over.is_some();
+    if let Some(w) = over {
+        lines.push(Line::from(Span::styled(w, t.error())));
+    }
+    lines.extend([
         Line::from(Span::styled(
             "Raw events are never touched; this rewrites events.json under jp's lock.",
             t.dim(),
@@ -194,8 +211,8 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
             Span::styled("n", t.key()),
             Span::raw(" / Esc no"),
         ]),
-    ];
-    let box_area = centered(area, 78, 8);
+    ]);
+    let box_area = centered(area, 78, 8 + u16::from(warned));
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.error())
