@@ -189,6 +189,54 @@ fn hundred_mb(c: &mut Criterion) {
     show_json_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
 }
 
+/// The whole process, as a script meets it: start-up on an empty
+/// conversation, and `show --json`, `show --compacted --json` and
+/// `stats --json` on the largest real conversation and on 100 MB (output
+/// into /dev/null, no user data of the machine's).
+fn whole_process(c: &mut Criterion) {
+    let empty = common::data_dir().join("empty/17500000001-empty");
+    fs::create_dir_all(&empty).unwrap();
+    fs::write(empty.join("events.json"), "[]\n").unwrap();
+    fs::write(empty.join("base_config.json"), "{}\n").unwrap();
+    let run = |args: &[&str]| {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+            .args(args)
+            .env(
+                "JP_INSPECT_DATA_DIR",
+                common::data_dir().join("no-user-data"),
+            )
+            .env("JP_USER_DATA_DIR", common::data_dir().join("no-user-data"))
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{args:?}");
+    };
+    let mut g = c.benchmark_group("whole process");
+    g.sample_size(20);
+    let e = empty.to_str().unwrap();
+    g.bench_function("start-up: stats --json of an empty conversation", |b| {
+        b.iter(|| run(&["stats", e, "--json"]))
+    });
+    for (name, dir, samples) in [
+        ("largest real", common::largest_real(), 20),
+        ("100 MB", common::hundred_mb(), 10),
+    ] {
+        g.sample_size(samples);
+        let d = dir.to_str().unwrap();
+        for args in [
+            vec!["show", d, "--json"],
+            vec!["show", d, "--compacted", "--json"],
+            vec!["stats", d, "--json"],
+        ] {
+            g.bench_function(
+                format!("{name}: {}", args.join(" ").replace(d, "CONV")),
+                |b| b.iter(|| run(&args)),
+            );
+        }
+    }
+    g.finish();
+}
+
 /// `show --json` and `show --compacted --json` past the load: the document
 /// made and written as it goes (into a sink; the process adds the load).
 fn show_json_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
@@ -298,6 +346,7 @@ criterion_group!(
     jp_saved,
     write_under_lock,
     simulate_fixtures,
-    hundred_mb
+    hundred_mb,
+    whole_process
 );
 criterion_main!(benches);
