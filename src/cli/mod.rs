@@ -13,6 +13,7 @@ mod policy;
 mod reprint;
 mod reset;
 mod show;
+mod show_json;
 mod simulate;
 mod stats;
 mod watch;

@@ -4,7 +4,7 @@ use super::Context;
 use super::UsageError;
 use super::args::ShowArgs;
 use super::output::{conversation_json, print_lines, print_warnings, thousands};
-use super::reprint;
+use super::show_json;
 use crate::core::compact::estimate::tokens;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Projected, TurnOrigin};
@@ -78,15 +78,25 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
 
 /// The `show --json` document, written as it is made.
 pub fn write_raw_json(out: impl std::io::Write, conv: &Conversation) -> anyhow::Result<()> {
-    let mut doc = Document::begin(out, conv)?;
-    for (i, e) in conv.events.iter().enumerate() {
-        doc.event(
-            &[("index", i), ("turn", e.turn)],
-            Event::Stored(conv.raw(i), e.kind.tag()),
-            tokens(e.chars),
-        )?;
-    }
-    doc.end()
+    let head = [
+        ("conversation", conversation_json(conv)),
+        ("turn_count", json!(conv.turn_count)),
+    ];
+    show_json::write(
+        out,
+        &head,
+        conv.events.len(),
+        |i| conv.events[i].span.end - conv.events[i].span.start,
+        |buf, i| {
+            let e = &conv.events[i];
+            show_json::item(
+                buf,
+                &[("index", Some(i)), ("turn", Some(e.turn))],
+                show_json::Event::Stored(conv.raw(i), e.kind.tag()),
+                tokens(e.chars),
+            )
+        },
+    )
 }
 
 /// The `show --compacted --json` document, written as it is made: the
@@ -100,12 +110,19 @@ pub fn write_projected_json(
     p: &projection::Projection,
 ) -> anyhow::Result<()> {
     let projected_turn = projected_turns(conv, p);
-    let mut doc = Document::begin(out, conv)?;
-    doc.field("projected_turn_count", &json!(p.turn_origins.len()))?;
     let origins: Vec<Value> = p.turn_origins.iter().map(TurnOrigin::to_json).collect();
-    doc.field("turn_origins", &json!(origins))?;
-    doc.events_begin(p.events.len())?;
-    for (k, e) in p.events.iter().enumerate() {
+    let head = [
+        ("conversation", conversation_json(conv)),
+        ("turn_count", json!(conv.turn_count)),
+        ("projected_turn_count", json!(p.turn_origins.len())),
+        ("turn_origins", json!(origins)),
+    ];
+    let weight = |k: usize| match p.events[k] {
+        Projected::Raw { index, .. } => conv.events[index].span.end - conv.events[index].span.start,
+        Projected::Summary { .. } => 1024,
+    };
+    show_json::write(out, &head, p.events.len(), weight, |buf, k| {
+        let e = &p.events[k];
         let (origin, event) = match *e {
             // As stored, unless the projection changed it.
             Projected::Raw {
@@ -113,183 +130,25 @@ pub fn write_projected_json(
                 change: projection::Change::None,
             } => (
                 Some(index),
-                Event::Stored(conv.raw(index), conv.events[index].kind.tag()),
+                show_json::Event::Stored(conv.raw(index), conv.events[index].kind.tag()),
             ),
-            Projected::Raw { index, .. } => (Some(index), Event::Value(p.plain(conv, e))),
-            Projected::Summary { .. } => (None, Event::Value(p.plain(conv, e))),
+            Projected::Raw { index, .. } => {
+                (Some(index), show_json::Event::Value(p.plain(conv, e)))
+            }
+            Projected::Summary { .. } => (None, show_json::Event::Value(p.plain(conv, e))),
         };
-        doc.projected_event(
-            k,
-            p.turn_of(&conv.events, e),
-            projected_turn[k],
-            origin,
+        show_json::item(
+            buf,
+            &[
+                ("index", Some(k)),
+                ("turn", Some(p.turn_of(&conv.events, e))),
+                ("projected_turn", Some(projected_turn[k])),
+                ("origin", origin),
+            ],
             event,
             tokens(p.chars(&conv.events, e)),
-        )?;
-    }
-    doc.end()
-}
-
-/// An event of a `show` document: its stored text (written straight from
-/// it), or a value made for the document.
-enum Event<'a> {
-    /// The text and its `type`.
-    Stored(&'a str, &'a str),
-    Value(Value),
-}
-
-/// Both `show` documents, written by hand in serde_json's pretty layout
-/// (`tests/cli.rs` holds them to it): the events are printed from their
-/// stored text instead of being parsed into values first.
-struct Document<W: std::io::Write> {
-    out: W,
-    buf: Vec<u8>,
-    events: Option<usize>,
-    written: usize,
-}
-
-impl<W: std::io::Write> Document<W> {
-    fn begin(out: W, conv: &Conversation) -> anyhow::Result<Document<W>> {
-        let mut d = Document {
-            out,
-            buf: Vec::with_capacity(1 << 17),
-            events: None,
-            written: 0,
-        };
-        d.buf.push(b'{');
-        d.field("conversation", &conversation_json(conv))?;
-        d.field("turn_count", &json!(conv.turn_count))?;
-        Ok(d)
-    }
-
-    /// `"name": value` at the document's top level.
-    fn field(&mut self, name: &str, v: &Value) -> anyhow::Result<()> {
-        if self.buf.len() > 1 || self.written > 0 {
-            self.buf.push(b',');
-        }
-        self.buf.extend_from_slice(b"\n  ");
-        reprint::escaped(&mut self.buf, name);
-        self.buf.extend_from_slice(b": ");
-        pretty(&mut self.buf, v, 1)?;
-        Ok(())
-    }
-
-    fn events_begin(&mut self, len: usize) -> anyhow::Result<()> {
-        self.buf.extend_from_slice(b",\n  \"events\": ");
-        self.buf
-            .extend_from_slice(if len == 0 { b"[]" } else { b"[" });
-        self.events = Some(len);
-        Ok(())
-    }
-
-    fn item_begin(&mut self) {
-        if self.events.is_none() {
-            // The raw document's events start at its first event.
-            self.buf.extend_from_slice(b",\n  \"events\": [");
-            self.events = Some(usize::MAX);
-        } else if self.written > 0 {
-            self.buf.push(b',');
-        }
-        self.buf.extend_from_slice(b"\n    {");
-    }
-
-    fn number(&mut self, name: &str, n: usize, first: bool) {
-        if !first {
-            self.buf.push(b',');
-        }
-        self.buf.extend_from_slice(b"\n      \"");
-        self.buf.extend_from_slice(name.as_bytes());
-        self.buf.extend_from_slice(b"\": ");
-        self.buf.extend_from_slice(n.to_string().as_bytes());
-    }
-
-    fn event_field(&mut self, event: Event<'_>) -> anyhow::Result<()> {
-        self.buf.extend_from_slice(b",\n      \"event\": ");
-        match event {
-            Event::Stored(raw, kind) if reprint::event(&mut self.buf, raw, kind, 3).is_some() => {}
-            Event::Stored(raw, _) => {
-                let mut v: Value = serde_json::from_str(raw).unwrap_or(Value::Null);
-                crate::core::model::encoding::decode_event(&mut v);
-                pretty(&mut self.buf, &v, 3)?;
-            }
-            Event::Value(v) => pretty(&mut self.buf, &v, 3)?,
-        }
-        Ok(())
-    }
-
-    fn item_end(&mut self, tokens: u64) -> anyhow::Result<()> {
-        self.buf.extend_from_slice(b",\n      \"tokens\": ");
-        self.buf.extend_from_slice(tokens.to_string().as_bytes());
-        self.buf.extend_from_slice(b"\n    }");
-        self.written += 1;
-        if self.buf.len() >= 1 << 16 {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
-    }
-
-    fn event(
-        &mut self,
-        numbers: &[(&str, usize)],
-        event: Event<'_>,
-        tokens: u64,
-    ) -> anyhow::Result<()> {
-        self.item_begin();
-        for (k, (name, n)) in numbers.iter().enumerate() {
-            self.number(name, *n, k == 0);
-        }
-        self.event_field(event)?;
-        self.item_end(tokens)
-    }
-
-    fn projected_event(
-        &mut self,
-        index: usize,
-        turn: usize,
-        projected_turn: usize,
-        origin: Option<usize>,
-        event: Event<'_>,
-        tokens: u64,
-    ) -> anyhow::Result<()> {
-        self.item_begin();
-        self.number("index", index, true);
-        self.number("turn", turn, false);
-        self.number("projected_turn", projected_turn, false);
-        match origin {
-            Some(o) => self.number("origin", o, false),
-            None => self.buf.extend_from_slice(b",\n      \"origin\": null"),
-        }
-        self.event_field(event)?;
-        self.item_end(tokens)
-    }
-
-    fn end(mut self) -> anyhow::Result<()> {
-        match self.events {
-            None => self.buf.extend_from_slice(b",\n  \"events\": []"),
-            Some(_) if self.written == 0 => {}
-            Some(_) => self.buf.extend_from_slice(b"\n  ]"),
-        }
-        self.buf.extend_from_slice(b"\n}\n");
-        self.out.write_all(&self.buf)?;
-        self.out.flush()?;
-        Ok(())
-    }
-}
-
-/// `v` as serde_json writes it pretty, indented `level` steps (a string
-/// holds no raw newline, so every newline is the layout's).
-fn pretty(out: &mut Vec<u8>, v: &Value, level: usize) -> anyhow::Result<()> {
-    let text = serde_json::to_vec_pretty(v)?;
-    let pad = "  ".repeat(level);
-    for (k, line) in text.split(|&b| b == b'\n').enumerate() {
-        if k > 0 {
-            out.push(b'\n');
-            out.extend_from_slice(pad.as_bytes());
-        }
-        out.extend_from_slice(line);
-    }
-    Ok(())
+        )
+    })
 }
 
 /// The projected turn of each projected event.
