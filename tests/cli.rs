@@ -977,3 +977,62 @@ fn man_has_a_page_per_command() {
         text.matches(".TH ").count()
     );
 }
+
+/// `simulate` with no conversation named simulates the whole workspace and
+/// sums each policy and window across it; the backstop's line is there
+/// only where it did something.
+#[test]
+fn simulate_without_a_conversation_covers_the_workspace_with_totals() {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = common::demo_copy(tmp.path());
+    common::copy_dir(
+        &demo,
+        &tmp.path().join(".jp/conversations/17950000000-second"),
+    );
+    let args = [
+        "simulate",
+        "--windows",
+        "64k,1m",
+        "--policies",
+        "staged,staged+backstop",
+        "--json",
+    ];
+    let out = common::jp_inspect(&args, tmp.path());
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let v = common::json(&out);
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(
+        runs.len(),
+        2 * 2 * 2,
+        "two conversations × two policies × two windows"
+    );
+    let totals = v["totals"].as_array().unwrap();
+    assert_eq!(totals.len(), 4);
+    for t in totals {
+        let mine: Vec<&serde_json::Value> = runs
+            .iter()
+            .filter(|r| r["policy"] == t["policy"] && r["window"] == t["window"])
+            .collect();
+        assert_eq!(t["conversations"], 2);
+        for key in ["overflows", "requests", "input_tokens", "summaries", "cost"] {
+            let sum: u64 = mine.iter().map(|r| r[key].as_u64().unwrap()).sum();
+            assert_eq!(t[key].as_u64(), Some(sum), "{key} of {t}");
+        }
+    }
+    let text = common::jp_inspect(&args[..args.len() - 1], tmp.path());
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("all 2 conversations, per policy and window:"),
+        "{text}"
+    );
+    let elided = |window: u64| {
+        runs.iter()
+            .filter(|r| r["policy"] == "staged+backstop" && r["window"] == window)
+            .map(|r| r["backstop_elisions"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    // At 1m nothing needs the backstop; at 64k it works on the demo.
+    assert_eq!(elided(1_000_000), 0);
+    assert!(elided(64_000) > 0);
+    assert_eq!(text.matches("    backstop: ").count(), 2, "{text}");
+}

@@ -407,8 +407,8 @@ pub struct ConfigArgs {
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// One or more conversations.
-    #[arg(required_unless_present_any = ["active", "demo"])]
+    /// Conversations to simulate; none: every conversation of the
+    /// workspace, with totals per policy and window.
     pub convs: Vec<String>,
     /// Context windows to simulate.
     #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]

@@ -2,7 +2,7 @@
 
 use super::Context;
 use super::args::SimulateArgs;
-use super::output::{print_json, print_lines};
+use super::output::{print_json, print_lines, thousands};
 use crate::core::auto::AutoConfig;
 use crate::core::auto::run::{Run, Strategy};
 use crate::core::ops;
@@ -10,11 +10,16 @@ use crate::core::{Conversation, compact::window, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
-    let convs: Vec<Conversation> = ctx
-        .named(&args.convs)
-        .into_iter()
-        .map(|c| ctx.load(c))
-        .collect::<Result<_, _>>()?;
+    let named = ctx.named(&args.convs);
+    let convs: Vec<Conversation> = if !named.is_empty() || ctx.demo.is_some() {
+        let named = if named.is_empty() { vec![None] } else { named };
+        named
+            .into_iter()
+            .map(|c| ctx.load(c))
+            .collect::<Result<_, _>>()?
+    } else {
+        whole_workspace(ctx)?
+    };
     let mut base = AutoConfig::default();
     if let Some(f) = &args.config {
         base.apply_file(f)?;
@@ -32,14 +37,88 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
             .map(|(job, run)| (job.conversation, run))
             .collect();
 
+    let totals = ops::totals(results.iter().map(|(_, r)| r));
     if args.json {
         let runs: Vec<Value> = results
             .iter()
             .map(|(ci, r)| run_json(&convs[*ci], r))
             .collect();
-        return print_json(&json!({ "runs": runs }));
+        let totals: Vec<Value> = totals.iter().map(total_json).collect();
+        return print_json(&json!({ "runs": runs, "totals": totals }));
     }
-    print_lines(table(&convs, &results))
+    let mut lines = table(&convs, &results);
+    if convs.len() > 1 {
+        lines.extend(totals_table(&totals));
+    }
+    lines.extend(legend());
+    print_lines(lines)
+}
+
+/// Every conversation of the workspace; one that can't be read is said on
+/// stderr and left out.
+fn whole_workspace(ctx: &Context) -> anyhow::Result<Vec<Conversation>> {
+    let ws = ctx.require_workspace()?;
+    let mut convs = Vec::new();
+    for e in ws.entries() {
+        match crate::core::store::load::load(&e.dir) {
+            Ok(c) => convs.push(c),
+            Err(err) => super::output::say_err(&format!("jp-inspect: left out: {err}")),
+        }
+    }
+    if convs.is_empty() {
+        anyhow::bail!(
+            "no conversation to simulate in the workspace at {}",
+            ws.root.display()
+        );
+    }
+    Ok(convs)
+}
+
+fn total_json(t: &ops::Total) -> Value {
+    json!({
+        "policy": t.policy.as_str(),
+        "window": t.window,
+        "conversations": t.conversations,
+        "peak_ratio": t.peak_ratio,
+        "overflows": t.overflows,
+        "requests": t.requests,
+        "input_tokens": t.input_tokens,
+        "elisions": t.elisions,
+        "summaries": t.summaries,
+        "summarizer_input_tokens": t.summarizer_input_tokens,
+        "summarizer_output_tokens": t.summarizer_output_tokens,
+        "cost": t.cost,
+        "backstop_elisions": t.backstop_elisions,
+    })
+}
+
+/// The totals across conversations, a line per policy and window.
+fn totals_table(totals: &[ops::Total]) -> Vec<String> {
+    let n = totals.first().map_or(0, |t| t.conversations);
+    let mut lines = vec![
+        String::new(),
+        format!("all {n} conversations, per policy and window:"),
+        format!(
+            "{:<17} {:<15} {:>11}  {:>5} {:>5} {:>5} {:>13} {:>5} {:>5} {:>13}",
+            "", "policy", "window", "peak", "over", "reqs", "input tok", "elid", "summ", "cost"
+        ),
+    ];
+    for t in totals {
+        lines.push(format!(
+            "{:<17} {:<15} {:>11}  {:>4.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>13}",
+            "total",
+            t.policy.as_str(),
+            window::human_tokens(t.window),
+            t.peak_ratio * 100.0,
+            t.overflows,
+            t.requests,
+            thousands(t.input_tokens),
+            t.elisions,
+            t.summaries,
+            thousands(t.cost)
+        ));
+    }
+    lines
 }
 
 fn run_json(conv: &Conversation, r: &Run) -> Value {
@@ -97,7 +176,7 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
             ),
             r.metrics_row()
         ));
-        if r.policy == Strategy::StagedBackstop {
+        if r.policy == Strategy::StagedBackstop && r.backstop_elisions > 0 {
             lines.push(format!(
                 "    backstop: {} tool result(s) over the bound elided inside turns (a proposal jp cannot store yet)",
                 r.backstop_elisions
@@ -124,7 +203,12 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
             ));
         }
     }
-    lines.push(String::new());
+    lines
+}
+
+/// What the table's columns mean.
+fn legend() -> Vec<String> {
+    let mut lines = vec![String::new()];
     lines.push(
         "window/use: the window and what is usable of it once the output reserve is kept free; \
          context: system prompt + tool definitions + projected events; peak: highest context / \

@@ -76,3 +76,66 @@ pub fn simulate_grid(
     })?;
     Ok(results.into_iter().flatten().collect())
 }
+
+/// One policy at one window, summed over every conversation simulated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Total {
+    pub policy: Strategy,
+    pub window: u64,
+    pub conversations: usize,
+    /// The highest context ratio any conversation reached.
+    pub peak_ratio: f64,
+    pub overflows: usize,
+    pub requests: usize,
+    pub input_tokens: u64,
+    pub elisions: usize,
+    pub summaries: usize,
+    pub summarizer_input_tokens: u64,
+    pub summarizer_output_tokens: u64,
+    pub cost: u64,
+    pub backstop_elisions: usize,
+}
+
+/// The runs summed per policy and window, in the order they first appear.
+pub fn totals<'a>(runs: impl IntoIterator<Item = &'a Run>) -> Vec<Total> {
+    let mut out: Vec<Total> = Vec::new();
+    for r in runs {
+        let i = match out
+            .iter()
+            .position(|t| t.policy == r.policy && t.window == r.window)
+        {
+            Some(i) => i,
+            None => {
+                out.push(Total {
+                    policy: r.policy,
+                    window: r.window,
+                    conversations: 0,
+                    peak_ratio: 0.0,
+                    overflows: 0,
+                    requests: 0,
+                    input_tokens: 0,
+                    elisions: 0,
+                    summaries: 0,
+                    summarizer_input_tokens: 0,
+                    summarizer_output_tokens: 0,
+                    cost: 0,
+                    backstop_elisions: 0,
+                });
+                out.len() - 1
+            }
+        };
+        let t = &mut out[i];
+        t.conversations += 1;
+        t.peak_ratio = t.peak_ratio.max(r.peak_ratio);
+        t.overflows += r.overflows;
+        t.requests += r.requests;
+        t.input_tokens += r.input_tokens;
+        t.elisions += r.elisions;
+        t.summaries += r.summaries;
+        t.summarizer_input_tokens += r.summarizer_input_tokens;
+        t.summarizer_output_tokens += r.summarizer_output_tokens;
+        t.cost += r.cost();
+        t.backstop_elisions += r.backstop_elisions;
+    }
+    out
+}
