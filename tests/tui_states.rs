@@ -336,6 +336,8 @@ fn the_detail_view_wraps_scrolls_sideways_and_says_where_it_is() {
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, true);
         open_detail_of(&mut h, "parser: part of csvq");
+        // Opened at the search's match; from the top here.
+        h.char('g');
         let d = detail(&h).clone();
         assert!(d.wrap, "wrapping is the default");
         let width = (w - 2) as usize;
@@ -711,4 +713,57 @@ fn l_says_what_it_leaves_out() {
         })
         .collect();
     assert!(columns.windows(2).all(|w| w[0] == w[1]), "{columns:?}");
+}
+
+/// A search leads into the text: Enter on a hit opens the event at its
+/// first match with the matches marked, `/` searches inside the detail
+/// view, `n`/`N` go from match to match (wrapping around).
+#[test]
+fn search_leads_to_the_match_inside_the_detail_view() {
+    for (w, hgt) in [(80, 24), (200, 50)] {
+        let mut h = Harness::new(w, hgt, true);
+        // Deep in the 103k-character read of src/query.rs.
+        open_detail_of(&mut h, "Error::at(18,");
+        let d = detail(&h).clone();
+        assert_eq!(d.needle.as_deref(), Some("Error::at(18,"));
+        assert!(d.scroll > 100, "{w}x{hgt}: opened at row {}", d.scroll);
+        assert!(
+            h.text().contains("Error::at(18,"),
+            "{w}x{hgt}: the match on screen"
+        );
+        // The match is drawn in the search's style.
+        let screen = h.screen();
+        let buf = screen.backend().buffer();
+        let matched = jp_inspect::tui::theme::Theme::new(true).matched();
+        let marked = buf
+            .content()
+            .iter()
+            .filter(|c| c.bg == matched.bg.unwrap_or_default() && c.symbol() != " ")
+            .count();
+        assert!(
+            marked >= "Error::at(18,".len(),
+            "{w}x{hgt}: {marked} cells marked"
+        );
+        // `/` inside the view searches its text only.
+        h.char('/');
+        h.act(ctrl('u'));
+        h.typed("Schema::from_str");
+        h.key(KeyCode::Enter);
+        let d = detail(&h).clone();
+        assert_eq!(d.needle.as_deref(), Some("Schema::from_str"));
+        let (said, _) = h.state.status.message.clone().unwrap();
+        assert!(said.ends_with("in this text: n next, N previous"), "{said}");
+        let first = d.scroll;
+        h.char('n');
+        let second = detail(&h).scroll;
+        assert!(second > first, "n goes down: {first} -> {second}");
+        h.char('N');
+        assert_eq!(detail(&h).scroll, first, "N comes back");
+        h.char('/');
+        h.act(ctrl('u'));
+        h.typed("no such text anywhere");
+        h.key(KeyCode::Enter);
+        let (said, _) = h.state.status.message.clone().unwrap();
+        assert_eq!(said, "no match in this text");
+    }
 }

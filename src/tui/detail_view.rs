@@ -4,7 +4,9 @@
 
 use super::layout;
 use super::state::{Detail, State};
+use crate::core::search::Needle;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 /// The detail box: the panes and the list together.
@@ -19,7 +21,7 @@ pub fn area(state: &State) -> Rect {
 }
 
 /// Columns and rows of text inside the box's borders.
-fn inner(state: &State) -> (usize, usize) {
+pub fn inner(state: &State) -> (usize, usize) {
     let a = area(state);
     (
         a.width.saturating_sub(2) as usize,
@@ -163,6 +165,86 @@ pub fn visible(d: &Detail, width: usize, count: usize) -> Vec<Line<'static>> {
         row += rows.len();
     }
     out
+}
+
+/// The row (wrapped when wrapping) of each match of `needle` in the body,
+/// in order, each row once.
+pub fn match_rows(d: &Detail, width: usize, needle: &Needle) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    let mut row = 0;
+    for line in body(d) {
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        let hits = needle.find_all(&text);
+        let rows = if d.wrap {
+            breaks(line, width)
+        } else {
+            vec![(0, 0)]
+        };
+        for h in hits {
+            let k = rows
+                .iter()
+                .rposition(|(from, _)| *from <= h.start)
+                .unwrap_or(0);
+            if out.last() != Some(&(row + k)) {
+                out.push(row + k);
+            }
+        }
+        row += rows.len();
+    }
+    out
+}
+
+/// `line` with `needle`'s matches in `hit`'s style, over the styles it has.
+pub fn mark(line: Line<'static>, needle: &Needle, hit: Style) -> Line<'static> {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let hits = needle.find_all(&text);
+    if hits.is_empty() {
+        return line;
+    }
+    let mut styled: Vec<(char, Style)> = line
+        .spans
+        .iter()
+        .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+        .collect();
+    for h in hits {
+        for c in styled.iter_mut().take(h.end).skip(h.start) {
+            c.1 = c.1.patch(hit);
+        }
+    }
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut run = String::new();
+    let mut style = styled.first().map(|c| c.1).unwrap_or_default();
+    for (c, s) in styled {
+        if s != style && !run.is_empty() {
+            spans.push(Span::styled(std::mem::take(&mut run), style));
+        }
+        style = s;
+        run.push(c);
+    }
+    spans.push(Span::styled(run, style));
+    Line::from(spans).style(line.style)
+}
+
+/// Where the detail's search goes from `d.scroll`: the next match row
+/// (`forward`) or the previous one, wrapping around; `None` without a
+/// search or a match.
+pub fn jump(d: &Detail, state: &State, forward: bool) -> Option<usize> {
+    let needle = Needle::new(d.needle.as_deref()?);
+    let rows = match_rows(d, inner(state).0, &needle);
+    let next = if forward {
+        rows.iter().find(|&&r| r > d.scroll).or(rows.first())
+    } else {
+        rows.iter().rev().find(|&&r| r < d.scroll).or(rows.last())
+    };
+    next.map(|&r| r.min(max_scroll(d, state)))
+}
+
+/// The first match row, for a detail opened on a search.
+pub fn first_match(d: &Detail, state: &State) -> Option<usize> {
+    let needle = Needle::new(d.needle.as_deref()?);
+    match_rows(d, inner(state).0, &needle)
+        .first()
+        .map(|&r| r.min(max_scroll(d, state)))
 }
 
 /// "lines 41–80 of 812" (rows, when wrapping), or `None` when all fits.

@@ -73,6 +73,8 @@ pub struct Detail {
     pub wrap: bool,
     /// Columns scrolled sideways when not wrapping.
     pub hscroll: usize,
+    /// The search whose matches are marked, and `n`/`N` move between.
+    pub needle: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -31,7 +31,19 @@ pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
         scroll: 0,
         wrap: true,
         hscroll: 0,
+        needle: state
+            .search
+            .as_ref()
+            .map(|s| s.query.clone())
+            .filter(|q| !q.is_empty()),
     }));
+    // Opened on a search: at its first match, marked.
+    if let Some(Panel::Detail(d)) = &state.panel
+        && let Some(row) = crate::tui::detail_view::first_match(d, state)
+        && let Some(Panel::Detail(d)) = &mut state.panel
+    {
+        d.scroll = row;
+    }
     // Markdown is laid out (lists, tables) even without colour.
     let markdown = text.language.as_deref() == Some("md");
     if state.theme.color || markdown {

@@ -4,7 +4,7 @@ use super::run;
 use crate::core::compact::window;
 use crate::tui::job::{Job, PreviewRequest};
 use crate::tui::msg::Effect;
-use crate::tui::state::{Input, InputKind, Level, Search, State};
+use crate::tui::state::{Input, InputKind, Level, Panel, Search, State};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_textarea::TextArea;
 
@@ -129,6 +129,11 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
             state.input = None;
             plan_preview(state, request, fx);
         }
+        InputKind::Search if matches!(state.panel, Some(Panel::Detail(_))) => {
+            // Inside the detail view: this text only, the panes untouched.
+            state.input = None;
+            search_detail(state, text);
+        }
         InputKind::Search => {
             state.input = None;
             if text.is_empty() {
@@ -176,4 +181,32 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
             }
         },
     }
+}
+
+/// Marks `query` in the open detail view and goes to its first match.
+fn search_detail(state: &mut State, query: String) {
+    use crate::tui::detail_view;
+    let Some(Panel::Detail(d)) = &mut state.panel else {
+        return;
+    };
+    d.needle = (!query.is_empty()).then_some(query);
+    let Some(Panel::Detail(d)) = &state.panel else {
+        return;
+    };
+    let Some(needle) = d.needle.as_deref().map(crate::core::search::Needle::new) else {
+        return;
+    };
+    let rows = detail_view::match_rows(d, detail_view::inner(state).0, &needle);
+    let first = detail_view::first_match(d, state);
+    if let (Some(row), Some(Panel::Detail(d))) = (first, &mut state.panel) {
+        d.scroll = row;
+    }
+    let said = match rows.len() {
+        0 => "no match in this text".to_string(),
+        n => format!(
+            "{} in this text: n next, N previous",
+            crate::core::fmt::count(n as u64, "matching row")
+        ),
+    };
+    state.set_status(said, Level::Info);
 }

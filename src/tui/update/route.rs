@@ -118,6 +118,24 @@ pub(super) fn detail_key(state: &mut State, cmd: Action) {
             d.scroll = 0;
             d.hscroll = 0;
         }
+        Action::SearchNext | Action::SearchPrev => {
+            let forward = cmd == Action::SearchNext;
+            let Some(Panel::Detail(d)) = &state.panel else {
+                return;
+            };
+            match detail_view::jump(d, state, forward) {
+                Some(row) => {
+                    if let Some(Panel::Detail(d)) = &mut state.panel {
+                        d.scroll = row;
+                    }
+                }
+                None if d.needle.is_none() => {
+                    state.set_status("no search: / searches this text", Level::Info)
+                }
+                None => state.set_status("no match in this text", Level::Info),
+            }
+        }
+        Action::Search => super::input::open_input(state, crate::tui::state::InputKind::Search),
         Action::ScrollLeft => d.hscroll = d.hscroll.saturating_sub(8),
         Action::ScrollRight if !d.wrap => d.hscroll = (d.hscroll + 8).min(hmax),
         Action::Cancel | Action::Quit => state.panel = None,

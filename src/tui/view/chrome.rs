@@ -276,6 +276,7 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                 ("PgDn/PgUp", "page"),
                 ("r", "stored/readable"),
                 ("w", "wrap"),
+                ("/", "search"),
                 ("Esc", "close"),
             ],
             Some(Panel::Simulation(_)) => {

@@ -40,7 +40,15 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
         t.dim(),
     )));
     let room = (inner.height as usize).saturating_sub(lines.len());
-    lines.extend(detail_view::visible(d, inner.width as usize, room));
+    let needle = d.needle.as_deref().map(crate::core::search::Needle::new);
+    lines.extend(
+        detail_view::visible(d, inner.width as usize, room)
+            .into_iter()
+            .map(|l| match &needle {
+                Some(n) => detail_view::mark(l, n, t.matched()),
+                None => l,
+            }),
+    );
     if let Some(position) = detail_view::position(d, state) {
         let shown = format!(" {position} ");
         let w = shown.chars().count() as u16;
