@@ -293,7 +293,41 @@ mod tests {
             scroll: 0,
             wrap,
             hscroll: 0,
+            needle: None,
         }
+    }
+
+    #[test]
+    fn a_match_is_found_on_its_wrapped_row_and_marked_over_its_style() {
+        let mut d = detail(&["first line", "abcde fghij needle kl"], true);
+        let needle = Needle::new("needle");
+        // Wrapped at 6 columns: "first " "line" | "abcde " "fghij " "needle" ...
+        assert_eq!(match_rows(&d, 6, &needle), vec![4]);
+        d.wrap = false;
+        assert_eq!(match_rows(&d, 6, &needle), vec![1]);
+        let styled = Line::from(vec![
+            Span::styled("a need", Style::new().fg(ratatui::style::Color::Red)),
+            Span::raw("le b"),
+        ]);
+        let hit = Style::new().bg(ratatui::style::Color::Yellow);
+        let marked = mark(styled, &needle, hit);
+        let parts: Vec<(String, Style)> = marked
+            .spans
+            .iter()
+            .map(|s| (s.content.to_string(), s.style))
+            .collect();
+        assert_eq!(parts[0].0, "a ");
+        assert_eq!(
+            parts[1],
+            (
+                "need".into(),
+                Style::new()
+                    .fg(ratatui::style::Color::Red)
+                    .bg(ratatui::style::Color::Yellow)
+            )
+        );
+        assert_eq!(parts[2], ("le".into(), hit));
+        assert_eq!(parts[3].0, " b");
     }
 
     fn text(lines: &[Line<'_>]) -> Vec<String> {
