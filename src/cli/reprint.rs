@@ -252,22 +252,29 @@ impl<'s> Printer<'s, '_> {
                 _ => Decode::None,
             };
             self.value(level + 1, inner)?;
-            self.skip_ws()?;
-            match self.src.get(self.pos)? {
-                b',' => {
-                    self.pos += 1;
-                    self.out.push(b',');
-                }
-                b'}' => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return None,
+            if !self.separator(b'}')? {
+                break;
             }
         }
         self.newline(level);
         self.out.push(b'}');
         Some(())
+    }
+
+    /// After a member: `,` (written; another follows) or `close` (the
+    /// end); `None` for anything else.
+    fn separator(&mut self, close: u8) -> Option<bool> {
+        self.skip_ws()?;
+        let b = *self.src.get(self.pos)?;
+        self.pos += 1;
+        match b {
+            b',' => {
+                self.out.push(b',');
+                Some(true)
+            }
+            _ if b == close => Some(false),
+            _ => None,
+        }
     }
 
     fn array(&mut self, level: usize, decode: Decode<'_>) -> Option<()> {
@@ -287,17 +294,8 @@ impl<'s> Printer<'s, '_> {
             self.skip_ws()?;
             self.newline(level + 1);
             self.value(level + 1, inner)?;
-            self.skip_ws()?;
-            match self.src.get(self.pos)? {
-                b',' => {
-                    self.pos += 1;
-                    self.out.push(b',');
-                }
-                b']' => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return None,
+            if !self.separator(b']')? {
+                break;
             }
         }
         self.newline(level);

@@ -9,8 +9,9 @@ use crate::core::model::compaction::Compaction;
 
 /// An automatic compaction strategy, as the simulation compares them
 /// (jp calls how one kind of content is treated a policy; this is not one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Strategy {
+    #[default]
     None,
     /// D50 with its defaults.
     Single,

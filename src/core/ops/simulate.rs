@@ -78,7 +78,7 @@ pub fn simulate_grid(
 }
 
 /// One policy at one window, summed over every conversation simulated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Total {
     pub policy: Strategy,
     pub window: u64,
@@ -109,17 +109,7 @@ pub fn totals<'a>(runs: impl IntoIterator<Item = &'a Run>) -> Vec<Total> {
                 out.push(Total {
                     policy: r.policy,
                     window: r.window,
-                    conversations: 0,
-                    peak_ratio: 0.0,
-                    overflows: 0,
-                    requests: 0,
-                    input_tokens: 0,
-                    elisions: 0,
-                    summaries: 0,
-                    summarizer_input_tokens: 0,
-                    summarizer_output_tokens: 0,
-                    cost: 0,
-                    backstop_elisions: 0,
+                    ..Total::default()
                 });
                 out.len() - 1
             }
