@@ -353,3 +353,30 @@ fn unreadable_rules_are_said_and_the_rest_still_works() {
         );
     }
 }
+
+/// `ops::open` reads jp's config files beside the conversation (on another
+/// thread) and gives the configuration's error with the conversation, so
+/// the file's own warnings can be said first; the config it reads is the
+/// one `config_for` reads.
+#[test]
+fn open_gives_the_conversation_with_its_configuration_or_the_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    fs::write(
+        tmp.path().join(".jp/config.toml"),
+        "[conversation.compaction.auto]\nsoft_ratio = 0.5\n",
+    )
+    .unwrap();
+    let (conv, config) = jp_inspect::core::ops::open(&dir, None).unwrap();
+    let config = config.unwrap();
+    assert_eq!(config.soft_ratio, 0.5);
+    assert_eq!(
+        config,
+        jp_inspect::core::auto::config_for(&conv, None).unwrap()
+    );
+    fs::write(tmp.path().join(".jp/config.toml"), "[conversation\n").unwrap();
+    let (conv, config) = jp_inspect::core::ops::open(&dir, None).unwrap();
+    assert_eq!(conv.turn_count, 32);
+    let why = config.unwrap_err().to_string();
+    assert!(why.contains(".jp/config.toml:1:"), "{why}");
+}

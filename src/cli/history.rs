@@ -5,15 +5,14 @@ use super::args::HistoryArgs;
 use super::output::{
     conversation_json, print_json, print_lines, print_notices, print_warnings, thousands,
 };
-use crate::core::auto;
 use crate::core::model::timestamp;
 use crate::core::ops;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
-    let conv = ctx.load(args.conv.as_deref())?;
+    let (conv, config) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
     print_warnings(&conv);
-    let config = auto::config_for(&conv, args.config.as_deref())?;
+    let config = config?;
     print_notices(&config);
     super::check_window(&conv, &config, args.window.window)?;
     let points = ops::history(&conv, &config, args.window.window);

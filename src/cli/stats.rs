@@ -4,7 +4,6 @@
 use super::Context;
 use super::args::StatsArgs;
 use super::output::{change, print_json, print_lines, print_warnings, thousands};
-use crate::core::auto;
 use crate::core::compact::budget::Measure;
 use crate::core::compact::estimate::Category;
 use crate::core::compact::jp_view::View;
@@ -12,9 +11,9 @@ use crate::core::ops::{self, stats::Stats, stats::WindowOrigin};
 use crate::core::{Conversation, model::timestamp};
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
-    let conv = ctx.load(args.conv.as_deref())?;
+    let (conv, auto) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
     print_warnings(&conv);
-    let auto = auto::config_for(&conv, args.config.as_deref())?;
+    let auto = auto?;
     super::output::print_notices(&auto);
     super::check_window(&conv, &auto, args.window.window)?;
     let report = ops::stats::stats(

@@ -31,8 +31,18 @@ use std::path::Path;
 /// only choose a summarizer the user's own config defined (`notices` says
 /// what was ignored).
 pub fn config_for(conv: &Conversation, file: Option<&Path>) -> crate::core::Result<AutoConfig> {
+    config_from(conv, jp_config::files_for(&conv.dir)?, file)
+}
+
+/// [`config_for`] with jp's config files already read (`files_for` of the
+/// conversation's folder).
+pub fn config_from(
+    conv: &Conversation,
+    files: Vec<jp_config::ConfigFile>,
+    file: Option<&Path>,
+) -> crate::core::Result<AutoConfig> {
     let mut c = AutoConfig::default();
-    for f in jp_config::files_for(&conv.dir)? {
+    for f in files {
         c.apply_source(&f.doc, &f.path.display().to_string(), f.trust)?;
     }
     // jp layers a conversation's config over the files as a resolved

@@ -75,6 +75,31 @@ pub fn history(
     })
 }
 
+/// The conversation in `dir` and its compaction configuration (see
+/// `auto::config_for`, `file` last). jp's config files are read on a
+/// second thread while the conversation loads: in a workspace that extends
+/// many files that is a third of `stats`. The configuration's error comes
+/// with the conversation, so a shell can say the file's warnings first.
+pub fn open(
+    dir: &Path,
+    file: Option<&Path>,
+) -> Result<(Conversation, Result<crate::core::auto::AutoConfig>)> {
+    let (conv, files) = std::thread::scope(|s| {
+        let files = s.spawn(|| crate::core::store::jp_config::files_for(dir));
+        let conv = crate::core::store::load::load(dir);
+        (conv, files.join())
+    });
+    let conv = conv?;
+    let config = match files {
+        Ok(files) => files
+            .map_err(crate::core::Error::from)
+            .and_then(|f| crate::core::auto::config_from(&conv, f, file)),
+        // A config reader that panicked: read again here, where it says why.
+        Err(_) => crate::core::auto::config_for(&conv, file),
+    };
+    Ok((conv, config))
+}
+
 /// The raw index of the request before turn `turn`'s (0-based) first
 /// answer: what `--at TURN` shows.
 pub fn request_of_turn(conv: &Conversation, turn: usize) -> Option<usize> {
