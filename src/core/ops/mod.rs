@@ -91,9 +91,7 @@ pub fn open(
     });
     let conv = conv?;
     let config = match files {
-        Ok(files) => files
-            .map_err(crate::core::Error::from)
-            .and_then(|f| crate::core::auto::config_from(&conv, f, file)),
+        Ok(files) => files.and_then(|f| crate::core::auto::config_from(&conv, f, file)),
         // A config reader that panicked: read again here, where it says why.
         Err(_) => crate::core::auto::config_for(&conv, file),
     };
