@@ -63,7 +63,7 @@ pub fn remember(conv: &mut Conversation) -> Vec<super::provenance::Record> {
 /// back with huge pages: a 100 MB conversation otherwise spends a third of
 /// `show`'s time faulting in and zeroing 4 KiB pages.
 fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
+    use std::io::{Read, Seek};
     const HUGE: usize = 2 << 20;
     let mut file = fs::File::open(path)?;
     let len = file.metadata().map_or(0, |m| m.len() as usize);
@@ -72,7 +72,8 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
         file.read_to_end(&mut v)?;
         return Ok(v);
     }
-    let mut v: Vec<u8> = Vec::with_capacity(len + 1);
+    // Zeroed by the allocator's fresh mapping: no page is touched yet.
+    let mut v: Vec<u8> = vec![0; len];
     let start = v.as_ptr() as usize;
     let aligned = start.next_multiple_of(HUGE);
     let end = (start + len) / HUGE * HUGE;
@@ -88,8 +89,42 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
             );
         }
     }
+    read_halves(&file, &mut v, len)?;
+    // Anything written past the length seen, as `read_to_end` would.
+    file.seek(std::io::SeekFrom::Start(v.len() as u64))?;
     file.read_to_end(&mut v)?;
     Ok(v)
+}
+
+/// Fills `v` (`len` zeroed bytes, not yet touched) with the file's first `len`
+/// bytes, the two halves read at once: on a small machine the kernel's
+/// copy into fresh memory is as slow as parsing. A file that got shorter
+/// meanwhile ends where it ends.
+fn read_halves(file: &fs::File, v: &mut Vec<u8>, len: usize) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let half = len / 2;
+    let (a, b) = v.split_at_mut(half);
+    let fill = |buf: &mut [u8], at: u64| -> std::io::Result<usize> {
+        let mut done = 0;
+        while done < buf.len() {
+            match file.read_at(&mut buf[done..], at + done as u64) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(done)
+    };
+    let (first, second) = std::thread::scope(|s| {
+        let second = s.spawn(|| fill(b, half as u64));
+        (fill(a, 0), second.join())
+    });
+    let first = first?;
+    let second = second.unwrap_or_else(|_| Err(std::io::Error::other("a reader panicked")))?;
+    let kept = if first < half { first } else { half + second };
+    v.truncate(kept);
+    Ok(())
 }
 
 pub fn read_files(dir: &Path) -> Result<Files> {
@@ -452,6 +487,22 @@ fn check_stream(path: &Path, source: &str, events: &[Event], warnings: &mut Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_file_is_read_whole_in_two_halves() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("events.json");
+        // Past the size read in halves, odd so the halves differ.
+        let bytes: Vec<u8> = (0..9_437_185u32).map(|i| (i * 7 % 251) as u8).collect();
+        fs::write(&path, &bytes).unwrap();
+        assert_eq!(read_whole(&path).unwrap(), bytes);
+        // A file shorter than the length asked for ends where it ends.
+        let file = fs::File::open(&path).unwrap();
+        let mut v = vec![0; bytes.len() + 4096];
+        let len = v.len();
+        read_halves(&file, &mut v, len).unwrap();
+        assert_eq!(v, bytes);
+    }
 
     fn files(events: &str) -> Files {
         Files {
