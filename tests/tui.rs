@@ -954,3 +954,42 @@ fn a_reset_past_the_usable_window_is_warned_of_before_it_is_written() {
     assert!(text.contains("Remove all 2 compactions?"), "{text}");
     assert!(!text.contains("over the usable window"), "{text}");
 }
+
+/// "As of" moves by request, to the ends, and from compaction to
+/// compaction (the first request after each, where the cache breaks).
+#[test]
+fn as_of_goes_to_the_ends_and_from_compaction_to_compaction() {
+    let mut h = Harness::new(120, 40, false);
+    h.char('t');
+    let a = h.state.as_of.clone().expect("as of opened");
+    let last = a.points.len() - 1;
+    assert_eq!(a.current, last, "it opens at the last request");
+    let marks: Vec<usize> = (0..a.points.len())
+        .filter(|&k| !a.points[k].compactions_since.is_empty())
+        .collect();
+    assert_eq!(marks.len(), 2, "the demo's two compactions");
+    h.key(KeyCode::Home);
+    assert_eq!(h.state.as_of.as_ref().unwrap().current, 0);
+    h.char('}');
+    assert_eq!(h.state.as_of.as_ref().unwrap().current, marks[0]);
+    h.char('}');
+    assert_eq!(h.state.as_of.as_ref().unwrap().current, marks[1]);
+    h.char('}');
+    assert_eq!(
+        h.state.as_of.as_ref().unwrap().current,
+        marks[1],
+        "none after the last"
+    );
+    let (said, _) = h.state.status.message.clone().unwrap();
+    assert!(said.starts_with("no compaction that way"), "{said}");
+    h.char('{');
+    assert_eq!(h.state.as_of.as_ref().unwrap().current, marks[0]);
+    h.key(KeyCode::End);
+    assert_eq!(h.state.as_of.as_ref().unwrap().current, last);
+    // What is drawn follows: the request's own context.
+    let point = h.state.as_of.as_ref().unwrap().points[last].clone();
+    assert!(
+        h.text()
+            .contains(&jp_inspect::fmt::thousands(point.context))
+    );
+}

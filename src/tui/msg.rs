@@ -62,6 +62,13 @@ pub enum Action {
     AsOf,
     NextRequest,
     PrevRequest,
+    /// "As of": the first and the last request of the session.
+    FirstRequest,
+    LastRequest,
+    /// "As of": the first request after the next (or previous) compaction,
+    /// where the prompt cache breaks.
+    NextCompaction,
+    PrevCompaction,
     Simulation,
     Follow,
     ToggleRaw,

@@ -345,11 +345,39 @@ pub(super) fn toggle_as_of(state: &mut State, fx: &mut Vec<Effect>) {
 
 /// `]`/`[` in "as of" mode: the next or previous request.
 pub(super) fn step_request(state: &mut State, by: isize, fx: &mut Vec<Effect>) {
+    go_to_request(
+        state,
+        |a| {
+            Some(
+                a.current
+                    .saturating_add_signed(by)
+                    .min(a.points.len().saturating_sub(1)),
+            )
+        },
+        fx,
+    );
+}
+
+/// "As of" the request `target` picks (`None`: there is none, said).
+pub(super) fn go_to_request(
+    state: &mut State,
+    target: impl Fn(&crate::tui::state::AsOf) -> Option<usize>,
+    fx: &mut Vec<Effect>,
+) {
+    let Some(a) = &state.as_of else {
+        return;
+    };
+    let Some(k) = target(a) else {
+        state.set_status(
+            "no compaction that way: the curve marks each one",
+            Level::Info,
+        );
+        return;
+    };
     let (Some(a), Some(m)) = (&mut state.as_of, &state.inspection) else {
         return;
     };
-    let last = a.points.len().saturating_sub(1);
-    a.current = a.current.saturating_add_signed(by).min(last);
+    a.current = k.min(a.points.len().saturating_sub(1));
     let Some(end) = a.point().map(|p| p.raw_index) else {
         return;
     };

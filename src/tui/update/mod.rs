@@ -218,6 +218,26 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::AsOf => commands::toggle_as_of(state, fx),
         Action::NextRequest => commands::step_request(state, 1, fx),
         Action::PrevRequest => commands::step_request(state, -1, fx),
+        Action::FirstRequest => commands::go_to_request(state, |_| Some(0), fx),
+        Action::LastRequest => {
+            commands::go_to_request(state, |a| a.points.len().checked_sub(1), fx)
+        }
+        Action::NextCompaction => commands::go_to_request(
+            state,
+            |a| {
+                (a.current + 1..a.points.len()).find(|&k| !a.points[k].compactions_since.is_empty())
+            },
+            fx,
+        ),
+        Action::PrevCompaction => commands::go_to_request(
+            state,
+            |a| {
+                (0..a.current)
+                    .rev()
+                    .find(|&k| !a.points[k].compactions_since.is_empty())
+            },
+            fx,
+        ),
         Action::Simulation => commands::open_simulation(state, fx),
         Action::Follow => {
             state.settings.follow = !state.settings.follow;
