@@ -23,7 +23,7 @@ pub fn event(out: &mut Vec<u8>, raw: &str, kind: &str, level: usize) -> Option<(
     };
     let done = p
         .skip_ws()
-        .and_then(|_| p.value(level, Decode::Event(Some(kind))));
+        .and_then(|_| p.value(level, Decode::Event(kind)));
     let whole = done.is_some() && p.skip_ws().is_some() && p.pos == p.src.len();
     if !whole {
         out.truncate(start);
@@ -103,7 +103,7 @@ fn escape_mask(w: u64) -> u64 {
 #[derive(Clone, Copy)]
 enum Decode<'k> {
     /// The event object itself: its fields say what to decode.
-    Event(Option<&'k str>),
+    Event(&'k str),
     /// Written as stored.
     None,
     /// One string, decoded by jp's rule.
@@ -307,12 +307,12 @@ impl<'s> Printer<'s, '_> {
 /// How the event field `key` (a quoted literal) of an event of type `kind`
 /// is decoded, by jp's storage rule; `None` for a key written with escapes
 /// (left to serde_json, which reads it the one right way).
-fn field_decode<'k>(kind: Option<&str>, key: &str) -> Option<Decode<'k>> {
+fn field_decode<'k>(kind: &str, key: &str) -> Option<Decode<'k>> {
     if key.contains('\\') {
         return None;
     }
     let name = &key[1..key.len() - 1];
-    Some(match kind.and_then(|k| encoding::stored_as(k, name)) {
+    Some(match encoding::stored_as(kind, name) {
         Some(Stored::Tree) => Decode::Tree,
         Some(Stored::String) => Decode::String,
         None => Decode::None,

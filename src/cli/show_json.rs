@@ -61,7 +61,11 @@ pub fn write(
         let (first, second) = std::thread::scope(|s| {
             let second = pair.get(1).cloned().map(|r| s.spawn(|| render_batch(r)));
             let first = render_batch(pair[0].clone());
-            let second = second.map(|h| h.join().unwrap_or_else(|_| Ok(Vec::new())));
+            // A renderer that panicked must not leave a hole in the array.
+            let second = second.map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("writing the events failed")))
+            });
             (first, second)
         });
         out.write_all(&first?)?;

@@ -182,6 +182,11 @@ impl Watch<'_> {
         let Some(dir) = dir_of_id(&self.conversations, id) else {
             return;
         };
+        // jp mid-query: its release is the boundary; don't read the file
+        // at every event of the query.
+        if crate::core::store::save::jp_holds(&dir) {
+            return;
+        }
         let conv = match load::load(&dir) {
             Ok(c) => c,
             Err(e) => return self.fail(id, &format!("cannot read it: {e}")),

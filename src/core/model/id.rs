@@ -27,7 +27,13 @@ impl ConversationId {
 
     /// The id a lock file's name is for.
     pub fn of_lock_name(name: &str) -> Option<ConversationId> {
-        name.strip_suffix(".lock")?.parse().ok()
+        // jp's spelling only: a bare `<ID>.lock` is not one of its locks.
+        name.strip_prefix("jp-c")?
+            .strip_suffix(".lock")?
+            .parse::<u64>()
+            .ok()
+            .filter(|_| name[4..name.len() - 5].bytes().all(|b| b.is_ascii_digit()))
+            .map(ConversationId)
     }
 }
 
@@ -79,6 +85,8 @@ mod tests {
             Some(ConversationId(7))
         );
         assert_eq!(ConversationId::of_lock_name("jp-c7.lck"), None);
+        assert_eq!(ConversationId::of_lock_name("7.lock"), None);
+        assert_eq!(ConversationId::of_lock_name("jp-c+7.lock"), None);
     }
 
     #[test]
