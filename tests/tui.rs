@@ -693,28 +693,15 @@ fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     );
     let before = h.compactions_on_disk().len();
 
+    // The default configuration leaves it disabled: `A` says it overrides.
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert!(text.contains("A enables it here only"), "{text}");
+
     // jp: one more turn, written under its lock; then the title changes
     // and the folder is renamed.
     let dir = h.dir().to_path_buf();
-    let mut events: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
-    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
-    events.push(
-        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
-        "content": "Cut the release notes. ".repeat(300)}),
-    );
+    jp_appends_a_turn(&dir, &"Cut the release notes. ".repeat(300));
     let id = load::id_of_dir(&dir).unwrap();
-    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
-    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
-    let next = dir.join("next.json");
-    std::fs::write(&next, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
-    let status = std::process::Command::new("flock")
-        .arg(&lock)
-        .arg("-c")
-        .arg(format!("mv {0}/next.json {0}/events.json", dir.display()))
-        .status()
-        .unwrap();
-    assert!(status.success());
     let renamed = dir.with_file_name(format!("{id}-csvq-release-notes"));
     std::fs::rename(&dir, &renamed).unwrap();
 
@@ -730,6 +717,45 @@ fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     let n = on_disk.len();
     h.act(Msg::FilesChanged);
     assert_eq!(h.compactions_on_disk().len(), n);
+    // A turn that needs nothing: the reason is said, once.
+    jp_appends_a_turn(&renamed, "Thanks.");
+    h.act(Msg::FilesChanged);
+    assert_eq!(h.compactions_on_disk().len(), n);
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert!(
+        text.starts_with("automatic compaction after turn 34: nothing fired: "),
+        "{text}"
+    );
+    h.state.status.message = None;
+    h.act(Msg::FilesChanged);
+    assert!(h.state.status.message.is_none(), "said once per turn");
+}
+
+/// What jp does at the end of a query: the new events.json renamed into
+/// place while `flock` holds `.jp/locks/jp-c<ID>.lock`.
+fn jp_appends_a_turn(dir: &std::path::Path, request: &str) {
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(
+        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
+        "content": request}),
+    );
+    let id = load::id_of_dir(dir).unwrap();
+    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(dir, id);
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    std::fs::write(
+        dir.join("next.json"),
+        serde_json::to_string_pretty(&events).unwrap() + "\n",
+    )
+    .unwrap();
+    let status = std::process::Command::new("flock")
+        .arg(&lock)
+        .arg("-c")
+        .arg(format!("mv {0}/next.json {0}/events.json", dir.display()))
+        .status()
+        .unwrap();
+    assert!(status.success());
 }
 
 /// `t`: "as of" mode. The session's requests from the last; `[`/`]` step;

@@ -194,7 +194,7 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
 }
 
 #[test]
-fn once_evaluates_now_and_writes_what_auto_announces() {
+fn once_evaluates_now_and_writes_what_auto_announces_and_a_dry_run_writes_nothing() {
     let (tmp, dir) = common::workspace_with(&common::demo());
     let run = |args: &[&str]| {
         common::binary()
@@ -220,6 +220,36 @@ fn once_evaluates_now_and_writes_what_auto_announces() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("not enabled"), "{text}");
+    // A dry run says what it would write, and writes nothing.
+    let before = std::fs::read(dir.join("events.json")).unwrap();
+    let out = run(&[
+        "watch",
+        "--once",
+        "--enable",
+        "--dry-run",
+        "--window",
+        "64k",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let would = text
+        .lines()
+        .filter(|l| l.contains("\"would_fire\""))
+        .count();
+    assert_eq!(would, announced, "{text}");
+    assert!(!text.contains("\"fired\""), "{text}");
+    assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
+    let out = run(&[
+        "watch",
+        "--once",
+        "--enable",
+        "--dry-run",
+        "--window",
+        "64k",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("would fire "), "{text}");
     let out = run(&["watch", "--once", "--enable", "--window", "64k", "--json"]);
     assert!(
         out.status.success(),

@@ -187,6 +187,13 @@ pub struct WatchArgs {
     /// Also say why nothing fired.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Say what would be appended at each boundary, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// With --dry-run, make the summaries too: a dry run otherwise never
+    /// calls the summarizer.
+    #[arg(long, requires = "dry_run")]
+    pub summarize: bool,
 }
 
 #[derive(Debug, Args, Default)]

@@ -202,7 +202,8 @@ impl Watch<'_> {
             |e| e.downcast_ref::<Error>().is_some_and(boundary::is_changed),
         );
         match attempt {
-            Attempt::Fired(conv, plan) => self.fired(&conv, &plan),
+            Attempt::Fired(conv, plan) => self.fired(&conv, &plan, "fired"),
+            Attempt::WouldFire(conv, plan) => self.fired(&conv, &plan, "would_fire"),
             Attempt::Skipped(why) => self.skip(id, &why),
             Attempt::Unreadable(e) => self.fail(id, &format!("cannot read it: {e}")),
             Attempt::Failed(e) => self.fail(id, &format!("nothing written: {e:#}")),
@@ -222,19 +223,28 @@ impl Watch<'_> {
         for n in &config.notices {
             super::output::say_err(&format!("note: {n}"));
         }
-        let summarizer = self.args.policy.summarizer(&config)?;
+        let configured = self.args.policy.summarizer(&config)?;
+        let dry = self.args.dry_run;
+        let summarizer =
+            crate::core::summarize::for_preview(configured.as_ref(), !dry || self.args.summarize);
+        let at = ops::AtBoundary {
+            window_override: self.args.policy.window.window,
+            now: chrono::Utc::now(),
+            force: self.args.enable,
+            dry_run: dry,
+        };
         Ok(ops::compact_at_boundary(
             dir,
             conv,
             &config,
-            self.args.policy.window.window,
+            &at,
             summarizer.as_ref(),
-            chrono::Utc::now(),
-            self.args.enable,
         )?)
     }
 
-    fn fired(&self, conv: &Conversation, plan: &ops::Plan) {
+    /// A firing (`event` "fired"), or with `--dry-run` what would be
+    /// written ("would_fire", said as "would fire").
+    fn fired(&self, conv: &Conversation, plan: &ops::Plan, event: &str) {
         let (before, after) = (plan.tokens.before, plan.tokens.after);
         for a in &plan.additions {
             let kind = match a.why {
@@ -243,7 +253,7 @@ impl Watch<'_> {
             };
             self.say(
                 json!({
-                    "event": "fired",
+                    "event": event,
                     "conversation": conv.display_id(),
                     "kind": kind,
                     "from_turn": a.compaction.from_turn,
@@ -253,8 +263,9 @@ impl Watch<'_> {
                 }),
                 || {
                     format!(
-                        "{}  {kind:<8} turns {:<9} {} -> {} tok",
+                        "{}  {}{kind:<8} turns {:<9} {} -> {} tok",
                         conv.display_id(),
+                        if event == "fired" { "" } else { "would fire " },
                         a.range().human(),
                         thousands(before),
                         thousands(after)

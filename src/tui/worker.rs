@@ -89,15 +89,15 @@ pub fn execute(job: Job) -> JobResult {
         } => {
             let summarizer = summarize::from_config(&config.summarizer);
             let fire = |conv: &Conversation| {
-                ops::compact_at_boundary(
-                    &dir,
-                    conv,
-                    &config,
-                    window,
-                    summarizer.as_ref(),
+                // `A` is the user asking for it here: a configuration that
+                // leaves it disabled doesn't stop it (the status says so).
+                let at = ops::boundary::AtBoundary {
+                    window_override: window,
                     now,
-                    true,
-                )
+                    force: true,
+                    dry_run: false,
+                };
+                ops::compact_at_boundary(&dir, conv, &config, &at, summarizer.as_ref())
             };
             JobResult::Boundary(
                 match ops::boundary::with_retries(
@@ -107,6 +107,7 @@ pub fn execute(job: Job) -> JobResult {
                     ops::boundary::is_changed,
                 ) {
                     Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
+                    Attempt::WouldFire(_, plan) => Ok(Boundary::WouldFire(plan)),
                     Attempt::Skipped(why) => Ok(Boundary::Skipped(why)),
                     Attempt::KeptChanging => Ok(Boundary::Skipped(
                         "the conversation kept changing; trying again at the next turn".into(),

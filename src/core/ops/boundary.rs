@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 pub enum Boundary {
     /// Compactions appended.
     Fired(Plan),
+    /// What a dry run would have appended; nothing was written.
+    WouldFire(Plan),
     /// Nothing to do, and why.
     Skipped(String),
 }
@@ -36,18 +38,47 @@ pub fn compact_at_boundary(
     dir: &Path,
     conv: &Conversation,
     config: &AutoConfig,
-    window_override: Option<u64>,
+    at: &AtBoundary,
     summarizer: &dyn Summarizer,
-    now: Timestamp,
-    force: bool,
 ) -> Result<Boundary> {
-    if !config.enabled && !force {
+    match plan_at_boundary(conv, config, at, summarizer)? {
+        Boundary::WouldFire(plan) if !at.dry_run => {
+            let mut edit = plan.edit();
+            edit.basis = Some(Basis::of(conv));
+            save::apply(dir, &edit)?;
+            Ok(Boundary::Fired(plan))
+        }
+        other => Ok(other),
+    }
+}
+
+/// How a boundary is evaluated.
+#[derive(Debug, Clone, Copy)]
+pub struct AtBoundary {
+    /// The window in place of the model's.
+    pub window_override: Option<u64>,
+    /// The time stamped on what is appended.
+    pub now: Timestamp,
+    /// Evaluate even where the configuration leaves it disabled.
+    pub force: bool,
+    /// Say what would be appended, write nothing.
+    pub dry_run: bool,
+}
+
+/// The plan a boundary makes: `WouldFire` or `Skipped` with the reason.
+fn plan_at_boundary(
+    conv: &Conversation,
+    config: &AutoConfig,
+    at: &AtBoundary,
+    summarizer: &dyn Summarizer,
+) -> Result<Boundary> {
+    if !config.enabled && !at.force {
         return Ok(Boundary::Skipped(
             "automatic compaction is not enabled in the configuration (--enable forces it)".into(),
         ));
     }
-    let budget = super::budget(conv, config, window_override);
-    let plan = preview_auto(conv, config, &budget, summarizer, now, View::Inspect)?;
+    let budget = super::budget(conv, config, at.window_override);
+    let plan = preview_auto(conv, config, &budget, summarizer, at.now, View::Inspect)?;
     if plan.additions.is_empty() {
         let why = plan
             .notes
@@ -56,10 +87,7 @@ pub fn compact_at_boundary(
             .unwrap_or_default();
         return Ok(Boundary::Skipped(why));
     }
-    let mut edit = plan.edit();
-    edit.basis = Some(Basis::of(conv));
-    save::apply(dir, &edit)?;
-    Ok(Boundary::Fired(plan))
+    Ok(Boundary::WouldFire(plan))
 }
 
 /// What a look at a followed conversation found.
@@ -123,6 +151,8 @@ impl Tracker {
 pub enum Attempt<E> {
     /// Compactions appended to `conv` (as it was read for the write).
     Fired(Box<Conversation>, Plan),
+    /// What a dry run would have appended to `conv`.
+    WouldFire(Box<Conversation>, Plan),
     Skipped(String),
     /// jp kept writing: every attempt met a changed file.
     KeptChanging,
@@ -153,6 +183,7 @@ pub fn with_retries<E>(
         }
         match fire(&conv) {
             Ok(Boundary::Fired(plan)) => return Attempt::Fired(Box::new(conv), plan),
+            Ok(Boundary::WouldFire(plan)) => return Attempt::WouldFire(Box::new(conv), plan),
             Ok(Boundary::Skipped(why)) => return Attempt::Skipped(why),
             Err(e) if is_changed(&e) => continue,
             Err(e) => return Attempt::Failed(e),

@@ -206,7 +206,16 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                         view: state.settings.view,
                     }));
                 }
-                Ok(Boundary::Skipped(_)) => {}
+                // Said once per turn: the tracker looks once per turn.
+                Ok(Boundary::Skipped(why)) => {
+                    let turn = state.inspection.as_ref().map_or(0, |m| m.conv.turn_count);
+                    state.set_status(
+                        format!("automatic compaction after turn {turn}: nothing fired: {why}"),
+                        Level::Info,
+                    );
+                }
+                // The inspector never asks for a dry run.
+                Ok(Boundary::WouldFire(_)) => {}
                 Err(e) => say(state, &e),
             }
         }

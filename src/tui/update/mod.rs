@@ -204,13 +204,23 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                     let id = m.conv.id.unwrap_or_default();
                     state.settings.boundaries.follow(id, m.conv.turn_count);
                 }
-                state.set_status(
-                    "automatic compaction runs at every new turn jp completes (A stops it)",
-                    Level::Info,
-                );
+                // Following is said first, so the line ends on what `A` did.
                 if !state.settings.follow {
                     command(state, Action::Follow, fx);
                 }
+                // `A` overrides `enabled = false`: say so, or the user
+                // believes the configuration is being followed.
+                let overridden = if state.settings.config.enabled {
+                    ""
+                } else {
+                    "; the configuration leaves it disabled, A enables it here only"
+                };
+                state.set_status(
+                    format!(
+                        "automatic compaction runs at every new turn jp completes (A stops it){overridden}"
+                    ),
+                    Level::Info,
+                );
             } else {
                 state.set_status("automatic compaction off", Level::Info);
             }
