@@ -417,7 +417,12 @@ fn l_lists_the_events_by_size_and_enter_jumps_to_one() {
         insta::assert_snapshot!(format!("largest_{w}x{hgt}"), h.screen().backend());
         // Enter on the second puts the cursor on that raw event.
         h.char('j');
-        let second = l.entries[1].raw.expect("a raw event");
+        let jp_inspect::tui::largest::Origin::Event {
+            raw: Some(second), ..
+        } = l.entries[1].origin
+        else {
+            panic!("not a raw event: {:?}", l.entries[1]);
+        };
         h.key(KeyCode::Enter);
         assert!(h.state.panel.is_none());
         assert_eq!(h.state.nav.focus, Focus::Raw);
@@ -691,7 +696,7 @@ fn l_says_what_it_leaves_out() {
     assert!(total > 500, "{total}");
     assert!(
         h.text()
-            .contains(&format!("the largest 500 of {total} events")),
+            .contains(&format!("the largest 500 of {total} by size")),
         "{}",
         h.text()
     );
@@ -700,7 +705,7 @@ fn l_says_what_it_leaves_out() {
     }
     let text = h.text();
     assert!(
-        text.contains(&format!("{} smaller events not listed", total - 500)),
+        text.contains(&format!("{} smaller entries not listed", total - 500)),
         "{text}"
     );
     // Σ sits in one column on every row.
@@ -713,6 +718,78 @@ fn l_says_what_it_leaves_out() {
         })
         .collect();
     assert!(columns.windows(2).all(|w| w[0] == w[1]), "{columns:?}");
+}
+
+/// The system prompt and the tool definitions are rows like the events:
+/// `O` lists each part in the order sent with its tokens (adding up to the
+/// gauge's system prompt and tools within a token per part), Enter opens
+/// one's text; `L` ranks them among the events.
+#[test]
+fn o_lists_the_system_prompt_and_each_tool_and_opens_them() {
+    use jp_inspect::core::model::overhead::PartKind;
+    use jp_inspect::tui::largest::Origin;
+    use jp_inspect::tui::state::Panel;
+    let mut h = Harness::new(120, 40, false);
+    let m = h.state.inspection.as_ref().unwrap();
+    let (system, tools) = (m.estimate.system_tokens(), m.estimate.tool_tokens());
+    h.char('O');
+    let Some(Panel::Largest(l)) = &h.state.panel else {
+        panic!("no overhead view");
+    };
+    let parts: Vec<_> = l
+        .entries
+        .iter()
+        .map(|e| match &e.origin {
+            Origin::Overhead(p) => (p.kind, p.name.clone(), e.tokens),
+            Origin::Event { .. } => panic!("an event in O: {e:?}"),
+        })
+        .collect();
+    assert_eq!(parts[0].0, PartKind::Prompt);
+    let of = |tool: bool| -> (u64, usize) {
+        let k: Vec<_> = parts
+            .iter()
+            .filter(|p| (p.0 == PartKind::Tool) == tool)
+            .collect();
+        (k.iter().map(|p| p.2).sum(), k.len())
+    };
+    let ((sys_sum, sys_n), (tool_sum, tool_n)) = (of(false), of(true));
+    assert_eq!(tool_n, 14, "the demo's enabled tools");
+    assert!(
+        sys_sum.abs_diff(system) <= sys_n as u64,
+        "{sys_sum} vs {system}"
+    );
+    assert!(
+        tool_sum.abs_diff(tools) <= tool_n as u64,
+        "{tool_sum} vs {tools}"
+    );
+    let text = h.text();
+    assert!(text.contains("what every request carries"), "{text}");
+    insta::assert_snapshot!("overhead_120x40", h.screen().backend());
+    // The last tool opens with its description and schema.
+    let (_, name, _) = parts.last().unwrap().clone();
+    h.char('G');
+    h.key(KeyCode::Enter);
+    let Some(Panel::Detail(d)) = &h.state.panel else {
+        panic!("no detail");
+    };
+    assert_eq!(d.title, format!("tool: {name}"));
+    let text = h.text();
+    assert!(text.contains("input schema:"), "{text}");
+    assert!(text.contains("sent with every request"), "{text}");
+    h.key(KeyCode::Esc);
+    // `L` ranks them with the events; the shares add up to the context.
+    h.char('L');
+    let Some(Panel::Largest(l)) = &h.state.panel else {
+        panic!("no largest view");
+    };
+    assert!(
+        l.entries
+            .iter()
+            .any(|e| matches!(&e.origin, Origin::Overhead(p) if p.name == name))
+    );
+    let sum: u64 = l.entries.iter().map(|e| e.tokens).sum();
+    let n = l.entries.len() as u64;
+    assert!(sum.abs_diff(l.context) <= n, "{sum} vs {}", l.context);
 }
 
 /// A search leads into the text: Enter on a hit opens the event at its

@@ -52,6 +52,35 @@ fn fence_language(text: &str) -> Option<String> {
     (!lang.is_empty()).then(|| lang.to_string())
 }
 
+/// The detail of one part of what every request carries (`O`, `L`): a
+/// prompt part as markdown, a tool as its description and schema.
+pub fn of_overhead(
+    part: &crate::core::model::overhead::Part,
+    tokens: u64,
+    context: u64,
+) -> DetailText {
+    use crate::core::model::overhead::PartKind;
+    let header = vec![
+        format!(
+            "{} · ≈{} tok ({:.1}% of the {} context) · {} chars",
+            part.kind.label(),
+            crate::core::fmt::thousands(tokens),
+            tokens as f64 / context.max(1) as f64 * 100.0,
+            crate::core::fmt::thousands(context),
+            crate::core::fmt::thousands(part.chars)
+        ),
+        "sent with every request, before the events; compaction never touches it".into(),
+    ];
+    DetailText {
+        title: format!("{}: {}", part.kind.label(), part.name),
+        header,
+        body: part.text.clone(),
+        language: (part.kind != PartKind::Tool).then(|| "md".to_string()),
+        raw: part.text.clone(),
+    }
+    .visible()
+}
+
 /// The detail of raw event `i`.
 pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
     let conv = &m.conv;

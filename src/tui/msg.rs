@@ -80,6 +80,8 @@ pub enum Action {
     ScrollLeft,
     ScrollRight,
     Largest,
+    /// The system prompt's parts and the tool definitions (`O`).
+    Overhead,
 }
 
 impl From<Action> for Msg {

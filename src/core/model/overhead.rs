@@ -77,6 +77,109 @@ pub fn system_prompt(config: &Value) -> SystemPrompt {
     }
 }
 
+/// What a part of the request's fixed overhead is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartKind {
+    /// `assistant.system_prompt`.
+    Prompt,
+    /// One `assistant.system_prompt_sections` entry.
+    Section,
+    /// One `assistant.instructions` block.
+    Instruction,
+    /// One enabled tool's definition.
+    Tool,
+}
+
+impl PartKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            PartKind::Prompt => "system prompt",
+            PartKind::Section => "section",
+            PartKind::Instruction => "instruction",
+            PartKind::Tool => "tool",
+        }
+    }
+}
+
+/// One part of what every request carries besides the events, in the
+/// order jp sends them, with the characters it counts for: the system
+/// prompt's parts add up to [`SystemPrompt::chars`], the tools' to
+/// [`Tools::chars`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub kind: PartKind,
+    /// What it is called: a tool's name, an instruction's title, "section 2".
+    pub name: String,
+    /// Its text as a person reads it (a tool: its description, then its
+    /// input schema as indented JSON).
+    pub text: String,
+    pub chars: u64,
+}
+
+/// The system prompt's parts, then the enabled tools', of a merged config.
+pub fn parts(config: &Value) -> Vec<Part> {
+    let sp = system_prompt(config);
+    let mut out = Vec::new();
+    if !sp.prompt.is_empty() {
+        out.push(Part {
+            kind: PartKind::Prompt,
+            name: "system prompt".into(),
+            chars: count_chars(&sp.prompt),
+            text: sp.prompt,
+        });
+    }
+    for (k, text) in sp.sections.into_iter().enumerate() {
+        out.push(Part {
+            kind: PartKind::Section,
+            name: format!("section {}", k + 1),
+            chars: count_chars(&text),
+            text,
+        });
+    }
+    for (k, text) in sp.instructions.into_iter().enumerate() {
+        let name = text
+            .lines()
+            .next()
+            .filter(|l| !l.trim().is_empty())
+            .map_or_else(|| format!("instruction {}", k + 1), str::to_owned);
+        out.push(Part {
+            kind: PartKind::Instruction,
+            name,
+            chars: count_chars(&text),
+            text,
+        });
+    }
+    for (name, tool) in enabled_tools(config) {
+        let texts: Vec<&str> = ["summary", "description", "examples"]
+            .iter()
+            .filter_map(|k| text(tool.get(*k)))
+            .collect();
+        let mut chars = count_chars(name) + texts.iter().map(|t| count_chars(t)).sum::<u64>();
+        let mut shown = texts.join("\n\n");
+        match tool.get("parameters") {
+            Some(p) => {
+                let schema = input_schema(p);
+                chars += count_chars(&schema.to_string());
+                shown.push_str("\n\ninput schema:\n");
+                shown.push_str(&serde_json::to_string_pretty(&schema).unwrap_or_default());
+            }
+            None if text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")) => {
+                shown.push_str(
+                    "\n\n(its input schema is known to its MCP server only, so not counted)",
+                );
+            }
+            None => {}
+        }
+        out.push(Part {
+            kind: PartKind::Tool,
+            name: name.clone(),
+            text: shown,
+            chars,
+        });
+    }
+    out
+}
+
 /// The definitions of the tools a request offers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tools {
@@ -321,6 +424,44 @@ mod tests {
             2 + 2 + params + 6 + 10 + 6 + 2,
             "names, summaries and the schema"
         );
+    }
+
+    #[test]
+    fn the_parts_add_up_to_the_system_prompt_and_the_tools() {
+        let c = json!({"assistant": {
+            "system_prompt": "You are helpful.",
+            "system_prompt_sections": {"value": [{"content": "ef", "tag": "x"}]},
+            "instructions": [{"title": "Style", "items": ["one", "two"]}]
+        }, "conversation": {"tools": {
+            "fs_read": {"enable": true, "summary": "Read a file.", "parameters": {"path": {"type": "string", "required": true}}},
+            "remote": {"enable": true, "source": "mcp.s.t", "summary": "cd"},
+            "off": {"enable": false, "summary": "x"}
+        }}});
+        let p = parts(&c);
+        let kinds: Vec<_> = p.iter().map(|p| (p.kind, p.name.as_str())).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (PartKind::Prompt, "system prompt"),
+                (PartKind::Section, "section 1"),
+                (PartKind::Instruction, "Style"),
+                (PartKind::Tool, "fs_read"),
+                (PartKind::Tool, "remote"),
+            ]
+        );
+        let of = |k: &[PartKind]| -> u64 {
+            p.iter()
+                .filter(|p| k.contains(&p.kind))
+                .map(|p| p.chars)
+                .sum()
+        };
+        assert_eq!(
+            of(&[PartKind::Prompt, PartKind::Section, PartKind::Instruction]),
+            system_prompt(&c).chars()
+        );
+        assert_eq!(of(&[PartKind::Tool]), tools(&c).chars);
+        assert!(p[3].text.contains("Read a file.") && p[3].text.contains("\"required\""));
+        assert!(p[4].text.contains("MCP server"));
     }
 
     #[test]

@@ -279,7 +279,8 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                 };
             }
         }
-        Action::Largest => commands::open_largest(state),
+        Action::Largest => commands::open_largest(state, false),
+        Action::Overhead => commands::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),
         Action::Redo => commands::undo_redo(state, true, fx),
         // Only meaningful in a confirmation or the detail view, where

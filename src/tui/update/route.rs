@@ -76,7 +76,7 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
         return detail_key(state, cmd);
     }
     if scope == Scope::Largest {
-        return commands::largest_key(state, cmd);
+        return commands::largest_key(state, cmd, fx);
     }
     super::command(state, cmd, fx);
 }

@@ -283,8 +283,12 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                 vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
             }
             Some(Panel::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
-            Some(Panel::Largest(_)) => {
-                vec![("j/k", "move"), ("Enter", "jump to it"), ("Esc", "close")]
+            Some(Panel::Largest(l)) => {
+                let enter = match l.entries.get(l.cursor).map(|e| &e.origin) {
+                    Some(crate::tui::largest::Origin::Overhead(_)) => "open it",
+                    _ => "jump to it",
+                };
+                vec![("j/k", "move"), ("Enter", enter), ("Esc", "close")]
             }
             None => {
                 if state.inspection.is_none() && state.load_error.is_some() {

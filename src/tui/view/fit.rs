@@ -30,6 +30,13 @@ pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
     Line::from(spans).style(style)
 }
 
+/// A box's title that fits its top border (`area_width` columns, the two
+/// corners left), cut with an ellipsis.
+pub fn title(text: String, area_width: u16) -> String {
+    let room = (area_width as usize).saturating_sub(2);
+    fit(Line::raw(text), room).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,5 +52,6 @@ mod tests {
         assert_eq!(cut.width(), 20);
         assert!(cut.to_string().ends_with('…'), "{cut}");
         assert_eq!(cut.to_string(), "system prompt 83 · …");
+        assert_eq!(title(" where the tokens are ".into(), 12), " where the…");
     }
 }

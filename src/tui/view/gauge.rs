@@ -8,6 +8,7 @@ use crate::core::compact::estimate::Category;
 use crate::core::compact::window::human_tokens;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops::stats::{ContextParts, Thresholds};
+use crate::tui::inspection::Inspection;
 use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -137,18 +138,45 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             )));
         }
     }
+    // The long labels when they fit, else the short ones, then an ellipsis.
+    let long = breakdown(state, m, &budget, false);
+    let breakdown = if long.width() <= area.width as usize {
+        long
+    } else {
+        breakdown(state, m, &budget, true)
+    };
+    if area.height >= 3 {
+        lines.push(marker_line.unwrap_or_default());
+    }
+    lines.push(super::fit::fit(breakdown, area.width as usize));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The tokens line: the projected events by category, what every request
+/// carries besides, the reserve, the raw stream and a measurement.
+fn breakdown(
+    state: &State,
+    m: &Inspection,
+    budget: &crate::core::compact::budget::Budget,
+    short: bool,
+) -> Line<'static> {
+    let t = &state.theme;
     let b = &m.estimate.breakdown;
     let mut parts: Vec<Span> = vec![Span::styled(" ", t.dim())];
     for (i, c) in Category::ALL.iter().enumerate() {
         if i > 0 {
             parts.push(Span::styled(" · ", t.dim()));
         }
-        parts.push(Span::styled(format!("{} ", c.label()), t.dim()));
+        let label = if short { short_label(*c) } else { c.label() };
+        parts.push(Span::styled(format!("{label} "), t.dim()));
         parts.push(Span::raw(human_tokens(b.tokens(*c))));
     }
     if budget.overhead_chars() > 0 {
         parts.push(Span::styled(" │ ", t.dim()));
-        parts.push(Span::styled("system prompt ", t.system_prompt()));
+        parts.push(Span::styled(
+            if short { "prompt " } else { "system prompt " },
+            t.system_prompt(),
+        ));
         parts.push(Span::raw(human_tokens(m.estimate.system_tokens())));
         parts.push(Span::styled(" · ", t.dim()));
         parts.push(Span::styled("tools ", t.tools()));
@@ -160,7 +188,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             ));
         }
     } else {
-        parts.push(Span::styled(" │ events only (D50)", t.dim()));
+        parts.push(Span::styled(
+            if short {
+                " │ events only"
+            } else {
+                " │ events only (D50)"
+            },
+            t.dim(),
+        ));
     }
     if budget.reserve() > 0 {
         parts.push(Span::styled(
@@ -175,18 +210,28 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     // How far the estimate is off here, once `count` has measured it.
     if let Some(measured) = &state.measured {
         parts.push(Span::styled(
-            format!(
-                " │ measured {:.2}× the estimate, {}",
-                measured.ratio(),
-                measured.at.get(..10).unwrap_or(&measured.at)
-            ),
+            if short {
+                format!(" │ measured {:.2}×", measured.ratio())
+            } else {
+                format!(
+                    " │ measured {:.2}× the estimate, {}",
+                    measured.ratio(),
+                    measured.at.get(..10).unwrap_or(&measured.at)
+                )
+            },
             t.dim(),
         ));
     }
-    let breakdown = Line::from(parts);
-    if area.height >= 3 {
-        lines.push(marker_line.unwrap_or_default());
+    Line::from(parts)
+}
+
+fn short_label(c: Category) -> &'static str {
+    match c {
+        Category::User => "user",
+        Category::Assistant => "asst",
+        Category::Reasoning => "think",
+        Category::ToolRequests => "calls",
+        Category::ToolResponses => "results",
+        Category::Summaries => "summ",
     }
-    lines.push(super::fit::fit(breakdown, area.width as usize));
-    frame.render_widget(Paragraph::new(lines), area);
 }

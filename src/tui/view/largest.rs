@@ -1,8 +1,9 @@
-//! The largest view (`L`): the projected events by size, with their share
-//! of the context, the selected one marked.
+//! The largest view (`L`): the projected events and the request's fixed
+//! parts by size, with their share of the context, the selected one marked;
+//! or the fixed parts alone (`O`).
 
 use crate::core::compact::window::human_tokens;
-use crate::tui::largest::Largest;
+use crate::tui::largest::{Largest, Origin};
 use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -15,15 +16,7 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
         .borders(Borders::ALL)
         .border_style(t.accent())
         .title(Span::styled(
-            format!(
-                " where the tokens are · {} by size · share of the {} context, Σ so far ",
-                if l.total > l.entries.len() {
-                    format!("the largest {} of {} events", l.entries.len(), l.total)
-                } else {
-                    format!("{} events", l.entries.len())
-                },
-                human_tokens(l.context)
-            ),
+            super::fit::title(title(l), area.width),
             t.title(),
         ));
     let inner = block.inner(area);
@@ -44,7 +37,7 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
     let width = inner.width as usize;
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            "{:>5} {:>8} {:>6} {:>5} {:>6}  {:<12} text",
+            "{:>5} {:>8} {:>6} {:>5} {:>6}  {:<13} text",
             "#", "tokens", "share", "Σ", "turn", "kind"
         ),
         t.header_row(),
@@ -57,13 +50,18 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
         }
         // The running share says how few events make most of the context;
         // in its own column, so it stays put whatever the text.
+        // The fixed parts belong to no turn: every request carries them.
+        let turn = match &e.origin {
+            Origin::Event { turn, .. } => (turn + 1).to_string(),
+            Origin::Overhead(_) => "every".into(),
+        };
         let head = format!(
-            "{:>5} {:>8} {:>5.1}% {:>4.0}% {:>6}  {:<12} ",
+            "{:>5} {:>8} {:>5.1}% {:>4.0}% {:>6}  {:<13} ",
             k + 1,
             crate::core::fmt::thousands(e.tokens),
             l.share(e),
             total,
-            e.turn + 1,
+            turn,
             e.label,
         );
         let room = width.saturating_sub(head.chars().count());
@@ -78,7 +76,7 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
     if cut && first + rows >= l.entries.len() {
         lines.push(Line::from(Span::styled(
             format!(
-                "{:>5} {:>8} {:>5.1}%  … {} smaller events not listed",
+                "{:>5} {:>8} {:>5.1}%  … {} smaller entries not listed",
                 "",
                 crate::core::fmt::thousands(l.unlisted_tokens),
                 l.unlisted_tokens as f64 / l.context as f64 * 100.0,
@@ -88,4 +86,25 @@ pub fn draw(frame: &mut Frame, area: Rect, l: &Largest, state: &State) {
         )));
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn title(l: &Largest) -> String {
+    if l.overhead_only {
+        let sum: u64 = l.entries.iter().map(|e| e.tokens).sum();
+        return format!(
+            " what every request carries · {} parts, {} · in the order sent · share of the {} context · Enter opens ",
+            l.entries.len(),
+            human_tokens(sum),
+            human_tokens(l.context)
+        );
+    }
+    let what = if l.total > l.entries.len() {
+        format!("the largest {} of {}", l.entries.len(), l.total)
+    } else {
+        format!("{}", l.entries.len())
+    };
+    format!(
+        " where the tokens are · {what} by size · shares of the {} context, Σ so far ",
+        human_tokens(l.context)
+    )
 }

@@ -15,16 +15,19 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
         .borders(Borders::ALL)
         .border_style(t.accent())
         .title(Span::styled(
-            format!(
-                " {} · {} ",
-                d.title,
-                // Not every event was encoded: "readable" is true of all.
-                match (d.show_raw, d.wrap) {
-                    (true, true) => "as stored (r: readable) · wrapped (w: unwrap)",
-                    (true, false) => "as stored (r: readable) · h/l sideways (w: wrap)",
-                    (false, true) => "readable (r: as stored) · wrapped (w: unwrap)",
-                    (false, false) => "readable (r: as stored) · h/l sideways (w: wrap)",
-                }
+            super::fit::title(
+                format!(
+                    " {} · {} ",
+                    d.title,
+                    // Not every event was encoded: "readable" is true of all.
+                    match (d.show_raw, d.wrap) {
+                        (true, true) => "as stored (r: readable) · wrapped (w: unwrap)",
+                        (true, false) => "as stored (r: readable) · h/l sideways (w: wrap)",
+                        (false, true) => "readable (r: as stored) · wrapped (w: unwrap)",
+                        (false, false) => "readable (r: as stored) · h/l sideways (w: wrap)",
+                    }
+                ),
+                area.width,
             ),
             t.title(),
         ));

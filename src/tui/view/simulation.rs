@@ -19,14 +19,17 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         .borders(Borders::ALL)
         .border_style(t.accent())
         .title(Span::styled(
-            format!(
-                " simulation · window {} (←/→: {}) · replayed from turn 1, existing compactions ignored ",
-                human_tokens(window),
-                sim.windows
-                    .iter()
-                    .map(|w| human_tokens(*w))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+            super::fit::title(
+                format!(
+                    " simulation · window {} (←/→: {}) · replayed from turn 1, existing compactions ignored ",
+                    human_tokens(window),
+                    sim.windows
+                        .iter()
+                        .map(|w| human_tokens(*w))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+                area.width,
             ),
             t.title(),
         ));
