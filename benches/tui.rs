@@ -31,6 +31,7 @@ fn opened(dir: &Path) -> State {
         preview: Vec::new(),
         config: None,
         view: Default::default(),
+        since: None,
     });
     update::update(
         &mut s,

@@ -89,6 +89,7 @@ fn the_gauge_draws_the_system_prompt_and_tools_as_segments() {
         preview: Vec::new(),
         config: None,
         view: Default::default(),
+        since: None,
     })]);
     let term = h.screen();
     let buf = term.backend().buffer();
@@ -513,6 +514,7 @@ fn load_warnings_are_shown() {
         preview: Vec::new(),
         config: None,
         view: Default::default(),
+        since: None,
     });
     update::update(
         &mut state,
@@ -741,6 +743,12 @@ fn jp_appends_a_turn(dir: &std::path::Path, request: &str) {
         serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
         "content": request}),
     );
+    jp_writes(dir, &events);
+}
+
+/// `events` written as jp does: renamed into place while `flock` holds
+/// `.jp/locks/jp-c<ID>.lock`.
+fn jp_writes(dir: &std::path::Path, events: &[serde_json::Value]) {
     let id = load::id_of_dir(dir).unwrap();
     let (lock, _) = jp_inspect::core::store::workspace::lock_paths(dir, id);
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
@@ -984,7 +992,7 @@ fn a_reset_past_the_usable_window_is_warned_of_before_it_is_written() {
 /// "As of" moves by request, to the ends, and from compaction to
 /// compaction (the first request after each, where the cache breaks).
 #[test]
-fn as_of_goes_to_the_ends_and_from_compaction_to_compaction() {
+fn as_of_goes_to_the_ends_to_request_n_and_from_compaction_to_compaction() {
     let mut h = Harness::new(120, 40, false);
     h.char('t');
     let a = h.state.as_of.clone().expect("as of opened");
@@ -1018,4 +1026,112 @@ fn as_of_goes_to_the_ends_and_from_compaction_to_compaction() {
         h.text()
             .contains(&jp_inspect::fmt::thousands(point.context))
     );
+    // Request N, typed (the current one prefilled and selected).
+    h.char('#');
+    assert!(h.text().contains("go to request number"), "{}", h.text());
+    h.typed("3");
+    h.key(KeyCode::Enter);
+    assert!(h.state.input.is_none());
+    assert_eq!(h.state.as_of.as_ref().unwrap().current, 2);
+    assert!(
+        h.text()
+            .lines()
+            .next()
+            .unwrap()
+            .contains(&format!("as of request 3/{}", last + 1))
+    );
+    h.char('#');
+    h.typed("999");
+    h.key(KeyCode::Enter);
+    let error = h.state.input.as_ref().and_then(|i| i.error.clone());
+    assert_eq!(
+        error.as_deref(),
+        Some(format!("a request number from 1 to {}", last + 1).as_str())
+    );
+    h.key(KeyCode::Esc);
+    assert_eq!(h.state.as_of.as_ref().unwrap().current, 2);
+}
+
+/// Not following, an outside write is found and said (what changed), the
+/// view left as it was until `r`, which says it again; while following, a
+/// reload says it by itself. The inspector's own write is not reported as
+/// an outside change.
+#[test]
+fn an_outside_write_is_said_and_r_reloads_it() {
+    let mut h = Harness::new(120, 36, true);
+    assert!(!h.state.settings.follow);
+    jp_appends_a_turn(h.dir(), "One more thing.");
+    h.act(Msg::FilesChanged);
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert_eq!(
+        text,
+        "changed on disk: 2 events added (1 new turn) · r reloads, f follows"
+    );
+    assert_eq!(h.state.inspection.as_ref().unwrap().conv.turn_count, 32);
+    assert!(
+        h.text()
+            .lines()
+            .next()
+            .unwrap()
+            .contains("changed on disk · r reloads")
+    );
+    h.char('r');
+    assert_eq!(h.state.inspection.as_ref().unwrap().conv.turn_count, 33);
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert_eq!(text, "reloaded: 2 events added (1 new turn)");
+    assert!(!h.text().lines().next().unwrap().contains("changed on disk"));
+    // Our own write, then its file notification: nothing to say.
+    h.char('p');
+    h.typed("auto");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    let (said, _) = h.state.status.message.clone().unwrap();
+    h.act(Msg::FilesChanged);
+    assert_eq!(h.state.status.message.clone().unwrap().0, said);
+    assert!(h.state.changed_on_disk.is_none());
+    // Following: the reload says what came.
+    h.char('f');
+    jp_appends_a_turn(h.dir(), "And another.");
+    h.act(Msg::FilesChanged);
+    assert_eq!(h.state.inspection.as_ref().unwrap().conv.turn_count, 34);
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert_eq!(text, "reloaded: 2 events added (1 new turn)");
+}
+
+/// An undo made against compactions another writer has since changed is
+/// not offered in the key bar, and `u` says why instead of writing.
+#[test]
+fn an_undo_that_no_longer_applies_says_why_and_leaves_the_key_bar() {
+    let mut h = Harness::new(160, 36, true);
+    h.char('p');
+    h.typed("auto");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    let footer = |h: &Harness| h.text().lines().last().unwrap().to_string();
+    assert!(footer(&h).contains("undo"), "{}", footer(&h));
+    // Another writer takes the compaction out again (under jp's lock).
+    let dir = h.dir().to_path_buf();
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    let last = events
+        .iter()
+        .rposition(|e| e["type"] == "compaction")
+        .unwrap();
+    events.remove(last);
+    jp_writes(&dir, &events);
+    h.char('r');
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert!(
+        text.starts_with("reloaded: 1 earlier event changed or removed"),
+        "{text}"
+    );
+    assert!(!footer(&h).contains("undo"), "{}", footer(&h));
+    let before = std::fs::read(dir.join("events.json")).unwrap();
+    h.char('u');
+    let (text, _) = h.state.status.message.clone().unwrap();
+    assert!(
+        text.starts_with("can't undo \"") && text.contains("its compactions changed since"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
 }

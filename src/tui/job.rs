@@ -63,6 +63,9 @@ pub enum Job {
         /// thread.
         config: Option<ConfigFile>,
         view: View,
+        /// The conversation as shown, when an outside write is reloaded:
+        /// what changed since is said.
+        since: Option<Arc<Conversation>>,
     },
     /// Plan a preview (a rule or the automatic policy).
     Preview {
@@ -101,6 +104,12 @@ pub enum Job {
         config: AutoConfig,
         window: Option<u64>,
         now: crate::core::model::timestamp::Timestamp,
+    },
+    /// What an outside write changed, read without showing it (not
+    /// following).
+    Check {
+        dir: PathBuf,
+        against: Arc<Conversation>,
     },
     /// The real context curve: every request with what it was sent.
     History {
@@ -158,6 +167,7 @@ pub enum JobResult {
     Written(Result<Written, Error>),
     Simulated(Result<Vec<Run>, Error>),
     History(Vec<crate::core::auto::history::HistoryPoint>),
+    Checked(Result<crate::core::ops::changes::Changes, Error>),
     AsOf {
         end: usize,
         inspection: Box<Inspection>,
@@ -210,6 +220,8 @@ pub struct Loaded {
     pub dir: PathBuf,
     pub inspection: Box<Inspection>,
     pub config: Option<Result<AutoConfig, Error>>,
+    /// What changed since the conversation the load was asked with.
+    pub changes: Option<crate::core::ops::changes::Changes>,
 }
 
 /// A planned preview, with the screen's view of it.

@@ -81,6 +81,7 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
     effects.push(Effect::job(Job::Load {
         dir: opts.dir,
         preview: Vec::new(),
+        since: None,
         config: Some(job::ConfigFile(opts.config_file)),
         view: Default::default(),
     }));

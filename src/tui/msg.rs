@@ -82,6 +82,10 @@ pub enum Action {
     Largest,
     /// The system prompt's parts and the tool definitions (`O`).
     Overhead,
+    /// Read the conversation again (`r`).
+    Reload,
+    /// Type a request number to go to ("as of").
+    GoToRequest,
 }
 
 impl From<Action> for Msg {

@@ -13,6 +13,8 @@ pub enum InputKind {
     Preview,
     Search,
     Window,
+    /// A request number, in "as of" mode.
+    Request,
 }
 
 pub struct Input {

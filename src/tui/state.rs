@@ -12,6 +12,7 @@ use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::Projected;
 use crate::core::compact::window;
+use crate::core::model::conversation::Conversation;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -144,6 +145,25 @@ pub struct UndoHistory {
     pub redo: Vec<UndoEntry>,
 }
 
+impl UndoHistory {
+    /// The step `u` (or, `redo`, `Ctrl-R`) would take, and why it can't be
+    /// taken on `conv` any more if another writer changed the compactions
+    /// it was made against.
+    pub fn next(
+        &self,
+        redo: bool,
+        conv: Option<&Conversation>,
+    ) -> Option<(&UndoEntry, Option<String>)> {
+        let step = if redo {
+            self.redo.last()
+        } else {
+            self.undo.last()
+        }?;
+        let stale = conv.and_then(|c| step.inverse.stale_for(c));
+        Some((step, stale))
+    }
+}
+
 pub struct State {
     pub dir: PathBuf,
     pub inspection: Option<Inspection>,
@@ -171,6 +191,9 @@ pub struct State {
     pub status: Status,
     pub quit: bool,
     pub history: UndoHistory,
+    /// What an outside write changed while not following: shown until `r`
+    /// reloads.
+    pub changed_on_disk: Option<crate::core::ops::changes::Changes>,
     /// The workspace's conversations, when the inspector started without
     /// one; `q` in a conversation opened from it comes back here.
     pub picker: Option<super::picker::Picker>,
@@ -231,6 +254,7 @@ impl State {
             status: Status::default(),
             quit: false,
             history: UndoHistory::default(),
+            changed_on_disk: None,
             picker: None,
             in_picker: false,
             load_error: None,

@@ -30,11 +30,14 @@ pub fn execute(job: Job) -> JobResult {
             preview,
             config,
             view,
+            since,
         } => {
             let dir = ops::boundary::relocated(dir);
             JobResult::Loaded(load::load(&dir).map(|c| {
                 let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
+                let changes = since.map(|old| ops::changes::between(&old, &c));
                 Box::new(Loaded {
+                    changes,
                     dir: dir.clone(),
                     inspection: Box::new(Inspection::build(Arc::new(c), &preview, view)),
                     config,
@@ -116,6 +119,9 @@ pub fn execute(job: Job) -> JobResult {
                 },
             )
         }
+        Job::Check { dir, against } => JobResult::Checked(
+            load::load(&ops::boundary::relocated(dir)).map(|c| ops::changes::between(&against, &c)),
+        ),
         Job::History {
             conv,
             config,

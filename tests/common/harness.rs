@@ -45,6 +45,7 @@ impl Harness {
         h.run(vec![Effect::job(jp_inspect::tui::job::Job::Load {
             dir: h.state.dir.clone(),
             preview: Vec::new(),
+            since: None,
             config: None,
             view: Default::default(),
         })]);

@@ -6,6 +6,7 @@
 
 pub mod boundary;
 pub mod catalog;
+pub mod changes;
 pub mod count;
 mod plan;
 mod preview;

@@ -97,7 +97,11 @@ impl Basis {
 
     /// Why `conv` is no longer what the plan saw, if it isn't.
     fn differs(&self, conv: &Conversation) -> Option<String> {
-        if Basis::of(conv).compactions != self.compactions {
+        let same = conv
+            .compactions()
+            .map(|c| conv.raw(c.event))
+            .eq(self.compactions.iter().map(String::as_str));
+        if !same {
             return Some("its compactions changed".into());
         }
         (conv.turn_count < self.turn_count).then(|| {
@@ -111,6 +115,12 @@ impl Basis {
 }
 
 impl Edit {
+    /// Why the edit can no longer be made on `conv` (what it was planned
+    /// against changed since), if it can't.
+    pub fn stale_for(&self, conv: &Conversation) -> Option<String> {
+        self.basis.as_ref().and_then(|b| b.differs(conv))
+    }
+
     pub fn append(compactions: Vec<Compaction>) -> Edit {
         Edit {
             remove: Removal::None,

@@ -164,6 +164,7 @@ pub(super) fn cancel(state: &mut State, fx: &mut Vec<Effect>) {
             Job::Load {
                 dir: state.dir.clone(),
                 preview: Vec::new(),
+                since: None,
                 config: None,
                 view: state.settings.view,
             },
@@ -242,6 +243,7 @@ pub(super) fn delete(state: &mut State, fx: &mut Vec<Effect>) {
                 let job = Job::Load {
                     dir: state.dir.clone(),
                     preview: rest,
+                    since: None,
                     config: None,
                     view: state.settings.view,
                 };
@@ -331,6 +333,7 @@ pub(super) fn toggle_as_of(state: &mut State, fx: &mut Vec<Effect>) {
         let job = Job::Load {
             dir: state.dir.clone(),
             preview: Vec::new(),
+            since: None,
             config: None,
             view: state.settings.view,
         };
@@ -398,12 +401,8 @@ pub(super) fn go_to_request(
 /// `u` / `Ctrl-R`: writes the inverse of the last write this session made
 /// (or of the last undo), a normal locked, atomic write of its own.
 pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
-    let stack = if redo {
-        &state.history.redo
-    } else {
-        &state.history.undo
-    };
-    let Some(step) = stack.last() else {
+    let conv = state.inspection.as_ref().map(|m| m.conv.as_ref());
+    let Some((step, stale)) = state.history.next(redo, conv) else {
         state.set_status(
             if redo {
                 "nothing to redo"
@@ -414,6 +413,19 @@ pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
         );
         return;
     };
+    // Another writer changed the compactions it was made against: it would
+    // be refused under the lock anyway; say so before trying.
+    if let Some(why) = stale {
+        state.set_status(
+            format!(
+                "can't {} \"{}\" any more: {why} since (another writer); nothing written",
+                if redo { "redo" } else { "undo" },
+                step.what
+            ),
+            Level::Error,
+        );
+        return;
+    }
     let job = Job::Write {
         dir: state.dir.clone(),
         edit: step.inverse.clone(),

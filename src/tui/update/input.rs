@@ -27,6 +27,11 @@ pub(super) fn open_input(state: &mut State, kind: InputKind) {
             .window()
             .map(|w| window::human_tokens(w.tokens))
             .unwrap_or_default(),
+        InputKind::Request => state
+            .as_of
+            .as_ref()
+            .map(|a| (a.current + 1).to_string())
+            .unwrap_or_default(),
     };
     let mut area = TextArea::new(vec![initial]);
     // Pre-filled text is selected: typing replaces it, an arrow keeps it.
@@ -180,6 +185,20 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
                 }
             }
         },
+        InputKind::Request => {
+            let n = state.as_of.as_ref().map_or(0, |a| a.points.len());
+            match text.trim().parse::<usize>() {
+                Ok(k) if (1..=n).contains(&k) => {
+                    state.input = None;
+                    super::commands::go_to_request(state, |_| Some(k - 1), fx);
+                }
+                _ => {
+                    if let Some(input) = &mut state.input {
+                        input.error = Some(format!("a request number from 1 to {n}"));
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -47,15 +47,21 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                     Level::Info,
                 );
                 state.dir = loaded.dir;
-                if state.settings.follow {
-                    fx.push(Effect::Watch(true));
-                }
+                fx.push(Effect::Watch(true));
+            } else if first {
+                // Watched followed or not: an outside write is said even
+                // when the view doesn't refresh by itself.
+                fx.push(Effect::Watch(true));
             }
             let grew = state
                 .inspection
                 .as_ref()
                 .is_some_and(|m| loaded.inspection.conv.events.len() != m.conv.events.len());
             state.set_inspection(*loaded.inspection);
+            state.changed_on_disk = None;
+            if let Some(changes) = loaded.changes.filter(|c| !c.is_empty()) {
+                state.set_status(format!("reloaded: {changes}"), Level::Info);
+            }
             // New events under an open preview: plan it again against them,
             // so a relative rule (`s:..-3`) moves with the stream.
             if grew && let Some(p) = &state.preview {
@@ -202,6 +208,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                     fx.push(Effect::job(Job::Load {
                         dir: state.dir.clone(),
                         preview: Vec::new(),
+                        since: None,
                         config: None,
                         view: state.settings.view,
                     }));
@@ -217,6 +224,20 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 // The inspector never asks for a dry run.
                 Ok(Boundary::WouldFire(_)) => {}
                 Err(e) => say(state, &e),
+            }
+        }
+        JobResult::Checked(result) => {
+            // A check that found nothing new (our own write, a read) stays
+            // silent; a failed one is for the reload to say.
+            if let Ok(changes) = result
+                && !changes.is_empty()
+                && current
+            {
+                state.set_status(
+                    format!("changed on disk: {changes} · r reloads, f follows"),
+                    Level::Info,
+                );
+                state.changed_on_disk = Some(changes);
             }
         }
         JobResult::History(points) => {

@@ -75,21 +75,33 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
         Msg::FilesChanged => {
             // "As of" stays in the past; following resumes on return.
             if state.settings.follow && state.as_of.is_none() {
-                let preview = state
-                    .preview
-                    .as_ref()
-                    .map(|p| p.plan.compactions())
-                    .unwrap_or_default();
-                fx.push(Effect::job(Job::Load {
+                fx.push(Effect::job(reload(state)));
+            } else if let Some(m) = &state.inspection {
+                // Not following: find out what changed, show nothing yet.
+                fx.push(Effect::job(Job::Check {
                     dir: state.dir.clone(),
-                    preview,
-                    config: None,
-                    view: state.settings.view,
+                    against: m.conv.clone(),
                 }));
             }
         }
         Msg::Done(done) => jobs::finished(state, *done, fx),
         Msg::Action(cmd) => command(state, cmd, fx),
+    }
+}
+
+/// Reads the conversation again, the preview kept on top, saying what
+/// changed since the one shown.
+fn reload(state: &State) -> Job {
+    Job::Load {
+        dir: state.dir.clone(),
+        preview: state
+            .preview
+            .as_ref()
+            .map(|p| p.plan.compactions())
+            .unwrap_or_default(),
+        config: None,
+        view: state.settings.view,
+        since: state.inspection.as_ref().map(|m| m.conv.clone()),
     }
 }
 
@@ -194,6 +206,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                     preview,
                     config: None,
                     view: state.settings.view,
+                    since: None,
                 },
             );
         }
@@ -228,6 +241,11 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::AsOf => commands::toggle_as_of(state, fx),
         Action::NextRequest => commands::step_request(state, 1, fx),
         Action::PrevRequest => commands::step_request(state, -1, fx),
+        Action::GoToRequest => {
+            if state.as_of.is_some() {
+                input::open_input(state, super::state::InputKind::Request);
+            }
+        }
         Action::FirstRequest => commands::go_to_request(state, |_| Some(0), fx),
         Action::LastRequest => {
             commands::go_to_request(state, |a| a.points.len().checked_sub(1), fx)
@@ -251,7 +269,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Simulation => commands::open_simulation(state, fx),
         Action::Follow => {
             state.settings.follow = !state.settings.follow;
-            fx.push(Effect::Watch(state.settings.follow));
+            fx.push(Effect::Watch(true));
             if state.settings.follow {
                 state.set_status(
                     "following: the view refreshes when jp appends events",
@@ -278,6 +296,17 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                     (s.selected + n - 1) % n
                 };
             }
+        }
+        Action::Reload => {
+            if state.as_of.is_some() {
+                state.set_status(
+                    "this is the past: leave \"as of\" (t) to reload",
+                    Level::Info,
+                );
+                return;
+            }
+            let job = reload(state);
+            run(state, fx, "reloading", job);
         }
         Action::Largest => commands::open_largest(state, false),
         Action::Overhead => commands::open_largest(state, true),

@@ -81,6 +81,7 @@ fn open(state: &mut State, fx: &mut Vec<Effect>) {
     fx.push(Effect::job(Job::Load {
         dir,
         preview: Vec::new(),
+        since: None,
         config: Some(ConfigFile(state.settings.config_file.clone())),
         view: state.settings.view,
     }));

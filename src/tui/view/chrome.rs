@@ -62,6 +62,9 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     ));
     let width = area.width as usize;
     let follow = match (state.settings.follow, width >= 100) {
+        (false, _) if state.changed_on_disk.is_some() => {
+            Span::styled("changed on disk · r reloads", t.error())
+        }
         (true, _) if state.settings.auto_run => Span::styled("● following · auto", t.ok()),
         (true, _) => Span::styled("● following", t.ok()),
         (false, true) => Span::styled("follow off", t.dim()),
@@ -138,6 +141,7 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
                 " window (200k, 1m, empty = from the model) › ",
                 " window › ",
             ),
+            InputKind::Request => (" go to request number › ", " request › "),
         };
         // What the person types matters more than the hint: the long
         // prompt only when it leaves room for a real field. The input's
@@ -330,7 +334,9 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                     (key(Scope::Main, Action::Simulation), "simulate"),
                     (key(Scope::Main, Action::Search), "search"),
                 ]);
-                if !state.history.undo.is_empty() {
+                // Only an undo that can still be made is offered.
+                let conv = state.inspection.as_ref().map(|m| m.conv.as_ref());
+                if matches!(state.history.next(false, conv), Some((_, None))) {
                     v.push((key(Scope::Main, Action::Undo), "undo"));
                 }
                 v.extend([

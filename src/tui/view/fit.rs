@@ -52,6 +52,6 @@ mod tests {
         assert_eq!(cut.width(), 20);
         assert!(cut.to_string().ends_with('…'), "{cut}");
         assert_eq!(cut.to_string(), "system prompt 83 · …");
-        assert_eq!(title(" where the tokens are ".into(), 12), " where the…");
+        assert_eq!(title(" where the tokens are ".into(), 12), " where th…");
     }
 }
