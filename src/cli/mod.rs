@@ -7,6 +7,7 @@ mod compact;
 mod count;
 mod history;
 mod list;
+mod man;
 mod models;
 pub(crate) mod output;
 mod policy;
@@ -79,36 +80,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
             std::io::Write::write_all(&mut std::io::stdout(), &script)?;
             Ok(())
         }
-        Command::Man { dir } => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            // Built first, so each command's page has the global options.
-            cmd.build();
-            let mut pages = vec![("jp-inspect".to_string(), cmd.clone())];
-            for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
-                let name = format!("jp-inspect-{}", sub.get_name());
-                // clap names a command with a `&'static str`; this runs once.
-                let title: &'static str = Box::leak(name.clone().into_boxed_str());
-                pages.push((name, sub.clone().name(title)));
-            }
-            match dir {
-                Some(dir) => {
-                    std::fs::create_dir_all(&dir)?;
-                    for (name, page) in pages {
-                        let mut roff = Vec::new();
-                        clap_mangen::Man::new(page).render(&mut roff)?;
-                        std::fs::write(dir.join(format!("{name}.1")), roff)?;
-                    }
-                    Ok(())
-                }
-                None => {
-                    let mut out = std::io::stdout().lock();
-                    for (_, page) in pages {
-                        clap_mangen::Man::new(page).render(&mut out)?;
-                    }
-                    Ok(())
-                }
-            }
-        }
+        Command::Man { dir } => man::run(dir),
     }
 }
 
