@@ -137,3 +137,125 @@ fn the_picker_at_80x24_and_200x50() {
         insta::assert_snapshot!(format!("picker_{w}x{h}"), term.backend());
     }
 }
+
+/// A picker over fixed listings, drawn at `w`×`h`.
+fn fixed_picker(w: u16, h: u16) -> Harness {
+    let mut listings = vec![
+        fixed(17944860430, "csvq: first release", 32, 0.849, false),
+        fixed(17800836875, "quarterly numbers", 4, 0.46, false),
+        fixed(
+            17728322628,
+            "Bear MCP Server Design Review",
+            12,
+            1.63,
+            false,
+        ),
+    ];
+    listings[0].size = 10;
+    listings[1].size = 3_000_000;
+    listings[2].size = 500;
+    Harness::opened(
+        Options::picker(PathBuf::from("/work/project"), listings),
+        (w, h),
+        (),
+    )
+}
+
+fn order(p: &Harness) -> Vec<String> {
+    let picker = p.state.picker.as_ref().unwrap();
+    picker
+        .visible()
+        .iter()
+        .map(|&i| picker.listings[i].title.clone().unwrap())
+        .collect()
+}
+
+/// Tab orders by activity, size, context and title (Shift-Tab back), and
+/// the header says which; the cursor goes to the top.
+#[test]
+fn tab_sorts_by_activity_size_context_and_title() {
+    let mut p = fixed_picker(120, 20);
+    let activity = order(&p);
+    p.key(KeyCode::Down);
+    p.key(KeyCode::Tab);
+    assert_eq!(p.state.picker.as_ref().unwrap().cursor, 0);
+    assert!(p.text().contains("by size (Tab)"), "{}", p.text());
+    assert_eq!(
+        order(&p),
+        [
+            "quarterly numbers",
+            "Bear MCP Server Design Review",
+            "csvq: first release"
+        ]
+    );
+    p.key(KeyCode::Tab);
+    assert!(p.text().contains("by context % (Tab)"));
+    assert_eq!(
+        order(&p),
+        [
+            "Bear MCP Server Design Review",
+            "csvq: first release",
+            "quarterly numbers"
+        ]
+    );
+    p.key(KeyCode::Tab);
+    assert_eq!(
+        order(&p),
+        [
+            "Bear MCP Server Design Review",
+            "csvq: first release",
+            "quarterly numbers"
+        ],
+        "by title, case aside"
+    );
+    p.key(KeyCode::Tab);
+    assert_eq!(order(&p), activity);
+    p.key(KeyCode::BackTab);
+    assert!(p.text().contains("by title (Tab)"));
+}
+
+/// `?` shows the picker's keys (any key closes them); after `/` a filter
+/// may start with `q` or `?`; Esc leaves typing, then quits.
+#[test]
+fn question_mark_helps_and_slash_types_q() {
+    let mut p = fixed_picker(100, 24);
+    p.key(KeyCode::Char('?'));
+    assert!(p.state.picker.as_ref().unwrap().help);
+    let text = p.text();
+    assert!(
+        text.contains("picker keys") && text.contains("order by activity"),
+        "{text}"
+    );
+    p.key(KeyCode::Char('x'));
+    assert!(!p.state.picker.as_ref().unwrap().help);
+    assert_eq!(
+        p.state.picker.as_ref().unwrap().filter,
+        "",
+        "the closing key is not typed"
+    );
+    p.key(KeyCode::Char('/'));
+    p.typed("quar");
+    assert!(!p.state.quit);
+    assert_eq!(order(&p), ["quarterly numbers"]);
+    assert!(p.text().contains("filter (every key types): quar"));
+    p.key(KeyCode::Esc);
+    assert_eq!(p.state.picker.as_ref().unwrap().filter, "");
+    assert!(!p.state.quit, "Esc first clears the filter");
+    p.key(KeyCode::Esc);
+    assert!(!p.state.quit && !p.state.picker.as_ref().unwrap().typing);
+    p.key(KeyCode::Char('q'));
+    assert!(p.state.quit);
+}
+
+/// At 40 columns the titles keep their width: number columns go first.
+#[test]
+fn at_40_columns_the_title_keeps_its_width() {
+    let p = fixed_picker(40, 12);
+    let text = p.text();
+    let row = text
+        .lines()
+        .find(|l| l.contains("Bear"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains("Bear MCP Server Design Re"), "{row}");
+    insta::assert_snapshot!("picker_40x12", p.screen().backend());
+}

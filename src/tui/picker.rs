@@ -1,5 +1,6 @@
 //! The conversation picker: the workspace's conversations, most recently
-//! active first, filtered as the person types. What the folder says is
+//! active first (or by size, context or title), filtered as the person
+//! types. What the folder says is
 //! there at once; what reading each conversation adds fills in behind,
 //! a few at a time, so a thousand conversations open as fast as one.
 
@@ -11,14 +12,63 @@ use std::path::PathBuf;
 /// waits long behind the filling.
 pub const CHUNK: usize = 16;
 
+/// What the list is ordered by (`Tab` goes to the next).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortKey {
+    /// Most recently active first (jp's `last_activated_at`).
+    #[default]
+    Activity,
+    /// Largest files first.
+    Size,
+    /// Fullest context first; not yet read, or no window known, last.
+    Context,
+    /// By title, A to Z; untitled last.
+    Title,
+}
+
+impl SortKey {
+    const ALL: [SortKey; 4] = [
+        SortKey::Activity,
+        SortKey::Size,
+        SortKey::Context,
+        SortKey::Title,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SortKey::Activity => "activity",
+            SortKey::Size => "size",
+            SortKey::Context => "context %",
+            SortKey::Title => "title",
+        }
+    }
+
+    /// The next key (`forward`), or the one before.
+    pub fn step(self, forward: bool) -> SortKey {
+        let n = Self::ALL.len();
+        let k = Self::ALL.iter().position(|&s| s == self).unwrap_or(0);
+        Self::ALL[if forward {
+            (k + 1) % n
+        } else {
+            (k + n - 1) % n
+        }]
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Picker {
     /// Where the conversations come from (shown in the header).
     pub workspace: PathBuf,
+    /// Most recently active first, as listed.
     pub listings: Vec<Listing>,
     pub filter: String,
     /// The selected line among the visible ones.
     pub cursor: usize,
+    pub sort: SortKey,
+    /// `/` was pressed: every key types, `q` and `?` included.
+    pub typing: bool,
+    /// `?`: the picker's keys are shown.
+    pub help: bool,
 }
 
 impl Picker {
@@ -28,15 +78,42 @@ impl Picker {
             listings,
             filter: String::new(),
             cursor: 0,
+            sort: SortKey::default(),
+            typing: false,
+            help: false,
         }
     }
 
-    /// The listings the filter lets through, in order.
+    /// The listings the filter lets through, in the sort's order (ties in
+    /// the order of activity).
     pub fn visible(&self) -> Vec<usize> {
         let needle = Needle::new(&self.filter);
-        (0..self.listings.len())
+        let mut out: Vec<usize> = (0..self.listings.len())
             .filter(|&i| self.listings[i].matches(&needle))
-            .collect()
+            .collect();
+        let l = &self.listings;
+        match self.sort {
+            SortKey::Activity => {}
+            SortKey::Size => out.sort_by_key(|&i| std::cmp::Reverse(l[i].size)),
+            SortKey::Context => out.sort_by(|&a, &b| {
+                let ratio = |i: usize| match &l[i].details {
+                    Some(Ok(d)) => d.context_ratio,
+                    _ => None,
+                };
+                // Known before unknown, then fullest first.
+                match (ratio(a), ratio(b)) {
+                    (Some(x), Some(y)) => y.total_cmp(&x),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                }
+            }),
+            SortKey::Title => out.sort_by_cached_key(|&i| match &l[i].title {
+                Some(t) if !t.trim().is_empty() => (false, t.to_lowercase()),
+                _ => (true, String::new()),
+            }),
+        }
+        out
     }
 
     pub fn selected(&self) -> Option<&Listing> {

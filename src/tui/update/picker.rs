@@ -1,6 +1,8 @@
 //! The picker's keys: typing filters, arrows move, Enter opens the
-//! conversation; `q` (with nothing typed) or Esc on an empty filter quits.
-//! Back from a conversation opened here, the picker is as it was left.
+//! conversation, Tab changes the order; `q` (with nothing typed) or Esc on
+//! an empty filter quits, `?` shows the keys, and after `/` every key types
+//! (a filter may start with `q`). Back from a conversation opened here, the
+//! picker is as it was left.
 
 use crate::tui::job::{ConfigFile, Job};
 use crate::tui::msg::Effect;
@@ -27,12 +29,26 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     };
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     let last = p.visible().len().saturating_sub(1);
+    // Any key closes the help (Ctrl-C still quits).
+    if p.help && !(ctrl && k.code == KeyCode::Char('c')) {
+        p.help = false;
+        return;
+    }
+    // A command key only where it can't be the start of a filter.
+    let command = p.filter.is_empty() && !p.typing;
     match k.code {
         KeyCode::Char('c') if ctrl => state.quit = true,
         KeyCode::Char('u') if ctrl => p.filter.clear(),
-        KeyCode::Char('q') if p.filter.is_empty() => state.quit = true,
+        KeyCode::Char('q') if command => state.quit = true,
+        KeyCode::Char('?') if command => p.help = true,
+        KeyCode::Char('/') if command => p.typing = true,
+        KeyCode::Esc if p.typing && p.filter.is_empty() => p.typing = false,
         KeyCode::Esc if p.filter.is_empty() => state.quit = true,
         KeyCode::Esc => p.filter.clear(),
+        KeyCode::Tab | KeyCode::BackTab => {
+            p.sort = p.sort.step(k.code == KeyCode::Tab);
+            p.cursor = 0;
+        }
         KeyCode::Enter => return open(state, fx),
         KeyCode::Down => p.cursor = (p.cursor + 1).min(last),
         KeyCode::Up => p.cursor = p.cursor.saturating_sub(1),

@@ -1,9 +1,10 @@
-//! The conversation picker: one line per conversation, most recently
-//! active first; the columns filled by reading a conversation show `…`
-//! until it is read.
+//! The conversation picker: one line per conversation, in the chosen
+//! order; the columns filled by reading a conversation show `…` until it is
+//! read. A narrow terminal drops number columns before the title shrinks.
 
 use crate::core::compact::window::human_bytes;
 use crate::core::fmt::thousands;
+use crate::core::ops::catalog::{Details, Listing};
 use crate::tui::picker::Picker;
 use crate::tui::state::State;
 use ratatui::Frame;
@@ -21,8 +22,9 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         Span::styled(p.workspace.display().to_string(), t.title()),
         Span::styled(
             format!(
-                " │ {} conversations{}",
+                " │ {} conversations · by {} (Tab){}",
                 p.listings.len(),
+                p.sort.label(),
                 if p.filled() < p.listings.len() {
                     format!(" · reading {}/{}", p.filled(), p.listings.len())
                 } else {
@@ -33,79 +35,37 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         ),
     ]);
     let filter = Line::from(vec![
-        Span::styled(" filter: ", t.dim()),
+        Span::styled(
+            if p.typing {
+                " filter (every key types): "
+            } else {
+                " filter: "
+            },
+            t.dim(),
+        ),
         Span::styled(format!("{}▏", p.filter), t.key()),
         Span::styled(
             format!("  {} of {} shown", visible.len(), p.listings.len()),
             t.dim(),
         ),
     ]);
-    // Narrow terminals drop the less important columns, never the title.
-    let wide = width >= 110;
-    let columns = if wide {
-        format!(
-            " {:<16} {:>5} {:>6} {:>9} {:>4} {:>5} {:<3} {:<19}  title",
-            "id", "turns", "events", "size", "ctx", "m/a", "jp", "last activity"
-        )
-    } else {
-        format!(
-            " {:>5} {:>4} {:>5} {:<3} {:<11}  title",
-            "turns", "ctx", "m/a", "jp", "last"
-        )
-    };
+    let columns = columns_for(width);
+    let head: String = columns.iter().map(|c| c.pad(c.name())).collect();
     let mut lines = vec![
-        header,
-        filter,
-        Line::from(Span::styled(format!("{columns:<width$}"), t.header_row())),
+        super::fit::fit(header, width),
+        super::fit::fit(filter, width),
+        Line::from(Span::styled(
+            format!("{:<width$}", format!("{head}  title")),
+            t.header_row(),
+        )),
     ];
     let rows = (area.height as usize).saturating_sub(lines.len() + 1);
     let first = p.cursor.saturating_sub(rows.saturating_sub(1));
     for (k, &i) in visible.iter().enumerate().skip(first).take(rows) {
         let l = &p.listings[i];
-        let d = l.details.as_ref();
-        let num = |f: &dyn Fn(&crate::core::ops::catalog::Details) -> String| match d {
-            None => "…".to_string(),
-            Some(Ok(d)) => f(d),
-            Some(Err(_)) => "!".to_string(),
-        };
-        let turns = num(&|d| thousands(d.turns as u64));
-        let events = num(&|d| thousands(d.events as u64));
-        let ctx = num(&|d| {
-            d.context_ratio
-                .map_or("-".into(), |r| format!("{:.0}%", r * 100.0))
-        });
-        let comp = num(&|d| format!("{}/{}", d.manual, d.auto));
-        let locked = if l.locked { "jp" } else { "" };
-        let title = crate::core::visible::visible_line(l.title.as_deref().unwrap_or("(untitled)"));
-        let title = match (&l.location, d) {
-            (_, Some(Err(e))) => format!(
-                "{title}  [unreadable: {}]",
-                crate::core::visible::visible_line(e)
-            ),
-            (crate::core::store::workspace::Location::User, _) => {
-                format!("{title}  (user storage)")
-            }
-            _ => title.into_owned(),
-        };
-        let text = if wide {
-            format!(
-                " {:<16} {:>5} {:>6} {:>9} {:>4} {:>5} {:<3} {:<19}  {title}",
-                l.id,
-                turns,
-                events,
-                human_bytes(l.size),
-                ctx,
-                comp,
-                locked,
-                l.when()
-            )
-        } else {
-            let when = l.when();
-            let short = when.get(5..16).unwrap_or(&when).to_string();
-            format!(" {turns:>5} {ctx:>4} {comp:>5} {locked:<3} {short:<11}  {title}")
-        };
-        let text: String = text.chars().take(width).collect();
-        let mut line = Line::from(Span::raw(format!("{text:<width$}")));
+        let cells: String = columns.iter().map(|c| c.pad(&c.cell(l))).collect();
+        let text = format!("{cells}  {}", title_of(l));
+        let mut line = super::fit::fit(Line::raw(format!("{text:<width$}")), width);
         if k == p.cursor {
             line = line.style(t.selected());
         } else if l.locked {
@@ -130,8 +90,11 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         ("type", "filter"),
         ("↑/↓", "move"),
         ("Enter", "open"),
+        ("Tab", "sort"),
         ("Esc", "clear"),
         ("q", "quit"),
+        ("?", "help"),
+        ("/", "type q or ?"),
     ];
     let mut spans = Vec::new();
     let mut used = 0;
@@ -147,4 +110,179 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         spans.push(Span::styled(format!("  {msg}"), t.error()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), footer);
+    if p.help {
+        help(frame, area, state);
+    }
+}
+
+/// A column of the list, by how much it matters: a narrow terminal keeps
+/// the first ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Context,
+    Turns,
+    Last,
+    Compactions,
+    Jp,
+    Size,
+    Id,
+    Events,
+}
+
+/// The order they are shown in, left to right.
+const SHOWN_ORDER: [Column; 8] = [
+    Column::Id,
+    Column::Turns,
+    Column::Events,
+    Column::Size,
+    Column::Context,
+    Column::Compactions,
+    Column::Jp,
+    Column::Last,
+];
+
+/// The order they are dropped in is the reverse of this.
+const IMPORTANCE: [Column; 8] = [
+    Column::Context,
+    Column::Turns,
+    Column::Last,
+    Column::Compactions,
+    Column::Jp,
+    Column::Size,
+    Column::Id,
+    Column::Events,
+];
+
+/// The columns that fit `width` beside a title of at least 28 columns, or
+/// 45 % of a wide terminal: the title is what a person picks by.
+fn columns_for(width: usize) -> Vec<Column> {
+    let mut used = 2 + (width * 45 / 100).max(28);
+    let mut kept = Vec::new();
+    for c in IMPORTANCE {
+        if used + c.width() + 1 <= width {
+            used += c.width() + 1;
+            kept.push(c);
+        }
+    }
+    SHOWN_ORDER
+        .into_iter()
+        .filter(|c| kept.contains(c))
+        .collect()
+}
+
+impl Column {
+    fn name(self) -> &'static str {
+        match self {
+            Column::Context => "ctx",
+            Column::Turns => "turns",
+            Column::Last => "last activity",
+            Column::Compactions => "m/a",
+            Column::Jp => "jp",
+            Column::Size => "size",
+            Column::Id => "id",
+            Column::Events => "events",
+        }
+    }
+
+    fn width(self) -> usize {
+        match self {
+            Column::Context => 4,
+            Column::Turns => 5,
+            Column::Last => 16,
+            Column::Compactions => 5,
+            Column::Jp => 2,
+            Column::Size => 9,
+            Column::Id => 16,
+            Column::Events => 6,
+        }
+    }
+
+    /// `text` in the column: words to the left, numbers to the right.
+    fn pad(self, text: &str) -> String {
+        let w = self.width();
+        match self {
+            Column::Id | Column::Last | Column::Jp => format!(" {text:<w$}"),
+            _ => format!(" {text:>w$}"),
+        }
+    }
+
+    fn cell(self, l: &Listing) -> String {
+        let num = |f: &dyn Fn(&Details) -> String| match l.details.as_ref() {
+            None => "…".to_string(),
+            Some(Ok(d)) => f(d),
+            Some(Err(_)) => "!".to_string(),
+        };
+        match self {
+            Column::Context => num(&|d| {
+                d.context_ratio
+                    .map_or("-".into(), |r| format!("{:.0}%", r * 100.0))
+            }),
+            Column::Turns => num(&|d| thousands(d.turns as u64)),
+            Column::Events => num(&|d| thousands(d.events as u64)),
+            Column::Compactions => num(&|d| format!("{}/{}", d.manual, d.auto)),
+            Column::Jp => if l.locked { "jp" } else { "" }.into(),
+            Column::Size => human_bytes(l.size),
+            Column::Id => l.id.clone(),
+            Column::Last => {
+                let when = l.when();
+                when.get(..16).unwrap_or(&when).to_string()
+            }
+        }
+    }
+}
+
+/// The title as shown, with what it is if unreadable or in user storage.
+fn title_of(l: &Listing) -> String {
+    let title = crate::core::visible::visible_line(l.title.as_deref().unwrap_or("(untitled)"));
+    match (&l.location, l.details.as_ref()) {
+        (_, Some(Err(e))) => format!(
+            "{title}  [unreadable: {}]",
+            crate::core::visible::visible_line(e)
+        ),
+        (crate::core::store::workspace::Location::User, _) => format!("{title}  (user storage)"),
+        _ => title.into_owned(),
+    }
+}
+
+/// `?`: the picker's keys.
+fn help(frame: &mut Frame, area: Rect, state: &State) {
+    use ratatui::widgets::{Block, Borders, Clear};
+    let t = &state.theme;
+    let rows = [
+        ("letters", "filter by title, id or folder (smart case)"),
+        ("/", "type a filter that starts with q or ?"),
+        ("↑/↓ PgUp/PgDn Home/End", "move"),
+        ("Enter", "open the conversation (q in it comes back here)"),
+        (
+            "Tab / Shift-Tab",
+            "order by activity, size, context %, title",
+        ),
+        ("Esc", "clear the filter; on an empty one, quit"),
+        ("Ctrl-U", "clear the filter"),
+        ("q / Ctrl-C", "quit"),
+        ("?", "this help (any key closes it)"),
+    ];
+    let lines: Vec<Line> = rows
+        .iter()
+        .map(|(k, what)| {
+            Line::from(vec![
+                Span::styled(format!(" {k:<24}"), t.key()),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    let w = (area.width.saturating_sub(4)).min(76);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let r = Rect::new(
+        area.x + (area.width.saturating_sub(w)) / 2,
+        area.y + (area.height.saturating_sub(h)) / 2,
+        w,
+        h,
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(" picker keys ", t.title()));
+    frame.render_widget(Clear, r);
+    frame.render_widget(Paragraph::new(lines).block(block), r);
 }
