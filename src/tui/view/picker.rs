@@ -159,7 +159,7 @@ fn columns_for(width: usize) -> Vec<Column> {
     let mut used = 2 + (width * 45 / 100).max(28);
     let mut kept = Vec::new();
     for c in IMPORTANCE {
-        if used + c.width() + 1 <= width {
+        if used + c.width() < width {
             used += c.width() + 1;
             kept.push(c);
         }
