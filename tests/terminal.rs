@@ -30,6 +30,27 @@ impl Session {
         String::from_utf8_lossy(&self.output).into_owned()
     }
 
+    /// The text without escape sequences and spaces (a redraw moves the
+    /// cursor over blank cells instead of writing them).
+    fn plain(&self) -> String {
+        let text = self.text();
+        let mut out = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\x1b' && chars.peek() == Some(&'[') {
+                chars.next();
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            } else if c != ' ' {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// The two `stty -g` lines (before and after) are the same.
     fn settings_restored(&self) -> bool {
         let text = self.text();
@@ -440,4 +461,41 @@ fn a_key_right_after_a_resize_is_handled_and_nothing_spins() {
             t.screen()
         );
     }
+}
+
+/// `o` and `e` hand the screen to a real pager and editor and take it back:
+/// the pager (here one that saves what it is given) gets the selected
+/// event's text, the editor a read-only copy (this one succeeds only on a
+/// file of mode 444), and the terminal is the inspector's again after
+/// each, then restored at the end.
+#[test]
+fn the_pager_and_the_editor_get_the_text_and_the_screen_comes_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("paged.txt");
+    let pager = format!("cat > {} <", out.display());
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        b"joeq",
+        Duration::from_millis(2500),
+        &[
+            ("PAGER", &pager),
+            ("EDITOR", r#"sh -c 'test "$(stat -c %a "$0")" = 444'"#),
+            ("VISUAL", ""),
+        ],
+    );
+    assert_eq!(rc(&s), Some(0), "{}", s.text());
+    let paged = std::fs::read_to_string(&out)
+        .unwrap_or_else(|e| panic!("the pager did not run ({e}): {}", s.text()));
+    assert!(paged.contains("turn_start"), "the selected event: {paged}");
+    // Drawn cell by cell: the words are there with the spaces skipped.
+    assert!(
+        s.plain().contains("closedtheread-onlycopy"),
+        "the editor was handed a read-only copy: {}",
+        s.text()
+    );
+    // Left for each program and entered again after it.
+    let enters = s.output.windows(8).filter(|w| w == b"\x1b[?1049h").count();
+    assert!(enters >= 3, "entered {enters} times");
+    assert!(s.left_alternate_screen());
+    assert!(s.settings_restored(), "{}", s.text());
 }

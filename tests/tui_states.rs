@@ -844,3 +844,70 @@ fn search_leads_to_the_match_inside_the_detail_view() {
         assert_eq!(said, "no match in this text");
     }
 }
+
+/// `y` copies the selected event's text (OSC 52 by the runtime), `o` and
+/// `e` hand it to the pager and the editor; in the detail view, the text as
+/// shown (`r`: as stored).
+#[test]
+fn y_o_and_e_take_the_selected_text_out() {
+    use jp_inspect::tui::msg::{Effect, Msg, Opener};
+    use jp_inspect::tui::update::update;
+    let mut h = Harness::new(120, 40, false);
+    // The first user message of the demo.
+    let i = loop {
+        h.char('j');
+        let i = h.state.selected_raw().expect("an event");
+        let m = h.state.inspection.as_ref().unwrap();
+        if m.conv.events[i].kind.label() == "user" {
+            break i;
+        }
+    };
+    let text = h.state.inspection.as_ref().unwrap().conv.text(i);
+    let key = |h: &mut Harness, c: char| {
+        update(
+            &mut h.state,
+            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        )
+    };
+    let fx = key(&mut h, 'y');
+    let copied: Vec<&String> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Copy(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied, [&text]);
+    let (said, _) = h.state.status.message.clone().unwrap();
+    assert!(
+        said.starts_with("copied ") && said.contains("OSC 52"),
+        "{said}"
+    );
+    let fx = key(&mut h, 'e');
+    match fx.as_slice() {
+        [Effect::Open { with, text: t, .. }] => {
+            assert_eq!(*with, Opener::Editor);
+            assert_eq!(t, &text);
+        }
+        other => panic!("{other:?}"),
+    }
+    // In the detail view as stored: the stored JSON goes out.
+    h.key(KeyCode::Enter);
+    h.char('r');
+    let fx = key(&mut h, 'o');
+    match fx.as_slice() {
+        [
+            Effect::Open {
+                with,
+                text: t,
+                extension,
+                ..
+            },
+        ] => {
+            assert_eq!(*with, Opener::Pager);
+            assert_eq!(t, h.state.inspection.as_ref().unwrap().conv.raw(i));
+            assert_eq!(*extension, "json");
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -236,6 +236,26 @@ pub fn of_selection(state: &State) -> Option<DetailText> {
 }
 
 impl DetailText {
+    /// The text as it leaves the inspector: readable, as stored, and the
+    /// file ending of its language.
+    pub fn outside(&self) -> crate::tui::panels::Outside {
+        let extension = match self.language.as_deref() {
+            Some("md") => "md",
+            Some("json") => "json",
+            Some("rs") => "rs",
+            Some("py") => "py",
+            Some("toml") => "toml",
+            Some("sh" | "bash") => "sh",
+            Some("diff") => "diff",
+            _ => "txt",
+        };
+        crate::tui::panels::Outside {
+            readable: self.body.clone(),
+            stored: self.raw.clone(),
+            extension,
+        }
+    }
+
     /// The text with the conversation's control characters drawn, not
     /// obeyed (ratatui would drop them silently, hiding what is there).
     fn visible(self) -> DetailText {

@@ -294,6 +294,7 @@ mod tests {
             wrap,
             hscroll: 0,
             needle: None,
+            text: Default::default(),
         }
     }
 

@@ -14,6 +14,7 @@ pub mod largest;
 pub mod layout;
 pub mod markdown;
 pub mod msg;
+pub mod outside;
 pub mod panels;
 pub mod picker;
 pub mod rows;
@@ -90,6 +91,32 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
         effects.extend(update::update(&mut state, Action::Follow));
     }
     (state, effects)
+}
+
+/// Gives the screen to the pager or the editor on a temp copy of `text`,
+/// then takes it back; what to say of it.
+fn hand_over(
+    term: &mut terminal::Terminal,
+    with: msg::Opener,
+    title: &str,
+    text: &str,
+    extension: &str,
+) -> Result<String, String> {
+    let program = outside::program(with, |k| std::env::var(k).ok());
+    let editor = with == msg::Opener::Editor;
+    let file = outside::temp_file(text, extension, editor)
+        .map_err(|e| format!("cannot make a copy to open: {e}"))?;
+    let ran = term
+        .suspended(|| outside::run(&program, &file))
+        .map_err(|e| format!("the terminal could not be taken back: {e}"))?;
+    ran?;
+    Ok(if editor {
+        format!(
+            "closed the read-only copy of {title} in `{program}`; the conversation is unchanged"
+        )
+    } else {
+        format!("back from `{program}`")
+    })
 }
 
 /// Runs the inspector until the person quits (or a signal asks it to); the
@@ -170,6 +197,27 @@ fn event_loop(
                     };
                 }
                 Effect::Watch(false) => watcher = None,
+                Effect::Copy(text) => {
+                    let in_tmux = std::env::var_os("TMUX").is_some();
+                    if let Err(e) = term.write_raw(&outside::osc52(&text, in_tmux)) {
+                        state.set_status(format!("cannot copy: {e}"), state::Level::Error);
+                    }
+                }
+                Effect::Open {
+                    with,
+                    title,
+                    text,
+                    extension,
+                } => {
+                    let said = hand_over(term, with, &title, &text, extension);
+                    let level = if said.is_ok() {
+                        state::Level::Info
+                    } else {
+                        state::Level::Error
+                    };
+                    state.set_status(said.unwrap_or_else(|e| e), level);
+                    dirty = true;
+                }
             }
         }
         if dirty {

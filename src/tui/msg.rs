@@ -86,6 +86,12 @@ pub enum Action {
     Reload,
     /// Type a request number to go to ("as of").
     GoToRequest,
+    /// The selected text to the clipboard (`y`).
+    Copy,
+    /// The selected text in `$PAGER` (`o`).
+    OpenPager,
+    /// The selected text, a read-only copy, in `$EDITOR` (`e`).
+    OpenEditor,
 }
 
 impl From<Action> for Msg {
@@ -100,6 +106,26 @@ pub enum Effect {
     Job(Box<Job>),
     /// Start (true) or stop watching the conversation's files.
     Watch(bool),
+    /// Put the text on the clipboard, by the terminal (OSC 52).
+    Copy(String),
+    /// Show `text` in the pager or the editor, the screen given over to it
+    /// and restored after.
+    Open {
+        with: Opener,
+        title: String,
+        text: String,
+        /// The temp file's ending (`md`, `json`), for the program's syntax.
+        extension: &'static str,
+    },
+}
+
+/// The program `o` and `e` hand a text to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opener {
+    /// `$PAGER`, else `less`.
+    Pager,
+    /// `$VISUAL`, else `$EDITOR`, else `vi`; on a read-only copy.
+    Editor,
 }
 
 impl Effect {

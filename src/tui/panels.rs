@@ -77,6 +77,18 @@ pub struct Detail {
     pub hscroll: usize,
     /// The search whose matches are marked, and `n`/`N` move between.
     pub needle: Option<String>,
+    /// The text as given, for `y`, `o` and `e`: what is shown, readable
+    /// or as stored.
+    pub text: Outside,
+}
+
+/// An event's text as it leaves the inspector (`y`, `o`, `e`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outside {
+    pub readable: String,
+    pub stored: String,
+    /// A file name ending that tells an editor or pager its language.
+    pub extension: &'static str,
 }
 
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 
 use super::inspection::{Cell, Inspection};
 pub use super::panels::{
-    Confirm, ConfirmKind, Detail, Input, InputKind, Panel, Preview, Search, Simulation,
+    Confirm, ConfirmKind, Detail, Input, InputKind, Outside, Panel, Preview, Search, Simulation,
 };
 use super::rows::Row;
 use super::theme::Theme;

@@ -39,6 +39,24 @@ impl Terminal {
     pub fn draw(&mut self, state: &State) -> io::Result<()> {
         self.inner.draw(|f| super::view::draw(f, state)).map(|_| ())
     }
+
+    /// Writes an escape sequence of our own (OSC 52) straight out.
+    pub fn write_raw(&mut self, text: &str) -> io::Result<()> {
+        let out = self.inner.backend_mut();
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    }
+
+    /// Runs `f` with the terminal as the inspector found it (a pager or an
+    /// editor takes the screen), then enters again and redraws all of it.
+    pub fn suspended<T>(&mut self, f: impl FnOnce() -> T) -> io::Result<T> {
+        restore();
+        let out = f();
+        enable_raw_mode()?;
+        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        self.inner.clear()?;
+        Ok(out)
+    }
 }
 
 impl Drop for Terminal {

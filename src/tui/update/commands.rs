@@ -28,7 +28,9 @@ fn show_detail(state: &mut State, text: detail::DetailText, fx: &mut Vec<Effect>
         .map(|l| Line::raw(l.to_string()))
         .collect();
     let raw: Vec<Line<'static>> = text.raw.lines().map(|l| Line::raw(l.to_string())).collect();
+    let outside = text.outside();
     state.panel = Some(Panel::Detail(Detail {
+        text: outside,
         title: text.title.clone(),
         header: text.header.into_iter().map(Line::raw).collect(),
         lines,
@@ -445,6 +447,55 @@ pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
         },
         job,
     );
+}
+
+/// The text `y`, `o` and `e` take: the open detail view's (as shown,
+/// readable or stored), else the selected event's.
+fn outside_text(state: &State) -> Option<(String, crate::tui::state::Outside)> {
+    if let Some(Panel::Detail(d)) = &state.panel {
+        return Some((d.title.clone(), d.text.clone()));
+    }
+    let text = detail::of_selection(state)?;
+    Some((text.title.clone(), text.outside()))
+}
+
+/// `y`: the text to the clipboard, by the terminal (OSC 52).
+pub(super) fn copy(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some((title, text)) = outside_text(state) else {
+        state.set_status("nothing selected to copy", Level::Info);
+        return;
+    };
+    let stored = matches!(&state.panel, Some(Panel::Detail(d)) if d.show_raw);
+    let body = if stored { text.stored } else { text.readable };
+    state.set_status(
+        format!(
+            "copied {} of {title}{} (the terminal puts it on the clipboard: OSC 52)",
+            crate::core::fmt::count(body.chars().count() as u64, "character"),
+            if stored { " as stored" } else { "" }
+        ),
+        Level::Info,
+    );
+    fx.push(Effect::Copy(body));
+}
+
+/// `o` / `e`: the text in the pager or, as a read-only copy, the editor.
+pub(super) fn open_outside(state: &mut State, with: crate::tui::msg::Opener, fx: &mut Vec<Effect>) {
+    let Some((title, text)) = outside_text(state) else {
+        state.set_status("nothing selected to open", Level::Info);
+        return;
+    };
+    let stored = matches!(&state.panel, Some(Panel::Detail(d)) if d.show_raw);
+    let (body, extension) = if stored {
+        (text.stored, "json")
+    } else {
+        (text.readable, text.extension)
+    };
+    fx.push(Effect::Open {
+        with,
+        title,
+        text: body,
+        extension,
+    });
 }
 
 /// `L`: the projected events and the fixed parts by size, with their

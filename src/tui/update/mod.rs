@@ -308,6 +308,9 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
             let job = reload(state);
             run(state, fx, "reloading", job);
         }
+        Action::Copy => commands::copy(state, fx),
+        Action::OpenPager => commands::open_outside(state, super::msg::Opener::Pager, fx),
+        Action::OpenEditor => commands::open_outside(state, super::msg::Opener::Editor, fx),
         Action::Largest => commands::open_largest(state, false),
         Action::Overhead => commands::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),
