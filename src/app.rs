@@ -14,6 +14,8 @@ pub const EXIT_USAGE: i32 = 2;
 
 /// Runs the program and returns the process exit code.
 pub fn main() -> i32 {
+    // The shell asking for completions is answered before anything else.
+    cli::complete::answer_the_shell();
     let args = match Cli::try_parse() {
         Ok(args) => args,
         Err(e) => {

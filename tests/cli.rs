@@ -1036,3 +1036,42 @@ fn simulate_without_a_conversation_covers_the_workspace_with_totals() {
     assert!(elided(64_000) > 0);
     assert_eq!(text.matches("    backstop: ").count(), 2, "{text}");
 }
+
+/// The completion script asks jp-inspect at each Tab: in bash, a CONV
+/// completes to the workspace's conversation ids and slugs.
+#[test]
+fn completion_completes_conversation_ids_and_slugs() {
+    let (tmp, _dir) = common::workspace_with(&common::demo());
+    let out = jp_inspect(&["completions", "bash"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = tmp.path().join("jp-inspect.bash");
+    fs::write(&script, &out.stdout).unwrap();
+    let bin_dir = std::path::Path::new(common::BINARY).parent().unwrap();
+    let complete = |words: &str, current: &str| -> Vec<String> {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "source {}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+                 _clap_complete_jp_inspect jp-inspect '{current}' x; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+                script.display()
+            ))
+            .current_dir(tmp.path())
+            .env("PATH", format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_owned)
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    assert_eq!(
+        complete("jp-inspect stats jp-c", "jp-c"),
+        ["jp-c17944860430"]
+    );
+    assert_eq!(
+        complete("jp-inspect show csv", "csv"),
+        ["csvq-first-release"]
+    );
+    assert!(complete("jp-inspect stats nope", "nope").is_empty());
+}

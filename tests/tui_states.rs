@@ -911,3 +911,35 @@ fn y_o_and_e_take_the_selected_text_out() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Without colour the band glyphs tell manual and automatic compactions
+/// apart (the demo has one of each); with colour, the colours do.
+#[test]
+fn no_color_gives_automatic_bands_their_own_glyph() {
+    let mut h = Harness::new(140, 40, false);
+    // Turn 5: the end of the manual band (2..5), the automatic one (6..8)
+    // below it.
+    for _ in 0..4 {
+        h.char('n');
+    }
+    let plain = h.text();
+    assert!(
+        plain.contains("║ auto") && plain.contains("┃ manual"),
+        "{plain}"
+    );
+    // Rows whose gutter (the first column, after the snapshot's quote)
+    // is `glyph`.
+    let rows = |text: &str, glyph: char| {
+        text.lines()
+            .filter(|l| l.chars().nth(1) == Some(glyph))
+            .count()
+    };
+    assert!(rows(&plain, '║') > 0, "an automatic band: {plain}");
+    assert!(rows(&plain, '┃') > 0, "a manual band: {plain}");
+    let mut h = Harness::new(140, 40, true);
+    for _ in 0..4 {
+        h.char('n');
+    }
+    let coloured = h.text();
+    assert!(!coloured.contains('║'), "{coloured}");
+}

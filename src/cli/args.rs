@@ -23,6 +23,7 @@ Exit codes: 0 ok, 1 error, 2 usage.";
 pub struct Cli {
     /// The conversation to open.
     #[arg(conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
 
     /// Work on a temporary copy of the bundled demo conversation (every
@@ -134,6 +135,7 @@ pub struct CountArgs {
     /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
     /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
     /// Count the request sent at this turn's first answer (1-based);
     /// default: the next request, after the last event.
@@ -156,6 +158,7 @@ pub struct HistoryArgs {
     /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
     /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
@@ -172,6 +175,7 @@ pub struct HistoryArgs {
 pub struct WatchArgs {
     /// Conversations to watch (id, path or title fragment); none: every
     /// conversation of the workspace and its user storage, new ones too.
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub convs: Vec<String>,
     /// Evaluate every watched conversation now, then exit.
     #[arg(long)]
@@ -201,6 +205,7 @@ pub struct ShowArgs {
     /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
     /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
     /// Show the projected view (what the model is sent) instead of the raw
     /// stream.
@@ -259,6 +264,7 @@ pub struct StatsArgs {
     /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
     /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
     #[command(flatten)]
     pub window: WindowArg,
@@ -282,6 +288,7 @@ pub struct CompactArgs {
     /// The conversation; with --active or --demo it may be left out, and
     /// the first word is then a rule if it reads as one.
     #[arg(required_unless_present_any = ["active", "demo"])]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
     /// Compaction rules, e.g. `s:..-3`, `r+t:2..`, `t=sreq:2..6`. None: the
     /// configured `conversation.compaction.rules`, else jp's default (strip
@@ -336,6 +343,7 @@ pub struct ResetArgs {
     /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
     /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
     #[command(flatten)]
     pub which: ResetWhich,
@@ -361,6 +369,7 @@ pub struct AutoArgs {
     /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
     /// unique fragment of its title; left out with --active or --demo.
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
     /// Show what would be appended; write nothing.
     #[arg(long)]
@@ -416,6 +425,7 @@ pub struct ConfigArgs {
 pub struct SimulateArgs {
     /// Conversations to simulate; none: every conversation of the
     /// workspace, with totals per policy and window.
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub convs: Vec<String>,
     /// Context windows to simulate.
     #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]

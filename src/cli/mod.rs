@@ -4,6 +4,7 @@
 mod args;
 mod auto;
 mod compact;
+pub mod complete;
 mod count;
 mod history;
 mod list;
@@ -72,11 +73,9 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Models(a) => models::run(a),
         Command::Count(a) => count::run(ctx, a),
         Command::Completions { shell } => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            // Generated into memory: clap_complete panics on a failed write,
-            // and a closed stdout must end quietly like every other command.
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut cmd, "jp-inspect", &mut script);
+            // The script asks jp-inspect at each Tab, so CONV completes to
+            // the workspace's conversations.
+            let script = complete::registration(shell)?;
             std::io::Write::write_all(&mut std::io::stdout(), &script)?;
             Ok(())
         }

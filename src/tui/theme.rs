@@ -260,13 +260,22 @@ impl Theme {
     }
 
     /// The character of a band: solid for stored compactions, dotted for a
-    /// previewed one (so the difference survives without colour).
-    pub fn band_char(&self, preview: bool, decided: bool) -> &'static str {
-        match (preview, decided) {
-            (true, true) => "┇",
-            (true, false) => "┆",
-            (false, true) => "┃",
-            (false, false) => "│",
+    /// previewed one (so the difference survives without colour); without
+    /// colour, an automatic one is doubled, since colour told it apart.
+    pub fn band_char(
+        &self,
+        source: crate::core::Source,
+        preview: bool,
+        decided: bool,
+    ) -> &'static str {
+        let auto = !self.color && source == crate::core::Source::Auto;
+        match (preview, decided, auto) {
+            (true, true, _) => "┇",
+            (true, false, _) => "┆",
+            (false, true, false) => "┃",
+            (false, false, false) => "│",
+            (false, true, true) => "║",
+            (false, false, true) => "╎",
         }
     }
 

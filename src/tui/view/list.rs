@@ -41,17 +41,33 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             if focused { t.accent() } else { t.title() },
         ),
         Span::styled(
-            "Tab selects · d deletes · Enter shows it · the band colours: ",
+            if t.color {
+                "Tab selects · d deletes · Enter shows it · the band colours: "
+            } else {
+                "Tab selects · d deletes · Enter shows it · the bands: "
+            },
             t.dim(),
         ),
-        Span::styled("┃ manual ", t.band(crate::core::Source::Manual, false)),
-        Span::styled("┃ auto ", t.band(crate::core::Source::Auto, false)),
+        Span::styled(
+            format!(
+                "{} manual ",
+                t.band_char(crate::core::Source::Manual, false, true)
+            ),
+            t.band(crate::core::Source::Manual, false),
+        ),
+        Span::styled(
+            format!(
+                "{} auto ",
+                t.band_char(crate::core::Source::Auto, false, true)
+            ),
+            t.band(crate::core::Source::Auto, false),
+        ),
         Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
     ])];
     for (k, r) in m.compactions.iter().enumerate().skip(first).take(visible) {
         let chip = match r.source {
             Some(s) => Span::styled(
-                format!(" {} ", t.band_char(r.preview, true)),
+                format!(" {} ", t.band_char(s, r.preview, true)),
                 t.band(s, r.preview),
             ),
             None => Span::styled(" ! ", t.error()),

@@ -129,12 +129,12 @@ fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &Stat
 fn gutter(t: &Theme, band: Option<Band>) -> Span<'static> {
     match band {
         Some(b) if b.selected => Span::styled(
-            format!("{} ", t.band_char(b.preview, true)),
+            format!("{} ", t.band_char(b.source, b.preview, true)),
             t.band(b.source, b.preview)
                 .add_modifier(Modifier::REVERSED | Modifier::BOLD),
         ),
         Some(b) => Span::styled(
-            format!("{} ", t.band_char(b.preview, b.decided)),
+            format!("{} ", t.band_char(b.source, b.preview, b.decided)),
             t.band(b.source, b.preview),
         ),
         None => Span::raw("  "),
