@@ -107,6 +107,12 @@ fn run(args: Cli) -> anyhow::Result<()> {
         mode: args.mode,
         window: args.window,
         follow: args.follow,
+        notice: demo.as_ref().map(|d| {
+            format!(
+                "demo copy: {} (removed at exit)",
+                d.workspace.path().display()
+            )
+        }),
     })
 }
 

@@ -524,7 +524,7 @@ fn load_warnings_are_shown() {
         })),
     );
     let (text, _) = state.status.message.clone().unwrap();
-    assert!(text.starts_with("1 warning(s) reading the file"), "{text}");
+    assert!(text.starts_with("1 warning reading the file"), "{text}");
     assert!(text.contains("compaction #3 is invalid"), "{text}");
     let mut term = Terminal::new(TestBackend::new(160, 40)).unwrap();
     term.draw(|f| view::draw(f, &state)).unwrap();

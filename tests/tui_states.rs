@@ -618,7 +618,7 @@ fn orientation_position_sticky_header_and_the_selected_compaction() {
     h.char('j');
     let status_line = |h: &Harness| h.text().lines().rev().nth(1).unwrap().to_string();
     let line = status_line(&h);
-    assert!(line.contains("turn 1/32 · event 0 of 286"), "{line}");
+    assert!(line.contains("turn 1/32 · event 1 of 286"), "{line}");
     // Paging into a turn keeps its header on the top row.
     h.char('n');
     h.char('n');

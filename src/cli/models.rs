@@ -96,8 +96,8 @@ pub fn run(args: ModelsArgs) -> anyhow::Result<()> {
         Ok(())
     } else {
         anyhow::bail!(
-            "{} provider(s) could not be asked; nothing was kept of them",
-            failed.len()
+            "{} could not be asked; nothing was kept of them",
+            crate::core::fmt::count(failed.len() as u64, "provider")
         )
     }
 }

@@ -40,8 +40,8 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
         (Some(0), _) => return Err(UsageError("turns are numbered from 1".into()).into()),
         (Some(t), _) => Some(ops::request_of_turn(&conv, t - 1).ok_or_else(|| {
             UsageError(format!(
-                "turn {t} has no answer to show the request of (the conversation has {} turns)",
-                conv.turn_count
+                "turn {t} has no answer to show the request of (the conversation has {})",
+                crate::core::fmt::count(conv.turn_count as u64, "turn")
             ))
         })?),
         (None, Some(n)) if n > conv.events.len() => {
@@ -169,12 +169,12 @@ fn projected_turns(conv: &Conversation, p: &projection::Projection) -> Vec<usize
 
 fn header(conv: &Conversation, what: &str) -> String {
     format!(
-        "{}  {}  ({} format, {} events, {} turns){what}",
+        "{}  {}  ({} format, {}, {}){what}",
         conv.display_id(),
         crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)")),
         conv.format.as_str(),
-        conv.events.len(),
-        conv.turn_count
+        crate::core::fmt::count(conv.events.len() as u64, "event"),
+        crate::core::fmt::count(conv.turn_count as u64, "turn")
     )
 }
 

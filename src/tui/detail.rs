@@ -87,12 +87,14 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
     let e = &conv.events[i];
     let plain = conv.plain(i);
     let mut header = vec![format!(
-        "type: {}   time: {}   turn {}   event {i}",
+        "type: {}   time: {}   turn {}   event {} of {} (index {i} in show --json)",
         e.kind.tag(),
         e.timestamp
             .map(|t| timestamp::format(&t))
-            .unwrap_or_else(|| "?".into()),
-        e.turn + 1
+            .unwrap_or_else(|| "no timestamp".into()),
+        e.turn + 1,
+        i + 1,
+        conv.events.len()
     )];
     let fate = m.projection.fates.get(i).copied().unwrap_or_default();
     if e.kind.is_conversation_event() {

@@ -49,6 +49,9 @@ pub struct Options {
     pub mode: Option<Mode>,
     pub window: Option<u64>,
     pub follow: bool,
+    /// Said on the status line when the screen opens (where `--demo`'s
+    /// temporary copy is).
+    pub notice: Option<String>,
 }
 
 impl Options {
@@ -61,6 +64,7 @@ impl Options {
             mode: None,
             window: None,
             follow: false,
+            notice: None,
         }
     }
 }
@@ -89,6 +93,9 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
     state.status.busy = Some(("loading the conversation".into(), Instant::now()));
     if opts.follow {
         effects.extend(update::update(&mut state, Action::Follow));
+    }
+    if let Some(notice) = opts.notice {
+        state.set_status(notice, state::Level::Info);
     }
     (state, effects)
 }
@@ -265,7 +272,9 @@ fn event_loop(
         {
             actions.push(Msg::FilesChanged);
         }
-        let ticking = state.status.busy.is_some() || state.settings.auto_waiting;
+        let ticking = state.status.busy.is_some()
+            || state.settings.auto_waiting
+            || state.status_expired(Instant::now());
         if ticking && last_tick.elapsed() >= Duration::from_millis(100) {
             last_tick = Instant::now();
             actions.push(Msg::Tick);

@@ -477,10 +477,17 @@ impl State {
 
     /// Clears an informational message shown longer than `INFO_SHOWN`.
     pub fn expire_status(&mut self, now: Instant) {
-        if let (Some((_, Level::Info)), Some(since)) = (&self.status.message, self.status.since)
-            && now.duration_since(since) >= INFO_SHOWN
-        {
+        if self.status_expired(now) {
             self.status.message = None;
         }
+    }
+
+    /// Whether an informational message has been shown long enough: the
+    /// runtime ticks once to clear it, even with nothing else going on.
+    pub fn status_expired(&self, now: Instant) -> bool {
+        matches!(
+            (&self.status.message, self.status.since),
+            (Some((_, Level::Info)), Some(since)) if now.duration_since(since) >= INFO_SHOWN
+        )
     }
 }

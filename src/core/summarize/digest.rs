@@ -197,10 +197,10 @@ fn render(f: &Facts, range: TurnRange, item_len: usize, keep: usize) -> String {
         _ => String::new(),
     };
     out.push_str(&format!(
-        "Digest of turns {}-{} ({} turns{span}).\n",
+        "Digest of turns {}-{} ({}{span}).\n",
         range.from + 1,
         range.to.saturating_add(1),
-        range.turns()
+        crate::core::fmt::count(range.turns() as u64, "turn")
     ));
     let list = |out: &mut String, title: &str, items: &[(usize, String)]| {
         if items.is_empty() {

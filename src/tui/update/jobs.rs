@@ -72,8 +72,8 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             if first && !warnings.is_empty() {
                 state.set_status(
                     format!(
-                        "{} warning(s) reading the file; the first: {}",
-                        warnings.len(),
+                        "{} reading the file; the first: {}",
+                        crate::core::fmt::count(warnings.len() as u64, "warning"),
                         warnings[0]
                     ),
                     Level::Error,

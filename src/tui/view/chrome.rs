@@ -248,13 +248,14 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
     );
 }
 
-/// `turn 6/32 · event 48 of 286` (events numbered from 0, as everywhere).
+/// `turn 6/32 · event 49 of 286`, 1-based like the turns.
 pub fn position(state: &State) -> Option<String> {
     let m = state.inspection.as_ref()?;
     let b = m.layout.block_of(state.nav.cursor);
     let turns = m.layout.blocks();
     let event = match state.selected_raw() {
-        Some(i) => format!(" · event {i} of {}", m.conv.events.len()),
+        // 1-based like the turns beside it (`show --json` numbers from 0).
+        Some(i) => format!(" · event {} of {}", i + 1, m.conv.events.len()),
         None => String::new(),
     };
     Some(format!("turn {}/{turns}{event}", b + 1))

@@ -78,6 +78,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 r.position + 1
             ),
             None => {
+                // "As of" shows no saving: it is a figure of the whole
+                // stream, not of that moment.
+                let saved = r.saved.map_or_else(|| "now only".into(), signed_thousands);
                 let mut s = format!(
                     "#{:<3} {:<8} turns {:<9} {:<32} saved {:>8}",
                     r.position + 1,
@@ -88,7 +91,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     },
                     r.range.map(|x| x.human()).unwrap_or_default(),
                     fit(&r.policies, POLICIES_WIDTH),
-                    r.saved.map(signed_thousands).unwrap_or_else(|| "?".into())
+                    saved
                 );
                 if area.width >= 100 {
                     s.push_str(&format!("   {}", r.time.clone().unwrap_or_default()));
