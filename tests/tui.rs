@@ -323,6 +323,26 @@ fn simulation_view() {
     assert!(h.text().contains("window 128k"));
 }
 
+/// At 80 columns a long help text wraps under its own column, never back
+/// to the left edge where the section titles are.
+#[test]
+fn help_rows_stay_in_their_columns_at_80x24() {
+    let mut h = Harness::new(80, 24, false);
+    h.char('?');
+    let text = h.text();
+    let titles = ["Inspector", "Everywhere", "As of (t)"];
+    for line in text.lines().skip(2).take(20) {
+        let inner = line.trim_start_matches('"').trim_start_matches('│');
+        assert!(
+            inner.starts_with("  ")
+                || titles.iter().any(|t| inner.starts_with(t))
+                || inner.trim_end_matches(['│', '"', ' ']).is_empty(),
+            "{line}"
+        );
+    }
+    insta::assert_snapshot!("help_80x24", h.screen().backend());
+}
+
 #[test]
 fn help_lists_every_binding() {
     let mut h = Harness::new(120, 60, true);

@@ -91,7 +91,7 @@ fn help_boxes(area: Rect) -> (Rect, Rect) {
 pub fn help_max_scroll(state: &State) -> usize {
     let (_, inner) = help_boxes(Rect::new(0, 0, state.width, state.height));
     let w = inner.width.max(1) as usize;
-    let wrapped: usize = help_lines(state)
+    let wrapped: usize = help_lines(state, w)
         .iter()
         .map(|l| l.width().max(1).div_ceil(w))
         .sum();
@@ -100,8 +100,8 @@ pub fn help_max_scroll(state: &State) -> usize {
 
 pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
     let t = &state.theme;
-    let lines = help_lines(state);
     let (box_area, inner) = help_boxes(area);
+    let lines = help_lines(state, inner.width as usize);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.accent())
@@ -119,25 +119,59 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
     );
 }
 
-fn help_lines(state: &State) -> Vec<Line<'static>> {
+/// `text` in lines of at most `room` columns, broken between words.
+fn wrap_words(text: &str, room: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > room {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push(line);
+    out
+}
+
+/// The help's lines for a box `inner_width` wide: each binding's text in
+/// a column of its own, wrapped under itself.
+fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mut lines = Vec::new();
     let sections = [
         (Scope::Main, "Inspector"),
         (Scope::Global, "Everywhere"),
+        (Scope::AsOf, "As of (t)"),
         (Scope::Detail, "Event detail (Enter)"),
         (Scope::Simulation, "Simulation (s)"),
-        (Scope::Largest, "Largest events (L)"),
+        (Scope::Largest, "Where the tokens are (L, O)"),
     ];
-    // A longer key list pushes its text right, but a gap always stays.
-    let width = 22;
+    // The key column is as wide as the longest key list, within reason.
+    let width = keys::bindings()
+        .iter()
+        .map(|b| b.keys.join(", ").chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(24);
+    let room = inner_width.saturating_sub(width + 4).max(20);
     for (scope, title) in sections {
         lines.push(Line::from(Span::styled(title, t.accent())));
         for b in keys::bindings().iter().filter(|b| b.scope == scope) {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<width$}  ", b.keys.join(", ")), t.key()),
-                Span::raw(b.help.clone()),
-            ]));
+            for (k, part) in wrap_words(&b.help, room).into_iter().enumerate() {
+                let keys = if k == 0 {
+                    b.keys.join(", ")
+                } else {
+                    String::new()
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  {keys:<width$}  "), t.key()),
+                    Span::raw(part),
+                ]));
+            }
         }
         lines.push(Line::raw(""));
     }
@@ -148,8 +182,20 @@ fn help_lines(state: &State) -> Vec<Line<'static>> {
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled("Bands", t.accent())));
     lines.push(Line::from(vec![
-        Span::styled("  ┃ manual  ", t.band(crate::core::Source::Manual, false)),
-        Span::styled("┃ automatic  ", t.band(crate::core::Source::Auto, false)),
+        Span::styled(
+            format!(
+                "  {} manual  ",
+                t.band_char(crate::core::Source::Manual, false, true)
+            ),
+            t.band(crate::core::Source::Manual, false),
+        ),
+        Span::styled(
+            format!(
+                "{} automatic  ",
+                t.band_char(crate::core::Source::Auto, false, true)
+            ),
+            t.band(crate::core::Source::Auto, false),
+        ),
         Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
         Span::raw("   thick: the compaction decided that event; thin: it covers the turn"),
     ]));
@@ -232,4 +278,16 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
     let inner = block.inner(box_area);
     frame.render_widget(block, box_area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn words_wrap_under_themselves() {
+        assert_eq!(
+            super::wrap_words("preview a compaction: a rule or auto", 16),
+            ["preview a", "compaction: a", "rule or auto"]
+        );
+        assert_eq!(super::wrap_words("short", 16), ["short"]);
+    }
 }
