@@ -75,3 +75,14 @@ tmux send-keys -t "$session" q
 sleep 0.5
 tmux kill-session -t "$session" 2>/dev/null || true
 rm -rf "$ws"
+
+# The charts as files: SVG straight from the commands, and a PNG of each as
+# resvg renders it (resvg-py), to look at without a browser.
+$bin history --demo --svg screenshots/history.svg > /dev/null
+$bin simulate --demo --windows 64k,200k --svg screenshots/simulate.svg > /dev/null
+python3 -c 'import resvg_py' 2>/dev/null || pip install --quiet resvg-py
+for chart in history simulate; do
+  python3 -c "import resvg_py, sys; open(sys.argv[2], 'wb').write(bytes(resvg_py.svg_to_bytes(svg_path=sys.argv[1])))" \
+    "screenshots/$chart.svg" "screenshots/$chart-svg.png"
+  echo "screenshots/$chart.svg"
+done

@@ -167,6 +167,9 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Print the result as JSON (exact text, for scripts).
+    /// Also write the context curve as a standalone SVG chart to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -448,6 +451,11 @@ pub struct SimulateArgs {
     /// so a bounded compaction strips every tool call of its range.
     #[arg(long)]
     pub as_jp: bool,
+    /// Also write the runs as a standalone SVG chart to FILE: per window,
+    /// a context curve per policy; then the overflows and the cost per
+    /// policy (one conversation).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,

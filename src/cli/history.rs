@@ -16,6 +16,10 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     print_notices(&config);
     super::check_window(&conv, &config, args.window.window)?;
     let points = ops::history(&conv, &config, args.window.window);
+    if let Some(file) = &args.svg {
+        let budget = ops::budget(&conv, &config, args.window.window);
+        super::chart::save(file, &chart(&conv, &config, &budget, &points)?)?;
+    }
     let ratio = |context: u64, usable: Option<u64>| usable.map(|u| context as f64 / u as f64);
     if args.json {
         let requests: Vec<_> = points
@@ -91,4 +95,97 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             .into(),
     );
     print_lines(lines)
+}
+
+/// The context curve as a chart: percent of the usable window per request,
+/// the thresholds of the mode in force, a mark at each compaction.
+fn chart(
+    conv: &crate::core::model::conversation::Conversation,
+    config: &crate::core::auto::AutoConfig,
+    budget: &crate::core::compact::budget::Budget,
+    points: &[crate::core::auto::history::HistoryPoint],
+) -> anyhow::Result<svg::Document> {
+    use super::chart::{Level, LineChart, Mark, Series};
+    use crate::core::compact::window::human_tokens;
+    let Some(window) = budget.window.as_ref() else {
+        anyhow::bail!(
+            "{}: the model's window is unknown, so there is no curve against it; give --window",
+            conv.display_id()
+        );
+    };
+    let values: Vec<f64> = points
+        .iter()
+        .map(|p| {
+            p.usable
+                .map_or(0.0, |u| p.context as f64 / u as f64 * 100.0)
+        })
+        .collect();
+    let all: Vec<_> = conv.compactions().collect();
+    let marks = points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.compactions_since.is_empty())
+        .map(|(k, p)| Mark {
+            x: k + 1,
+            label: p
+                .compactions_since
+                .iter()
+                .map(|&c| match all.get(c).and_then(|c| c.parsed.ok()) {
+                    Some(x) => format!(
+                        "#{} {} {}..{}",
+                        c + 1,
+                        x.source.as_str(),
+                        x.from_turn + 1,
+                        x.to_turn.saturating_add(1)
+                    ),
+                    None => format!("#{} (invalid)", c + 1),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+        .collect();
+    let pct = |r: f64| r * 100.0;
+    let levels = match config.mode {
+        crate::core::auto::Mode::Staged => vec![
+            Level {
+                value: pct(config.soft_ratio),
+                label: format!("soft {:.0}%", pct(config.soft_ratio)),
+            },
+            Level {
+                value: pct(config.hard_ratio),
+                label: format!("hard {:.0}%", pct(config.hard_ratio)),
+            },
+        ],
+        crate::core::auto::Mode::Single => vec![Level {
+            value: pct(config.trigger_ratio),
+            label: format!("D50 trigger {:.0}%", pct(config.trigger_ratio)),
+        }],
+    };
+    let title = crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)"))
+        .into_owned();
+    let model = crate::core::model::config::model_id(conv.merged_config())
+        .map_or_else(|| "model unknown".to_string(), |m| m.to_string());
+    let subtitle = format!(
+        "{} · {model} · window {} − {} reserved = usable {} · D50's estimate (characters / 4)",
+        conv.display_id(),
+        human_tokens(window.tokens),
+        human_tokens(window.reserve),
+        human_tokens(window.usable()),
+    );
+    let line = LineChart {
+        title: format!("Context per request ({} requests)", points.len()),
+        subtitle: "what each request was sent: system prompt, tools and the projected events, with only the compactions appended before it".into(),
+        x_label: "request".into(),
+        y_label: "context, % of the usable window".into(),
+        series: vec![Series { name: "context".into(), values }],
+        levels,
+        marks,
+        overflow_above: Some(100.0),
+    };
+    Ok(super::chart::document(
+        &format!("{title}: the real context curve"),
+        &subtitle,
+        &[line],
+        &[],
+    ))
 }

@@ -3,6 +3,7 @@
 
 mod args;
 mod auto;
+mod chart;
 mod compact;
 pub mod complete;
 mod count;

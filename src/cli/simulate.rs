@@ -37,6 +37,16 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
             .map(|(job, run)| (job.conversation, run))
             .collect();
 
+    if let Some(file) = &args.svg {
+        let [conv] = convs.as_slice() else {
+            anyhow::bail!(
+                "--svg draws one conversation, and {} are simulated: name the one to draw",
+                convs.len()
+            );
+        };
+        let runs: Vec<&Run> = results.iter().map(|(_, r)| r).collect();
+        super::chart::save(file, &chart(conv, &base, &runs))?;
+    }
     let totals = ops::totals(results.iter().map(|(_, r)| r));
     if args.json {
         let runs: Vec<Value> = results
@@ -153,7 +163,105 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
         "summaries_per_100_turns": r.per_100_turns(r.summaries),
         "compactions_per_100_turns": r.per_100_turns(r.firings.len()),
         "firings": firings,
+        "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
     })
+}
+
+/// The runs of one conversation as a chart: per window, each policy's
+/// context per request against the usable window, its firings' thresholds;
+/// then each policy's overflows and cost per window.
+fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Document {
+    use super::chart::{BarChart, Level, LineChart, Series};
+    let mut windows: Vec<u64> = runs.iter().map(|r| r.window).collect();
+    windows.sort_unstable();
+    windows.dedup();
+    let pct = |r: f64| r * 100.0;
+    let levels = vec![
+        Level {
+            value: pct(config.soft_ratio),
+            label: format!("soft {:.0}%", pct(config.soft_ratio)),
+        },
+        Level {
+            value: pct(config.hard_ratio),
+            label: format!("hard {:.0}%", pct(config.hard_ratio)),
+        },
+        Level {
+            value: pct(config.trigger_ratio),
+            label: format!("D50 {:.0}%", pct(config.trigger_ratio)),
+        },
+    ];
+    let lines: Vec<LineChart> = windows
+        .iter()
+        .map(|&w| {
+            let of_w: Vec<&&Run> = runs.iter().filter(|r| r.window == w).collect();
+            let usable = of_w.first().map_or(w, |r| r.usable);
+            LineChart {
+                title: format!("window {} (usable {})", window::human_tokens(w), window::human_tokens(usable)),
+                subtitle: "context per request, replayed from turn 1 with each policy (the conversation's own compactions ignored)".into(),
+                x_label: "request".into(),
+                y_label: "context, % of the usable window".into(),
+                series: of_w
+                    .iter()
+                    .map(|r| Series {
+                        name: r.policy.as_str().to_string(),
+                        values: r
+                            .points
+                            .iter()
+                            .map(|p| p.context as f64 / r.usable.max(1) as f64 * 100.0)
+                            .collect(),
+                    })
+                    .collect(),
+                levels: levels.clone(),
+                marks: Vec::new(),
+                overflow_above: Some(100.0),
+            }
+        })
+        .collect();
+    let bars = |title: &str, y_label: &str, value: &dyn Fn(&Run) -> f64| BarChart {
+        title: title.into(),
+        y_label: y_label.into(),
+        groups: windows
+            .iter()
+            .map(|&w| {
+                (
+                    window::human_tokens(w),
+                    runs.iter()
+                        .filter(|r| r.window == w)
+                        .map(|r| (r.policy.as_str().to_string(), value(r)))
+                        .collect(),
+                )
+            })
+            .collect(),
+    };
+    let bars = [
+        bars(
+            "requests over the usable window, per policy",
+            "overflowing requests",
+            &|r| r.overflows as f64,
+        ),
+        bars(
+            "cost per policy: input tokens sent, summarizer calls included (no prompt cache)",
+            "input tokens",
+            &|r| r.cost() as f64,
+        ),
+    ];
+    let title = crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)"))
+        .into_owned();
+    let model = crate::core::model::config::model_id(conv.merged_config())
+        .map_or_else(|| "model unknown".to_string(), |m| m.to_string());
+    super::chart::document(
+        &format!("{title}: automatic compaction simulated"),
+        &format!(
+            "{} · {model} · {} turns · staged soft/hard {:.0}%/{:.0}%, single (D50) trigger {:.0}% · D50's estimate (characters / 4)",
+            conv.display_id(),
+            conv.turn_count,
+            pct(config.soft_ratio),
+            pct(config.hard_ratio),
+            pct(config.trigger_ratio)
+        ),
+        &lines,
+        &bars,
+    )
 }
 
 fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {

@@ -1,0 +1,495 @@
+//! Charts as standalone SVG files (`history --svg`, `simulate --svg`): line
+//! charts of the context against the usable window, with the thresholds,
+//! the overflow zone and marks, and bar charts; axes, units, a legend and a
+//! title. Colours follow the reader's light or dark scheme. Each series
+//! carries its values (`data-values`) so a script or test can read back
+//! exactly what is drawn.
+
+use svg::Document;
+use svg::node::element::{Group, Line, Polyline, Rectangle, Style, Text, Title};
+
+/// One line of a chart: its values, one per x from 1.
+pub struct Series {
+    pub name: String,
+    pub values: Vec<f64>,
+}
+
+/// A horizontal line across the chart: a threshold.
+#[derive(Clone)]
+pub struct Level {
+    pub value: f64,
+    pub label: String,
+}
+
+/// A vertical mark at an x (a compaction).
+pub struct Mark {
+    pub x: usize,
+    pub label: String,
+}
+
+/// A line chart: y in percent of the usable window.
+pub struct LineChart {
+    pub title: String,
+    pub subtitle: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Series>,
+    pub levels: Vec<Level>,
+    pub marks: Vec<Mark>,
+    /// Values above this are in the overflow zone (shaded).
+    pub overflow_above: Option<f64>,
+}
+
+/// A bar chart: groups (windows) of bars (policies).
+pub struct BarChart {
+    pub title: String,
+    pub y_label: String,
+    pub groups: Vec<(String, Vec<(String, f64)>)>,
+}
+
+const WIDTH: f64 = 960.0;
+const PLOT_LEFT: f64 = 70.0;
+const PLOT_RIGHT: f64 = 200.0;
+const PLOT_TOP: f64 = 70.0;
+const PLOT_HEIGHT: f64 = 300.0;
+const PLOT_BOTTOM: f64 = 60.0;
+
+/// Light colours, with dark ones when the reader's scheme is dark.
+const STYLE: &str = "
+svg { font-family: 'DejaVu Sans', Verdana, sans-serif; font-size: 13px; }
+.dim { font-size: 12px; }
+.bg { fill: #ffffff; } .fg { fill: #1f2328; } .dim { fill: #59636e; }
+.axis { stroke: #59636e; stroke-width: 1; } .grid { stroke: #d1d9e0; stroke-width: 1; }
+.level { stroke: #9a6700; stroke-width: 1.5; stroke-dasharray: 6 4; }
+.mark { stroke: #8250df; stroke-width: 1.5; } .marktext { fill: #8250df; }
+.overflow { fill: #cf222e; fill-opacity: 0.08; }
+.s0 { stroke: #0969da; } .s1 { stroke: #1a7f37; } .s2 { stroke: #bf3989; } .s3 { stroke: #bc4c00; } .s4 { stroke: #6e7781; }
+.b0 { fill: #0969da; } .b1 { fill: #1a7f37; } .b2 { fill: #bf3989; } .b3 { fill: #bc4c00; } .b4 { fill: #6e7781; }
+polyline { fill: none; stroke-width: 2; }
+@media (prefers-color-scheme: dark) {
+  .bg { fill: #0d1117; } .fg { fill: #e6edf3; } .dim { fill: #9198a1; }
+  .axis { stroke: #9198a1; } .grid { stroke: #30363d; }
+  .level { stroke: #d29922; } .mark { stroke: #ab7df8; } .marktext { fill: #ab7df8; }
+  .overflow { fill: #f85149; fill-opacity: 0.12; }
+  .s0 { stroke: #4493f8; } .s1 { stroke: #3fb950; } .s2 { stroke: #db61a2; } .s3 { stroke: #db6d28; } .s4 { stroke: #9198a1; }
+  .b0 { fill: #4493f8; } .b1 { fill: #3fb950; } .b2 { fill: #db61a2; } .b3 { fill: #db6d28; } .b4 { fill: #9198a1; }
+}
+";
+
+fn text(x: f64, y: f64, class: &str, content: impl Into<String>) -> Text {
+    Text::new(content)
+        .set("x", x)
+        .set("y", y)
+        .set("class", class)
+}
+
+/// A step for the y axis that gives four to eight ticks up to `max`.
+fn tick_step(max: f64) -> f64 {
+    let mut base = 1.0;
+    loop {
+        for s in [10.0, 20.0, 25.0, 50.0] {
+            if max / (s * base) <= 8.0 {
+                return s * base;
+            }
+        }
+        base *= 10.0;
+    }
+}
+
+/// The values as written in `data-values`: what the JSON says, rounded to
+/// what a reader compares.
+fn values_attr(values: &[f64]) -> String {
+    values
+        .iter()
+        .map(|v| format!("{v:.4}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The plot of one line chart, `top` pixels down the page.
+fn line_plot(c: &LineChart, top: f64) -> Group {
+    let plot_w = WIDTH - PLOT_LEFT - PLOT_RIGHT;
+    let n = c
+        .series
+        .iter()
+        .map(|s| s.values.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let peak = c
+        .series
+        .iter()
+        .flat_map(|s| s.values.iter().copied())
+        .chain(c.levels.iter().map(|l| l.value))
+        .fold(100.0_f64, f64::max);
+    let step = tick_step(peak * 1.05);
+    let y_max = (peak * 1.05 / step).ceil() * step;
+    let x_of = |i: usize| PLOT_LEFT + plot_w * (i as f64 - 1.0) / ((n - 1).max(1) as f64);
+    let y_of = |v: f64| top + PLOT_HEIGHT * (1.0 - v / y_max);
+    let mut g = Group::new().set("class", "plot");
+    if let Some(limit) = c.overflow_above {
+        g = g.add(
+            Rectangle::new()
+                .set("class", "overflow")
+                .set("x", PLOT_LEFT)
+                .set("y", y_of(y_max))
+                .set("width", plot_w)
+                .set("height", y_of(limit) - y_of(y_max)),
+        );
+        g = g.add(
+            text(
+                PLOT_LEFT + plot_w - 6.0,
+                y_of(limit) - 6.0,
+                "dim",
+                "overflow: over the usable window",
+            )
+            .set("text-anchor", "end"),
+        );
+    }
+    let mut tick = 0.0;
+    while tick <= y_max + 0.001 {
+        let y = y_of(tick);
+        g = g
+            .add(
+                Line::new()
+                    .set("class", "grid")
+                    .set("x1", PLOT_LEFT)
+                    .set("x2", PLOT_LEFT + plot_w)
+                    .set("y1", y)
+                    .set("y2", y),
+            )
+            .add(
+                text(PLOT_LEFT - 8.0, y + 4.0, "dim", format!("{tick:.0}%"))
+                    .set("text-anchor", "end"),
+            );
+        tick += step;
+    }
+    // The x axis: about ten labels.
+    let every = n.div_ceil(10).max(1);
+    // The last x is labelled unless a label sits right before it.
+    let last_near = (n - 1) % every != 0 && (n - 1) % every < every / 2;
+    for i in (1..=n).filter(|i| (i - 1) % every == 0 || (*i == n && !last_near)) {
+        g = g.add(
+            text(x_of(i), top + PLOT_HEIGHT + 18.0, "dim", i.to_string())
+                .set("text-anchor", "middle"),
+        );
+    }
+    g = g
+        .add(
+            Line::new()
+                .set("class", "axis")
+                .set("x1", PLOT_LEFT)
+                .set("x2", PLOT_LEFT + plot_w)
+                .set("y1", top + PLOT_HEIGHT)
+                .set("y2", top + PLOT_HEIGHT),
+        )
+        .add(
+            Line::new()
+                .set("class", "axis")
+                .set("x1", PLOT_LEFT)
+                .set("x2", PLOT_LEFT)
+                .set("y1", top)
+                .set("y2", top + PLOT_HEIGHT),
+        )
+        .add(
+            text(
+                PLOT_LEFT + plot_w / 2.0,
+                top + PLOT_HEIGHT + 40.0,
+                "fg",
+                c.x_label.clone(),
+            )
+            .set("text-anchor", "middle"),
+        )
+        .add(
+            text(18.0, top + PLOT_HEIGHT / 2.0, "fg", c.y_label.clone())
+                .set("text-anchor", "middle")
+                .set(
+                    "transform",
+                    format!("rotate(-90 18 {})", top + PLOT_HEIGHT / 2.0),
+                ),
+        );
+    for l in &c.levels {
+        let y = y_of(l.value);
+        g = g
+            .add(
+                Line::new()
+                    .set("class", "level")
+                    .set("x1", PLOT_LEFT)
+                    .set("x2", PLOT_LEFT + plot_w)
+                    .set("y1", y)
+                    .set("y2", y)
+                    .set("data-value", format!("{:.4}", l.value)),
+            )
+            .add(text(
+                PLOT_LEFT + plot_w + 6.0,
+                y + 4.0,
+                "dim",
+                l.label.clone(),
+            ));
+    }
+    for (k, m) in c.marks.iter().enumerate() {
+        let x = x_of(m.x);
+        g = g
+            .add(
+                Line::new()
+                    .set("class", "mark")
+                    .set("x1", x)
+                    .set("x2", x)
+                    .set("y1", top)
+                    .set("y2", top + PLOT_HEIGHT)
+                    .set("data-x", m.x),
+            )
+            .add(
+                text(
+                    x + 3.0,
+                    top + 12.0 + 14.0 * (k % 3) as f64,
+                    "marktext",
+                    m.label.clone(),
+                )
+                .set("font-size", 11),
+            );
+    }
+    for (k, s) in c.series.iter().enumerate() {
+        let points: Vec<String> = s
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{:.1},{:.1}", x_of(i + 1), y_of(*v)))
+            .collect();
+        g = g.add(
+            Polyline::new()
+                .set("class", format!("s{}", k % 5))
+                .set("points", points.join(" "))
+                .set("data-series", s.name.clone())
+                .set("data-values", values_attr(&s.values))
+                .add(Title::new(s.name.clone())),
+        );
+        // The legend, right of the plot.
+        let ly = top + 8.0 + 20.0 * k as f64;
+        g = g
+            .add(
+                Line::new()
+                    .set("class", format!("s{}", k % 5))
+                    .set("stroke-width", 3)
+                    .set("x1", PLOT_LEFT + plot_w + 8.0)
+                    .set("x2", PLOT_LEFT + plot_w + 28.0)
+                    .set("y1", ly)
+                    .set("y2", ly),
+            )
+            .add(text(
+                PLOT_LEFT + plot_w + 34.0,
+                ly + 4.0,
+                "fg",
+                s.name.clone(),
+            ));
+    }
+    g
+}
+
+/// A document of one or more line charts under one title, then bars.
+pub fn document(title: &str, subtitle: &str, lines: &[LineChart], bars: &[BarChart]) -> Document {
+    let per = PLOT_TOP + PLOT_HEIGHT + PLOT_BOTTOM;
+    let height = 60.0 + per * (lines.len() + bars.len()) as f64;
+    let mut doc = Document::new()
+        .set("xmlns", "http://www.w3.org/2000/svg")
+        .set("viewBox", (0, 0, WIDTH, height))
+        .set("width", WIDTH)
+        .set("height", height)
+        .add(Title::new(title.to_string()))
+        .add(Style::new(STYLE))
+        .add(
+            Rectangle::new()
+                .set("class", "bg")
+                .set("width", "100%")
+                .set("height", "100%"),
+        )
+        .add(
+            text(20.0, 30.0, "fg", title.to_string())
+                .set("font-size", 18)
+                .set("font-weight", "bold"),
+        )
+        .add(text(20.0, 50.0, "dim", subtitle.to_string()).set("font-size", 13));
+    for (k, c) in lines.iter().enumerate() {
+        let top = 60.0 + per * k as f64;
+        doc = doc
+            .add(
+                text(PLOT_LEFT, top + 40.0, "fg", c.title.clone())
+                    .set("font-size", 14)
+                    .set("font-weight", "bold"),
+            )
+            .add(text(PLOT_LEFT, top + 56.0, "dim", c.subtitle.clone()).set("font-size", 12))
+            .add(line_plot(c, top + PLOT_TOP));
+    }
+    for (k, b) in bars.iter().enumerate() {
+        doc = doc.add(bar_plot(b, 60.0 + per * (lines.len() + k) as f64));
+    }
+    doc
+}
+
+/// Bars by group, each group's bars side by side, with a legend.
+fn bar_plot(b: &BarChart, top: f64) -> Group {
+    let plot_w = WIDTH - PLOT_LEFT - PLOT_RIGHT;
+    let plot_top = top + PLOT_TOP;
+    let peak = b
+        .groups
+        .iter()
+        .flat_map(|(_, bars)| bars.iter().map(|(_, v)| *v))
+        .fold(1.0_f64, f64::max);
+    let step = tick_step(peak * 1.1).max(1.0);
+    let step = if peak <= 8.0 { 1.0 } else { step };
+    let y_max = (peak * 1.1 / step).ceil() * step;
+    let y_of = |v: f64| plot_top + PLOT_HEIGHT * (1.0 - v / y_max);
+    let mut g = Group::new().set("class", "bars").add(
+        text(PLOT_LEFT, top + 40.0, "fg", b.title.clone())
+            .set("font-size", 14)
+            .set("font-weight", "bold"),
+    );
+    let mut tick = 0.0;
+    while tick <= y_max + 0.001 {
+        let y = y_of(tick);
+        g = g
+            .add(
+                Line::new()
+                    .set("class", "grid")
+                    .set("x1", PLOT_LEFT)
+                    .set("x2", PLOT_LEFT + plot_w)
+                    .set("y1", y)
+                    .set("y2", y),
+            )
+            .add(text(PLOT_LEFT - 8.0, y + 4.0, "dim", human(tick)).set("text-anchor", "end"));
+        tick += step;
+    }
+    g = g.add(
+        text(18.0, plot_top + PLOT_HEIGHT / 2.0, "fg", b.y_label.clone())
+            .set("text-anchor", "middle")
+            .set(
+                "transform",
+                format!("rotate(-90 18 {})", plot_top + PLOT_HEIGHT / 2.0),
+            ),
+    );
+    let groups = b.groups.len().max(1) as f64;
+    let group_w = plot_w / groups;
+    for (gi, (name, bars)) in b.groups.iter().enumerate() {
+        let x0 = PLOT_LEFT + group_w * gi as f64;
+        let bar_w = (group_w * 0.8) / bars.len().max(1) as f64;
+        for (bi, (policy, v)) in bars.iter().enumerate() {
+            let x = x0 + group_w * 0.1 + bar_w * bi as f64;
+            g = g.add(
+                Rectangle::new()
+                    .set("class", format!("b{}", bi % 5))
+                    .set("x", x)
+                    .set("y", y_of(*v))
+                    .set("width", bar_w * 0.9)
+                    .set("height", y_of(0.0) - y_of(*v))
+                    .set("data-group", name.clone())
+                    .set("data-bar", policy.clone())
+                    .set("data-value", format!("{v}"))
+                    .add(Title::new(format!("{policy} at {name}: {v}"))),
+            );
+        }
+        g = g.add(
+            text(
+                x0 + group_w / 2.0,
+                plot_top + PLOT_HEIGHT + 18.0,
+                "dim",
+                name.clone(),
+            )
+            .set("text-anchor", "middle"),
+        );
+    }
+    if let Some((_, bars)) = b.groups.first() {
+        for (bi, (policy, _)) in bars.iter().enumerate() {
+            let ly = plot_top + 20.0 * bi as f64;
+            g = g
+                .add(
+                    Rectangle::new()
+                        .set("class", format!("b{}", bi % 5))
+                        .set("x", PLOT_LEFT + plot_w + 8.0)
+                        .set("y", ly - 8.0)
+                        .set("width", 16)
+                        .set("height", 10),
+                )
+                .add(text(
+                    PLOT_LEFT + plot_w + 30.0,
+                    ly + 2.0,
+                    "fg",
+                    policy.clone(),
+                ));
+        }
+    }
+    g.add(
+        Line::new()
+            .set("class", "axis")
+            .set("x1", PLOT_LEFT)
+            .set("x2", PLOT_LEFT + plot_w)
+            .set("y1", y_of(0.0))
+            .set("y2", y_of(0.0)),
+    )
+}
+
+/// `1.2M`, `35k`, `12`: a bar axis's tick.
+fn human(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{:.1}M", v / 1e6)
+    } else if v >= 1e4 {
+        format!("{:.0}k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// Writes `doc` to `path` (atomically: a half-written chart is never left).
+pub fn save(path: &std::path::Path, doc: &Document) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    use std::os::unix::fs::PermissionsExt;
+    // A chart is for sharing: readable like any file written there (a
+    // temp file is private), or as the file it replaces was.
+    let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    svg::write(&mut tmp, doc)?;
+    tmp.as_file().sync_all()?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    tmp.persist(path)
+        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_chart_carries_its_values_and_escapes_its_text() {
+        let c = LineChart {
+            title: "a <b> & c".into(),
+            subtitle: String::new(),
+            x_label: "request".into(),
+            y_label: "% of usable".into(),
+            series: vec![Series {
+                name: "context".into(),
+                values: vec![10.0, 55.5, 120.0],
+            }],
+            levels: vec![Level {
+                value: 85.0,
+                label: "hard 85%".into(),
+            }],
+            marks: vec![Mark {
+                x: 2,
+                label: "#1".into(),
+            }],
+            overflow_above: Some(100.0),
+        };
+        let text = document("t", "s", &[c], &[]).to_string();
+        assert!(
+            text.contains("data-values=\"10.0000,55.5000,120.0000\""),
+            "{text}"
+        );
+        assert!(text.contains("a &lt;b&gt; &amp; c"), "{text}");
+        assert!(text.contains("prefers-color-scheme: dark"));
+        assert_eq!(tick_step(105.0), 20.0);
+    }
+}
