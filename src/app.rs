@@ -80,7 +80,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
         return cli::run(&ctx, command);
     }
     let mut picker = None;
-    let dir = match (&args.conv, args.demo || args.active) {
+    let mut dir = match (&args.conv, args.demo || args.active) {
         (Some(conv), _) => ctx.resolve(Some(conv))?,
         (None, true) => ctx.resolve(None)?,
         // Nothing named: pick one of the workspace's conversations.
@@ -100,20 +100,58 @@ fn run(args: Cli) -> anyhow::Result<()> {
     if let Some(f) = &args.config {
         AutoConfig::default().apply_file(f)?;
     }
-    crate::tui::run(crate::tui::Options {
-        dir,
-        picker,
-        config_file: args.config.clone(),
-        mode: args.mode,
-        window: args.window,
-        follow: args.follow,
-        notice: demo.as_ref().map(|d| {
-            format!(
-                "demo copy: {} (removed at exit)",
-                d.workspace.path().display()
-            )
-        }),
-    })
+    let mut notice = demo.as_ref().map(|d| {
+        format!(
+            "demo copy: {} (removed at exit)",
+            d.workspace.path().display()
+        )
+    });
+    // A replay plays the conversation into a copy of its own; the original
+    // is only read.
+    let mut replay = None;
+    let mut replay_state = None;
+    let replay_home = if args.replay {
+        if picker.is_some() {
+            anyhow::bail!("--replay needs a conversation: name one (or --demo)");
+        }
+        let source = crate::core::store::load::load(&dir)?;
+        let home = tempfile::Builder::new()
+            .prefix("jp-inspect-replay-")
+            .tempdir()?;
+        let r = crate::core::ops::replay::prepare(&source, home.path())?;
+        notice = Some(format!(
+            "replay copy: {} (removed at exit)",
+            home.path().display()
+        ));
+        replay_state = Some(crate::tui::state::ReplayState {
+            pace: crate::tui::msg::ReplayPace {
+                paused: false,
+                every: args.pace,
+            },
+            total: r.total(),
+            done: false,
+        });
+        dir = r.dir.clone();
+        replay = Some(r);
+        Some(home)
+    } else {
+        None
+    };
+    let result = crate::tui::run(
+        crate::tui::Options {
+            dir,
+            picker,
+            config_file: args.config.clone(),
+            mode: args.mode,
+            window: args.window,
+            follow: args.follow,
+            notice,
+            replay: replay_state,
+        },
+        replay,
+    );
+    drop(replay_home);
+    result
 }
 
 /// The options before a command that only the inspector reads: given with a
@@ -125,6 +163,7 @@ fn inspector_options_only(args: &Cli) -> Result<(), UsageError> {
         (args.mode.is_some(), "--mode"),
         (args.config.is_some(), "--config"),
         (args.follow, "--follow"),
+        (args.replay, "--replay"),
     ]
     .into_iter()
     .filter_map(|(set, name)| set.then_some(name))

@@ -46,6 +46,14 @@ pub struct Cli {
     /// Start following the conversation (refresh when jp appends events).
     #[arg(long)]
     pub follow: bool,
+    /// Play the conversation back turn by turn into a temporary copy, as
+    /// jp writes it, with the inspector following and automatic compaction
+    /// on: D50 live (Space pauses, + and - change the pace).
+    #[arg(long)]
+    pub replay: bool,
+    /// The time between two turns of a replay (2s, 500ms).
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = humantime::parse_duration, requires = "replay")]
+    pub pace: std::time::Duration,
 
     /// The workspace root (the directory holding .jp/); by default found by
     /// walking up from the current directory.

@@ -85,6 +85,7 @@ fn keys_section() -> Roff {
         (Scope::Global, "Everywhere"),
         (Scope::Main, "The panes"),
         (Scope::AsOf, "As of (t)"),
+        (Scope::Replay, "A replay (--replay)"),
         (Scope::Detail, "The full text (Enter)"),
         (Scope::Largest, "Where the tokens are (L, O)"),
         (Scope::Simulation, "The simulation (s)"),

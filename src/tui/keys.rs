@@ -21,6 +21,8 @@ pub enum Scope {
     AsOf,
     /// The largest events (`L`).
     Largest,
+    /// A replay (`--replay`), before the main bindings.
+    Replay,
 }
 
 #[derive(Debug, Clone, Deserialize)]

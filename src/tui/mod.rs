@@ -17,6 +17,7 @@ pub mod msg;
 pub mod outside;
 pub mod panels;
 pub mod picker;
+pub mod replay;
 pub mod rows;
 pub mod state;
 pub mod terminal;
@@ -52,6 +53,9 @@ pub struct Options {
     /// Said on the status line when the screen opens (where `--demo`'s
     /// temporary copy is).
     pub notice: Option<String>,
+    /// A replay is being written into `dir`: follow it with automatic
+    /// compaction on.
+    pub replay: Option<state::ReplayState>,
 }
 
 impl Options {
@@ -65,6 +69,7 @@ impl Options {
             window: None,
             follow: false,
             notice: None,
+            replay: None,
         }
     }
 }
@@ -97,6 +102,23 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
     if let Some(notice) = opts.notice {
         state.set_status(notice, state::Level::Info);
     }
+    if let Some(r) = opts.replay {
+        // Following with `A` on from the start: every turn the writer adds
+        // is a boundary the policy is evaluated at, as beside a real jp.
+        state.replay = Some(r);
+        state.settings.auto_run = true;
+        if !state.settings.follow {
+            effects.extend(update::update(&mut state, Action::Follow));
+        }
+        state.set_status(
+            format!(
+                "replaying {} turns, one every {}: Space pauses, + and - change the pace",
+                r.total,
+                humantime::format_duration(r.pace.every)
+            ),
+            state::Level::Info,
+        );
+    }
     (state, effects)
 }
 
@@ -127,8 +149,9 @@ fn hand_over(
 }
 
 /// Runs the inspector until the person quits (or a signal asks it to); the
-/// terminal is restored on every way out.
-pub fn run(opts: Options) -> anyhow::Result<()> {
+/// terminal is restored on every way out. `replay`: the turns to write
+/// into `opts.dir` while it runs (`--replay`).
+pub fn run(opts: Options, replay: Option<crate::core::ops::replay::Replay>) -> anyhow::Result<()> {
     let terminated = Arc::new(AtomicBool::new(false));
     for sig in [
         signal_hook::consts::SIGTERM,
@@ -155,7 +178,18 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         );
     }
     let mut term = terminal::Terminal::enter()?;
-    let result = event_loop(&mut term, opts, user.theme(), &terminated, &resized);
+    let writer = replay
+        .zip(opts.replay)
+        .map(|(r, s)| replay::Writer::start(r, s.pace));
+    let result = event_loop(
+        &mut term,
+        opts,
+        user.theme(),
+        &terminated,
+        &resized,
+        writer.as_ref(),
+    );
+    drop(writer);
     drop(term);
     result
 }
@@ -181,6 +215,7 @@ fn event_loop(
     theme: theme::Theme,
     terminated: &AtomicBool,
     resized: &AtomicBool,
+    writer: Option<&replay::Writer>,
 ) -> anyhow::Result<()> {
     let worker = worker::Worker::start();
     let mut watcher: Option<watch::Watcher> = None;
@@ -204,6 +239,11 @@ fn event_loop(
                     };
                 }
                 Effect::Watch(false) => watcher = None,
+                Effect::Replay(pace) => {
+                    if let Some(w) = writer {
+                        w.set(pace);
+                    }
+                }
                 Effect::Copy(text) => {
                     let in_tmux = std::env::var_os("TMUX").is_some();
                     if let Err(e) = term.write_raw(&outside::osc52(&text, in_tmux)) {
@@ -263,6 +303,10 @@ fn event_loop(
                 }
             }
             terminal::Input::Timeout => {}
+        }
+        if let Some(e) = writer.and_then(replay::Writer::take_error) {
+            state.set_status(format!("the replay stopped: {e}"), state::Level::Error);
+            dirty = true;
         }
         while let Ok(done) = worker.results.try_recv() {
             actions.push(Msg::Done(Box::new(done)));

@@ -86,6 +86,12 @@ pub enum Action {
     Reload,
     /// Type a request number to go to ("as of").
     GoToRequest,
+    /// Pause or resume a replay (Space).
+    ReplayPause,
+    /// Half the time between a replay's turns (`+`).
+    ReplayFaster,
+    /// Twice the time between a replay's turns (`-`).
+    ReplaySlower,
     /// The selected text to the clipboard (`y`).
     Copy,
     /// The selected text in `$PAGER` (`o`).
@@ -108,6 +114,8 @@ pub enum Effect {
     Watch(bool),
     /// Put the text on the clipboard, by the terminal (OSC 52).
     Copy(String),
+    /// Tell the replay's writer its pace.
+    Replay(ReplayPace),
     /// Show `text` in the pager or the editor, the screen given over to it
     /// and restored after.
     Open {
@@ -117,6 +125,14 @@ pub enum Effect {
         /// The temp file's ending (`md`, `json`), for the program's syntax.
         extension: &'static str,
     },
+}
+
+/// What a replay's writer is told: paused or not, and the time between
+/// turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayPace {
+    pub paused: bool,
+    pub every: std::time::Duration,
 }
 
 /// The program `o` and `e` hand a text to.

@@ -138,6 +138,16 @@ pub struct UndoEntry {
     pub inverse: crate::core::store::save::Edit,
 }
 
+/// A replay as the screen shows it; the writer runs in the runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayState {
+    pub pace: crate::tui::msg::ReplayPace,
+    /// Turns the replay writes in all.
+    pub total: usize,
+    /// All are written (said once).
+    pub done: bool,
+}
+
 /// The session's writes, for `u` and `Ctrl-R`.
 #[derive(Debug, Clone, Default)]
 pub struct UndoHistory {
@@ -191,6 +201,8 @@ pub struct State {
     pub status: Status,
     pub quit: bool,
     pub history: UndoHistory,
+    /// A replay being written (`--replay`): its pace and length.
+    pub replay: Option<ReplayState>,
     /// What an outside write changed while not following: shown until `r`
     /// reloads.
     pub changed_on_disk: Option<crate::core::ops::changes::Changes>,
@@ -255,6 +267,7 @@ impl State {
             quit: false,
             history: UndoHistory::default(),
             changed_on_disk: None,
+            replay: None,
             picker: None,
             in_picker: false,
             load_error: None,

@@ -10,6 +10,7 @@ pub mod changes;
 pub mod count;
 mod plan;
 mod preview;
+pub mod replay;
 mod report;
 mod rules;
 mod simulate;

@@ -582,3 +582,30 @@ fn jump_to(state: &mut State, turn: usize, projected: usize, raw: Option<usize>)
     state.nav.cursor = row;
     state.ensure_visible();
 }
+
+/// Space, `+` and `-` during a replay: pause or resume, faster, slower
+/// (between 100 ms and a minute a turn).
+pub(super) fn replay_pace(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+    use std::time::Duration;
+    let Some(r) = &mut state.replay else {
+        return;
+    };
+    let every = r.pace.every;
+    match cmd {
+        Action::ReplayPause => r.pace.paused = !r.pace.paused,
+        Action::ReplayFaster => r.pace.every = (every / 2).max(Duration::from_millis(100)),
+        Action::ReplaySlower => r.pace.every = (every * 2).min(Duration::from_secs(60)),
+        _ => return,
+    }
+    let pace = r.pace;
+    fx.push(Effect::Replay(pace));
+    let said = if pace.paused {
+        "replay paused (Space resumes)".to_string()
+    } else {
+        format!(
+            "replaying a turn every {} (Space pauses, + and - change it)",
+            humantime::format_duration(pace.every)
+        )
+    };
+    state.set_status(said, Level::Info);
+}

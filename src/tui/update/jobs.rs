@@ -69,6 +69,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 super::input::plan_preview(state, request, fx);
             }
             auto_at_boundary(state, fx);
+            replay_progress(state);
             if first && !warnings.is_empty() {
                 state.set_status(
                     format!(
@@ -317,6 +318,22 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 d.scroll = row;
             }
         }
+    }
+}
+
+/// A replay whose last turn is in: said once, with what to do next.
+fn replay_progress(state: &mut State) {
+    let turns = state.inspection.as_ref().map_or(0, |m| m.conv.turn_count);
+    if let Some(r) = &mut state.replay
+        && !r.done
+        && turns >= r.total
+    {
+        r.done = true;
+        let total = r.total;
+        state.set_status(
+            format!("replay done: all {total} turns written; t reviews what each request was sent"),
+            Level::Info,
+        );
     }
 }
 

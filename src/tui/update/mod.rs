@@ -308,6 +308,9 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
             let job = reload(state);
             run(state, fx, "reloading", job);
         }
+        Action::ReplayPause | Action::ReplayFaster | Action::ReplaySlower => {
+            commands::replay_pace(state, cmd, fx)
+        }
         Action::Copy => commands::copy(state, fx),
         Action::OpenPager => commands::open_outside(state, super::msg::Opener::Pager, fx),
         Action::OpenEditor => commands::open_outside(state, super::msg::Opener::Editor, fx),

@@ -59,7 +59,11 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     let as_of = (scope == Scope::Main && state.as_of.is_some())
         .then(|| keys::lookup(Scope::AsOf, &k))
         .flatten();
-    let Some(cmd) = as_of.or_else(|| keys::lookup(scope, &k)) else {
+    // So are a replay's (Space pauses it rather than paging).
+    let replay = (scope == Scope::Main && state.replay.is_some() && state.as_of.is_none())
+        .then(|| keys::lookup(Scope::Replay, &k))
+        .flatten();
+    let Some(cmd) = as_of.or(replay).or_else(|| keys::lookup(scope, &k)) else {
         return;
     };
     // An unreadable file: only quitting, help and waiting make sense.

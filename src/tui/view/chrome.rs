@@ -61,7 +61,20 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         }
     ));
     let width = area.width as usize;
+    let turns = m.conv.turn_count;
     let follow = match (state.settings.follow, width >= 100) {
+        _ if let Some(r) = &state.replay => {
+            let (total, pace) = (r.total, r.pace);
+            let text = match (r.done, pace.paused) {
+                (true, _) => format!("replay done {turns}/{total}"),
+                (false, true) => format!("⏸ replay {turns}/{total} paused"),
+                (false, false) => format!(
+                    "▶ replay {turns}/{total} · {} · auto",
+                    humantime::format_duration(pace.every)
+                ),
+            };
+            Span::styled(text, t.ok())
+        }
         (false, _) if state.changed_on_disk.is_some() => {
             Span::styled("changed on disk · r reloads", t.error())
         }

@@ -146,6 +146,7 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
         (Scope::Main, "Inspector"),
         (Scope::Global, "Everywhere"),
         (Scope::AsOf, "As of (t)"),
+        (Scope::Replay, "A replay (--replay)"),
         (Scope::Detail, "Event detail (Enter)"),
         (Scope::Simulation, "Simulation (s)"),
         (Scope::Largest, "Where the tokens are (L, O)"),

@@ -1,0 +1,207 @@
+//! `--replay`: a finished conversation written back turn by turn as jp
+//! writes it (jp's lock, the whole file replaced), with the inspector
+//! following it and `A` on. The compactions it writes are the firings
+//! `simulate` reports for the same policy and window, and no event is lost;
+//! on the demo and on two real fixtures.
+
+mod common;
+
+use common::harness::Harness;
+use jp_inspect::core::ops::replay;
+use jp_inspect::core::store::load;
+use jp_inspect::tui::msg::{Msg, ReplayPace};
+use jp_inspect::tui::state::ReplayState;
+use serde_json::Value;
+use std::path::Path;
+use std::time::Duration;
+
+/// What `simulate` fires on `source` for `policy` at `window`.
+fn simulated(source: &Path, window: &str) -> Vec<(u64, u64)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = common::binary()
+        .args([
+            "simulate",
+            source.to_str().unwrap(),
+            "--policies",
+            "staged",
+            "--windows",
+            window,
+            "--json",
+        ])
+        .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+        .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+        .output()
+        .unwrap();
+    let sim = common::json(&out);
+    sim["runs"][0]["firings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["from_turn"].as_u64().unwrap(),
+                f["to_turn"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Replays `source` at `window` through the inspector; what it wrote.
+fn replayed(source: &Path, window: &str) -> (Vec<(u64, u64)>, Vec<Value>) {
+    let conv = load::load(source).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut r = replay::prepare(&conv, home.path()).unwrap();
+    let state = ReplayState {
+        pace: ReplayPace {
+            paused: false,
+            every: Duration::from_millis(100),
+        },
+        total: r.total(),
+        done: false,
+    };
+    let dir = r.dir.clone();
+    let options = jp_inspect::tui::Options {
+        dir: dir.clone(),
+        picker: None,
+        config_file: None,
+        mode: None,
+        window: None,
+        follow: false,
+        notice: None,
+        replay: Some(state),
+    };
+    let mut h = Harness::opened(options, (120, 40), ());
+    assert!(h.state.settings.auto_run && h.state.settings.follow);
+    h.set_window(window);
+    while r.step().unwrap() {
+        h.act(Msg::FilesChanged);
+    }
+    assert!(h.state.replay.unwrap().done);
+    assert!(h.text().lines().next().unwrap().contains("replay done"));
+    let events: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    let written = events
+        .iter()
+        .filter(|e| e["type"] == "compaction")
+        .map(|e| {
+            (
+                e["from_turn"].as_u64().unwrap(),
+                e["to_turn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    drop(h);
+    drop(home);
+    (written, events)
+}
+
+fn check(source: &Path, window: &str) -> usize {
+    let (written, events) = replayed(source, window);
+    let fired = simulated(source, window);
+    // simulate evaluates a boundary when the next turn begins; the
+    // inspector also after the last turn, so it may have one more.
+    assert!(
+        written.len() == fired.len() || written.len() == fired.len() + 1,
+        "{}: the replay wrote {written:?}, simulate fired {fired:?}",
+        source.display()
+    );
+    assert_eq!(&written[..fired.len()], &fired[..], "{}", source.display());
+    // No event lost, in order: the source's, its compactions aside.
+    let original: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(source.join("events.json")).unwrap()).unwrap();
+    let keep = |e: &&Value| e["type"] != "compaction";
+    let a: Vec<&Value> = original.iter().filter(keep).collect();
+    let b: Vec<&Value> = events.iter().filter(keep).collect();
+    // A legacy file's leading config event is written as base_config.json.
+    let a = if a.len() == b.len() + 1 {
+        &a[1..]
+    } else {
+        &a[..]
+    };
+    assert_eq!(a, &b[..], "{}: every event, in order", source.display());
+    written.len()
+}
+
+#[test]
+fn the_demo_replayed_at_64k_compacts_as_simulate_says() {
+    let n = check(&common::demo(), "64k");
+    assert!(n > 0, "the demo fires at 64k");
+}
+
+#[test]
+fn two_real_conversations_replayed_compact_as_simulate_says() {
+    let Some(shared) = common::shared() else {
+        eprintln!("../shared is absent: skipping the replay of real conversations");
+        return;
+    };
+    let fixtures = shared.join("fixtures/jp-conversations");
+    let bear = fixtures.join("17728322628-bear-mcp-server-design-review");
+    assert!(check(&bear, "64k") > 0, "the Bear review fires at 64k");
+    check(
+        &fixtures.join("17800836875-jp-init-xdg-directory-issue-on-linux"),
+        "64k",
+    );
+}
+
+/// Space pauses and resumes, + and - change the pace, each said and handed
+/// to the writer.
+#[test]
+fn space_pauses_and_plus_minus_change_the_pace() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use jp_inspect::tui::msg::Effect;
+    let conv = load::load(&common::demo()).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let r = replay::prepare(&conv, home.path()).unwrap();
+    let options = jp_inspect::tui::Options {
+        dir: r.dir.clone(),
+        picker: None,
+        config_file: None,
+        mode: None,
+        window: None,
+        follow: false,
+        notice: None,
+        replay: Some(ReplayState {
+            pace: ReplayPace {
+                paused: false,
+                every: Duration::from_secs(2),
+            },
+            total: r.total(),
+            done: false,
+        }),
+    };
+    let mut h = Harness::opened(options, (120, 40), home);
+    let mut press = |c: char| {
+        let fx = jp_inspect::tui::update::update(
+            &mut h.state,
+            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        );
+        let paces: Vec<ReplayPace> = fx
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Replay(p) => Some(p),
+                _ => None,
+            })
+            .collect();
+        (paces, h.state.status.message.clone().unwrap().0)
+    };
+    let (p, said) = press(' ');
+    assert_eq!(
+        p,
+        [ReplayPace {
+            paused: true,
+            every: Duration::from_secs(2)
+        }]
+    );
+    assert_eq!(said, "replay paused (Space resumes)");
+    let (p, _) = press(' ');
+    assert!(!p[0].paused);
+    let (p, said) = press('+');
+    assert_eq!(p[0].every, Duration::from_secs(1));
+    assert!(said.contains("every 1s"), "{said}");
+    let (p, _) = press('-');
+    let (p2, _) = press('-');
+    assert_eq!(
+        (p[0].every, p2[0].every),
+        (Duration::from_secs(2), Duration::from_secs(4))
+    );
+}
