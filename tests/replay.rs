@@ -204,4 +204,51 @@ fn space_pauses_and_plus_minus_change_the_pace() {
         (p[0].every, p2[0].every),
         (Duration::from_secs(2), Duration::from_secs(4))
     );
+    // `]`: the next turn now, not the next turn of the panes.
+    drop(press);
+    let cursor = h.state.nav.cursor;
+    let fx = jp_inspect::tui::update::update(
+        &mut h.state,
+        Msg::Key(KeyEvent::new(KeyCode::Char(']'), KeyModifiers::NONE)),
+    );
+    assert!(fx.iter().any(|e| matches!(e, Effect::ReplayNext)));
+    assert_eq!(h.state.nav.cursor, cursor);
+}
+
+/// The writer thread on its own: `]` writes a turn at once while paused,
+/// and a pause holds the rest back.
+#[test]
+fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
+    let conv = load::load(&common::demo()).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let r = replay::prepare(&conv, home.path()).unwrap();
+    let dir = r.dir.clone();
+    let w = jp_inspect::tui::replay::Writer::start(
+        r,
+        ReplayPace {
+            paused: true,
+            every: Duration::from_millis(100),
+        },
+    );
+    let turns = || load::load(&dir).map(|c| c.turn_count).unwrap_or(0);
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(turns(), 0, "paused");
+    w.next_now();
+    let one = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        turns() == 1
+    });
+    assert!(one, "] wrote one turn");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(turns(), 1, "still paused after it");
+    w.set(ReplayPace {
+        paused: false,
+        every: Duration::from_millis(10),
+    });
+    let all = (0..500).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        turns() == conv.turn_count
+    });
+    assert!(all, "resumed, every turn came");
+    assert!(w.take_error().is_none());
 }

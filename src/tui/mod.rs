@@ -244,6 +244,11 @@ fn event_loop(
                         w.set(pace);
                     }
                 }
+                Effect::ReplayNext => {
+                    if let Some(w) = writer {
+                        w.next_now();
+                    }
+                }
                 Effect::Copy(text) => {
                     let in_tmux = std::env::var_os("TMUX").is_some();
                     if let Err(e) = term.write_raw(&outside::osc52(&text, in_tmux)) {

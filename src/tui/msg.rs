@@ -92,6 +92,8 @@ pub enum Action {
     ReplayFaster,
     /// Twice the time between a replay's turns (`-`).
     ReplaySlower,
+    /// A replay's next turn, now (`]`).
+    ReplayNext,
     /// The selected text to the clipboard (`y`).
     Copy,
     /// The selected text in `$PAGER` (`o`).
@@ -116,6 +118,8 @@ pub enum Effect {
     Copy(String),
     /// Tell the replay's writer its pace.
     Replay(ReplayPace),
+    /// Have the replay's writer write the next turn now.
+    ReplayNext,
     /// Show `text` in the pager or the editor, the screen given over to it
     /// and restored after.
     Open {

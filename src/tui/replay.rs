@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 struct Control {
     pace: Mutex<ReplayPace>,
     stop: AtomicBool,
+    /// Write the next turn now, whatever the pace (`]`).
+    now: AtomicBool,
     error: Mutex<Option<String>>,
 }
 
@@ -31,6 +33,7 @@ impl Writer {
         let control = Arc::new(Control {
             pace: Mutex::new(pace),
             stop: AtomicBool::new(false),
+            now: AtomicBool::new(false),
             error: Mutex::new(None),
         });
         let c = control.clone();
@@ -38,7 +41,8 @@ impl Writer {
             let mut last = Instant::now();
             while !c.stop.load(Ordering::Relaxed) {
                 let pace = *c.pace.lock().unwrap_or_else(|e| e.into_inner());
-                if !pace.paused && last.elapsed() >= pace.every {
+                let due = !pace.paused && last.elapsed() >= pace.every;
+                if c.now.swap(false, Ordering::Relaxed) || due {
                     match replay.step() {
                         Ok(true) => last = Instant::now(),
                         Ok(false) => return,
@@ -59,6 +63,11 @@ impl Writer {
             control,
             thread: Some(thread),
         }
+    }
+
+    /// Writes the next turn at once (paused or not).
+    pub fn next_now(&self) {
+        self.control.now.store(true, Ordering::Relaxed);
     }
 
     pub fn set(&self, pace: ReplayPace) {

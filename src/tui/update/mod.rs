@@ -308,6 +308,12 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
             let job = reload(state);
             run(state, fx, "reloading", job);
         }
+        Action::ReplayNext => {
+            if state.replay.is_some_and(|r| !r.done) {
+                fx.push(Effect::ReplayNext);
+                state.set_status("writing the next turn now", Level::Info);
+            }
+        }
         Action::ReplayPause | Action::ReplayFaster | Action::ReplaySlower => {
             commands::replay_pace(state, cmd, fx)
         }
