@@ -205,7 +205,6 @@ fn space_pauses_and_plus_minus_change_the_pace() {
         (Duration::from_secs(2), Duration::from_secs(4))
     );
     // `]`: the next turn now, not the next turn of the panes.
-    drop(press);
     let cursor = h.state.nav.cursor;
     let fx = jp_inspect::tui::update::update(
         &mut h.state,
