@@ -15,6 +15,20 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
 
+/// The inspector's options for a replay being written into `dir`.
+fn replaying(dir: std::path::PathBuf, state: ReplayState) -> jp_inspect::tui::Options {
+    jp_inspect::tui::Options {
+        dir,
+        picker: None,
+        config_file: None,
+        mode: None,
+        window: None,
+        follow: false,
+        notice: None,
+        replay: Some(state),
+    }
+}
+
 /// What `simulate` fires on `source` for `policy` at `window`.
 fn simulated(source: &Path, window: &str) -> Vec<(u64, u64)> {
     let tmp = tempfile::tempdir().unwrap();
@@ -60,16 +74,7 @@ fn replayed(source: &Path, window: &str) -> (Vec<(u64, u64)>, Vec<Value>) {
         done: false,
     };
     let dir = r.dir.clone();
-    let options = jp_inspect::tui::Options {
-        dir: dir.clone(),
-        picker: None,
-        config_file: None,
-        mode: None,
-        window: None,
-        follow: false,
-        notice: None,
-        replay: Some(state),
-    };
+    let options = replaying(dir.clone(), state);
     let mut h = Harness::opened(options, (120, 40), ());
     assert!(h.state.settings.auto_run && h.state.settings.follow);
     h.set_window(window);
@@ -152,23 +157,17 @@ fn space_pauses_and_plus_minus_change_the_pace() {
     let conv = load::load(&common::demo()).unwrap();
     let home = tempfile::tempdir().unwrap();
     let r = replay::prepare(&conv, home.path()).unwrap();
-    let options = jp_inspect::tui::Options {
-        dir: r.dir.clone(),
-        picker: None,
-        config_file: None,
-        mode: None,
-        window: None,
-        follow: false,
-        notice: None,
-        replay: Some(ReplayState {
+    let options = replaying(
+        r.dir.clone(),
+        ReplayState {
             pace: ReplayPace {
                 paused: false,
                 every: Duration::from_secs(2),
             },
             total: r.total(),
             done: false,
-        }),
-    };
+        },
+    );
     let mut h = Harness::opened(options, (120, 40), home);
     let mut press = |c: char| {
         let fx = jp_inspect::tui::update::update(

@@ -146,24 +146,7 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
             .set("text-anchor", "end"),
         );
     }
-    let mut tick = 0.0;
-    while tick <= y_max + 0.001 {
-        let y = y_of(tick);
-        g = g
-            .add(
-                Line::new()
-                    .set("class", "grid")
-                    .set("x1", PLOT_LEFT)
-                    .set("x2", PLOT_LEFT + plot_w)
-                    .set("y1", y)
-                    .set("y2", y),
-            )
-            .add(
-                text(PLOT_LEFT - 8.0, y + 4.0, "dim", format!("{tick:.0}%"))
-                    .set("text-anchor", "end"),
-            );
-        tick += step;
-    }
+    g = grid(g, y_max, step, plot_w, &y_of, &|t| format!("{t:.0}%"));
     // The x axis: about ten labels.
     let every = n.div_ceil(10).max(1);
     // The last x is labelled unless a label sits right before it.
@@ -344,21 +327,7 @@ fn bar_plot(b: &BarChart, top: f64) -> Group {
             .set("font-size", 14)
             .set("font-weight", "bold"),
     );
-    let mut tick = 0.0;
-    while tick <= y_max + 0.001 {
-        let y = y_of(tick);
-        g = g
-            .add(
-                Line::new()
-                    .set("class", "grid")
-                    .set("x1", PLOT_LEFT)
-                    .set("x2", PLOT_LEFT + plot_w)
-                    .set("y1", y)
-                    .set("y2", y),
-            )
-            .add(text(PLOT_LEFT - 8.0, y + 4.0, "dim", human(tick)).set("text-anchor", "end"));
-        tick += step;
-    }
+    g = grid(g, y_max, step, plot_w, &y_of, &human);
     g = g.add(
         text(18.0, plot_top + PLOT_HEIGHT / 2.0, "fg", b.y_label.clone())
             .set("text-anchor", "middle")
@@ -425,6 +394,42 @@ fn bar_plot(b: &BarChart, top: f64) -> Group {
             .set("y1", y_of(0.0))
             .set("y2", y_of(0.0)),
     )
+}
+
+/// The horizontal grid lines and their labels, every `step` up to `y_max`.
+fn grid(
+    mut g: Group,
+    y_max: f64,
+    step: f64,
+    plot_w: f64,
+    y_of: &dyn Fn(f64) -> f64,
+    label: &dyn Fn(f64) -> String,
+) -> Group {
+    let mut tick = 0.0;
+    while tick <= y_max + 0.001 {
+        let y = y_of(tick);
+        g = g
+            .add(
+                Line::new()
+                    .set("class", "grid")
+                    .set("x1", PLOT_LEFT)
+                    .set("x2", PLOT_LEFT + plot_w)
+                    .set("y1", y)
+                    .set("y2", y),
+            )
+            .add(text(PLOT_LEFT - 8.0, y + 4.0, "dim", label(tick)).set("text-anchor", "end"));
+        tick += step;
+    }
+    g
+}
+
+/// A chart's heading: the conversation's title as shown, and its model.
+pub fn heading(conv: &crate::core::model::conversation::Conversation) -> (String, String) {
+    let title = crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)"))
+        .into_owned();
+    let model = crate::core::model::config::model_id(conv.merged_config())
+        .map_or_else(|| "model unknown".to_string(), |m| m.to_string());
+    (title, model)
 }
 
 /// `1.2M`, `35k`, `12`: a bar axis's tick.

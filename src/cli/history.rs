@@ -61,16 +61,10 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
         let since: Vec<String> = p
             .compactions_since
             .iter()
-            .map(|&c| match all.get(c).and_then(|c| c.parsed.ok()) {
-                Some(x) => format!(
-                    "#{} {} {}..{} {}",
-                    c + 1,
-                    x.source.as_str(),
-                    x.from_turn + 1,
-                    x.to_turn.saturating_add(1),
-                    x.policy_label()
-                ),
-                None => format!("#{} (invalid)", c + 1),
+            .map(|&c| {
+                format!("{} {}", label(&all, c), policy(&all, c))
+                    .trim_end()
+                    .to_string()
             })
             .collect();
         lines.push(format!(
@@ -130,16 +124,7 @@ fn chart(
             label: p
                 .compactions_since
                 .iter()
-                .map(|&c| match all.get(c).and_then(|c| c.parsed.ok()) {
-                    Some(x) => format!(
-                        "#{} {} {}..{}",
-                        c + 1,
-                        x.source.as_str(),
-                        x.from_turn + 1,
-                        x.to_turn.saturating_add(1)
-                    ),
-                    None => format!("#{} (invalid)", c + 1),
-                })
+                .map(|&c| label(&all, c))
                 .collect::<Vec<_>>()
                 .join(", "),
         })
@@ -161,10 +146,7 @@ fn chart(
             label: format!("D50 trigger {:.0}%", pct(config.trigger_ratio)),
         }],
     };
-    let title = crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)"))
-        .into_owned();
-    let model = crate::core::model::config::model_id(conv.merged_config())
-        .map_or_else(|| "model unknown".to_string(), |m| m.to_string());
+    let (title, model) = super::chart::heading(conv);
     let subtitle = format!(
         "{} · {model} · window {} − {} reserved = usable {} · D50's estimate (characters / 4)",
         conv.display_id(),
@@ -188,4 +170,27 @@ fn chart(
         &[line],
         &[],
     ))
+}
+
+/// `#2 auto 6..8`: compaction `c` (0-based) of `all`, as both the table and
+/// the chart name it.
+fn label(all: &[crate::core::model::conversation::CompactionRef<'_>], c: usize) -> String {
+    match all.get(c).and_then(|c| c.parsed.ok()) {
+        Some(x) => format!(
+            "#{} {} {}..{}",
+            c + 1,
+            x.source.as_str(),
+            x.from_turn + 1,
+            x.to_turn.saturating_add(1)
+        ),
+        None => format!("#{} (invalid)", c + 1),
+    }
+}
+
+/// Its policies, for the table (nothing for an invalid one).
+fn policy(all: &[crate::core::model::conversation::CompactionRef<'_>], c: usize) -> String {
+    all.get(c)
+        .and_then(|c| c.parsed.ok())
+        .map(|x| x.policy_label())
+        .unwrap_or_default()
 }

@@ -245,10 +245,7 @@ fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Docume
             &|r| r.cost() as f64,
         ),
     ];
-    let title = crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)"))
-        .into_owned();
-    let model = crate::core::model::config::model_id(conv.merged_config())
-        .map_or_else(|| "model unknown".to_string(), |m| m.to_string());
+    let (title, model) = super::chart::heading(conv);
     super::chart::document(
         &format!("{title}: automatic compaction simulated"),
         &format!(
