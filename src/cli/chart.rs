@@ -21,6 +21,16 @@ pub struct Level {
     pub label: String,
 }
 
+impl Level {
+    /// The threshold at `ratio` of the usable window, labelled `name 60%`.
+    pub fn at(ratio: f64, name: &str) -> Level {
+        Level {
+            value: ratio * 100.0,
+            label: format!("{name} {:.0}%", ratio * 100.0),
+        }
+    }
+}
+
 /// A vertical mark at an x (a compaction).
 pub struct Mark {
     pub x: usize,
@@ -75,6 +85,16 @@ polyline { fill: none; stroke-width: 2; }
   .b0 { fill: #4493f8; } .b1 { fill: #3fb950; } .b2 { fill: #db61a2; } .b3 { fill: #db6d28; } .b4 { fill: #9198a1; }
 }
 ";
+
+/// A line of `class` from (x1, y1) to (x2, y2).
+fn line(class: &str, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) -> Line {
+    Line::new()
+        .set("class", class)
+        .set("x1", x1)
+        .set("y1", y1)
+        .set("x2", x2)
+        .set("y2", y2)
+}
 
 fn text(x: f64, y: f64, class: &str, content: impl Into<String>) -> Text {
     Text::new(content)
@@ -158,22 +178,16 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
         );
     }
     g = g
-        .add(
-            Line::new()
-                .set("class", "axis")
-                .set("x1", PLOT_LEFT)
-                .set("x2", PLOT_LEFT + plot_w)
-                .set("y1", top + PLOT_HEIGHT)
-                .set("y2", top + PLOT_HEIGHT),
-        )
-        .add(
-            Line::new()
-                .set("class", "axis")
-                .set("x1", PLOT_LEFT)
-                .set("x2", PLOT_LEFT)
-                .set("y1", top)
-                .set("y2", top + PLOT_HEIGHT),
-        )
+        .add(line(
+            "axis",
+            (PLOT_LEFT, top + PLOT_HEIGHT),
+            (PLOT_LEFT + plot_w, top + PLOT_HEIGHT),
+        ))
+        .add(line(
+            "axis",
+            (PLOT_LEFT, top),
+            (PLOT_LEFT, top + PLOT_HEIGHT),
+        ))
         .add(
             text(
                 PLOT_LEFT + plot_w / 2.0,
@@ -195,12 +209,7 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
         let y = y_of(l.value);
         g = g
             .add(
-                Line::new()
-                    .set("class", "level")
-                    .set("x1", PLOT_LEFT)
-                    .set("x2", PLOT_LEFT + plot_w)
-                    .set("y1", y)
-                    .set("y2", y)
+                line("level", (PLOT_LEFT, y), (PLOT_LEFT + plot_w, y))
                     .set("data-value", format!("{:.4}", l.value)),
             )
             .add(text(
@@ -213,15 +222,7 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
     for (k, m) in c.marks.iter().enumerate() {
         let x = x_of(m.x);
         g = g
-            .add(
-                Line::new()
-                    .set("class", "mark")
-                    .set("x1", x)
-                    .set("x2", x)
-                    .set("y1", top)
-                    .set("y2", top + PLOT_HEIGHT)
-                    .set("data-x", m.x),
-            )
+            .add(line("mark", (x, top), (x, top + PLOT_HEIGHT)).set("data-x", m.x))
             .add(
                 text(
                     x + 3.0,
@@ -409,14 +410,7 @@ fn grid(
     while tick <= y_max + 0.001 {
         let y = y_of(tick);
         g = g
-            .add(
-                Line::new()
-                    .set("class", "grid")
-                    .set("x1", PLOT_LEFT)
-                    .set("x2", PLOT_LEFT + plot_w)
-                    .set("y1", y)
-                    .set("y2", y),
-            )
+            .add(line("grid", (PLOT_LEFT, y), (PLOT_LEFT + plot_w, y)))
             .add(text(PLOT_LEFT - 8.0, y + 4.0, "dim", label(tick)).set("text-anchor", "end"));
         tick += step;
     }

@@ -129,22 +129,12 @@ fn chart(
                 .join(", "),
         })
         .collect();
-    let pct = |r: f64| r * 100.0;
     let levels = match config.mode {
         crate::core::auto::Mode::Staged => vec![
-            Level {
-                value: pct(config.soft_ratio),
-                label: format!("soft {:.0}%", pct(config.soft_ratio)),
-            },
-            Level {
-                value: pct(config.hard_ratio),
-                label: format!("hard {:.0}%", pct(config.hard_ratio)),
-            },
+            Level::at(config.soft_ratio, "soft"),
+            Level::at(config.hard_ratio, "hard"),
         ],
-        crate::core::auto::Mode::Single => vec![Level {
-            value: pct(config.trigger_ratio),
-            label: format!("D50 trigger {:.0}%", pct(config.trigger_ratio)),
-        }],
+        crate::core::auto::Mode::Single => vec![Level::at(config.trigger_ratio, "D50 trigger")],
     };
     let (title, model) = super::chart::heading(conv);
     let subtitle = format!(

@@ -177,18 +177,9 @@ fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Docume
     windows.dedup();
     let pct = |r: f64| r * 100.0;
     let levels = vec![
-        Level {
-            value: pct(config.soft_ratio),
-            label: format!("soft {:.0}%", pct(config.soft_ratio)),
-        },
-        Level {
-            value: pct(config.hard_ratio),
-            label: format!("hard {:.0}%", pct(config.hard_ratio)),
-        },
-        Level {
-            value: pct(config.trigger_ratio),
-            label: format!("D50 {:.0}%", pct(config.trigger_ratio)),
-        },
+        Level::at(config.soft_ratio, "soft"),
+        Level::at(config.hard_ratio, "hard"),
+        Level::at(config.trigger_ratio, "D50"),
     ];
     let lines: Vec<LineChart> = windows
         .iter()
