@@ -20,9 +20,6 @@ const RELEASE_GRACE: std::time::Duration = std::time::Duration::from_millis(2);
 pub struct Lock {
     file: Option<File>,
     path: PathBuf,
-    /// The lock file did not exist before: it is removed on release, so
-    /// `.jp` is left as it was found.
-    created: bool,
 }
 
 /// The most of a lock file read: its diagnostics are a line of JSON.
@@ -132,7 +129,6 @@ impl Lock {
             return Ok(Lock {
                 file: Some(file),
                 path: primary.to_path_buf(),
-                created,
             });
         }
         Err(Error::invalid(
@@ -156,23 +152,17 @@ impl Lock {
 
 impl Drop for Lock {
     fn drop(&mut self) {
-        let ours = self.created && self.still_held();
-        let Some(file) = self.file.take() else {
-            return;
-        };
-        if ours {
-            // Ours alone: unlinked while still locked, so a process that
-            // opened it meanwhile is refused until we close, then holds a
-            // file nobody else can open (jp unlinks after closing, a wider
-            // window). Removed only when this path still names our file.
-            let _ = fs::remove_file(&self.path);
-        } else {
-            // Someone's lock file (an orphan jp left, say): emptied and
-            // left in place, so a process that opened it while we held it
-            // finds the path still naming the file it then locks.
+        // The file is emptied and left in place rather than deleted: a
+        // process that opened it while we held it (`jp` does not check the
+        // inode) must find the path still naming the file it then locks,
+        // not an unlinked inode beside a new lock file — deleting it lost
+        // events in the soak test (two writers each holding "the" lock).
+        // An unlocked lock file is what `jp` calls orphaned, and it takes
+        // it over; the folder's `.gitignore` keeps it out of version
+        // control.
+        if let Some(file) = self.file.take() {
             let _ = file.set_len(0);
         }
-        drop(file);
     }
 }
 
@@ -217,31 +207,7 @@ mod tests {
         let lock = Lock::acquire(&path, None).unwrap();
         assert_eq!(holder_pid(&path), Some(std::process::id()));
         drop(lock);
-        // Not ours: left in place, emptied.
+        // Left in place, emptied: no one who opened it finds it unlinked.
         assert_eq!(fs::read(&path).unwrap(), b"");
-    }
-
-    /// A lock file jp-inspect made is gone after release; one that was
-    /// there before stays. The folder keeps only its `.gitignore`.
-    #[test]
-    fn a_lock_file_it_created_is_removed_on_release() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("locks/jp-c1.lock");
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let lock = Lock::acquire(&path, None).unwrap();
-        assert!(path.exists());
-        drop(lock);
-        assert!(!path.exists(), "the lock file it created is removed");
-        let left: Vec<_> = fs::read_dir(path.parent().unwrap())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        assert_eq!(left, vec![".gitignore"]);
-        // Taken again meanwhile by another holder: its file is not removed.
-        let lock = Lock::acquire(&path, None).unwrap();
-        fs::remove_file(&path).unwrap();
-        fs::write(&path, "{}").unwrap();
-        drop(lock);
-        assert!(path.exists(), "a file that is no longer ours stays");
     }
 }
