@@ -78,6 +78,11 @@ pub enum Command {
     /// Token figures: raw and projected, by category, window, thresholds,
     /// and the compactions with what each saves.
     Stats(StatsArgs),
+    /// What each compaction hid: the tool calls it stripped, omitted or
+    /// summarised (by tool, with their paths and commands, the errors
+    /// among them), the reasoning and messages, their tokens; what a
+    /// summary still names; the calls the model made again after it.
+    Lost(StatsArgs),
     /// Add manual compactions, one per RULE.
     #[command(after_help = crate::core::compact::rule::SYNTAX_HELP)]
     Compact(CompactArgs),

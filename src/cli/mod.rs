@@ -9,6 +9,7 @@ pub mod complete;
 mod count;
 mod history;
 mod list;
+mod lost;
 mod man;
 mod models;
 pub(crate) mod output;
@@ -65,6 +66,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Show(a) => show::run(ctx, a),
         Command::List(a) => list::run(ctx, a),
         Command::Stats(a) => stats::run(ctx, a),
+        Command::Lost(a) => lost::run(ctx, a),
         Command::Compact(a) => compact::run(ctx, a),
         Command::Reset(a) => reset::run(ctx, a),
         Command::Auto(a) => auto::run(ctx, a),

@@ -7,6 +7,7 @@ pub mod estimate;
 pub mod excerpt;
 pub mod fate;
 pub mod jp_view;
+pub mod ledger;
 pub mod plan;
 pub mod projection;
 pub mod range;

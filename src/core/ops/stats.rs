@@ -284,6 +284,9 @@ pub struct CompactionEntry {
     pub event: Option<usize>,
     /// What it is, or why it is left out of the projection.
     pub facts: Result<CompactionFacts, String>,
+    /// What it hid (`stats` fills it in; the inspector's list doesn't need
+    /// it to open).
+    pub ledger: Option<crate::core::compact::ledger::Entry>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -316,6 +319,13 @@ impl Serialize for CompactionEntry {
                 m.serialize_entry("tokens_saved", &f.saved)?;
                 m.serialize_entry("jp_differs", &f.jp_differs)?;
                 m.serialize_entry("warning", &f.warning)?;
+                if let Some(l) = &self.ledger {
+                    m.serialize_entry("hidden", &l.hidden)?;
+                    if let Some(k) = &l.kept {
+                        m.serialize_entry("kept", k)?;
+                    }
+                    m.serialize_entry("fetched_again", &l.fetched_again)?;
+                }
             }
             Err(why) => {
                 m.serialize_entry("valid", &false)?;
@@ -324,6 +334,23 @@ impl Serialize for CompactionEntry {
         }
         m.end()
     }
+}
+
+/// `entries` with what each compaction in force hid.
+pub fn with_ledger(
+    mut entries: Vec<CompactionEntry>,
+    conv: &Conversation,
+    p: &Projection,
+) -> Vec<CompactionEntry> {
+    let mut ledger: std::collections::HashMap<usize, crate::core::compact::ledger::Entry> =
+        crate::core::compact::ledger::of(conv, p)
+            .into_iter()
+            .map(|l| (l.position, l))
+            .collect();
+    for e in &mut entries {
+        e.ledger = ledger.remove(&e.position);
+    }
+    entries
 }
 
 /// Every compaction of `conv` and every previewed one in `p`, with what
@@ -352,6 +379,7 @@ pub fn compaction_entries(
         .map(|c| CompactionEntry {
             position: c.position,
             event: Some(c.event),
+            ledger: None,
             facts: match c.parsed {
                 Ok(x) => Ok(facts(c.position, x)),
                 Err(why) => Err(why.to_string()),
@@ -362,6 +390,7 @@ pub fn compaction_entries(
         entries.push(CompactionEntry {
             position: o.position,
             event: None,
+            ledger: None,
             facts: Ok(facts(o.position, &o.compaction)),
         });
     }
@@ -398,7 +427,11 @@ pub fn stats(
         projected: Tally(projected),
         thresholds: Thresholds::of(config, usable),
         estimate: EstimateReport::of(conv, config),
-        compactions: compaction_entries(conv, &p, budget.overhead_chars()),
+        compactions: with_ledger(
+            compaction_entries(conv, &p, budget.overhead_chars()),
+            conv,
+            &p,
+        ),
         settings: config.origins.clone(),
         notices: config.notices.clone(),
     }

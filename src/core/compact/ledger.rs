@@ -1,0 +1,353 @@
+//! What each compaction hid (the loss ledger): the tool calls it stripped,
+//! omitted or summarised, by tool, with what identifies each (the path,
+//! command, pattern or URL of its arguments), which were errors, the
+//! reasoning and messages it took out, and their tokens; for a summary, the
+//! facts of its range a reader would look for and whether the summary still
+//! names them; and the calls the model made again after it (same tool, same
+//! arguments) — going back for what it lost.
+
+use super::estimate;
+use super::fate::Fate;
+use super::projection::Projection;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::{Kind, ResponseKind};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// One tool call a compaction hid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Item {
+    /// 1-based.
+    pub turn: usize,
+    pub tool: String,
+    /// What it was about: a path, a command, a pattern, a URL.
+    pub target: Option<String>,
+    /// Tokens the model no longer gets of the call and its result.
+    pub tokens: u64,
+    pub error: bool,
+    pub fate: &'static str,
+}
+
+/// What one compaction hid.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Hidden {
+    pub tool_calls: usize,
+    pub tool_results: usize,
+    pub errors: usize,
+    pub reasoning: usize,
+    pub messages: usize,
+    pub tokens: u64,
+    pub items: Vec<Item>,
+}
+
+/// Of a summary: the facts of its range, and which it still names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Kept {
+    pub total: usize,
+    pub in_summary: Vec<String>,
+    pub missing: Vec<String>,
+}
+
+/// A call made after the compaction that repeats one it hid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refetch {
+    /// 1-based.
+    pub turn: usize,
+    pub tool: String,
+    pub target: Option<String>,
+    /// Tokens its result cost again.
+    pub tokens: u64,
+}
+
+/// The ledger of one compaction (by its 0-based position).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub position: usize,
+    pub hidden: Hidden,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Kept>,
+    pub fetched_again: Vec<Refetch>,
+}
+
+/// The argument keys that say what a call was about, most telling first.
+const TARGET_KEYS: [&str; 9] = [
+    "path", "paths", "file", "command", "cmd", "pattern", "query", "url", "prefixes",
+];
+
+/// What a tool call's `arguments` were about.
+fn target_of(arguments: &Value) -> Option<String> {
+    let o = arguments.as_object()?;
+    TARGET_KEYS.iter().find_map(|k| match o.get(*k)? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Array(a) if !a.is_empty() => Some(
+            a.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    })
+}
+
+/// A call's identity for "fetched again": its tool and its arguments.
+fn call_key(conv: &Conversation, i: usize) -> Option<(String, String)> {
+    let Kind::ToolCallRequest { name, .. } = &conv.events[i].kind else {
+        return None;
+    };
+    let plain = conv.plain(i);
+    Some((
+        name.to_string(),
+        plain
+            .get("arguments")
+            .map(Value::to_string)
+            .unwrap_or_default(),
+    ))
+}
+
+/// The ledger of every compaction in force in `p` (previews included).
+pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = p
+        .overlays
+        .iter()
+        .map(|o| Entry {
+            position: o.position,
+            hidden: Hidden::default(),
+            kept: o.compaction.summary.as_ref().map(|_| Kept::default()),
+            fetched_again: Vec::new(),
+        })
+        .collect();
+    // The requests by call id, so a response finds its call.
+    let mut requests: HashMap<&str, usize> = HashMap::new();
+    for (i, e) in conv.events.iter().enumerate() {
+        if let Kind::ToolCallRequest { id, .. } = &e.kind {
+            requests.insert(id, i);
+        }
+    }
+    // Calls hidden, by their request, per overlay.
+    let mut items: HashMap<(usize, usize), Item> = HashMap::new();
+    let mut hidden_calls: Vec<(usize, (String, String))> = Vec::new();
+    let mut facts: Vec<Vec<String>> = vec![Vec::new(); entries.len()];
+    for (i, e) in conv.events.iter().enumerate() {
+        let f = p.fates.get(i).copied().unwrap_or_default();
+        let Some(by) =
+            f.by.filter(|_| !matches!(f.fate, Fate::Kept | Fate::Overlay))
+        else {
+            continue;
+        };
+        let Some(entry) = entries.get_mut(by) else {
+            continue;
+        };
+        let left = p
+            .position_of_raw
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or(0, |k| p.chars(&conv.events, &p.events[k]));
+        let tokens = estimate::tokens(e.chars.saturating_sub(left));
+        entry.hidden.tokens += tokens;
+        match &e.kind {
+            Kind::ToolCallRequest { name, .. } => {
+                entry.hidden.tool_calls += 1;
+                let target = target_of(conv.plain(i).get("arguments").unwrap_or(&Value::Null));
+                facts[by].push(name.to_string());
+                facts[by].extend(target.clone());
+                if let Some(key) = call_key(conv, i) {
+                    hidden_calls.push((by, key));
+                }
+                let item = items.entry((by, i)).or_insert_with(|| Item {
+                    turn: e.turn + 1,
+                    tool: name.to_string(),
+                    target: None,
+                    tokens: 0,
+                    error: false,
+                    fate: f.fate.as_str(),
+                });
+                item.target = target;
+                item.tokens += tokens;
+            }
+            Kind::ToolCallResponse { id, is_error, .. } => {
+                entry.hidden.tool_results += 1;
+                if *is_error && let Some(line) = error_line(&conv.text(i)) {
+                    entry.hidden.errors += 1;
+                    facts[by].push(line);
+                } else if *is_error {
+                    entry.hidden.errors += 1;
+                }
+                let request = requests.get(&**id).copied();
+                // A result stripped alone still says what its call was about.
+                let target = request.and_then(|r| {
+                    target_of(conv.plain(r).get("arguments").unwrap_or(&Value::Null))
+                });
+                let item = items
+                    .entry((by, request.unwrap_or(i)))
+                    .or_insert_with(|| Item {
+                        turn: e.turn + 1,
+                        tool: p.tool_name(id).to_string(),
+                        target,
+                        tokens: 0,
+                        error: false,
+                        fate: f.fate.as_str(),
+                    });
+                item.tokens += tokens;
+                item.error |= *is_error;
+            }
+            Kind::ChatResponse(ResponseKind::Reasoning) => entry.hidden.reasoning += 1,
+            Kind::ChatRequest => {
+                entry.hidden.messages += 1;
+                let text = conv.text(i);
+                let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                if !line.is_empty() {
+                    facts[by].push(line.chars().take(80).collect());
+                }
+            }
+            Kind::ChatResponse(_) => entry.hidden.messages += 1,
+            _ => {}
+        }
+    }
+    let mut items: Vec<((usize, usize), Item)> = items.into_iter().collect();
+    items.sort_by_key(|((by, i), _)| (*by, *i));
+    for ((by, _), item) in items {
+        entries[by].hidden.items.push(item);
+    }
+    for (by, entry) in entries.iter_mut().enumerate() {
+        if let Some(kept) = &mut entry.kept {
+            let summary = p.overlays[by]
+                .compaction
+                .summary
+                .clone()
+                .unwrap_or_default()
+                .to_lowercase();
+            let mut seen = std::collections::BTreeSet::new();
+            for fact in facts[by].iter().filter(|f| seen.insert((*f).clone())) {
+                if names(&summary, fact) {
+                    kept.in_summary.push(fact.clone());
+                } else {
+                    kept.missing.push(fact.clone());
+                }
+            }
+            kept.total = kept.in_summary.len() + kept.missing.len();
+        }
+    }
+    refetched(conv, p, &mut entries, &hidden_calls);
+    entries
+}
+
+/// The line of an error's output that says what went wrong: the first that
+/// mentions an error, a failure or a panic, else the first that isn't blank; at most 80
+/// characters.
+fn error_line(text: &str) -> Option<String> {
+    let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let telling = |l: &&str| {
+        let l = l.to_lowercase();
+        ["error", "failed", "panicked"]
+            .iter()
+            .any(|w| l.contains(w))
+    };
+    let line = lines().find(telling).or_else(|| lines().next())?;
+    Some(line.chars().take(80).collect())
+}
+
+/// Whether `summary` (lowercased) still names `fact`: it contains it, or,
+/// for a sentence, at least half of its words of five letters or more.
+fn names(summary: &str, fact: &str) -> bool {
+    let fact = fact.to_lowercase();
+    if summary.contains(fact.trim()) {
+        return true;
+    }
+    let words: Vec<&str> = fact
+        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '.' && c != '/')
+        .filter(|w| w.chars().count() >= 5)
+        .collect();
+    words.len() >= 2 && words.iter().filter(|w| summary.contains(*w)).count() * 2 >= words.len()
+}
+
+/// The calls after each compaction was appended that repeat one it hid.
+fn refetched(
+    conv: &Conversation,
+    p: &Projection,
+    entries: &mut [Entry],
+    hidden: &[(usize, (String, String))],
+) {
+    let appended: HashMap<usize, usize> =
+        conv.compactions().map(|c| (c.position, c.event)).collect();
+    let mut responses: HashMap<&str, usize> = HashMap::new();
+    for (i, e) in conv.events.iter().enumerate() {
+        if let Kind::ToolCallResponse { id, .. } = &e.kind {
+            responses.insert(id, i);
+        }
+    }
+    for (by, entry) in entries.iter_mut().enumerate() {
+        let Some(&after) = appended.get(&p.overlays[by].position) else {
+            continue;
+        };
+        let keys: Vec<&(String, String)> = hidden
+            .iter()
+            .filter(|(b, _)| *b == by)
+            .map(|(_, k)| k)
+            .collect();
+        for i in after + 1..conv.events.len() {
+            let Some(key) = call_key(conv, i) else {
+                continue;
+            };
+            if !keys.contains(&&key) {
+                continue;
+            }
+            let Kind::ToolCallRequest { id, .. } = &conv.events[i].kind else {
+                continue;
+            };
+            let tokens = responses
+                .get(&**id)
+                .map_or(0, |&r| estimate::tokens(conv.events[r].chars));
+            entry.fetched_again.push(Refetch {
+                turn: conv.events[i].turn + 1,
+                tool: key.0.clone(),
+                target: target_of(conv.plain(i).get("arguments").unwrap_or(&Value::Null)),
+                tokens,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_target_is_what_the_arguments_point_at() {
+        assert_eq!(
+            target_of(&json!({"path": "src/a.rs"})).as_deref(),
+            Some("src/a.rs")
+        );
+        assert_eq!(
+            target_of(&json!({"prefixes": ["src", "tests"]})).as_deref(),
+            Some("src tests")
+        );
+        assert_eq!(target_of(&json!({"package": "csvq"})), None);
+    }
+
+    #[test]
+    fn an_error_is_known_by_its_error_line() {
+        let out = "   Compiling csvq v0.1\nerror[E0425]: cannot find function `sort_rows`\n";
+        assert_eq!(
+            error_line(out).as_deref(),
+            Some("error[E0425]: cannot find function `sort_rows`")
+        );
+        assert_eq!(
+            error_line("  \nsomething broke").as_deref(),
+            Some("something broke")
+        );
+        assert_eq!(error_line(" \n"), None);
+    }
+
+    #[test]
+    fn a_summary_names_a_fact_by_its_text_or_most_of_its_words() {
+        let s =
+            "turns 2-5 fixed precedence in src/parser.rs; the or/and grouping tests were corrected";
+        assert!(names(s, "src/parser.rs"));
+        assert!(names(s, "Fix the precedence grouping please"));
+        assert!(!names(s, "src/lexer.rs"));
+        assert!(!names(s, "fs_read_file"));
+    }
+}

@@ -1,0 +1,116 @@
+//! The loss ledger: what each compaction hid, on the demo (known facts) and
+//! on every real conversation (consistency), through `lost` and `stats`.
+
+mod common;
+
+use jp_inspect::core::compact::{jp_view::View, ledger, projection};
+use jp_inspect::core::store::load;
+
+#[test]
+fn the_demos_compactions_hid_what_their_ranges_held() {
+    let conv = load::load(&common::demo()).unwrap();
+    let p = projection::of_view(&conv, View::default());
+    let l = ledger::of(&conv, &p);
+    assert_eq!(l.len(), 2);
+    // #1, a manual summary of turns 2..5: the parser work.
+    let one = &l[0];
+    assert!(one.hidden.items.iter().any(|i| i.tool == "fs_read_file"
+        && i.target.as_deref() == Some("src/parser.rs")
+        && i.fate == "summarised"));
+    assert!(one.hidden.items.iter().all(|i| (2..=5).contains(&i.turn)));
+    assert_eq!(one.hidden.errors, 1, "one cargo_test failed in turn 3");
+    assert!(
+        one.hidden
+            .items
+            .iter()
+            .any(|i| i.error && i.tool == "cargo_test")
+    );
+    let kept = one.kept.as_ref().expect("a summary has facts");
+    assert!(
+        kept.in_summary.iter().any(|f| f == "src/parser.rs"),
+        "{kept:?}"
+    );
+    assert_eq!(kept.total, kept.in_summary.len() + kept.missing.len());
+    // The model ran cargo_test with the same arguments after it.
+    assert!(
+        one.fetched_again
+            .iter()
+            .all(|r| r.tool == "cargo_test" && r.turn > 5)
+    );
+    assert!(!one.fetched_again.is_empty());
+    // #2, automatic, strips the large results of turns 6..8 (over 1 KiB).
+    let two = &l[1];
+    assert!(two.kept.is_none());
+    let targets: Vec<&str> = two
+        .hidden
+        .items
+        .iter()
+        .filter_map(|i| i.target.as_deref())
+        .collect();
+    assert_eq!(targets, ["src/query.rs", "src/reader.rs"]);
+    assert!(
+        two.hidden
+            .items
+            .iter()
+            .all(|i| i.fate == "stripped" && i.tokens > 1000)
+    );
+}
+
+#[test]
+fn every_real_conversations_ledger_adds_up() {
+    for dir in common::corpus() {
+        let conv = load::load(&dir).unwrap();
+        let p = projection::of_view(&conv, View::default());
+        for e in ledger::of(&conv, &p) {
+            let items: u64 = e.hidden.items.iter().map(|i| i.tokens).sum();
+            assert!(
+                items <= e.hidden.tokens,
+                "{}: items {items} > {}",
+                dir.display(),
+                e.hidden.tokens
+            );
+            assert!(
+                e.hidden.errors <= e.hidden.tool_results,
+                "{}",
+                dir.display()
+            );
+            if let Some(k) = &e.kept {
+                assert_eq!(k.total, k.in_summary.len() + k.missing.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn lost_says_it_and_stats_json_carries_it() {
+    let out = common::binary().args(["lost", "--demo"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("#1  manual turns 2..5"), "{text}");
+    assert!(
+        text.contains("src/parser.rs") && text.contains("fetched again after it"),
+        "{text}"
+    );
+    let lost = common::json(
+        &common::binary()
+            .args(["lost", "--demo", "--json"])
+            .output()
+            .unwrap(),
+    );
+    let stats = common::json(
+        &common::binary()
+            .args(["stats", "--demo", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(lost["compactions"], stats["compactions"]);
+    let c = &stats["compactions"][1];
+    assert_eq!(c["hidden"]["items"].as_array().unwrap().len(), 2);
+    assert!(c.get("kept").is_none());
+    assert!(
+        !stats["compactions"][0]["kept"]["in_summary"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+}
