@@ -943,3 +943,30 @@ fn no_color_gives_automatic_bands_their_own_glyph() {
     let coloured = h.text();
     assert!(!coloured.contains('║'), "{coloured}");
 }
+
+/// A compaction's detail says what it hid (the loss ledger, as `lost`
+/// says it) above the event, whose turns are named in both bases.
+#[test]
+fn a_compactions_detail_says_what_it_hid() {
+    let mut h = Harness::new(160, 50, false);
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    assert!(
+        text.contains("hid 7 tool calls, 7 results (1 error), 3 reasoning blocks, 8 messages"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fs_read_file") && text.contains("src/parser.rs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the summary names 3 of the 11 facts"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the event (turns stored 0-based: from_turn 1 is turn 2)"),
+        "{text}"
+    );
+}

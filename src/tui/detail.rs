@@ -319,11 +319,24 @@ fn selected(state: &State) -> Option<DetailText> {
             if let Some(w) = row.warning {
                 header.push(format!("warning: {w}"));
             }
+            // What it hid, then the event itself (stored 0-based).
+            let ledger = crate::core::compact::ledger::of(conv, &m.projection)
+                .into_iter()
+                .find(|l| l.position == row.position);
+            let text = match ledger {
+                Some(l) => format!(
+                    "{}\n\nthe event (turns stored 0-based: from_turn {} is turn {}):\n{text}",
+                    l.lines().join("\n"),
+                    row.range.map_or(0, |r| r.from),
+                    row.range.map_or(1, |r| r.from + 1)
+                ),
+                None => text,
+            };
             (
                 format!("compaction #{}", row.position + 1),
                 header,
                 text,
-                Some("json".to_string()),
+                None,
                 raw,
             )
         }

@@ -70,6 +70,64 @@ pub struct Entry {
     pub fetched_again: Vec<Refetch>,
 }
 
+impl Entry {
+    /// The ledger in lines, as `lost` and the inspector's compaction detail
+    /// say it: the count, each call hidden, what a summary still names,
+    /// what was fetched again.
+    pub fn lines(&self) -> Vec<String> {
+        use crate::core::fmt::{count, thousands};
+        let v = |s: &str| crate::core::visible::visible_line(s).into_owned();
+        let h = &self.hidden;
+        let mut out = vec![format!(
+            "hid {}, {} ({}), {}, {}: {} tok",
+            count(h.tool_calls as u64, "tool call"),
+            count(h.tool_results as u64, "result"),
+            count(h.errors as u64, "error"),
+            count(h.reasoning as u64, "reasoning block"),
+            count(h.messages as u64, "message"),
+            thousands(h.tokens)
+        )];
+        for i in &h.items {
+            out.push(format!(
+                "    turn {:<4} {:<18} {:<40} {:>8} tok  {}{}",
+                i.turn,
+                v(&i.tool),
+                v(i.target.as_deref().unwrap_or("")),
+                thousands(i.tokens),
+                i.fate,
+                if i.error { "  error" } else { "" }
+            ));
+        }
+        if let Some(k) = &self.kept {
+            out.push(format!(
+                "the summary names {} of the {} facts of its range{}",
+                k.in_summary.len(),
+                k.total,
+                if k.missing.is_empty() { "" } else { "; not:" }
+            ));
+            out.extend(k.missing.iter().map(|m| format!("    - {}", v(m))));
+        }
+        if !self.fetched_again.is_empty() {
+            let tokens: u64 = self.fetched_again.iter().map(|r| r.tokens).sum();
+            out.push(format!(
+                "fetched again after it: {} ({} tok)",
+                count(self.fetched_again.len() as u64, "call"),
+                thousands(tokens)
+            ));
+            for r in &self.fetched_again {
+                out.push(format!(
+                    "    turn {:<4} {:<18} {:<40} {:>8} tok",
+                    r.turn,
+                    v(&r.tool),
+                    v(r.target.as_deref().unwrap_or("")),
+                    thousands(r.tokens)
+                ));
+            }
+        }
+        out
+    }
+}
+
 /// The argument keys that say what a call was about, most telling first.
 const TARGET_KEYS: [&str; 9] = [
     "path", "paths", "file", "command", "cmd", "pattern", "query", "url", "prefixes",
