@@ -17,6 +17,7 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
         &auto,
         args.window.window,
         super::show::view(args.as_jp),
+        true,
     );
     if args.json {
         return print_json(&json!({

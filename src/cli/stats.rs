@@ -21,6 +21,7 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
         &auto,
         args.window.window,
         super::show::view(args.as_jp),
+        args.json,
     );
     if args.json {
         print_json(&report)

@@ -148,18 +148,17 @@ fn target_of(arguments: &Value) -> Option<String> {
     })
 }
 
-/// A call's identity for "fetched again": its tool and its arguments.
-fn call_key(conv: &Conversation, i: usize) -> Option<(String, String)> {
+/// What a tool call is about and its identity for "fetched again" (its
+/// tool and its arguments), from one decoding of request `i`.
+fn call_of(conv: &Conversation, i: usize) -> Option<(Option<String>, (String, String))> {
     let Kind::ToolCallRequest { name, .. } = &conv.events[i].kind else {
         return None;
     };
     let plain = conv.plain(i);
+    let arguments = plain.get("arguments").unwrap_or(&Value::Null);
     Some((
-        name.to_string(),
-        plain
-            .get("arguments")
-            .map(Value::to_string)
-            .unwrap_or_default(),
+        target_of(arguments),
+        (name.to_string(), arguments.to_string()),
     ))
 }
 
@@ -207,12 +206,10 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
         match &e.kind {
             Kind::ToolCallRequest { name, .. } => {
                 entry.hidden.tool_calls += 1;
-                let target = target_of(conv.plain(i).get("arguments").unwrap_or(&Value::Null));
+                let (target, key) = call_of(conv, i).unwrap_or_default();
                 facts[by].push(name.to_string());
                 facts[by].extend(target.clone());
-                if let Some(key) = call_key(conv, i) {
-                    hidden_calls.push((by, key));
-                }
+                hidden_calls.push((by, key));
                 let item = items.entry((by, i)).or_insert_with(|| Item {
                     turn: e.turn + 1,
                     tool: name.to_string(),
@@ -233,16 +230,14 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
                     entry.hidden.errors += 1;
                 }
                 let request = requests.get(&**id).copied();
-                // A result stripped alone still says what its call was about.
-                let target = request.and_then(|r| {
-                    target_of(conv.plain(r).get("arguments").unwrap_or(&Value::Null))
-                });
+                // A result stripped alone still says what its call was
+                // about (its request decoded only then).
                 let item = items
                     .entry((by, request.unwrap_or(i)))
                     .or_insert_with(|| Item {
                         turn: e.turn + 1,
                         tool: p.tool_name(id).to_string(),
-                        target,
+                        target: request.and_then(|r| call_of(conv, r)).and_then(|c| c.0),
                         tokens: 0,
                         error: false,
                         fate: f.fate.as_str(),
@@ -344,23 +339,30 @@ fn refetched(
             .filter(|(b, _)| *b == by)
             .map(|(_, k)| k)
             .collect();
+        if keys.is_empty() {
+            continue;
+        }
         for i in after + 1..conv.events.len() {
-            let Some(key) = call_key(conv, i) else {
+            // Only a call to a tool it hid can repeat one.
+            let Kind::ToolCallRequest { id, name } = &conv.events[i].kind else {
+                continue;
+            };
+            if !keys.iter().any(|k| *k.0 == **name) {
+                continue;
+            }
+            let Some((target, key)) = call_of(conv, i) else {
                 continue;
             };
             if !keys.contains(&&key) {
                 continue;
             }
-            let Kind::ToolCallRequest { id, .. } = &conv.events[i].kind else {
-                continue;
-            };
             let tokens = responses
                 .get(&**id)
                 .map_or(0, |&r| estimate::tokens(conv.events[r].chars));
             entry.fetched_again.push(Refetch {
                 turn: conv.events[i].turn + 1,
                 tool: key.0.clone(),
-                target: target_of(conv.plain(i).get("arguments").unwrap_or(&Value::Null)),
+                target,
                 tokens,
             });
         }

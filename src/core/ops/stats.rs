@@ -398,12 +398,15 @@ pub fn compaction_entries(
 }
 
 /// The `stats` report of `conv` under `config`, with the window
-/// `window_override` if given, projected in `view`.
+/// `window_override` if given, projected in `view`; with `ledger`, what
+/// each compaction hid too (it decodes every hidden tool call: asked for
+/// by `stats --json` and `lost`, not by the text report).
 pub fn stats(
     conv: &Conversation,
     config: &AutoConfig,
     window_override: Option<u64>,
     view: View,
+    ledger: bool,
 ) -> Stats {
     let budget = super::budget(conv, config, window_override);
     let p = projection::of_view(conv, view);
@@ -427,11 +430,15 @@ pub fn stats(
         projected: Tally(projected),
         thresholds: Thresholds::of(config, usable),
         estimate: EstimateReport::of(conv, config),
-        compactions: with_ledger(
-            compaction_entries(conv, &p, budget.overhead_chars()),
-            conv,
-            &p,
-        ),
+        compactions: if ledger {
+            with_ledger(
+                compaction_entries(conv, &p, budget.overhead_chars()),
+                conv,
+                &p,
+            )
+        } else {
+            compaction_entries(conv, &p, budget.overhead_chars())
+        },
         settings: config.origins.clone(),
         notices: config.notices.clone(),
     }
