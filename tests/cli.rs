@@ -1075,3 +1075,35 @@ fn completion_completes_conversation_ids_and_slugs() {
     );
     assert!(complete("jp-inspect stats nope", "nope").is_empty());
 }
+
+/// Every option and argument of every command says what it does: a blank
+/// line in `--help` is a doc comment lost on the way (two options once
+/// shared one, the other left blank).
+#[test]
+fn every_option_of_every_command_has_its_own_help() {
+    use clap::CommandFactory;
+    let mut cmd = jp_inspect::cli::Cli::command();
+    cmd.build();
+    let mut blank = Vec::new();
+    let mut check = |c: &clap::Command| {
+        for a in c.get_arguments() {
+            let id = a.get_id().as_str();
+            if id == "help" || id == "version" || a.is_hide_set() {
+                continue;
+            }
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            if help.trim().is_empty() {
+                blank.push(format!("{} {id}", c.get_name()));
+            }
+            // One sentence of another option run into this one.
+            if help.contains("Print the result as JSON") && id != "json" {
+                blank.push(format!("{} {id}: {help}", c.get_name()));
+            }
+        }
+    };
+    check(&cmd);
+    for sub in cmd.get_subcommands() {
+        check(sub);
+    }
+    assert!(blank.is_empty(), "{blank:#?}");
+}

@@ -114,6 +114,7 @@ pub enum Command {
     /// Print a shell completion script: `jp-inspect completions bash >
     /// ~/.local/share/bash-completion/completions/jp-inspect`.
     Completions {
+        /// The shell to write the script for.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
@@ -179,10 +180,10 @@ pub struct HistoryArgs {
     /// measure and thresholds apply).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Print the result as JSON (exact text, for scripts).
     /// Also write the context curve as a standalone SVG chart to FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
 }
