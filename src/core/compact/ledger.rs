@@ -88,15 +88,21 @@ impl Entry {
             thousands(h.tokens)
         )];
         for i in &h.items {
-            out.push(format!(
-                "    turn {:<4} {:<18} {:<40} {:>8} tok  {}{}",
-                i.turn,
-                v(&i.tool),
-                v(i.target.as_deref().unwrap_or("")),
-                thousands(i.tokens),
-                i.fate,
-                if i.error { "  error" } else { "" }
-            ));
+            // The fixed-width figures first, the names after: a narrow screen
+            // wraps only the end of a line.
+            out.push(
+                format!(
+                    "    turn {:<4} {:>8} tok  {:<10} {}{} {}",
+                    i.turn,
+                    thousands(i.tokens),
+                    i.fate,
+                    v(&i.tool),
+                    if i.error { " (error)" } else { "" },
+                    v(i.target.as_deref().unwrap_or(""))
+                )
+                .trim_end()
+                .to_string(),
+            );
         }
         if let Some(k) = &self.kept {
             out.push(format!(
@@ -115,13 +121,17 @@ impl Entry {
                 thousands(tokens)
             ));
             for r in &self.fetched_again {
-                out.push(format!(
-                    "    turn {:<4} {:<18} {:<40} {:>8} tok",
-                    r.turn,
-                    v(&r.tool),
-                    v(r.target.as_deref().unwrap_or("")),
-                    thousands(r.tokens)
-                ));
+                out.push(
+                    format!(
+                        "    turn {:<4} {:>8} tok  {} {}",
+                        r.turn,
+                        thousands(r.tokens),
+                        v(&r.tool),
+                        v(r.target.as_deref().unwrap_or(""))
+                    )
+                    .trim_end()
+                    .to_string(),
+                );
             }
         }
         out
