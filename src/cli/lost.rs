@@ -2,23 +2,13 @@
 
 use super::Context;
 use super::args::StatsArgs;
-use super::output::{print_json, print_lines, print_warnings};
-use crate::core::ops::{self, stats::CompactionEntry};
+use super::output::{print_json, print_lines};
+use crate::core::ops::stats::CompactionEntry;
 use crate::core::visible::visible_line;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
-    let (conv, auto) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
-    print_warnings(&conv);
-    let auto = auto?;
-    super::check_window(&conv, &auto, args.window.window)?;
-    let report = ops::stats::stats(
-        &conv,
-        &auto,
-        args.window.window,
-        super::show::view(args.as_jp),
-        true,
-    );
+    let (conv, report) = super::stats::report(ctx, &args, true)?;
     if args.json {
         return print_json(&json!({
             "conversation": super::output::conversation_json(&conv),

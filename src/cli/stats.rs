@@ -11,6 +11,21 @@ use crate::core::ops::{self, stats::Stats, stats::WindowOrigin};
 use crate::core::{Conversation, model::timestamp};
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
+    let (conv, report) = report(ctx, &args, args.json)?;
+    if args.json {
+        print_json(&report)
+    } else {
+        print_lines(lines(&conv, &report))
+    }
+}
+
+/// The conversation `args` names and its report (with the loss ledger when
+/// `ledger`), its warnings and notices said on the way: `stats` and `lost`.
+pub(super) fn report(
+    ctx: &Context,
+    args: &StatsArgs,
+    ledger: bool,
+) -> anyhow::Result<(Conversation, Stats)> {
     let (conv, auto) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
     print_warnings(&conv);
     let auto = auto?;
@@ -21,13 +36,9 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
         &auto,
         args.window.window,
         super::show::view(args.as_jp),
-        args.json,
+        ledger,
     );
-    if args.json {
-        print_json(&report)
-    } else {
-        print_lines(lines(&conv, &report))
-    }
+    Ok((conv, report))
 }
 
 fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
