@@ -330,7 +330,7 @@ fn help_rows_stay_in_their_columns_at_80x24() {
     let mut h = Harness::new(80, 24, false);
     h.char('?');
     let text = h.text();
-    let titles = ["Inspector", "Everywhere", "As of (t)"];
+    let titles = ["The panes", "Everywhere", "As of (t)"];
     for line in text.lines().skip(2).take(20) {
         let inner = line.trim_start_matches('"').trim_start_matches('│');
         assert!(

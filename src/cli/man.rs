@@ -3,7 +3,7 @@
 //! keys (from `assets/keys.toml`, as `?` shows them) and the other pages.
 
 use super::args::Cli;
-use crate::tui::keys::{self, Scope};
+use crate::tui::keys;
 use roff::{Roff, bold, roman};
 use std::io::Write;
 use std::path::PathBuf;
@@ -81,18 +81,7 @@ fn keys_section() -> Roff {
         "The inspector's bindings (assets/keys.toml; ? shows them, \
          $XDG_CONFIG_HOME/jp-inspect/config.toml changes them).",
     )]);
-    let scopes = [
-        (Scope::Global, "Everywhere"),
-        (Scope::Main, "The panes"),
-        (Scope::AsOf, "As of (t)"),
-        (Scope::Replay, "A replay (--replay)"),
-        (Scope::Detail, "The full text (Enter)"),
-        (Scope::Largest, "Where the tokens are (L, O)"),
-        (Scope::Simulation, "The simulation (s)"),
-        (Scope::Confirm, "A question"),
-        (Scope::Help, "The help (?)"),
-    ];
-    for (scope, title) in scopes {
+    for (scope, title) in keys::SECTIONS {
         roff.control("SS", [title]);
         for b in keys::bundled().iter().filter(|b| b.scope == scope) {
             roff.control("TP", []);

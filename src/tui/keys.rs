@@ -25,6 +25,20 @@ pub enum Scope {
     Replay,
 }
 
+/// Each scope with the title `?` and `man` list its bindings under, in
+/// the order they list them.
+pub const SECTIONS: [(Scope, &str); 9] = [
+    (Scope::Main, "The panes"),
+    (Scope::Global, "Everywhere"),
+    (Scope::AsOf, "As of (t)"),
+    (Scope::Replay, "A replay (--replay)"),
+    (Scope::Detail, "The full text (Enter)"),
+    (Scope::Largest, "Where the tokens are (L, O)"),
+    (Scope::Simulation, "The simulation (s)"),
+    (Scope::Confirm, "A question"),
+    (Scope::Help, "The help (?)"),
+];
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct Binding {
     pub scope: Scope,

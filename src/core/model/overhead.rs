@@ -150,26 +150,18 @@ pub fn parts(config: &Value) -> Vec<Part> {
         });
     }
     for (name, tool) in enabled_tools(config) {
-        let texts: Vec<&str> = ["summary", "description", "examples"]
-            .iter()
-            .filter_map(|k| text(tool.get(*k)))
-            .collect();
-        let mut chars = count_chars(name) + texts.iter().map(|t| count_chars(t)).sum::<u64>();
-        let mut shown = texts.join("\n\n");
-        match tool.get("parameters") {
-            Some(p) => {
-                let schema = input_schema(p);
-                chars += count_chars(&schema.to_string());
+        let counted = Counted::of(name, tool);
+        let mut shown = counted.texts.join("\n\n");
+        match &counted.schema {
+            Some(schema) => {
                 shown.push_str("\n\ninput schema:\n");
-                shown.push_str(&serde_json::to_string_pretty(&schema).unwrap_or_default());
+                shown.push_str(&serde_json::to_string_pretty(schema).unwrap_or_default());
             }
-            None if text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")) => {
-                shown.push_str(
-                    "\n\n(its input schema is known to its MCP server only, so not counted)",
-                );
-            }
+            None if counted.unknown_schema => shown
+                .push_str("\n\n(its input schema is known to its MCP server only, so not counted)"),
             None => {}
         }
+        let chars = counted.chars;
         out.push(Part {
             kind: PartKind::Tool,
             name: name.clone(),
@@ -261,20 +253,46 @@ pub fn tool_definitions(config: &Value) -> Vec<ToolDefinition> {
 pub fn tools(config: &Value) -> Tools {
     let mut out = Tools::default();
     for (name, tool) in enabled_tools(config) {
+        let counted = Counted::of(name, tool);
         out.enabled += 1;
-        out.chars += count_chars(name);
-        for key in ["summary", "description", "examples"] {
-            out.chars += text(tool.get(key)).map_or(0, count_chars);
-        }
-        match tool.get("parameters") {
-            Some(p) => out.chars += count_chars(&input_schema(p).to_string()),
-            None if text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")) => {
-                out.unknown.push(name.clone());
-            }
-            None => {}
+        out.chars += counted.chars;
+        if counted.unknown_schema {
+            out.unknown.push(name.clone());
         }
     }
     out
+}
+
+/// One enabled tool as the estimate counts it: its name, its texts
+/// (summary, description, examples) and its input schema as compact JSON;
+/// the one counting the totals and the `O` list share.
+struct Counted<'a> {
+    texts: Vec<&'a str>,
+    schema: Option<Value>,
+    /// Only its MCP server knows its schema: not counted, and said.
+    unknown_schema: bool,
+    chars: u64,
+}
+
+impl<'a> Counted<'a> {
+    fn of(name: &str, tool: &'a Value) -> Counted<'a> {
+        let texts: Vec<&str> = ["summary", "description", "examples"]
+            .iter()
+            .filter_map(|k| text(tool.get(*k)))
+            .collect();
+        let schema = tool.get("parameters").map(input_schema);
+        let unknown_schema =
+            schema.is_none() && text(tool.get("source")).is_some_and(|s| s.starts_with("mcp"));
+        let chars = count_chars(name)
+            + texts.iter().map(|t| count_chars(t)).sum::<u64>()
+            + schema.as_ref().map_or(0, |s| count_chars(&s.to_string()));
+        Counted {
+            texts,
+            schema,
+            unknown_schema,
+            chars,
+        }
+    }
 }
 
 /// A tool's parameters as the input schema jp sends the provider: an

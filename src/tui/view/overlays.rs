@@ -142,15 +142,10 @@ fn wrap_words(text: &str, room: usize) -> Vec<String> {
 fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mut lines = Vec::new();
-    let sections = [
-        (Scope::Main, "Inspector"),
-        (Scope::Global, "Everywhere"),
-        (Scope::AsOf, "As of (t)"),
-        (Scope::Replay, "A replay (--replay)"),
-        (Scope::Detail, "Event detail (Enter)"),
-        (Scope::Simulation, "Simulation (s)"),
-        (Scope::Largest, "Where the tokens are (L, O)"),
-    ];
+    // A question's and the help's own keys are shown where they apply.
+    let sections = keys::SECTIONS
+        .into_iter()
+        .filter(|(s, _)| !matches!(s, Scope::Confirm | Scope::Help));
     // The key column is as wide as the longest key list, within reason.
     let width = keys::bindings()
         .iter()
