@@ -14,7 +14,7 @@ const LAYERS: [&[&str]; 8] = [
     &["model", "search"],
     &["store"],
     &["compact"],
-    &["providers"],
+    &["providers", "cost"],
     &["summarize"],
     &["auto"],
     &["ops"],

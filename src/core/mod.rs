@@ -15,12 +15,15 @@
 //!   simulate), each returning one plan type.
 //! - `providers`: the LLM providers' models and token-counting endpoints,
 //!   asked only by `models --refresh` and `count`, and their cached answers.
+//! - `cost`: what a session costs as the provider bills it — prices, jp's
+//!   prompt cache per provider, the bill of a run of requests. Pure.
 //! - `fmt`: numbers in words (`12,345 tokens`), for messages and shells.
 //! - `visible`: text from a conversation made safe for a terminal, the one
 //!   path every human-readable output takes.
 
 pub mod auto;
 pub mod compact;
+pub mod cost;
 pub mod error;
 pub mod fmt;
 pub mod model;

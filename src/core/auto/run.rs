@@ -108,7 +108,7 @@ pub struct Run {
 }
 
 /// Summary output is priced at this many input tokens (auto.md).
-pub const OUTPUT_WEIGHT: u64 = 5;
+pub use crate::core::cost::billing::OUTPUT_WEIGHT;
 
 impl Run {
     /// input tokens + summarizer input + 5 × summarizer output.

@@ -165,7 +165,7 @@ pub fn human_bytes(n: u64) -> String {
     }
 }
 
-fn glob(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
         return pattern == text;
