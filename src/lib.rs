@@ -13,3 +13,4 @@ pub mod demo;
 pub use crate::core::fmt;
 pub mod synth;
 pub mod tui;
+pub mod user_file;

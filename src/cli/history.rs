@@ -16,6 +16,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     print_notices(&config);
     super::check_window(&conv, &config, args.window.window)?;
     let points = ops::history(&conv, &config, args.window.window);
+    let cost = ops::cost::session(&conv, &config, &points, &crate::user_file::prices()?);
     if let Some(file) = &args.svg {
         let budget = ops::budget(&conv, &config, args.window.window);
         super::chart::save(file, &chart(&conv, &config, &budget, &points)?)?;
@@ -24,7 +25,8 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     if args.json {
         let requests: Vec<_> = points
             .iter()
-            .map(|p| {
+            .zip(&cost.bills)
+            .map(|(p, b)| {
                 json!({
                     "raw_index": p.raw_index,
                     "turn": p.turn,
@@ -34,6 +36,10 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
                     "ratio": ratio(p.context, p.usable),
                     "overflow": p.usable.is_some_and(|u| p.context > u),
                     "compactions_since": p.compactions_since.iter().map(|c| c + 1).collect::<Vec<_>>(),
+                    "cache": {"read": b.read, "written": b.written, "uncached": b.uncached},
+                    "cache_broke": b.broke,
+                    "output": b.output,
+                    "cost": b.cost,
                 })
             })
             .collect();
@@ -41,6 +47,9 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             "conversation": conversation_json(&conv),
             "thresholds": {"soft": config.soft_ratio, "hard": config.hard_ratio, "trigger": config.trigger_ratio},
             "requests": requests,
+            "cost": cost,
+            "billing": cost.billing.describe(),
+            "summaries_priced_at": cost.summary_pricing.of,
         }));
     }
     let mut lines = vec![
@@ -51,12 +60,12 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             points.len()
         ),
         format!(
-            "{:>4} {:>5} {:>6} {:>8}  {:>10} {:>7}  compactions appended since the request before",
-            "#", "turn", "event", "time", "context", "ratio"
+            "{:>4} {:>5} {:>6} {:>8}  {:>10} {:>7} {:>10} {:>10} {:>10}  compactions appended since the request before",
+            "#", "turn", "event", "time", "context", "ratio", "cached", "written", "cost"
         ),
     ];
     let all: Vec<_> = conv.compactions().collect();
-    for (k, p) in points.iter().enumerate() {
+    for (k, (p, b)) in points.iter().zip(&cost.bills).enumerate() {
         let r = ratio(p.context, p.usable);
         let since: Vec<String> = p
             .compactions_since
@@ -67,8 +76,21 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
                     .to_string()
             })
             .collect();
+        let broke = match b.broke {
+            Some(crate::core::cost::Break::Expired) => "cache expired",
+            Some(crate::core::cost::Break::Changed) => "cache broken",
+            None => "",
+        };
+        let since = if broke.is_empty() {
+            since.join("; ")
+        } else {
+            std::iter::once(broke.to_string())
+                .chain(since)
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
         lines.push(format!(
-            "{:>4} {:>5} {:>6} {:>8}  {:>10} {:>7}{}  {}",
+            "{:>4} {:>5} {:>6} {:>8}  {:>10} {:>7}{}{:>10} {:>10} {:>10}  {}",
             k + 1,
             p.turn + 1,
             p.raw_index,
@@ -79,13 +101,18 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             r.map(|r| format!("{:.1}%", r * 100.0))
                 .unwrap_or_else(|| "-".into()),
             if r.is_some_and(|r| r > 1.0) { "!" } else { " " },
-            since.join("; ")
+            thousands(b.read),
+            thousands(b.written),
+            cost.unit.format(b.cost),
+            since
         ));
     }
     lines.push(String::new());
+    lines.extend(cost_lines(&cost));
     lines.push(
         "context: system prompt + tools + the projected events the request was sent (only the \
-         compactions appended before it); ratio: of the usable window then; ! overflow. Turns 1-based."
+         compactions appended before it); ratio: of the usable window then; ! overflow; cached: \
+         read from the prompt cache; written: to it; cost: the request with its answer. Turns 1-based."
             .into(),
     );
     print_lines(lines)
@@ -183,4 +210,32 @@ fn policy(all: &[crate::core::model::conversation::CompactionRef<'_>], c: usize)
         .and_then(|c| c.parsed.ok())
         .map(|x| x.policy_label())
         .unwrap_or_default()
+}
+
+/// The session's bill in words.
+fn cost_lines(cost: &ops::cost::SessionCost) -> Vec<String> {
+    let u = cost.unit;
+    let t = &cost.tokens;
+    let mut lines = vec![
+        format!("billed: {}", cost.billing.describe()),
+        format!(
+            "cost: {} ({} read from cache, {} written, {} uncached, {} output); without the cache {}",
+            u.format(cost.total),
+            thousands(t.read),
+            thousands(t.written),
+            thousands(t.uncached),
+            thousands(t.output),
+            u.format(cost.without_cache),
+        ),
+    ];
+    if cost.summary_count > 0 {
+        lines.push(format!(
+            "summaries: {} for {} (priced at {})",
+            u.format(cost.summaries),
+            crate::core::fmt::count(cost.summary_count as u64, "summary call"),
+            cost.summary_pricing.of
+        ));
+    }
+    lines.push(String::new());
+    lines
 }

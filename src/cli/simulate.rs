@@ -28,14 +28,21 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         base = base.as_jp();
     }
     let summarizer = summarize::by_name(args.summarizer, &base.summarizer)?;
+    let prices = crate::user_file::prices()?;
     let policies = &args.policies;
 
     let refs: Vec<&Conversation> = convs.iter().collect();
-    let results: Vec<(usize, Run)> =
-        ops::simulate_grid(&refs, policies, &args.windows, &base, summarizer.as_ref())?
-            .into_iter()
-            .map(|(job, run)| (job.conversation, run))
-            .collect();
+    let results: Vec<(usize, Run)> = ops::simulate_grid(
+        &refs,
+        policies,
+        &args.windows,
+        &base,
+        summarizer.as_ref(),
+        &prices,
+    )?
+    .into_iter()
+    .map(|(job, run)| (job.conversation, run))
+    .collect();
 
     if let Some(file) = &args.svg {
         let [conv] = convs.as_slice() else {
@@ -99,6 +106,8 @@ fn total_json(t: &ops::Total) -> Value {
         "summarizer_output_tokens": t.summarizer_output_tokens,
         "cost": t.cost,
         "backstop_elisions": t.backstop_elisions,
+        "billed": t.billed,
+        "billed_apart": t.billed_apart,
     })
 }
 
@@ -109,13 +118,23 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
         String::new(),
         format!("all {n} conversations, per policy and window:"),
         format!(
-            "{:<17} {:<15} {:>11}  {:>5} {:>5} {:>5} {:>13} {:>5} {:>5} {:>13}",
-            "", "policy", "window", "peak", "over", "reqs", "input tok", "elid", "summ", "cost"
+            "{:<17} {:<15} {:>11}  {:>5} {:>5} {:>5} {:>13} {:>5} {:>5} {:>13} {:>14}",
+            "",
+            "policy",
+            "window",
+            "peak",
+            "over",
+            "reqs",
+            "input tok",
+            "elid",
+            "summ",
+            "cost",
+            "billed"
         ),
     ];
     for t in totals {
         lines.push(format!(
-            "{:<17} {:<15} {:>11}  {:>4.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>13}",
+            "{:<17} {:<15} {:>11}  {:>4.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>13} {:>14}",
             "total",
             t.policy.as_str(),
             window::human_tokens(t.window),
@@ -125,7 +144,11 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
             thousands(t.input_tokens),
             t.elisions,
             t.summaries,
-            thousands(t.cost)
+            thousands(t.cost),
+            match (t.billed, t.billed_apart) {
+                (Some(b), 0) => b.unit.format(b.total),
+                _ => "mixed units".to_string(),
+            }
         ));
     }
     lines
@@ -164,6 +187,7 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
         "compactions_per_100_turns": r.per_100_turns(r.firings.len()),
         "firings": firings,
         "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
+        "billed": r.billed,
     })
 }
 
@@ -310,7 +334,9 @@ fn legend() -> Vec<String> {
          context: system prompt + tool definitions + projected events; peak: highest context / \
          usable window over all requests; over: requests whose context exceeds the usable window; \
          input: sum of every request's context; cost = input + summarizer input + 5 x summarizer \
-         output (in tokens). Turns are 1-based."
+         output (in tokens); billed: what the provider bills with jp's prompt cache on the \
+         session's timestamps, answers and summarizer calls included ($ where the model's price \
+         is known, else tok-eq: input-token equivalents). Turns are 1-based."
             .into(),
     );
     lines

@@ -24,8 +24,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use toml::Spanned;
 
-/// The variable naming another file than the default.
-pub const ENV: &str = "JP_INSPECT_CONFIG";
+pub use crate::user_file::ENV;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,6 +34,10 @@ struct File {
     colors: BTreeMap<String, Spanned<String>>,
     #[serde(default)]
     key: Vec<UserBinding>,
+    /// Prices, read by every shell (`user_file::prices`); checked here too,
+    /// so the inspector says a mistake before its screen opens.
+    #[serde(default)]
+    price: Vec<toml::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -78,30 +81,14 @@ impl UserConfig {
     }
 }
 
-/// Where the user's file is: `$JP_INSPECT_CONFIG`, else
-/// `$XDG_CONFIG_HOME/jp-inspect/config.toml`, else `~/.config/…`.
-pub fn path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("jp-inspect/config.toml"))
-}
+pub use crate::user_file::path;
 
 /// Reads the user's file; none at the default place is no error, but a file
 /// named by `JP_INSPECT_CONFIG` must exist.
 pub fn load() -> anyhow::Result<UserConfig> {
-    let Some(path) = path() else {
-        return Ok(UserConfig::default());
-    };
-    let named = std::env::var_os(ENV).is_some_and(|v| !v.is_empty());
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Ok(parse(&path, &text)?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named => Ok(UserConfig::default()),
-        Err(e) => Err(anyhow::anyhow!("{}: {e}", path.display())),
+    match crate::user_file::read()? {
+        None => Ok(UserConfig::default()),
+        Some((path, text)) => Ok(parse(&path, &text)?),
     }
 }
 
@@ -136,6 +123,9 @@ pub fn parse(path: &Path, text: &str) -> Result<UserConfig, UserConfigError> {
         let offset = e.span().map_or(0, |s| s.start);
         at(path, text, offset, e.message().to_string())
     })?;
+    if !file.price.is_empty() {
+        crate::core::cost::prices::parse_user(text).map_err(|e| at(path, text, 0, e))?;
+    }
     let mut config = UserConfig {
         path: Some(path.to_path_buf()),
         ..UserConfig::default()

@@ -213,7 +213,16 @@ fn simulate(
     let mut base = config.clone();
     base.summarizer = SummarizerConfig::Digest;
     let summarizer = summarize::from_config(&base.summarizer);
-    let grid = ops::simulate_grid(&[conv], &Strategy::ALL, windows, &base, summarizer.as_ref())?;
+    // The user's file was checked before the screen opened.
+    let prices = crate::user_file::prices().unwrap_or_default();
+    let grid = ops::simulate_grid(
+        &[conv],
+        &Strategy::ALL,
+        windows,
+        &base,
+        summarizer.as_ref(),
+        &prices,
+    )?;
     Ok(grid.into_iter().map(|(_, r)| r).collect())
 }
 

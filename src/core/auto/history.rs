@@ -4,6 +4,7 @@
 
 use super::replay::{Replay, replay_of_prefix};
 use crate::core::compact::budget::Budget;
+use crate::core::compact::estimate;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 use crate::core::model::timestamp::Timestamp;
@@ -25,6 +26,25 @@ pub struct HistoryPoint {
     /// Compaction events (0-based positions) appended since the request
     /// before.
     pub compactions_since: Vec<usize>,
+    /// Tokens at the start of `context` sent exactly as in the request
+    /// before (the prompt cache can serve no more): its whole context
+    /// unless a compaction or a new system prompt, tools or model came
+    /// between them; 0 for the first request.
+    pub kept: u64,
+    /// Tokens the model produced in answer, up to the next input.
+    pub output: u64,
+}
+
+impl HistoryPoint {
+    /// The request as the prompt cache sees it.
+    pub fn sent(&self) -> crate::core::cost::Sent {
+        crate::core::cost::Sent {
+            at: self.timestamp,
+            context: self.context,
+            kept: self.kept,
+            output: self.output,
+        }
+    }
 }
 
 /// The real context curve of `conv`: every request (as the simulation
@@ -38,15 +58,28 @@ pub fn history(
 ) -> Vec<HistoryPoint> {
     let mut replay = Replay::new(conv);
     let mut budget = budget_at(0);
-    let mut points = Vec::new();
+    let mut points: Vec<HistoryPoint> = Vec::new();
     let mut since: Vec<usize> = Vec::new();
     let mut last_visible: Option<&Kind> = None;
     let mut newest: Option<Timestamp> = None;
     let mut position = 0;
+    // Characters since the start of the stream a compaction or a config
+    // change left as they were sent at the request before.
+    let mut unchanged: Option<u64> = None;
+    let mut answer_chars: u64 = 0;
+    let mut answering = false;
+    let model = |b: &Budget| {
+        (
+            b.overhead_chars(),
+            b.window.as_ref().map(|w| w.source.clone()),
+        )
+    };
     for (i, e) in conv.events.iter().enumerate() {
         match &e.kind {
             Kind::Compaction(parsed) => {
                 if let Ok(c) = parsed {
+                    let cut = replay.unchanged_chars(std::slice::from_ref(&**c));
+                    unchanged = Some(unchanged.map_or(cut, |u| u.min(cut)));
                     // The replay paints what it is given as newest; a
                     // compaction stamped before an earlier one loses to it
                     // in the projection, so the prefix is projected afresh.
@@ -61,7 +94,15 @@ pub fn history(
                 position += 1;
                 continue;
             }
-            Kind::ConfigDelta => budget = budget_at(i + 1),
+            Kind::ConfigDelta => {
+                let next = budget_at(i + 1);
+                // Tools and the system prompt come first in a request: a
+                // change there (or another model) shares nothing.
+                if model(&next) != model(&budget) {
+                    unchanged = Some(0);
+                }
+                budget = next;
+            }
             _ => {}
         }
         if e.kind.is_conversation_event() {
@@ -73,20 +114,42 @@ pub fn history(
             Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
         );
         if is_output && after_input {
+            if let Some(last) = points.last_mut() {
+                last.output = estimate::tokens(std::mem::take(&mut answer_chars));
+            }
+            let context = budget.context_tokens(replay.total);
+            let kept = match (points.last(), unchanged.take()) {
+                (None, _) | (_, Some(0)) => 0,
+                (Some(p), None) => p.context,
+                (Some(p), Some(c)) => p.context.min(budget.context_tokens(c)),
+            };
             points.push(HistoryPoint {
                 raw_index: i,
                 turn: e.turn,
                 timestamp: e.timestamp,
-                context: budget.context_tokens(replay.total),
+                context,
                 usable: budget.usable(),
                 compactions_since: std::mem::take(&mut since),
+                kept,
+                output: 0,
             });
+            answering = true;
+        }
+        match e.kind {
+            Kind::ChatRequest | Kind::ToolCallResponse { .. } => answering = false,
+            Kind::ChatResponse(_) | Kind::ToolCallRequest { .. } if answering => {
+                answer_chars += e.chars;
+            }
+            _ => {}
         }
         if e.kind.is_model_visible() {
             last_visible = Some(&e.kind);
             replay.turn_chars[e.turn] += e.chars;
             replay.total += e.chars;
         }
+    }
+    if let Some(last) = points.last_mut() {
+        last.output = estimate::tokens(answer_chars);
     }
     points
 }

@@ -140,6 +140,45 @@ impl<'a> Replay<'a> {
             .collect()
     }
 
+    /// Projected characters at the start of the replayed stream that
+    /// `extra` leaves as they are sent now: everything before the first
+    /// event whose fate it changes (a summary changes its whole first
+    /// turn). All of it when `extra` changes nothing.
+    pub(super) fn unchanged_chars(&self, extra: &[Compaction]) -> u64 {
+        let mut touched: Vec<usize> = self.changes(extra).into_iter().map(|(t, _)| t).collect();
+        touched.sort_unstable();
+        let tools_of = |i: usize| self.compaction(extra, i).tool_calls;
+        let pairs = |id: &str| self.pairs.get(id).copied();
+        let name = |id: &str| self.names.get(id).copied().unwrap_or("unknown");
+        for t in touched {
+            let old = self.policies[t];
+            let new = self.policy_with(t, extra);
+            let before: u64 = self.turn_chars[..t].iter().sum();
+            if old.summary != new.summary {
+                return before;
+            }
+            if old.summary.is_some() || old == new {
+                continue;
+            }
+            let (start, end) = self.turn_spans[t];
+            let mut within = 0;
+            for e in self.events[start..end]
+                .iter()
+                .filter(|e| e.chars > 0 && e.kind.is_model_visible())
+            {
+                let a = projection::decide(e, &old, &tools_of, &pairs);
+                let b = projection::decide(e, &new, &tools_of, &pairs);
+                if (a.fate, a.change) != (b.fate, b.change) {
+                    return before + within;
+                }
+                if a.is_sent() {
+                    within += projection::sent_chars(e, a.change, name);
+                }
+            }
+        }
+        self.total
+    }
+
     pub(super) fn apply(&mut self, compactions: Vec<Compaction>) {
         let changes = self.changes(&compactions);
         let last = self.visible.saturating_sub(1);

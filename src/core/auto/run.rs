@@ -76,6 +76,24 @@ pub struct RequestPoint {
     pub turn: usize,
     /// Projected tokens of everything before it plus the system prompt.
     pub context: u64,
+    /// When the session made it (the answer's timestamp).
+    pub at: Option<crate::core::model::timestamp::Timestamp>,
+    /// Tokens at its start sent exactly as in the request before (see
+    /// `HistoryPoint::kept`).
+    pub kept: u64,
+    /// Tokens of the answer, up to the next input.
+    pub output: u64,
+}
+
+impl RequestPoint {
+    pub fn sent(&self) -> crate::core::cost::Sent {
+        crate::core::cost::Sent {
+            at: self.at,
+            context: self.context,
+            kept: self.kept,
+            output: self.output,
+        }
+    }
 }
 
 /// A run's measurements (auto.md's table).
@@ -105,6 +123,9 @@ pub struct Run {
     pub turns: usize,
     /// Tool results the backstop elided inside turns.
     pub backstop_elisions: usize,
+    /// What the provider would have billed (`ops` prices the runs it
+    /// makes; `None` for a run not yet priced).
+    pub billed: Option<crate::core::cost::Billed>,
 }
 
 /// Summary output is priced at this many input tokens (auto.md).
@@ -139,13 +160,13 @@ impl Run {
 /// The metric columns of a simulation run (auto.md's table), as the CLI's
 /// table and the inspector's simulation view both print them.
 pub const RUN_METRICS_HEADER: &str =
-    "  peak  over  reqs     input tok  elid  summ   summ in  summ out          cost";
+    "  peak  over  reqs     input tok  elid  summ   summ in  summ out          cost         billed";
 
 impl Run {
     /// This run's row under [`RUN_METRICS_HEADER`].
     pub fn metrics_row(&self) -> String {
         format!(
-            "{:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13}",
+            "{:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13} {:>14}",
             self.peak_ratio * 100.0,
             self.overflows,
             self.requests,
@@ -154,7 +175,9 @@ impl Run {
             self.summaries,
             fmt::thousands(self.summarizer_input_tokens),
             fmt::thousands(self.summarizer_output_tokens),
-            fmt::thousands(self.cost())
+            fmt::thousands(self.cost()),
+            self.billed
+                .map_or_else(|| "-".to_string(), |b| b.unit.format(b.total))
         )
     }
 }

@@ -63,9 +63,11 @@ pub fn run_with(
         final_chars: 0,
         turns: conv.turn_count,
         backstop_elisions: 0,
+        billed: None,
     };
     // The backstop's candidates: the live turn's tool results over the
-    // bound, oldest first, as (characters sent, characters once elided).
+    // bound, oldest first, as (characters sent, characters once elided,
+    // projected characters before it).
     let backstop = policy == Strategy::StagedBackstop;
     let bound = config
         .as_ref()
@@ -75,7 +77,11 @@ pub fn run_with(
     let hard_limit = config
         .as_ref()
         .map_or(u64::MAX, |c| (usable as f64 * c.hard_ratio).floor() as u64);
-    let mut live: Vec<(u64, u64)> = Vec::new();
+    let mut live: Vec<(u64, u64, u64)> = Vec::new();
+    // Characters a compaction left as the request before was sent them.
+    let mut unchanged: Option<u64> = None;
+    let mut answer_chars: u64 = 0;
+    let mut answering = false;
     let mut elided_in_turn = 0;
     // Simulated compactions are stamped after the stream's last event so
     // they always win, in the order they fire.
@@ -95,7 +101,11 @@ pub fn run_with(
         if e.kind.is_conversation_event() && current_turn != Some(e.turn) {
             if let (Some(done), Some(config)) = (current_turn, &config) {
                 clock += chrono::Duration::seconds(1);
-                boundary(conv, &mut replay, done, config, summarizer, clock, &mut out)?;
+                if let Some(cut) =
+                    boundary(conv, &mut replay, done, config, summarizer, clock, &mut out)?
+                {
+                    unchanged = Some(unchanged.map_or(cut, |u| u.min(cut)));
+                }
             }
             current_turn = Some(e.turn);
             replay.visible = e.turn + 1;
@@ -113,8 +123,9 @@ pub fn run_with(
                 && context > hard_limit
                 && live.len() > elided_in_turn + BACKSTOP_KEEP_LATEST
             {
-                let (sent, elided) = live[elided_in_turn];
+                let (sent, elided, before) = live[elided_in_turn];
                 elided_in_turn += 1;
+                unchanged = Some(unchanged.map_or(before, |u| u.min(before)));
                 replay.turn_chars[e.turn] -= sent - elided;
                 replay.total -= sent - elided;
                 out.backstop_elisions += 1;
@@ -126,10 +137,29 @@ pub fn run_with(
                 out.overflows += 1;
             }
             out.peak_ratio = out.peak_ratio.max(context as f64 / usable as f64);
+            if let Some(last) = out.points.last_mut() {
+                last.output = estimate::tokens(std::mem::take(&mut answer_chars));
+            }
+            let kept = match (out.points.last(), unchanged.take()) {
+                (None, _) => 0,
+                (Some(p), None) => p.context,
+                (Some(p), Some(c)) => p.context.min(budget.context_tokens(c)),
+            };
             out.points.push(RequestPoint {
                 turn: e.turn,
                 context,
+                at: e.timestamp,
+                kept,
+                output: 0,
             });
+            answering = true;
+        }
+        match e.kind {
+            Kind::ChatRequest | Kind::ToolCallResponse { .. } => answering = false,
+            Kind::ChatResponse(_) | Kind::ToolCallRequest { .. } if answering => {
+                answer_chars += e.chars;
+            }
+            _ => {}
         }
         if e.kind.is_model_visible() {
             last_visible = Some(&e.kind);
@@ -141,16 +171,21 @@ pub fn run_with(
             {
                 let name = replay.names.get(&**id).copied().unwrap_or("unknown");
                 let elided = projection::sent_chars(e, Change::StatusLine, |_| name);
-                live.push((e.chars, elided.min(e.chars)));
+                live.push((e.chars, elided.min(e.chars), replay.total - e.chars));
             }
         }
+    }
+    if let Some(last) = out.points.last_mut() {
+        last.output = estimate::tokens(answer_chars);
     }
     out.final_chars = replay.total;
     out.compactions = replay.overlays.into_iter().map(|o| o.compaction).collect();
     Ok(out)
 }
 
-/// Evaluates the trigger after turn `done` and applies what it returns.
+/// Evaluates the trigger after turn `done` and applies what it returns;
+/// the projected characters at the start that what it applied left as
+/// they were, if it applied anything.
 fn boundary(
     conv: &Conversation,
     replay: &mut Replay<'_>,
@@ -159,11 +194,11 @@ fn boundary(
     summarizer: &dyn Summarizer,
     now: Timestamp,
     out: &mut Run,
-) -> Result<(), summarize::SummarizeError> {
+) -> Result<Option<u64>, summarize::SummarizeError> {
     replay.visible = done + 1;
     let decision = trigger::evaluate(replay, Some(out.usable), config, now);
     if !decision.fired() {
-        return Ok(());
+        return Ok(None);
     }
     let mut texts = Vec::new();
     for s in super::write_summaries(conv, &decision, config, summarizer)? {
@@ -186,6 +221,8 @@ fn boundary(
             range: a.range(),
         });
     }
-    replay.apply(decision.actions.into_iter().map(|a| a.compaction).collect());
-    Ok(())
+    let compactions: Vec<_> = decision.actions.into_iter().map(|a| a.compaction).collect();
+    let cut = replay.unchanged_chars(&compactions);
+    replay.apply(compactions);
+    Ok(Some(cut))
 }

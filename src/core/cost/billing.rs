@@ -322,6 +322,37 @@ impl Total {
     }
 }
 
+/// A run's bill as `simulate` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Billed {
+    pub unit: Unit,
+    pub total: f64,
+    pub cache_read: u64,
+    pub cache_written: u64,
+    pub uncached: u64,
+    /// What the summarizer's calls cost (in `total`).
+    pub summarizer: f64,
+    /// The same run with every input token at the input price.
+    pub without_cache: f64,
+}
+
+impl Billed {
+    /// `sent` billed, plus `summarizer` for the summaries' calls.
+    pub fn of(billing: &Billing, sent: &[Sent], summarizer: f64) -> Billed {
+        let bills = bill(billing, sent);
+        let t = Total::of(billing, sent, &bills);
+        Billed {
+            unit: billing.unit,
+            total: t.cost + summarizer,
+            cache_read: t.read,
+            cache_written: t.written,
+            uncached: t.uncached,
+            summarizer,
+            without_cache: t.without_cache + summarizer,
+        }
+    }
+}
+
 /// The bill of every request of `sent`, in order, in one pass.
 pub fn bill(billing: &Billing, sent: &[Sent]) -> Vec<Bill> {
     let r = billing.rates;

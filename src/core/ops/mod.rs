@@ -7,6 +7,7 @@
 pub mod boundary;
 pub mod catalog;
 pub mod changes;
+pub mod cost;
 pub mod count;
 mod plan;
 mod preview;

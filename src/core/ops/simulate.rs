@@ -5,6 +5,7 @@ use crate::core::auto::AutoConfig;
 use crate::core::auto::run::{Run, Strategy};
 use crate::core::auto::simulate;
 use crate::core::compact::budget::Budget;
+use crate::core::cost::{Billed, Prices};
 use crate::core::model::conversation::Conversation;
 use crate::core::summarize::{SummarizeError, Summarizer};
 
@@ -24,6 +25,7 @@ pub fn simulate_grid(
     windows: &[u64],
     base: &AutoConfig,
     summarizer: &dyn Summarizer,
+    prices: &Prices,
 ) -> Result<Vec<(SimulationJob, Run)>, SummarizeError> {
     let mut jobs = Vec::new();
     for conversation in 0..convs.len() {
@@ -63,7 +65,15 @@ pub fn simulate_grid(
                                 base,
                                 summarizer,
                             )
-                            .map(|r| (j, r))
+                            .map(|mut r| {
+                                r.billed = Some(super::cost::bill_run(
+                                    convs[j.conversation],
+                                    &r,
+                                    base,
+                                    prices,
+                                ));
+                                (j, r)
+                            })
                         })
                         .collect::<Result<Vec<_>, _>>()
                 })
@@ -94,6 +104,11 @@ pub struct Total {
     pub summarizer_output_tokens: u64,
     pub cost: u64,
     pub backstop_elisions: usize,
+    /// The runs' bills added up, when every run was billed in one unit.
+    pub billed: Option<Billed>,
+    /// Runs billed in another unit than the first (their bills are not
+    /// added).
+    pub billed_apart: usize,
 }
 
 /// The runs summed per policy and window, in the order they first appear.
@@ -126,6 +141,18 @@ pub fn totals<'a>(runs: impl IntoIterator<Item = &'a Run>) -> Vec<Total> {
         t.summarizer_output_tokens += r.summarizer_output_tokens;
         t.cost += r.cost();
         t.backstop_elisions += r.backstop_elisions;
+        match (&mut t.billed, r.billed) {
+            (None, Some(b)) if t.billed_apart == 0 => t.billed = Some(b),
+            (Some(sum), Some(b)) if sum.unit == b.unit => {
+                sum.total += b.total;
+                sum.cache_read += b.cache_read;
+                sum.cache_written += b.cache_written;
+                sum.uncached += b.uncached;
+                sum.summarizer += b.summarizer;
+                sum.without_cache += b.without_cache;
+            }
+            _ => t.billed_apart += 1,
+        }
     }
     out
 }

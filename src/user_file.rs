@@ -1,0 +1,46 @@
+//! The user's own file, `$XDG_CONFIG_HOME/jp-inspect/config.toml` (or the
+//! file `JP_INSPECT_CONFIG` names): the inspector's keys and colours, and
+//! the `[[price]]` entries every shell costs requests with.
+
+use crate::core::cost::Prices;
+use std::path::PathBuf;
+
+/// The variable naming another file than the default.
+pub const ENV: &str = "JP_INSPECT_CONFIG";
+
+/// Where the user's file is: `$JP_INSPECT_CONFIG`, else
+/// `$XDG_CONFIG_HOME/jp-inspect/config.toml`, else `~/.config/…`.
+pub fn path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("jp-inspect/config.toml"))
+}
+
+/// The user's file, if there is one; none at the default place is no
+/// error, but a file named by `JP_INSPECT_CONFIG` must exist.
+pub fn read() -> anyhow::Result<Option<(PathBuf, String)>> {
+    let Some(path) = path() else {
+        return Ok(None);
+    };
+    let named = std::env::var_os(ENV).is_some_and(|v| !v.is_empty());
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some((path, text))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named => Ok(None),
+        Err(e) => Err(anyhow::anyhow!("{}: {e}", path.display())),
+    }
+}
+
+/// The prices to cost requests with: the user's entries over the table.
+pub fn prices() -> anyhow::Result<Prices> {
+    match read()? {
+        None => Ok(Prices::default()),
+        Some((path, text)) => crate::core::cost::prices::parse_user(&text)
+            .map(Prices::with_user)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display())),
+    }
+}
