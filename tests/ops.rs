@@ -100,7 +100,9 @@ fn the_simulation_grid_is_the_sequential_runs_in_order() {
     let base = AutoConfig::default();
     let digest = Digest::default();
     let windows = [32_000, 128_000];
-    let grid = ops::simulate_grid(&[&conv], &Strategy::ALL, &windows, &base, &digest).unwrap();
+    let prices = jp_inspect::core::cost::Prices::default();
+    let grid =
+        ops::simulate_grid(&[&conv], &Strategy::ALL, &windows, &base, &digest, &prices).unwrap();
     let mut k = 0;
     for p in Strategy::ALL {
         for w in windows {
@@ -110,6 +112,9 @@ fn the_simulation_grid_is_the_sequential_runs_in_order() {
             assert_eq!(run.input_tokens, alone.input_tokens);
             assert_eq!(run.overflows, alone.overflows);
             assert_eq!(run.firings.len(), alone.firings.len());
+            // The grid prices each run as pricing the lone run does.
+            let billed = ops::cost::bill_run(&conv, &alone, &base, &prices);
+            assert_eq!(run.billed, Some(billed));
             k += 1;
         }
     }

@@ -447,14 +447,15 @@ pub struct SimulateArgs {
     /// Context windows to simulate.
     #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]
     pub windows: Vec<u64>,
-    /// Policies to compare.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        value_enum,
-        default_value = "none,single,staged,staged+backstop"
-    )]
+    /// Policies to compare [default: none,single,staged,staged+backstop;
+    /// with --sweep, the one the swept setting changes].
+    #[arg(long, value_delimiter = ',', value_enum)]
     pub policies: Vec<Strategy>,
+    /// Run the simulation once per value of one setting and compare them:
+    /// `trigger_ratio=0.5,0.6,0.75,0.9`, `soft_ratio=…`, `hard_ratio=…`,
+    /// `recent_ratio=…`, or soft/hard pairs `soft/hard=0.5/0.8,0.6/0.9`.
+    #[arg(long, value_name = "SETTING=VALUES", value_parser = parse_sweep)]
+    pub sweep: Option<crate::core::auto::sweep::Sweep>,
     /// A TOML file changing the policies' parameters.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -473,6 +474,10 @@ pub struct SimulateArgs {
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_sweep(s: &str) -> Result<crate::core::auto::sweep::Sweep, String> {
+    crate::core::auto::sweep::Sweep::parse(s)
 }
 
 // The core's choices as clap's value lists, here so the core stays free of

@@ -29,9 +29,16 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     }
     let summarizer = summarize::by_name(args.summarizer, &base.summarizer)?;
     let prices = crate::user_file::prices()?;
-    let policies = &args.policies;
-
     let refs: Vec<&Conversation> = convs.iter().collect();
+    if let Some(sweep) = &args.sweep {
+        return run_sweep(&args, sweep, &refs, &base, summarizer.as_ref(), &prices);
+    }
+    let policies: &[Strategy] = if args.policies.is_empty() {
+        &Strategy::ALL
+    } else {
+        &args.policies
+    };
+
     let results: Vec<(usize, Run)> = ops::simulate_grid(
         &refs,
         policies,
@@ -66,6 +73,97 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     let mut lines = table(&convs, &results);
     if convs.len() > 1 {
         lines.extend(totals_table(&totals));
+    }
+    lines.extend(legend());
+    print_lines(lines)
+}
+
+/// `--sweep`: the policies the setting changes (or those asked), once per
+/// value, totalled over the conversations: a line per setting and window.
+fn run_sweep(
+    args: &SimulateArgs,
+    sweep: &crate::core::auto::sweep::Sweep,
+    convs: &[&Conversation],
+    base: &AutoConfig,
+    summarizer: &dyn summarize::Summarizer,
+    prices: &crate::core::cost::Prices,
+) -> anyhow::Result<()> {
+    if args.svg.is_some() {
+        anyhow::bail!("--svg draws one simulation; leave out --sweep to draw it");
+    }
+    let policies: &[Strategy] = if args.policies.is_empty() {
+        sweep.knob.strategies()
+    } else {
+        &args.policies
+    };
+    let mut settings = Vec::new();
+    for (label, config) in sweep.variants(base) {
+        let runs: Vec<(usize, Run)> =
+            ops::simulate_grid(convs, policies, &args.windows, &config, summarizer, prices)?
+                .into_iter()
+                .map(|(job, run)| (job.conversation, run))
+                .collect();
+        let totals = ops::totals(runs.iter().map(|(_, r)| r));
+        settings.push((label, runs, totals));
+    }
+    if args.json {
+        let out: Vec<Value> = settings
+            .iter()
+            .map(|(label, runs, totals)| {
+                json!({
+                    "setting": label,
+                    "runs": runs.iter().map(|(ci, r)| run_json(convs[*ci], r)).collect::<Vec<_>>(),
+                    "totals": totals.iter().map(total_json).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        return print_json(&json!({ "sweep": sweep.knob.name(), "settings": out }));
+    }
+    let mut lines = vec![
+        format!(
+            "{} over {} ({} turns in all)",
+            sweep.knob.name(),
+            crate::core::fmt::count(convs.len() as u64, "conversation"),
+            thousands(convs.iter().map(|c| c.turn_count as u64).sum())
+        ),
+        format!(
+            "{:<22} {:<15} {:>7} {:>6} {:>5} {:>5} {:>13} {:>5} {:>8} {:>14} {:>14}",
+            "setting",
+            "policy",
+            "window",
+            "peak",
+            "over",
+            "reqs",
+            "input tok",
+            "summ",
+            "summ/100t",
+            "billed",
+            "without cache"
+        ),
+    ];
+    let turns: u64 = convs.iter().map(|c| c.turn_count as u64).sum();
+    for (label, _, totals) in &settings {
+        for t in totals {
+            let billed = |f: fn(&crate::core::cost::Billed) -> f64| match (t.billed, t.billed_apart)
+            {
+                (Some(b), 0) => b.unit.format(f(&b)),
+                _ => "mixed units".to_string(),
+            };
+            lines.push(format!(
+                "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>8.1} {:>14} {:>14}",
+                label,
+                t.policy.as_str(),
+                window::human_tokens(t.window),
+                t.peak_ratio * 100.0,
+                t.overflows,
+                t.requests,
+                thousands(t.input_tokens),
+                t.summaries,
+                t.summaries as f64 * 100.0 / turns.max(1) as f64,
+                billed(|b| b.total),
+                billed(|b| b.without_cache),
+            ));
+        }
     }
     lines.extend(legend());
     print_lines(lines)

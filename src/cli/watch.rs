@@ -42,6 +42,7 @@ struct Watch<'a> {
     /// Watching every conversation (new ones too), or these ids.
     all: bool,
     tracked: Tracker,
+    withheld: ops::Withheld,
     /// Evaluations that failed, for `--once`'s exit code.
     failures: usize,
 }
@@ -87,6 +88,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         all: named.is_empty(),
         conversations,
         tracked,
+        withheld: ops::Withheld::default(),
         failures: 0,
     };
     if args.once {
@@ -202,8 +204,14 @@ impl Watch<'_> {
             |e| e.downcast_ref::<Error>().is_some_and(boundary::is_changed),
         );
         match attempt {
-            Attempt::Fired(conv, plan) => self.fired(&conv, &plan, "fired"),
-            Attempt::WouldFire(conv, plan) => self.fired(&conv, &plan, "would_fire"),
+            Attempt::Fired(conv, plan) => {
+                self.fired(&conv, &plan, "fired");
+                self.withheld(id, &conv, &plan);
+            }
+            Attempt::WouldFire(conv, plan) => {
+                self.fired(&conv, &plan, "would_fire");
+                self.withheld(id, &conv, &plan);
+            }
             Attempt::Skipped(why) => self.skip(id, &why),
             Attempt::Unreadable(e) => self.fail(id, &format!("cannot read it: {e}")),
             Attempt::Failed(e) => self.fail(id, &format!("nothing written: {e:#}")),
@@ -287,6 +295,16 @@ impl Watch<'_> {
             );
         } else {
             super::output::say_err(&format!("jp-inspect: {}: {why}", ConversationId(id)));
+        }
+    }
+
+    /// The summary the staged policy did not buy, once per episode.
+    fn withheld(&mut self, id: u64, conv: &Conversation, plan: &ops::Plan) {
+        if let Some(why) = self.withheld.say(id, plan) {
+            self.say(
+                json!({"event": "summary_withheld", "conversation": conv.display_id(), "reason": why}),
+                || format!("{}  {why}", conv.display_id()),
+            );
         }
     }
 

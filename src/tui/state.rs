@@ -62,6 +62,8 @@ pub struct Settings {
     pub auto_run: bool,
     /// The turns automatic compaction last saw, and jp's lock.
     pub boundaries: crate::core::ops::boundary::Tracker,
+    /// Whether a withheld summary's reason was said in this episode.
+    pub withheld: crate::core::ops::Withheld,
     /// A new turn came while jp held its lock: automatic compaction runs
     /// once jp lets go (checked at every tick until then).
     pub auto_waiting: bool,
@@ -261,6 +263,7 @@ impl State {
                 view: View::Inspect,
                 auto_run: false,
                 boundaries: Default::default(),
+                withheld: Default::default(),
                 auto_waiting: false,
             },
             status: Status::default(),

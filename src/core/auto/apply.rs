@@ -49,6 +49,7 @@ impl AutoConfig {
                 "recent_ratio" => self.recent_ratio = l.ratio(&key, v)?,
                 "recent_min_turns" => self.recent_min_turns = l.count(&key, v)?,
                 "keep_first" => self.keep_first = l.count(&key, v)?,
+                "summary_min_gain" => self.summary_min_gain = l.share(&key, v)?,
                 "rule" => l.rule(&key, v, &mut self.rule)?,
                 "elide" => l.rule(&key, v, &mut self.elide)?,
                 "summary" => self.summary = l.summary(&key, v)?,

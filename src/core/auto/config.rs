@@ -73,6 +73,11 @@ pub struct AutoConfig {
     pub keep_first: usize,
     pub elide: RuleConfig,
     pub summary: SummaryConfig,
+    /// A summary that cannot bring the context under the hard threshold
+    /// must take at least this share of the usable window out beyond the
+    /// boundary's elision, or it is not bought (0: always bought, as T4
+    /// says).
+    pub summary_min_gain: f64,
     // how summaries are made (jp-inspect's own table)
     pub summarizer: SummarizerConfig,
     /// What the thresholds measure: the whole context (default) or D50's
@@ -128,6 +133,7 @@ impl Default for AutoConfig {
                 summary: None,
             },
             summary: SummaryConfig::default(),
+            summary_min_gain: 0.1,
             summarizer: SummarizerConfig::Digest,
             context: Measure::Context,
             estimate: Estimate::Characters,

@@ -139,6 +139,16 @@ pub enum Note {
         threshold: u64,
         floor: usize,
     },
+    /// The staged hard stage's summary was not bought: even an empty one
+    /// leaves the context above the hard threshold, and it would take
+    /// out less than `min_gain` beyond the boundary's elision.
+    SummaryWithheld {
+        range: TurnRange,
+        estimate: u64,
+        threshold: u64,
+        gain: u64,
+        min_gain: u64,
+    },
 }
 
 impl fmt::Display for Note {
@@ -267,6 +277,23 @@ impl fmt::Display for Note {
                  the last {floor} turn(s) stay verbatim whatever they weigh",
                 t(estimate),
                 t(threshold)
+            ),
+            Note::SummaryWithheld {
+                range,
+                estimate,
+                threshold,
+                gain,
+                min_gain,
+            } => write!(
+                f,
+                "summary of turns {} not worth its call: even an empty one leaves {} (> hard {}), \
+                 and it takes out {} beyond the elision (< {}): the protected tail and the system \
+                 prompt are what is over",
+                range.human(),
+                t(estimate),
+                t(threshold),
+                t(gain),
+                t(min_gain)
             ),
         }
     }

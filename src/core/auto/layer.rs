@@ -83,6 +83,20 @@ impl Layer<'_> {
         }
     }
 
+    /// A share from 0 (none) to 1.
+    pub(super) fn share(&self, key: &str, v: &Value) -> Result<f64, ConfigError> {
+        match unwrap(v).as_f64() {
+            Some(r) if (0.0..=1.0).contains(&r) => Ok(r),
+            _ => self.err(
+                key,
+                format!(
+                    "expected a share from 0 to 1 (e.g. 0.1), found {}",
+                    describe(v)
+                ),
+            ),
+        }
+    }
+
     pub(super) fn string(&self, key: &str, v: &Value) -> Result<String, ConfigError> {
         unwrap(v).as_str().map(str::to_owned).map_or_else(
             || self.err(key, format!("expected a string, found {}", describe(v))),

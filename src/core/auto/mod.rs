@@ -10,6 +10,7 @@ mod replay;
 pub mod run;
 pub mod simulate;
 pub mod stream;
+pub mod sweep;
 pub mod trigger;
 
 pub use config::{AutoConfig, ConfigError, Estimate, Mode};

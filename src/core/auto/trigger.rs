@@ -321,6 +321,22 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 estimate = with(range);
                 reached = true;
             }
+            // A summary is a model call: one that leaves the context over
+            // the hard threshold anyway and takes out little more than the
+            // elision does is not bought (once per turn it would be).
+            let gain = after.saturating_sub(estimate);
+            let min_gain = (window as f64 * c.summary_min_gain).floor() as u64;
+            if c.summary_min_gain > 0.0 && above(estimate, window, c.hard_ratio) && gain < min_gain
+            {
+                d.notes.push(Note::SummaryWithheld {
+                    range,
+                    estimate,
+                    threshold: hard,
+                    gain,
+                    min_gain,
+                });
+                return;
+            }
             let soft = threshold(window, c.soft_ratio);
             if above(estimate, window, c.soft_ratio) {
                 d.notes.push(Note::AboveSoftAtFloor {

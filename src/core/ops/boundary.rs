@@ -103,6 +103,26 @@ pub enum Look {
     Boundary,
 }
 
+/// The followed conversations whose last boundary withheld a summary, so
+/// the reason is said once per episode of them, not at every turn.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Withheld(std::collections::BTreeSet<u64>);
+
+impl Withheld {
+    /// What to say of `plan`'s withheld summary at this boundary of `id`:
+    /// its reason the first time in an episode; nothing after, nor when
+    /// none was withheld (which ends the episode).
+    pub fn say(&mut self, id: u64, plan: &Plan) -> Option<String> {
+        match plan.withheld_summary() {
+            Some(note) => self.0.insert(id).then(|| note.to_string()),
+            None => {
+                self.0.remove(&id);
+                None
+            }
+        }
+    }
+}
+
 /// The turn boundaries of the conversations being followed, by id (jp
 /// renames a folder when the title changes; the id stays).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -17,7 +17,7 @@ mod rules;
 mod simulate;
 pub mod stats;
 
-pub use boundary::{AtBoundary, Boundary, compact_at_boundary};
+pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
 pub use preview::{
     RuleOptions, auto_headline, configured_rules, preview_auto, preview_reset, preview_rules,

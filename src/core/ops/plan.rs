@@ -211,6 +211,16 @@ impl Plan {
         }
     }
 
+    /// The staged policy's summary this plan did not buy, if any.
+    pub fn withheld_summary(&self) -> Option<&crate::core::auto::decision::Note> {
+        self.notes.iter().find_map(|n| match n {
+            PlanNote::Trigger(note @ crate::core::auto::decision::Note::SummaryWithheld { .. }) => {
+                Some(note)
+            }
+            _ => None,
+        })
+    }
+
     /// Drops the `k`-th addition (a previewed compaction the person
     /// deleted before writing).
     pub fn drop_addition(&mut self, k: usize) {

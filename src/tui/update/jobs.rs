@@ -195,9 +195,20 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                             format!("{kind} of turns {}", a.range().human())
                         })
                         .collect();
+                    let id = state
+                        .inspection
+                        .as_ref()
+                        .and_then(|m| m.conv.id)
+                        .unwrap_or(0);
+                    let withheld = state
+                        .settings
+                        .withheld
+                        .say(id, &plan)
+                        .map(|why| format!("; {why}"))
+                        .unwrap_or_default();
                     state.set_status(
                         format!(
-                            "automatic compaction fired: {} ({} → {} tok)",
+                            "automatic compaction fired: {} ({} → {} tok){withheld}",
                             what.join(", "),
                             thousands(plan.tokens.before),
                             thousands(plan.tokens.after)
