@@ -44,3 +44,10 @@ pub fn prices() -> anyhow::Result<Prices> {
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display())),
     }
 }
+
+/// [`prices`] read once per process, for the inspector's models (its
+/// start has said any mistake in the file already; one is read as none).
+pub fn known_prices() -> &'static Prices {
+    static P: std::sync::OnceLock<Prices> = std::sync::OnceLock::new();
+    P.get_or_init(|| prices().unwrap_or_default())
+}

@@ -969,4 +969,8 @@ fn a_compactions_detail_says_what_it_hid() {
         text.contains("the event (turns stored 0-based: from_turn 1 is turn 2)"),
         "{text}"
     );
+    // What it cost with the prompt cache, as `stats` says it.
+    let stats = common::json(&common::run_anywhere(&["stats", "--demo", "--json"]));
+    let said = stats["compactions"][0]["payback_text"].as_str().unwrap();
+    assert!(text.contains(&format!("cost: {said}")), "{said}\n{text}");
 }

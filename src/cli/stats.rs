@@ -37,6 +37,7 @@ pub(super) fn report(
         args.window.window,
         super::show::view(args.as_jp),
         ledger,
+        &crate::user_file::prices()?,
     );
     Ok((conv, report))
 }
@@ -183,6 +184,9 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
             timestamp::format(&f.timestamp),
             crate::core::fmt::signed_thousands(f.saved)
         ));
+        if let Some((_, text)) = &c.payback {
+            out.push(format!("     {text}"));
+        }
         if let Some(d) = &f.jp_differs {
             out.push(format!("     {d}"));
         }
@@ -190,6 +194,7 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
             out.push(format!("     warning: {w}"));
         }
     }
+    out.push(format!("billed: {}", r.billing));
     if !r.settings.is_empty() {
         out.push(String::new());
         out.push("settings not at their defaults, and where they came from:".into());

@@ -313,6 +313,9 @@ fn selected(state: &State) -> Option<DetailText> {
             if let Some(why) = &row.invalid {
                 header.push(format!("INVALID, left out of the projection: {why}"));
             }
+            if let Some((_, text)) = &row.payback {
+                header.push(format!("cost: {text}"));
+            }
             if let Some(d) = &row.jp_differs {
                 header.push(format!("today's jp ignores its over bound: {d}"));
             }

@@ -32,6 +32,8 @@ pub struct CompactionRow {
     pub jp_differs: Option<String>,
     /// What it does that its range doesn't say (backwards, endless).
     pub warning: Option<&'static str>,
+    /// What it costs and buys with the prompt cache, and in words.
+    pub payback: Option<(crate::core::cost::Payback, String)>,
 }
 
 /// The rows of the two panes, aligned by turn: block `b` (raw turn `b`) has
@@ -235,7 +237,7 @@ impl Inspection {
             estimate::estimate(&conv, &base, &overhead)
         });
         let layout = layout(&conv, &p);
-        let mut compactions = compaction_rows(&conv, &p, overhead.chars());
+        let mut compactions = compaction_rows(&conv, &p, overhead.chars(), end.is_none());
         if let Some(end) = end {
             // Only what was appended by then; what each saves is a figure of
             // the whole stream, not of that moment.
@@ -310,12 +312,27 @@ fn block_tokens(conv: &Conversation, p: &Projection, layout: &Layout) -> Vec<(u6
         .collect()
 }
 
-/// The compaction list: `stats`' rows, as the list shows them.
-fn compaction_rows(conv: &Conversation, p: &Projection, overhead_chars: u64) -> Vec<CompactionRow> {
-    ops::stats::compaction_entries(conv, p, overhead_chars)
-        .into_iter()
-        .map(CompactionRow::from)
-        .collect()
+/// The compaction list: `stats`' rows, as the list shows them, with what
+/// each costs and buys (`now`: not for a moment of the past, whose
+/// figures are of the whole stream).
+fn compaction_rows(
+    conv: &Conversation,
+    p: &Projection,
+    overhead_chars: u64,
+    now: bool,
+) -> Vec<CompactionRow> {
+    let entries = ops::stats::compaction_entries(conv, p, overhead_chars);
+    let entries = if now {
+        let billing = crate::core::cost::Billing::of_config(
+            conv.merged_config(),
+            crate::user_file::known_prices(),
+        );
+        let at_time = ops::stats::payback_at_time(conv, &Default::default(), None);
+        ops::stats::with_payback(entries, &billing, ops::cost::pace(conv), &at_time)
+    } else {
+        entries
+    };
+    entries.into_iter().map(CompactionRow::from).collect()
 }
 
 impl From<CompactionEntry> for CompactionRow {
@@ -334,6 +351,7 @@ impl From<CompactionEntry> for CompactionRow {
                 invalid: None,
                 jp_differs: f.jp_differs,
                 warning: f.warning,
+                payback: e.payback,
             },
             Err(why) => CompactionRow {
                 position: e.position,
@@ -347,6 +365,7 @@ impl From<CompactionEntry> for CompactionRow {
                 invalid: Some(why),
                 jp_differs: None,
                 warning: None,
+                payback: None,
             },
         }
     }

@@ -166,7 +166,11 @@ pub enum JobResult {
     },
     Written(Result<Written, Error>),
     Simulated(Result<Vec<Run>, Error>),
-    History(Vec<crate::core::auto::history::HistoryPoint>),
+    /// The session's requests and what each was billed.
+    History(
+        Vec<crate::core::auto::history::HistoryPoint>,
+        Box<crate::core::ops::cost::SessionCost>,
+    ),
     Checked(Result<crate::core::ops::changes::Changes, Error>),
     AsOf {
         end: usize,

@@ -95,6 +95,11 @@ pub struct AsOf {
     pub curve: Vec<(f64, f64)>,
     /// Where compactions were appended, on the same scale.
     pub compaction_marks: Vec<(f64, f64)>,
+    /// What the session was billed, when known.
+    pub cost: Option<crate::core::ops::cost::SessionCost>,
+    /// Where the prompt cache broke (a compaction, a new prompt, tools or
+    /// model, an entry past its TTL), on the same scale.
+    pub cache_breaks: Vec<(f64, f64)>,
 }
 
 /// Resolution of the drawn curve: more than any terminal is wide.
@@ -119,7 +124,28 @@ impl AsOf {
             points,
             curve,
             compaction_marks,
+            cost: None,
+            cache_breaks: Vec::new(),
         }
+    }
+
+    /// With what each request was billed, marking where the cache broke.
+    pub fn billed(mut self, cost: crate::core::ops::cost::SessionCost) -> AsOf {
+        let stride = self.points.len().div_ceil(CURVE_POINTS).max(1);
+        self.cache_breaks = cost
+            .bills
+            .chunks(stride)
+            .zip(&self.curve)
+            .filter(|(bills, _)| bills.iter().any(|b| b.broke.is_some()))
+            .map(|(_, &point)| point)
+            .collect();
+        self.cost = Some(cost);
+        self
+    }
+
+    /// The shown request's bill.
+    pub fn bill(&self) -> Option<&crate::core::cost::Bill> {
+        self.cost.as_ref()?.bills.get(self.current)
     }
 
     /// A request's context as a percentage of its usable window.

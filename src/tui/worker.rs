@@ -126,7 +126,12 @@ pub fn execute(job: Job) -> JobResult {
             conv,
             config,
             window,
-        } => JobResult::History(ops::history(&conv, &config, window)),
+        } => {
+            let points = ops::history(&conv, &config, window);
+            let cost =
+                ops::cost::session(&conv, &config, &points, crate::user_file::known_prices());
+            JobResult::History(points, Box::new(cost))
+        }
         Job::AsOf { conv, end, view } => JobResult::AsOf {
             end,
             inspection: Box::new(Inspection::build_at(conv, &[], view, Some(end))),
@@ -213,15 +218,14 @@ fn simulate(
     let mut base = config.clone();
     base.summarizer = SummarizerConfig::Digest;
     let summarizer = summarize::from_config(&base.summarizer);
-    // The user's file was checked before the screen opened.
-    let prices = crate::user_file::prices().unwrap_or_default();
+    let prices = crate::user_file::known_prices();
     let grid = ops::simulate_grid(
         &[conv],
         &Strategy::ALL,
         windows,
         &base,
         summarizer.as_ref(),
-        &prices,
+        prices,
     )?;
     Ok(grid.into_iter().map(|(_, r)| r).collect())
 }

@@ -133,3 +133,72 @@ pub fn pace(times: impl IntoIterator<Item = Option<Timestamp>>) -> Option<Durati
     gaps.sort_unstable();
     Some(gaps[gaps.len() / 2])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::cost::billing::CachePolicy;
+    use crate::core::cost::prices::Prices;
+    use crate::core::model::config::ModelId;
+
+    fn billing(model: &str, policy: CachePolicy) -> Billing {
+        Billing::of_model(
+            Some(&ModelId::Named(model.into())),
+            policy,
+            &Prices::default(),
+        )
+    }
+
+    #[test]
+    fn a_warm_cache_makes_a_compaction_pay_back_slowly() {
+        // 100k cached, the compaction keeps the first 20k and takes 30k out:
+        // the next request writes 50k again (50k x (3.75 - 0.30) = $0.1725
+        // more, less 30k x 0.30 saved), then saves 30k x $0.30 per M each.
+        let b = billing("anthropic/claude-sonnet-4-5", CachePolicy::Short);
+        let p = payback(&b, 100_000, 20_000, 30_000, Some(Duration::from_secs(40)));
+        assert!(p.warm);
+        assert_eq!(p.rewrites, 50_000);
+        assert!((p.saves_billed - 0.009).abs() < 1e-12);
+        assert!((p.next_extra - (0.1725 - 0.009)).abs() < 1e-12);
+        assert_eq!(p.requests, Some(1 + (0.1635_f64 / 0.009).ceil() as u64));
+        let s = p.sentence(&b);
+        assert!(s.starts_with("saves 30k a request; the next request writes 50k of cache again; pays for itself after 20 requests"), "{s}");
+        assert!(s.ends_with("(one every 40s, cache 5m)"), "{s}");
+    }
+
+    #[test]
+    fn past_the_ttl_or_without_a_cache_it_pays_at_once() {
+        let b = billing("anthropic/claude-sonnet-4-5", CachePolicy::Short);
+        let slow = payback(&b, 100_000, 20_000, 30_000, Some(Duration::from_secs(600)));
+        assert!(!slow.warm);
+        assert_eq!((slow.rewrites, slow.requests), (0, Some(1)));
+        let long = billing("anthropic/claude-sonnet-4-5", CachePolicy::Long);
+        assert!(
+            payback(
+                &long,
+                100_000,
+                20_000,
+                30_000,
+                Some(Duration::from_secs(600))
+            )
+            .warm
+        );
+        let off = billing("anthropic/claude-sonnet-4-5", CachePolicy::Off);
+        assert_eq!(
+            payback(&off, 100_000, 20_000, 30_000, None).requests,
+            Some(1)
+        );
+        assert_eq!(payback(&b, 100_000, 20_000, 0, None).requests, None);
+    }
+
+    #[test]
+    fn the_pace_is_the_median_gap() {
+        use chrono::TimeZone;
+        let t = |s: i64| Some(chrono::Utc.timestamp_opt(1_700_000_000 + s, 0).unwrap());
+        assert_eq!(
+            pace([t(0), t(10), None, t(20), t(1000)]),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(pace([t(0)]), None);
+    }
+}

@@ -142,3 +142,24 @@ pub fn bill_run(conv: &Conversation, run: &Run, config: &AutoConfig, prices: &Pr
         summaries.call(run.summarizer_input_tokens, run.summarizer_output_tokens),
     )
 }
+
+/// The session's pace: the median gap between its requests (an answer
+/// that follows a user or tool event), read off the events alone.
+pub fn pace(conv: &Conversation) -> Option<Duration> {
+    use crate::core::model::event::Kind;
+    let mut times = Vec::new();
+    let mut after_input = false;
+    for e in &conv.events {
+        match e.kind {
+            Kind::ChatRequest | Kind::ToolCallResponse { .. } => after_input = true,
+            Kind::ChatResponse(_) | Kind::ToolCallRequest { .. } => {
+                if after_input {
+                    times.push(e.timestamp);
+                }
+                after_input = false;
+            }
+            _ => {}
+        }
+    }
+    crate::core::cost::payback::pace(times)
+}

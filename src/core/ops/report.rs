@@ -14,6 +14,12 @@ pub struct Impact {
     pub saved: i64,
     /// Whether the model would be sent anything different at all.
     pub changes: bool,
+    /// Tokens of the context before it.
+    pub before: u64,
+    /// Tokens at the start of that context it leaves as they were sent
+    /// (the system prompt and tools included): where it breaks the prompt
+    /// cache.
+    pub kept: u64,
 }
 
 /// What the model is sent, compared without regard to which overlay made
@@ -64,9 +70,23 @@ pub fn effects(
         .map(|k| {
             let after = project(k + 1);
             let after_tokens = tokens(&after);
+            let (was, now) = (sent(&before), sent(&after));
+            let same = was.iter().zip(&now).take_while(|(a, b)| a == b).count();
+            let kept_chars: u64 = before.events[..same]
+                .iter()
+                .filter(|e| match e {
+                    Projected::Raw { index, .. } => {
+                        estimate::Category::of(&conv.events[*index].kind).is_some()
+                    }
+                    Projected::Summary { .. } => true,
+                })
+                .map(|e| before.chars(&conv.events, e))
+                .sum();
             let effect = Impact {
                 saved: before_tokens as i64 - after_tokens as i64,
-                changes: sent(&before) != sent(&after),
+                changes: was != now,
+                before: before_tokens,
+                kept: estimate::tokens(kept_chars + overhead_chars).min(before_tokens),
             };
             (before, before_tokens) = (after, after_tokens);
             effect
@@ -84,9 +104,21 @@ pub fn saved_per_compaction(
     p: &Projection,
     overhead_chars: u64,
 ) -> Vec<(usize, i64)> {
+    impact_per_compaction(conv, p, overhead_chars)
+        .into_iter()
+        .map(|(position, e)| (position, e.saved))
+        .collect()
+}
+
+/// [`saved_per_compaction`] with the whole of each one's impact.
+pub fn impact_per_compaction(
+    conv: &Conversation,
+    p: &Projection,
+    overhead_chars: u64,
+) -> Vec<(usize, Impact)> {
     p.overlays
         .iter()
         .zip(effects(conv, &p.overlays, 0, overhead_chars))
-        .map(|(o, e)| (o.position, e.saved))
+        .map(|(o, e)| (o.position, e))
         .collect()
 }

@@ -36,6 +36,8 @@ pub struct Stats {
     pub thresholds: Thresholds,
     pub estimate: EstimateReport,
     pub compactions: Vec<CompactionEntry>,
+    /// How the provider bills this conversation's requests.
+    pub billing: String,
     /// Settings not at their defaults, and where each came from.
     pub settings: BTreeMap<String, String>,
     pub notices: Vec<String>,
@@ -287,6 +289,9 @@ pub struct CompactionEntry {
     /// What it hid (`stats` fills it in; the inspector's list doesn't need
     /// it to open).
     pub ledger: Option<crate::core::compact::ledger::Entry>,
+    /// What it costs and buys with the prompt cache, in words too
+    /// ([`with_payback`] fills it in).
+    pub payback: Option<(crate::core::cost::Payback, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -297,6 +302,10 @@ pub struct CompactionFacts {
     pub timestamp: Timestamp,
     /// Tokens a request saves with it (against the projection without it).
     pub saved: i64,
+    /// Tokens of the context without it, and those at its start it leaves
+    /// as they were (where it breaks the prompt cache).
+    pub before: u64,
+    pub kept: u64,
     /// Where today's jp would do more with it, in words.
     pub jp_differs: Option<String>,
     /// Something odd about it (a range past the end, an empty one).
@@ -326,6 +335,10 @@ impl Serialize for CompactionEntry {
                     }
                     m.serialize_entry("fetched_again", &l.fetched_again)?;
                 }
+                if let Some((p, text)) = &self.payback {
+                    m.serialize_entry("payback", p)?;
+                    m.serialize_entry("payback_text", text)?;
+                }
             }
             Err(why) => {
                 m.serialize_entry("valid", &false)?;
@@ -334,6 +347,57 @@ impl Serialize for CompactionEntry {
         }
         m.end()
     }
+}
+
+/// `entries` with what each costs and buys at the session's pace: for a
+/// compaction the session's requests went on after, the context of the
+/// request before it and what the request after it kept (`at_time`, by
+/// position); else the context as it is now.
+pub fn with_payback(
+    mut entries: Vec<CompactionEntry>,
+    billing: &crate::core::cost::Billing,
+    pace: Option<std::time::Duration>,
+    at_time: &std::collections::HashMap<usize, (u64, u64)>,
+) -> Vec<CompactionEntry> {
+    for e in &mut entries {
+        if let Ok(f) = &e.facts {
+            let (before, kept) = match (e.event, at_time.get(&e.position)) {
+                (Some(_), Some(&t)) => t,
+                _ => (f.before, f.kept),
+            };
+            let p = crate::core::cost::payback::payback(
+                billing,
+                before,
+                kept,
+                f.saved.max(0) as u64,
+                pace,
+            );
+            let text = p.sentence(billing);
+            e.payback = Some((p, text));
+        }
+    }
+    entries
+}
+
+/// For each compaction requests followed, the context of the request
+/// before it and the tokens the request after it shared with that one
+/// (only read when there is a compaction: it replays the session).
+pub fn payback_at_time(
+    conv: &Conversation,
+    config: &AutoConfig,
+    window_override: Option<u64>,
+) -> std::collections::HashMap<usize, (u64, u64)> {
+    let mut out = std::collections::HashMap::new();
+    if conv.compactions().next().is_none() {
+        return out;
+    }
+    let points = super::history(conv, config, window_override);
+    for w in points.windows(2) {
+        for &c in &w[1].compactions_since {
+            out.insert(c, (w[0].context, w[1].kept));
+        }
+    }
+    out
 }
 
 /// `entries` with what each compaction in force hid.
@@ -361,8 +425,8 @@ pub fn compaction_entries(
     p: &Projection,
     overhead_chars: u64,
 ) -> Vec<CompactionEntry> {
-    let saved: std::collections::HashMap<usize, i64> =
-        super::saved_per_compaction(conv, p, overhead_chars)
+    let impact: std::collections::HashMap<usize, super::Impact> =
+        super::report::impact_per_compaction(conv, p, overhead_chars)
             .into_iter()
             .collect();
     let facts = |position: usize, x: &Compaction| CompactionFacts {
@@ -370,7 +434,9 @@ pub fn compaction_entries(
         range: x.range(),
         policies: x.policy_label(),
         timestamp: x.timestamp,
-        saved: saved.get(&position).copied().unwrap_or(0),
+        saved: impact.get(&position).map_or(0, |i| i.saved),
+        before: impact.get(&position).map_or(0, |i| i.before),
+        kept: impact.get(&position).map_or(0, |i| i.kept),
         jp_differs: jp_view::over_difference(conv, x).map(|d| d.describe()),
         warning: x.oddity(conv.turn_count).map(|o| o.describe()),
     };
@@ -380,6 +446,7 @@ pub fn compaction_entries(
             position: c.position,
             event: Some(c.event),
             ledger: None,
+            payback: None,
             facts: match c.parsed {
                 Ok(x) => Ok(facts(c.position, x)),
                 Err(why) => Err(why.to_string()),
@@ -391,6 +458,7 @@ pub fn compaction_entries(
             position: o.position,
             event: None,
             ledger: None,
+            payback: None,
             facts: Ok(facts(o.position, &o.compaction)),
         });
     }
@@ -407,8 +475,11 @@ pub fn stats(
     window_override: Option<u64>,
     view: View,
     ledger: bool,
+    prices: &crate::core::cost::Prices,
 ) -> Stats {
     let budget = super::budget(conv, config, window_override);
+    let billing = crate::core::cost::Billing::of_config(conv.merged_config(), prices);
+    let pace = super::cost::pace(conv);
     let p = projection::of_view(conv, view);
     let raw = estimate::of_raw(&conv.events);
     let projected = estimate::of_projection(&conv.events, &p);
@@ -430,15 +501,20 @@ pub fn stats(
         projected: Tally(projected),
         thresholds: Thresholds::of(config, usable),
         estimate: EstimateReport::of(conv, config),
-        compactions: if ledger {
-            with_ledger(
+        compactions: {
+            let entries = with_payback(
                 compaction_entries(conv, &p, budget.overhead_chars()),
-                conv,
-                &p,
-            )
-        } else {
-            compaction_entries(conv, &p, budget.overhead_chars())
+                &billing,
+                pace,
+                &payback_at_time(conv, config, window_override),
+            );
+            if ledger {
+                with_ledger(entries, conv, &p)
+            } else {
+                entries
+            }
         },
+        billing: billing.describe(),
         settings: config.origins.clone(),
         notices: config.notices.clone(),
     }

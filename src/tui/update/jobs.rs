@@ -252,7 +252,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 state.changed_on_disk = Some(changes);
             }
         }
-        JobResult::History(points) => {
+        JobResult::History(points, cost) => {
             state.status.busy = None;
             if points.is_empty() {
                 state.set_status(
@@ -261,7 +261,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 );
                 return;
             }
-            state.as_of = Some(crate::tui::state::AsOf::new(points));
+            state.as_of = Some(crate::tui::state::AsOf::new(points).billed(*cost));
             commands::step_request(state, 0, fx);
         }
         JobResult::AsOf { end, inspection } => {

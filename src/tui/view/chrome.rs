@@ -121,6 +121,26 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
                 ),
             ),
         );
+        if let (Some(b), Some(cost)) = (a.bill(), &a.cost) {
+            use crate::core::compact::window::human_tokens;
+            let broke = match b.broke {
+                Some(crate::core::cost::Break::Changed) => " · cache broken",
+                Some(crate::core::cost::Break::Expired) => " · cache expired",
+                None => "",
+            };
+            segments.insert(
+                2,
+                (
+                    3,
+                    Span::raw(format!(
+                        "cached {} · wrote {} · {}{broke}",
+                        human_tokens(b.read),
+                        human_tokens(b.written + b.uncached),
+                        cost.unit.format(b.cost)
+                    )),
+                ),
+            );
+        }
         segments.retain(|(_, s)| s.content != "follow off" && s.content != "○ follow");
     }
     let fits = |keep: u8| -> bool {

@@ -1,7 +1,8 @@
 //! "As of" mode's context curve: the context every request of the session
 //! was really sent, as a ratio of the usable window then, with the soft and
 //! hard lines, a mark at each request after which compactions were
-//! appended, and the request shown.
+//! appended, a bar where the prompt cache broke (a compaction, a new
+//! prompt, an entry past its TTL), and the request shown.
 
 use crate::tui::state::{AsOf, State};
 use ratatui::Frame;
@@ -28,6 +29,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         line(state.settings.config.hard_ratio),
     );
     let compactions = &a.compaction_marks;
+    let breaks = &a.cache_breaks;
     let current: Vec<(f64, f64)> = a
         .point()
         .map(|p| (a.current as f64, AsOf::ratio(p)))
@@ -56,6 +58,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             .graph_type(GraphType::Line)
             .style(fg(Color::LightGreen))
             .data(curve),
+        Dataset::default()
+            .marker(Marker::Bar)
+            .graph_type(GraphType::Scatter)
+            .style(fg(Color::LightRed))
+            .data(breaks),
         Dataset::default()
             .marker(Marker::Dot)
             .graph_type(GraphType::Scatter)

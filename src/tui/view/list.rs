@@ -102,6 +102,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 if let Some(w) = r.warning {
                     s.push_str(&format!("  ⚠ {w}"));
                 }
+                // Last, so a narrow list cuts it first.
+                if area.width >= 140
+                    && let Some((p, _)) = &r.payback
+                {
+                    s.push_str(&format!("   {}", pays(p)));
+                }
                 s
             }
         };
@@ -120,6 +126,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// When a compaction pays for itself, in a few words.
+fn pays(p: &crate::core::cost::Payback) -> String {
+    match p.requests {
+        None => "never pays".into(),
+        Some(1) => "pays at once".into(),
+        Some(n) => format!("pays after {n} req"),
+    }
 }
 
 #[cfg(test)]
