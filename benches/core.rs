@@ -57,11 +57,32 @@ fn real(c: &mut Criterion) {
     load_bench(c, "largest real conversation", &dir, 50);
     show_json_bench(c, "largest real conversation", &dir, 50);
     provenance_and_context(c, &dir);
-    let conv = load::load(&dir).unwrap();
+    history_bench(c, "largest real conversation", &dir, 50);
+}
+
+/// `history` as it is now made: the real context curve, then every
+/// request through the prompt-cache model (one pass each), against the
+/// curve alone.
+fn history_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
+    let conv = load::load(dir).unwrap();
     let config = AutoConfig::default();
-    let mut g = c.benchmark_group("largest real conversation, history");
+    let prices = jp_inspect::core::cost::Prices::default();
+    let mut g = c.benchmark_group(format!("{name}, history"));
+    g.sample_size(samples);
     g.bench_function("the real context curve, one pass", |b| {
         b.iter(|| black_box(jp_inspect::core::ops::history(&conv, &config, None).len()))
+    });
+    g.bench_function("the curve + the cache model and prices", |b| {
+        b.iter(|| {
+            let points = jp_inspect::core::ops::history(&conv, &config, None);
+            black_box(jp_inspect::core::ops::cost::session(&conv, &config, &points, &prices).total)
+        })
+    });
+    let points = jp_inspect::core::ops::history(&conv, &config, None);
+    g.bench_function("the cache model alone", |b| {
+        b.iter(|| {
+            black_box(jp_inspect::core::ops::cost::session(&conv, &config, &points, &prices).total)
+        })
     });
     g.finish();
 }
@@ -187,6 +208,7 @@ fn write_under_lock(c: &mut Criterion) {
 fn hundred_mb(c: &mut Criterion) {
     load_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
     show_json_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
+    history_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
 }
 
 /// The whole process, as a script meets it: start-up on an empty

@@ -23,6 +23,12 @@ shot() {
   echo "screenshots/$1.png"
 }
 
+# A compaction's detail: what it costs with the prompt cache, what it hid.
+tmux send-keys -t "$session" Tab Tab Enter; sleep 1
+shot compaction
+tmux send-keys -t "$session" Escape; sleep 0.5
+tmux send-keys -t "$session" Tab; sleep 0.5
+
 # Main view, a few turns in, on the raw pane.
 tmux send-keys -t "$session" n n n n j j j j; sleep 0.5
 shot main
@@ -58,6 +64,17 @@ shot undo
 
 tmux send-keys -t "$session" q
 sleep 0.5
+
+# Headless: what the demo session cost, request by request, and what its
+# compactions hid.
+text() {
+  local name=$1; shift
+  { "$bin" "$@" 2>/dev/null | head -48; } > "/tmp/$name.ans"
+  python3 screenshots/ansi2png.py "/tmp/$name.ans" "screenshots/$name.png"
+  echo "screenshots/$name.png"
+}
+text history-cost history --demo
+text lost lost --demo
 tmux kill-session -t "$session" 2>/dev/null || true
 
 # The picker, on a workspace of the demo and the shared fixtures.
@@ -73,6 +90,17 @@ sleep 3
 shot picker
 tmux send-keys -t "$session" q
 sleep 0.5
+
+# Headless: what the demo session cost, request by request, and what its
+# compactions hid.
+text() {
+  local name=$1; shift
+  { "$bin" "$@" 2>/dev/null | head -48; } > "/tmp/$name.ans"
+  python3 screenshots/ansi2png.py "/tmp/$name.ans" "screenshots/$name.png"
+  echo "screenshots/$name.png"
+}
+text history-cost history --demo
+text lost lost --demo
 tmux kill-session -t "$session" 2>/dev/null || true
 rm -rf "$ws"
 

@@ -453,7 +453,8 @@ pub struct SimulateArgs {
     pub policies: Vec<Strategy>,
     /// Run the simulation once per value of one setting and compare them:
     /// `trigger_ratio=0.5,0.6,0.75,0.9`, `soft_ratio=…`, `hard_ratio=…`,
-    /// `recent_ratio=…`, or soft/hard pairs `soft/hard=0.5/0.8,0.6/0.9`.
+    /// `recent_ratio=…`, soft/hard pairs `soft/hard=0.5/0.8,0.6/0.9`, or
+    /// `summary_min_gain=0,0.1` (0: every summary the hard stage asks for).
     #[arg(long, value_name = "SETTING=VALUES", value_parser = parse_sweep)]
     pub sweep: Option<crate::core::auto::sweep::Sweep>,
     /// A TOML file changing the policies' parameters.

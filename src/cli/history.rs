@@ -61,7 +61,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
         ),
         format!(
             "{:>4} {:>5} {:>6} {:>8}  {:>10} {:>7} {:>10} {:>10} {:>10}  compactions appended since the request before",
-            "#", "turn", "event", "time", "context", "ratio", "cached", "written", "cost"
+            "#", "turn", "event", "time", "context", "ratio", "cached", "new", "cost"
         ),
     ];
     let all: Vec<_> = conv.compactions().collect();
@@ -102,7 +102,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
                 .unwrap_or_else(|| "-".into()),
             if r.is_some_and(|r| r > 1.0) { "!" } else { " " },
             thousands(b.read),
-            thousands(b.written),
+            thousands(b.written + b.uncached),
             cost.unit.format(b.cost),
             since
         ));
@@ -112,7 +112,8 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     lines.push(
         "context: system prompt + tools + the projected events the request was sent (only the \
          compactions appended before it); ratio: of the usable window then; ! overflow; cached: \
-         read from the prompt cache; written: to it; cost: the request with its answer. Turns 1-based."
+         read from the prompt cache; new: the rest, written to the cache (Anthropic) or sent \
+         uncached; cost: the request with its answer. Turns 1-based."
             .into(),
     );
     print_lines(lines)

@@ -127,7 +127,7 @@ fn run_sweep(
             thousands(convs.iter().map(|c| c.turn_count as u64).sum())
         ),
         format!(
-            "{:<22} {:<15} {:>7} {:>6} {:>5} {:>5} {:>13} {:>5} {:>8} {:>14} {:>14}",
+            "{:<22} {:<15} {:>7} {:>6} {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>14} {:>14}",
             "setting",
             "policy",
             "window",
@@ -135,6 +135,7 @@ fn run_sweep(
             "over",
             "reqs",
             "input tok",
+            "elid",
             "summ",
             "summ/100t",
             "billed",
@@ -150,7 +151,7 @@ fn run_sweep(
                 _ => "mixed units".to_string(),
             };
             lines.push(format!(
-                "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>8.1} {:>14} {:>14}",
+                "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9.1} {:>14} {:>14}",
                 label,
                 t.policy.as_str(),
                 window::human_tokens(t.window),
@@ -158,6 +159,7 @@ fn run_sweep(
                 t.overflows,
                 t.requests,
                 thousands(t.input_tokens),
+                t.elisions,
                 t.summaries,
                 t.summaries as f64 * 100.0 / turns.max(1) as f64,
                 billed(|b| b.total),

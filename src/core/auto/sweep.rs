@@ -14,6 +14,8 @@ pub enum Knob {
     Recent,
     /// The soft and hard thresholds together.
     SoftHard,
+    /// What a summary must take out to be bought (0: always bought).
+    SummaryMinGain,
 }
 
 impl Knob {
@@ -24,6 +26,7 @@ impl Knob {
             "hard_ratio" | "hard" => Knob::Hard,
             "recent_ratio" | "recent" => Knob::Recent,
             "soft/hard" | "soft_ratio/hard_ratio" => Knob::SoftHard,
+            "summary_min_gain" => Knob::SummaryMinGain,
             _ => return None,
         })
     }
@@ -35,6 +38,7 @@ impl Knob {
             Knob::Hard => "hard_ratio",
             Knob::Recent => "recent_ratio",
             Knob::SoftHard => "soft/hard",
+            Knob::SummaryMinGain => "summary_min_gain",
         }
     }
 
@@ -64,16 +68,20 @@ impl Sweep {
         let knob = Knob::parse(key.trim()).ok_or_else(|| {
             format!(
                 "`{key}`: the settings a sweep varies are trigger_ratio, soft_ratio, hard_ratio, \
-                 recent_ratio and soft/hard"
+                 recent_ratio, soft/hard and summary_min_gain"
             )
         })?;
+        // A share may be 0 (the rule off); a threshold may not.
+        let zero = knob == Knob::SummaryMinGain;
         let ratio = |s: &str| -> Result<f64, String> {
             let v: f64 = s
                 .trim()
                 .parse()
                 .map_err(|_| format!("`{s}` is not a number"))?;
-            if v > 0.0 && v <= 1.0 {
+            if (v > 0.0 || (zero && v == 0.0)) && v <= 1.0 {
                 Ok(v)
+            } else if zero {
+                Err(format!("{v}: a share is from 0 to 1"))
             } else {
                 Err(format!("{v}: a ratio is more than 0 and at most 1"))
             }
@@ -119,6 +127,7 @@ impl Sweep {
                             Knob::Soft => c.soft_ratio = v,
                             Knob::Hard => c.hard_ratio = v,
                             Knob::Recent => c.recent_ratio = v,
+                            Knob::SummaryMinGain => c.summary_min_gain = v,
                             Knob::SoftHard => {}
                         }
                         format!("{}={v}", knob.name())
@@ -164,5 +173,8 @@ mod tests {
                 .contains("trigger_ratio")
         );
         assert!(Sweep::parse("trigger_ratio").is_err());
+        let g = Sweep::parse("summary_min_gain=0,0.1").unwrap();
+        assert_eq!(g.variants(&AutoConfig::default())[0].1.summary_min_gain, 0.0);
+        assert!(Sweep::parse("trigger_ratio=0").is_err());
     }
 }
