@@ -174,7 +174,10 @@ mod tests {
         );
         assert!(Sweep::parse("trigger_ratio").is_err());
         let g = Sweep::parse("summary_min_gain=0,0.1").unwrap();
-        assert_eq!(g.variants(&AutoConfig::default())[0].1.summary_min_gain, 0.0);
+        assert_eq!(
+            g.variants(&AutoConfig::default())[0].1.summary_min_gain,
+            0.0
+        );
         assert!(Sweep::parse("trigger_ratio=0").is_err());
     }
 }
