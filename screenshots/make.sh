@@ -91,16 +91,6 @@ shot picker
 tmux send-keys -t "$session" q
 sleep 0.5
 
-# Headless: what the demo session cost, request by request, and what its
-# compactions hid.
-text() {
-  local name=$1; shift
-  { "$bin" "$@" 2>/dev/null | head -48; } > "/tmp/$name.ans"
-  python3 screenshots/ansi2png.py "/tmp/$name.ans" "screenshots/$name.png"
-  echo "screenshots/$name.png"
-}
-text history-cost history --demo
-text lost lost --demo
 tmux kill-session -t "$session" 2>/dev/null || true
 rm -rf "$ws"
 

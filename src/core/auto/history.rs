@@ -3,8 +3,8 @@
 //! appended.
 
 use super::replay::{Replay, replay_of_prefix};
+use super::sends::Sends;
 use crate::core::compact::budget::Budget;
-use crate::core::compact::estimate;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 use crate::core::model::timestamp::Timestamp;
@@ -63,11 +63,7 @@ pub fn history(
     let mut last_visible: Option<&Kind> = None;
     let mut newest: Option<Timestamp> = None;
     let mut position = 0;
-    // Characters since the start of the stream a compaction or a config
-    // change left as they were sent at the request before.
-    let mut unchanged: Option<u64> = None;
-    let mut answer_chars: u64 = 0;
-    let mut answering = false;
+    let mut sends = Sends::default();
     let model = |b: &Budget| {
         (
             b.overhead_chars(),
@@ -78,8 +74,7 @@ pub fn history(
         match &e.kind {
             Kind::Compaction(parsed) => {
                 if let Ok(c) = parsed {
-                    let cut = replay.unchanged_chars(std::slice::from_ref(&**c));
-                    unchanged = Some(unchanged.map_or(cut, |u| u.min(cut)));
+                    sends.cut(replay.unchanged_chars(std::slice::from_ref(&**c)));
                     // The replay paints what it is given as newest; a
                     // compaction stamped before an earlier one loses to it
                     // in the projection, so the prefix is projected afresh.
@@ -99,7 +94,7 @@ pub fn history(
                 // Tools and the system prompt come first in a request: a
                 // change there (or another model) shares nothing.
                 if model(&next) != model(&budget) {
-                    unchanged = Some(0);
+                    sends.cut_everything();
                 }
                 budget = next;
             }
@@ -114,15 +109,11 @@ pub fn history(
             Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
         );
         if is_output && after_input {
-            if let Some(last) = points.last_mut() {
-                last.output = estimate::tokens(std::mem::take(&mut answer_chars));
-            }
             let context = budget.context_tokens(replay.total);
-            let kept = match (points.last(), unchanged.take()) {
-                (None, _) | (_, Some(0)) => 0,
-                (Some(p), None) => p.context,
-                (Some(p), Some(c)) => p.context.min(budget.context_tokens(c)),
-            };
+            let (answer, kept) = sends.request(points.last().map(|p| p.context), &budget);
+            if let Some(last) = points.last_mut() {
+                last.output = answer;
+            }
             points.push(HistoryPoint {
                 raw_index: i,
                 turn: e.turn,
@@ -133,15 +124,8 @@ pub fn history(
                 kept,
                 output: 0,
             });
-            answering = true;
         }
-        match e.kind {
-            Kind::ChatRequest | Kind::ToolCallResponse { .. } => answering = false,
-            Kind::ChatResponse(_) | Kind::ToolCallRequest { .. } if answering => {
-                answer_chars += e.chars;
-            }
-            _ => {}
-        }
+        sends.see(&e.kind, e.chars);
         if e.kind.is_model_visible() {
             last_visible = Some(&e.kind);
             replay.turn_chars[e.turn] += e.chars;
@@ -149,7 +133,7 @@ pub fn history(
         }
     }
     if let Some(last) = points.last_mut() {
-        last.output = estimate::tokens(answer_chars);
+        last.output = sends.last_answer();
     }
     points
 }

@@ -8,6 +8,7 @@ pub mod history;
 mod layer;
 mod replay;
 pub mod run;
+mod sends;
 pub mod simulate;
 pub mod stream;
 pub mod sweep;

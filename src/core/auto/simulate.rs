@@ -9,6 +9,7 @@
 use super::config::AutoConfig;
 use super::replay::Replay;
 use super::run::{BACKSTOP_KEEP_LATEST, Firing, RequestPoint, Run, Strategy};
+use super::sends::Sends;
 use super::trigger::{self, ActionKind};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
@@ -78,10 +79,7 @@ pub fn run_with(
         .as_ref()
         .map_or(u64::MAX, |c| (usable as f64 * c.hard_ratio).floor() as u64);
     let mut live: Vec<(u64, u64, u64)> = Vec::new();
-    // Characters a compaction left as the request before was sent them.
-    let mut unchanged: Option<u64> = None;
-    let mut answer_chars: u64 = 0;
-    let mut answering = false;
+    let mut sends = Sends::default();
     let mut elided_in_turn = 0;
     // Simulated compactions are stamped after the stream's last event so
     // they always win, in the order they fire.
@@ -104,7 +102,7 @@ pub fn run_with(
                 if let Some(cut) =
                     boundary(conv, &mut replay, done, config, summarizer, clock, &mut out)?
                 {
-                    unchanged = Some(unchanged.map_or(cut, |u| u.min(cut)));
+                    sends.cut(cut);
                 }
             }
             current_turn = Some(e.turn);
@@ -125,7 +123,7 @@ pub fn run_with(
             {
                 let (sent, elided, before) = live[elided_in_turn];
                 elided_in_turn += 1;
-                unchanged = Some(unchanged.map_or(before, |u| u.min(before)));
+                sends.cut(before);
                 replay.turn_chars[e.turn] -= sent - elided;
                 replay.total -= sent - elided;
                 out.backstop_elisions += 1;
@@ -137,14 +135,10 @@ pub fn run_with(
                 out.overflows += 1;
             }
             out.peak_ratio = out.peak_ratio.max(context as f64 / usable as f64);
+            let (answer, kept) = sends.request(out.points.last().map(|p| p.context), &budget);
             if let Some(last) = out.points.last_mut() {
-                last.output = estimate::tokens(std::mem::take(&mut answer_chars));
+                last.output = answer;
             }
-            let kept = match (out.points.last(), unchanged.take()) {
-                (None, _) => 0,
-                (Some(p), None) => p.context,
-                (Some(p), Some(c)) => p.context.min(budget.context_tokens(c)),
-            };
             out.points.push(RequestPoint {
                 turn: e.turn,
                 context,
@@ -152,15 +146,8 @@ pub fn run_with(
                 kept,
                 output: 0,
             });
-            answering = true;
         }
-        match e.kind {
-            Kind::ChatRequest | Kind::ToolCallResponse { .. } => answering = false,
-            Kind::ChatResponse(_) | Kind::ToolCallRequest { .. } if answering => {
-                answer_chars += e.chars;
-            }
-            _ => {}
-        }
+        sends.see(&e.kind, e.chars);
         if e.kind.is_model_visible() {
             last_visible = Some(&e.kind);
             // The turn being replayed has no compaction yet: raw size.
@@ -176,7 +163,7 @@ pub fn run_with(
         }
     }
     if let Some(last) = out.points.last_mut() {
-        last.output = estimate::tokens(answer_chars);
+        last.output = sends.last_answer();
     }
     out.final_chars = replay.total;
     out.compactions = replay.overlays.into_iter().map(|o| o.compaction).collect();
