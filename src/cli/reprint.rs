@@ -17,6 +17,7 @@ const INDENT: &[u8] = b"  ";
 pub fn event(out: &mut Vec<u8>, raw: &str, kind: &str, level: usize) -> Option<()> {
     let start = out.len();
     let mut p = Printer {
+        text: raw,
         src: raw.as_bytes(),
         pos: 0,
         out,
@@ -37,12 +38,41 @@ pub fn event(out: &mut Vec<u8>, raw: &str, kind: &str, level: usize) -> Option<(
 pub fn escaped(out: &mut Vec<u8>, s: &str) {
     out.reserve(s.len() + 2);
     out.push(b'"');
+    escape_body(out, s);
+    out.push(b'"');
+}
+
+/// [`escaped`] of the text `s` decodes to by jp's storage rule, decoded
+/// and written a piece at a time; false, with `out` as it was, when the
+/// rule keeps `s`.
+fn decoded(out: &mut Vec<u8>, s: &str) -> bool {
+    let start = out.len();
+    out.reserve(s.len() / 4 * 3 + 2);
+    out.push(b'"');
+    if encoding::for_each_decoded(s, |text| escape_body(out, text)).is_none() {
+        out.truncate(start);
+        return false;
+    }
+    out.push(b'"');
+    true
+}
+
+/// `s` escaped as in a JSON string, without the quotes.
+fn escape_body(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let mut clean = 0;
     let mut i = 0;
     while i < bytes.len() {
-        // Eight bytes at a time while none of them needs escaping, then
-        // straight to the first that does.
+        // Sixteen, then eight bytes at a time while none of them needs
+        // escaping, then straight to the first that does.
+        if i + 16 <= bytes.len() {
+            let lo = u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or_default());
+            let hi = u64::from_le_bytes(bytes[i + 8..i + 16].try_into().unwrap_or_default());
+            if escape_mask(lo) | escape_mask(hi) == 0 {
+                i += 16;
+                continue;
+            }
+        }
         if i + 8 <= bytes.len() {
             let w = u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or_default());
             let m = escape_mask(w);
@@ -85,7 +115,6 @@ pub fn escaped(out: &mut Vec<u8>, s: &str) {
         clean = i;
     }
     out.extend_from_slice(&bytes[clean..]);
-    out.push(b'"');
 }
 
 /// The high bit of each byte of `w` (little-endian) that is `"`, `\` or
@@ -113,6 +142,8 @@ enum Decode<'k> {
 }
 
 struct Printer<'s, 'o> {
+    /// The event's text, and the same as bytes.
+    text: &'s str,
     src: &'s [u8],
     pos: usize,
     out: &'o mut Vec<u8>,
@@ -195,7 +226,9 @@ impl<'s> Printer<'s, '_> {
                 break;
             }
         }
-        std::str::from_utf8(&self.src[start..self.pos]).ok()
+        // Both ends are quotes, so char boundaries of text already known to
+        // be UTF-8: no second check of what can be megabytes.
+        self.text.get(start..self.pos)
     }
 
     fn string(&mut self, literal: &str, decode: Decode<'_>) -> Option<()> {
@@ -211,10 +244,13 @@ impl<'s> Printer<'s, '_> {
         } else {
             Cow::Borrowed(&literal[1..literal.len() - 1])
         };
-        match decoding.then(|| encoding::decode_storage(&text)) {
-            Some(Cow::Owned(plain)) => escaped(self.out, &plain),
-            _ if !escapes => self.out.extend_from_slice(literal.as_bytes()),
-            _ => escaped(self.out, &text),
+        if decoding && decoded(self.out, &text) {
+            return Some(());
+        }
+        if escapes {
+            escaped(self.out, &text);
+        } else {
+            self.out.extend_from_slice(literal.as_bytes());
         }
         Some(())
     }

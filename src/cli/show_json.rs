@@ -47,20 +47,30 @@ pub fn write(
     });
     out.write_all(&buf)?;
     let batches = batches(len, weight);
-    let render_batch = |range: std::ops::Range<usize>| -> anyhow::Result<Vec<u8>> {
-        let mut b = Vec::with_capacity(BATCH_BYTES * 3 / 2);
+    let render_batch = |range: std::ops::Range<usize>, b: &mut Vec<u8>| -> anyhow::Result<()> {
+        b.clear();
         for i in range {
             if i > 0 {
                 b.push(b',');
             }
-            render(&mut b, i)?;
+            render(b, i)?;
         }
-        Ok(b)
+        Ok(())
     };
+    // Two buffers for the whole document: a fresh one per batch would be
+    // a fresh mapping, every page of it faulted in and zeroed by the kernel
+    // (a sixth of the time on 100 MB).
+    let (mut first_buf, mut second_buf) = (
+        Vec::with_capacity(BATCH_BYTES * 3 / 2),
+        Vec::with_capacity(BATCH_BYTES * 3 / 2),
+    );
     for pair in batches.chunks(2) {
         let (first, second) = std::thread::scope(|s| {
-            let second = pair.get(1).cloned().map(|r| s.spawn(|| render_batch(r)));
-            let first = render_batch(pair[0].clone());
+            let second = pair
+                .get(1)
+                .cloned()
+                .map(|r| s.spawn(|| render_batch(r, &mut second_buf)));
+            let first = render_batch(pair[0].clone(), &mut first_buf);
             // A renderer that panicked must not leave a hole in the array.
             let second = second.map(|h| {
                 h.join()
@@ -68,9 +78,11 @@ pub fn write(
             });
             (first, second)
         });
-        out.write_all(&first?)?;
+        first?;
+        out.write_all(&first_buf)?;
         if let Some(second) = second {
-            out.write_all(&second?)?;
+            second?;
+            out.write_all(&second_buf)?;
         }
     }
     buf.clear();

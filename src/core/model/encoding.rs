@@ -35,9 +35,21 @@ pub fn try_decode_standard(s: &str) -> Option<String> {
 }
 
 /// The decoded size of `s` in bytes and characters when `jp`'s rule decodes
-/// it (standard base64 of UTF-8), without keeping the decoded text: it is
-/// decoded in chunks into a stack buffer.
+/// it (standard base64 of UTF-8), without keeping the decoded text.
 pub fn measure_standard(s: &str) -> Option<(u64, u64)> {
+    let (mut bytes, mut chars) = (0u64, 0u64);
+    for_each_decoded(s, |text| {
+        bytes += text.len() as u64;
+        chars += text.chars().count() as u64;
+    })?;
+    Some((bytes, chars))
+}
+
+/// Hands `f` the text `s` decodes to by `jp`'s rule, a few kilobytes at a
+/// time from a stack buffer (no allocation, and each piece still in the
+/// cache for `f`), in order; `None` when the rule keeps `s` as it is — in
+/// which case `f` may have been given the start of it already.
+pub fn for_each_decoded(s: &str, mut f: impl FnMut(&str)) -> Option<()> {
     // 4 input characters make 3 bytes; keep chunks whole quads.
     const QUADS: usize = 1024;
     if !s.len().is_multiple_of(4) {
@@ -48,28 +60,32 @@ pub fn measure_standard(s: &str) -> Option<(u64, u64)> {
     // Bytes of a UTF-8 sequence cut at a chunk's end, carried over.
     let mut carry = [0u8; 4];
     let mut carried = 0;
-    let (mut bytes, mut chars) = (0u64, 0u64);
-    for chunk in input.chunks(QUADS * 4) {
+    let mut chunks = input.chunks(QUADS * 4).peekable();
+    while let Some(chunk) = chunks.next() {
+        // Padding ends the text: in a chunk before the last it is a
+        // string the base64 crate refuses.
+        if chunks.peek().is_some() && chunk.last() == Some(&b'=') {
+            return None;
+        }
         buf[..carried].copy_from_slice(&carry[..carried]);
         let n = decode_quads(chunk, &mut buf[carried..])?;
         let filled = carried + n;
-        bytes += n as u64;
-        let text = match std::str::from_utf8(&buf[..filled]) {
-            Ok(t) => t,
+        match std::str::from_utf8(&buf[..filled]) {
+            Ok(text) => {
+                carried = 0;
+                f(text);
+            }
             Err(e) if e.error_len().is_none() => {
                 // An incomplete sequence at the end: valid so far.
                 let valid = e.valid_up_to();
+                f(std::str::from_utf8(&buf[..valid]).ok()?);
                 carried = filled - valid;
                 carry[..carried].copy_from_slice(&buf[valid..filled]);
-                chars += std::str::from_utf8(&buf[..valid]).ok()?.chars().count() as u64;
-                continue;
             }
             Err(_) => return None,
-        };
-        carried = 0;
-        chars += text.chars().count() as u64;
+        }
     }
-    (carried == 0).then_some((bytes, chars))
+    (carried == 0).then_some(())
 }
 
 /// Decodes whole quads of standard, padded base64 into `out` with SIMD, and
@@ -227,6 +243,24 @@ pub fn is_conversation_event(kind: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn padding_inside_the_text_is_refused_at_a_chunk_boundary_too() {
+        // 4,096 characters end the first chunk the decoder reads at a time;
+        // padding there is inside the text, which the base64 crate refuses.
+        let mut s = "QUFB".repeat(1023);
+        s.push_str("QQ==");
+        s.push_str("QUFB");
+        assert!(STANDARD.decode(&s).is_err());
+        assert_eq!(try_decode_standard(&s), None);
+        assert_eq!(measure_standard(&s), None);
+        // Where it ends the text, it is fine.
+        let ok = format!("{}QQ==", "QUFB".repeat(1024));
+        assert_eq!(measure_standard(&ok), Some((3073, 3073)));
+        let mut pieces = String::new();
+        for_each_decoded(&ok, |t| pieces.push_str(t)).unwrap();
+        assert_eq!(Some(pieces), try_decode_standard(&ok));
+    }
+
     use super::*;
     use serde_json::json;
 

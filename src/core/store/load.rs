@@ -327,6 +327,11 @@ pub fn id_of_dir(dir: &Path) -> Option<u64> {
 }
 
 fn into_text(path: &Path, bytes: Vec<u8>) -> Result<String> {
+    if bytes.len() >= PARALLEL_FROM && valid_in_halves(&bytes) {
+        // SAFETY: `valid_in_halves` found both halves, cut at a character
+        // boundary, valid UTF-8, so the whole is.
+        return Ok(unsafe { String::from_utf8_unchecked(bytes) });
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
@@ -337,6 +342,21 @@ fn into_text(path: &Path, bytes: Vec<u8>) -> Result<String> {
             place: Place::of_offset(prefix, at),
             message: format!("invalid UTF-8 (byte offset {at})"),
         }
+    })
+}
+
+/// Whether `bytes` is UTF-8, checked as two halves at once (cut where no
+/// character continues, so the whole is valid exactly when both are): on
+/// 100 MB the check is a tenth of the load, on one core.
+fn valid_in_halves(bytes: &[u8]) -> bool {
+    let mut cut = bytes.len() / 2;
+    while cut < bytes.len() && (bytes[cut] & 0xC0) == 0x80 {
+        cut += 1;
+    }
+    let (a, b) = bytes.split_at(cut);
+    std::thread::scope(|s| {
+        let second = s.spawn(|| std::str::from_utf8(b).is_ok());
+        std::str::from_utf8(a).is_ok() && second.join().unwrap_or(false)
     })
 }
 
@@ -502,6 +522,27 @@ mod tests {
         let len = v.len();
         read_halves(&file, &mut v, len).unwrap();
         assert_eq!(v, bytes);
+    }
+
+    #[test]
+    fn utf8_is_checked_in_halves_cut_between_characters() {
+        // "é" is two bytes: put one across the middle.
+        let mut text = "a".repeat(PARALLEL_FROM / 2 - 1);
+        text.push('é');
+        text.push_str(&"b".repeat(PARALLEL_FROM / 2));
+        assert!(valid_in_halves(text.as_bytes()));
+        assert_eq!(
+            into_text(Path::new("e.json"), text.clone().into_bytes()).unwrap(),
+            text
+        );
+        // A broken sequence in either half is found, with its place.
+        for at in [10, text.len() - 10] {
+            let mut bad = text.clone().into_bytes();
+            bad[at] = 0xFF;
+            assert!(!valid_in_halves(&bad));
+            let e = into_text(Path::new("e.json"), bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("byte offset {at}")), "{e}");
+        }
     }
 
     fn files(events: &str) -> Files {
