@@ -258,6 +258,51 @@ mod tests {
     use crate::core::error::Error;
     use std::cell::Cell;
 
+    #[test]
+    fn a_withheld_summary_is_said_once_per_episode_and_per_conversation() {
+        use crate::core::auto::decision::Note;
+        let plan = |withheld: bool| Plan {
+            kind: super::super::plan::PlanKind::Auto,
+            additions: Vec::new(),
+            skipped: Vec::new(),
+            removal: save::Removal::None,
+            removes: 0,
+            notes: withheld
+                .then(|| {
+                    super::super::plan::PlanNote::Trigger(Note::SummaryWithheld {
+                        range: crate::core::compact::range::TurnRange { from: 8, to: 27 },
+                        estimate: 55_000,
+                        threshold: 41_000,
+                        gain: 3_000,
+                        min_gain: 4_800,
+                    })
+                })
+                .into_iter()
+                .collect(),
+            tokens: super::super::plan::Tokens {
+                before: 0,
+                after: 0,
+            },
+            withheld: None,
+        };
+        let mut w = Withheld::default();
+        let said = w.say(1, &plan(true)).unwrap();
+        assert!(
+            said.starts_with("summary of turns 9..28 not worth its call"),
+            "{said}"
+        );
+        assert_eq!(w.say(1, &plan(true)), None, "said once while it lasts");
+        assert!(
+            w.say(2, &plan(true)).is_some(),
+            "another conversation has its own"
+        );
+        assert_eq!(w.say(1, &plan(false)), None);
+        assert!(
+            w.say(1, &plan(true)).is_some(),
+            "a new episode is said again"
+        );
+    }
+
     fn conversation(root: &Path, turns: usize) -> (PathBuf, Conversation) {
         let dir = root.join(".jp/conversations/17000000000-t");
         std::fs::create_dir_all(&dir).unwrap();
