@@ -268,15 +268,15 @@ mod tests {
             removal: save::Removal::None,
             removes: 0,
             notes: withheld
-                .then(|| {
-                    super::super::plan::PlanNote::Trigger(Note::SummaryWithheld {
+                .then_some(super::super::plan::PlanNote::Trigger(
+                    Note::SummaryWithheld {
                         range: crate::core::compact::range::TurnRange { from: 8, to: 27 },
                         estimate: 55_000,
                         threshold: 41_000,
                         gain: 3_000,
                         min_gain: 4_800,
-                    })
-                })
+                    },
+                ))
                 .into_iter()
                 .collect(),
             tokens: super::super::plan::Tokens {
