@@ -337,6 +337,16 @@ pub struct Billed {
 }
 
 impl Billed {
+    /// Adds `other`, billed in the same unit.
+    pub fn add(&mut self, other: &Billed) {
+        self.total += other.total;
+        self.cache_read += other.cache_read;
+        self.cache_written += other.cache_written;
+        self.uncached += other.uncached;
+        self.summarizer += other.summarizer;
+        self.without_cache += other.without_cache;
+    }
+
     /// `sent` billed, plus `summarizer` for the summaries' calls.
     pub fn of(billing: &Billing, sent: &[Sent], summarizer: f64) -> Billed {
         let bills = bill(billing, sent);

@@ -143,14 +143,7 @@ pub fn totals<'a>(runs: impl IntoIterator<Item = &'a Run>) -> Vec<Total> {
         t.backstop_elisions += r.backstop_elisions;
         match (&mut t.billed, r.billed) {
             (None, Some(b)) if t.billed_apart == 0 => t.billed = Some(b),
-            (Some(sum), Some(b)) if sum.unit == b.unit => {
-                sum.total += b.total;
-                sum.cache_read += b.cache_read;
-                sum.cache_written += b.cache_written;
-                sum.uncached += b.uncached;
-                sum.summarizer += b.summarizer;
-                sum.without_cache += b.without_cache;
-            }
+            (Some(sum), Some(b)) if sum.unit == b.unit => sum.add(&b),
             _ => t.billed_apart += 1,
         }
     }
