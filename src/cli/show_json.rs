@@ -129,7 +129,7 @@ pub fn item(
         buf.extend_from_slice(name.as_bytes());
         buf.extend_from_slice(b"\": ");
         match n {
-            Some(n) => buf.extend_from_slice(n.to_string().as_bytes()),
+            Some(n) => buf.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
             None => buf.extend_from_slice(b"null"),
         }
     }
@@ -144,7 +144,8 @@ pub fn item(
         Event::Value(v) => pretty(buf, &v, 3)?,
     }
     buf.extend_from_slice(b",\n      \"tokens\": ");
-    buf.extend_from_slice(tokens.to_string().as_bytes());
+    // Five numbers an event: formatted on the stack, not allocated.
+    buf.extend_from_slice(itoa::Buffer::new().format(tokens).as_bytes());
     buf.extend_from_slice(b"\n    }");
     Ok(())
 }
