@@ -85,16 +85,7 @@ fn replayed(source: &Path, window: &str) -> (Vec<(u64, u64)>, Vec<Value>) {
     assert!(h.text().lines().next().unwrap().contains("replay done"));
     let events: Vec<Value> =
         serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
-    let written = events
-        .iter()
-        .filter(|e| e["type"] == "compaction")
-        .map(|e| {
-            (
-                e["from_turn"].as_u64().unwrap(),
-                e["to_turn"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let written = common::compaction_ranges(&events);
     drop(h);
     drop(home);
     (written, events)

@@ -131,16 +131,7 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
         .cloned()
         .collect();
     assert_eq!(kept, played, "every event jp wrote is there, in order");
-    let written: Vec<(u64, u64)> = events
-        .iter()
-        .filter(|e| e["type"] == "compaction")
-        .map(|e| {
-            (
-                e["from_turn"].as_u64().unwrap(),
-                e["to_turn"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let written: Vec<(u64, u64)> = common::compaction_ranges(&events);
     assert!(!written.is_empty(), "{log:#?}");
     for e in events.iter().filter(|e| e["type"] == "compaction") {
         assert_eq!(e["source"], "auto");

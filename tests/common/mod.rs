@@ -185,3 +185,18 @@ pub fn edit_events(dir: &Path, f: impl FnOnce(&mut Vec<serde_json::Value>)) {
     f(&mut events);
     fs::write(&path, serde_json::to_string_pretty(&events).unwrap()).unwrap();
 }
+
+/// The `(from_turn, to_turn)` of every compaction event of `events`, in
+/// stream order.
+pub fn compaction_ranges(events: &[serde_json::Value]) -> Vec<(u64, u64)> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "compaction")
+        .map(|e| {
+            (
+                e["from_turn"].as_u64().unwrap(),
+                e["to_turn"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
