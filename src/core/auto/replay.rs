@@ -122,6 +122,15 @@ impl<'a> Replay<'a> {
     /// may start a new summary run) with their new characters. Touches only
     /// those turns, so a run stays O(events).
     pub(super) fn changes(&self, extra: &[Compaction]) -> Vec<(usize, u64)> {
+        self.touched(extra)
+            .into_iter()
+            .map(|t| (t, self.chars_of_turn(t, extra)))
+            .collect()
+    }
+
+    /// The visible turns `extra` may change, in order: its ranges, and the
+    /// turn after each.
+    fn touched(&self, extra: &[Compaction]) -> Vec<usize> {
         let Some(last) = self.visible.checked_sub(1) else {
             return Vec::new();
         };
@@ -135,9 +144,6 @@ impl<'a> Replay<'a> {
         touched.sort_unstable();
         touched.dedup();
         touched
-            .into_iter()
-            .map(|t| (t, self.chars_of_turn(t, extra)))
-            .collect()
     }
 
     /// Projected characters at the start of the replayed stream that
@@ -145,15 +151,17 @@ impl<'a> Replay<'a> {
     /// event whose fate it changes (a summary changes its whole first
     /// turn). All of it when `extra` changes nothing.
     pub(super) fn unchanged_chars(&self, extra: &[Compaction]) -> u64 {
-        let mut touched: Vec<usize> = self.changes(extra).into_iter().map(|(t, _)| t).collect();
-        touched.sort_unstable();
+        let touched = self.touched(extra);
         let tools_of = |i: usize| self.compaction(extra, i).tool_calls;
         let pairs = |id: &str| self.pairs.get(id).copied();
         let name = |id: &str| self.names.get(id).copied().unwrap_or("unknown");
+        // Characters of the turns before `t`, summed as `t` moves on.
+        let (mut before, mut upto) = (0u64, 0usize);
         for t in touched {
+            before += self.turn_chars[upto..t].iter().sum::<u64>();
+            upto = t;
             let old = self.policies[t];
             let new = self.policy_with(t, extra);
-            let before: u64 = self.turn_chars[..t].iter().sum();
             if old.summary != new.summary {
                 return before;
             }
