@@ -348,3 +348,54 @@ fn stats_says_what_each_compaction_costs_and_buys_at_the_sessions_pace() {
     let text = String::from_utf8(run(&["stats", "--demo"], "").stdout).unwrap();
     assert!(text.contains("pays for itself after"), "{text}");
 }
+
+#[test]
+fn another_model_mid_session_shares_no_cache_even_with_the_window_given() {
+    let args = |dir: &str| {
+        vec![
+            "history".to_string(),
+            dir.into(),
+            "--json".into(),
+            "--window".into(),
+            "200k".into(),
+        ]
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    let untouched = json(&run(
+        &args(dir.to_str().unwrap())
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        "",
+    ));
+    // A request that reads the cache, and the event it answers with.
+    let (k, at) = untouched["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .find(|(k, r)| *k > 0 && r["cache"]["read"].as_u64().unwrap() > 0)
+        .map(|(k, r)| (k, r["raw_index"].as_u64().unwrap() as usize))
+        .unwrap();
+    // The model changes just before it (the window stays the one given).
+    common::edit_events(&dir, |ev| {
+        let ts = ev[at - 1]["timestamp"].clone();
+        ev.insert(
+            at,
+            serde_json::json!({"type": "config_delta", "timestamp": ts,
+                "delta": {"assistant": {"model": {"id": "anthropic/claude-sonnet-4-5"}}}}),
+        );
+    });
+    let v = json(&run(
+        &args(dir.to_str().unwrap())
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        "",
+    ));
+    let r = &v["requests"][k];
+    assert_eq!(r["raw_index"].as_u64().unwrap() as usize, at + 1, "{r}");
+    assert_eq!(r["cache_broke"], "changed", "{r}");
+    assert_eq!(r["cache"]["read"], 0, "{r}");
+}

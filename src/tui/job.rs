@@ -71,7 +71,7 @@ pub enum Job {
     Preview {
         conv: Arc<Conversation>,
         request: PreviewRequest,
-        budget: Budget,
+        budget: Box<Budget>,
         config: AutoConfig,
         /// The time the new compactions are stamped with.
         now: crate::core::model::timestamp::Timestamp,

@@ -64,12 +64,9 @@ pub fn history(
     let mut newest: Option<Timestamp> = None;
     let mut position = 0;
     let mut sends = Sends::default();
-    let model = |b: &Budget| {
-        (
-            b.overhead_chars(),
-            b.window.as_ref().map(|w| w.source.clone()),
-        )
-    };
+    // What the cache is keyed on besides the events: the system prompt and
+    // tools (their characters stand for them) and the model.
+    let model = |b: &Budget| (b.overhead_chars(), b.model.clone());
     for (i, e) in conv.events.iter().enumerate() {
         match &e.kind {
             Kind::Compaction(parsed) => {

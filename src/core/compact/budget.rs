@@ -51,6 +51,9 @@ pub struct Budget {
     /// divided by it, so D50's estimate is compared as the measured tokens
     /// would be. `None`: D50's characters / 4 as it is.
     pub measured: Option<f64>,
+    /// The model the requests go to (alias resolved), as configured: a
+    /// prompt cache is the model's own.
+    pub model: Option<String>,
 }
 
 impl Budget {
@@ -73,6 +76,8 @@ impl Budget {
             overhead: Overhead::of_config(config),
             measure,
             measured: None,
+            model: crate::core::model::config::model_id(config)
+                .map(|m| window::resolve_alias(&m, config).to_string()),
         }
     }
 
@@ -83,6 +88,7 @@ impl Budget {
             overhead: Overhead::default(),
             measure: Measure::Context,
             measured: None,
+            model: None,
         }
     }
 

@@ -68,7 +68,7 @@ pub(super) fn plan_preview_with(
         Job::Preview {
             conv,
             request,
-            budget,
+            budget: Box::new(budget),
             config: state.settings.config.clone(),
             now: state.now(),
             view: state.settings.view,
