@@ -100,7 +100,8 @@ pub enum Command {
     Watch(WatchArgs),
     /// The session's real context curve: every request with the context it
     /// was sent (the compactions appended before it, none after), against
-    /// the window in force, and the compactions appended in between.
+    /// the window in force, the compactions appended in between, and what
+    /// it was billed with jp's prompt cache.
     History(HistoryArgs),
     /// The context windows jp-inspect knows and where each comes from;
     /// with --refresh, ask the providers' models endpoints as jp does (the
