@@ -18,6 +18,9 @@ pub fn generated(name: &str, spec: &Spec) -> PathBuf {
     if !dir.join("events.json").exists() {
         std::fs::create_dir_all(&parent).unwrap();
         synth::write_conversation(&parent, 17_500_000_000, spec).unwrap();
+    } else {
+        // Data from an older generator keeps its events, not its config.
+        synth::write_side_files(&dir, spec).unwrap();
     }
     dir
 }

@@ -222,8 +222,18 @@ pub fn write_conversation(parent: &Path, id: u64, spec: &Spec) -> io::Result<Pat
     let mut w = io::BufWriter::with_capacity(1 << 20, file);
     write_events(spec, &mut w)?;
     w.flush()?;
+    write_side_files(&dir, spec)?;
+    Ok(dir)
+}
+
+/// The conversation's `base_config.json` and `metadata.json`, cheap to
+/// write again where the events are kept from an earlier run.
+pub fn write_side_files(dir: &Path, spec: &Spec) -> io::Result<()> {
+    // jp refuses a stream whose configuration leaves a tool's `run`
+    // unset, so the generated one says it as a jp user's would.
     let base = json!({"assistant": {"system_prompt": "You are a test assistant.",
-                                    "model": {"id": spec.model}}});
+                                    "model": {"id": spec.model}},
+                      "conversation": {"tools": {"*": {"run": "ask"}}}});
     fs::write(
         dir.join("base_config.json"),
         serde_json::to_string_pretty(&base)? + "\n",
@@ -235,6 +245,5 @@ pub fn write_conversation(parent: &Path, id: u64, spec: &Spec) -> io::Result<Pat
         spec.turns,
         ts(0)
     );
-    fs::write(dir.join("metadata.json"), meta)?;
-    Ok(dir)
+    fs::write(dir.join("metadata.json"), meta)
 }

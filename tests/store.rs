@@ -314,6 +314,37 @@ fn large_files_are_read_on_every_core_identically() {
     }
 }
 
+/// The benchmarks measure against jp on generated conversations, so jp
+/// must accept them: it refuses a configuration that leaves a tool's `run`
+/// unset.
+#[test]
+fn generated_conversations_are_ones_jp_loads() {
+    let Some(shared) = common::shared() else {
+        eprintln!("../shared is absent: skipping the check that jp loads generated conversations");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = jp_inspect::synth::Spec::of_size(256 << 10);
+    let dir = jp_inspect::synth::write_conversation(tmp.path(), 17_000_000_010, &spec).unwrap();
+    let jp = std::process::Command::new(shared.join("tools/jp-oracle/oracle"))
+        .arg("project")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        jp.status.success(),
+        "{}",
+        String::from_utf8_lossy(&jp.stderr)
+    );
+    let jp: serde_json::Value = serde_json::from_slice(&jp.stdout).unwrap();
+    let conv = load::load(&dir).unwrap();
+    assert_eq!(jp["turn_count"], conv.turn_count);
+    assert_eq!(
+        jp["projected"].as_array().map(Vec::len),
+        Some(conv.events.len())
+    );
+}
+
 #[test]
 fn a_write_keeps_the_files_permissions() {
     use std::os::unix::fs::PermissionsExt;
