@@ -6,6 +6,8 @@
 use super::reprint;
 use serde_json::Value;
 use std::io::Write;
+use std::ops::Range;
+use std::sync::mpsc;
 
 /// An event of a document: its stored text and `type` (written straight
 /// from the text), or a value made for the document.
@@ -14,10 +16,10 @@ pub enum Event<'a> {
     Value(Value),
 }
 
-/// Stored bytes of events rendered by one thread at a time: large enough
-/// that starting a thread is nothing beside it, small enough that the
-/// batches in flight stay a few megabytes.
-const BATCH_BYTES: usize = 1 << 20;
+/// Stored bytes of events rendered by one side at a time: large enough
+/// that handing a batch to the other thread is nothing beside rendering
+/// it, small enough that the two buffers stay well under a megabyte.
+const BATCH_BYTES: usize = 256 << 10;
 
 /// Writes `{ head..., "events": [...] }` and a newline to `out`: item `i`
 /// of `len` rendered by `render`, its stored size `weight(i)` deciding the
@@ -47,7 +49,7 @@ pub fn write(
     });
     out.write_all(&buf)?;
     let batches = batches(len, weight);
-    let render_batch = |range: std::ops::Range<usize>, b: &mut Vec<u8>| -> anyhow::Result<()> {
+    let render_batch = |range: Range<usize>, b: &mut Vec<u8>| -> anyhow::Result<()> {
         b.clear();
         for i in range {
             if i > 0 {
@@ -57,33 +59,13 @@ pub fn write(
         }
         Ok(())
     };
-    // Two buffers for the whole document: a fresh one per batch would be
-    // a fresh mapping, every page of it faulted in and zeroed by the kernel
-    // (a sixth of the time on 100 MB).
-    let (mut first_buf, mut second_buf) = (
-        Vec::with_capacity(BATCH_BYTES * 3 / 2),
-        Vec::with_capacity(BATCH_BYTES * 3 / 2),
-    );
-    for pair in batches.chunks(2) {
-        let (first, second) = std::thread::scope(|s| {
-            let second = pair
-                .get(1)
-                .cloned()
-                .map(|r| s.spawn(|| render_batch(r, &mut second_buf)));
-            let first = render_batch(pair[0].clone(), &mut first_buf);
-            // A renderer that panicked must not leave a hole in the array.
-            let second = second.map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("writing the events failed")))
-            });
-            (first, second)
-        });
-        first?;
-        out.write_all(&first_buf)?;
-        if let Some(second) = second {
-            second?;
-            out.write_all(&second_buf)?;
+    if batches.len() < 2 {
+        for range in batches {
+            render_batch(range, &mut buf)?;
+            out.write_all(&buf)?;
         }
+    } else {
+        in_pairs(&mut out, &batches, &render_batch)?;
     }
     buf.clear();
     if len > 0 {
@@ -95,8 +77,64 @@ pub fn write(
     Ok(())
 }
 
+/// Renders the batches two at a time, the second of each pair on one helper
+/// thread, and writes them in order. Each side keeps one buffer for the
+/// whole document: fresh memory costs this machine's kind ~3 µs a page to
+/// fault in, more than rendering into it, and a thread started per pair
+/// costs its start each time.
+fn in_pairs(
+    out: &mut impl Write,
+    batches: &[Range<usize>],
+    render_batch: &(impl Fn(Range<usize>, &mut Vec<u8>) -> anyhow::Result<()> + Sync),
+) -> anyhow::Result<()> {
+    let capacity = BATCH_BYTES * 3 / 2;
+    std::thread::scope(|s| {
+        let (to_helper, jobs) = mpsc::channel::<(Range<usize>, Vec<u8>)>();
+        let (done, from_helper) = mpsc::channel::<(anyhow::Result<()>, Vec<u8>)>();
+        let helper = s.spawn(move || {
+            for (range, mut b) in jobs {
+                let result = render_batch(range, &mut b);
+                if done.send((result, b)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut mine = Vec::with_capacity(capacity);
+        let mut spare = Some(Vec::with_capacity(capacity));
+        let mut written = || -> anyhow::Result<()> {
+            for pair in batches.chunks(2) {
+                if let (Some(second), Some(b)) = (pair.get(1), spare.take()) {
+                    // The helper only stops early by panicking.
+                    to_helper
+                        .send((second.clone(), b))
+                        .map_err(|_| anyhow::anyhow!("writing the events failed"))?;
+                }
+                render_batch(pair[0].clone(), &mut mine)?;
+                out.write_all(&mine)?;
+                if pair.len() > 1 {
+                    let (result, b) = from_helper
+                        .recv()
+                        .map_err(|_| anyhow::anyhow!("writing the events failed"))?;
+                    result?;
+                    out.write_all(&b)?;
+                    spare = Some(b);
+                }
+            }
+            Ok(())
+        };
+        let result = written();
+        drop(to_helper);
+        // A helper that panicked must not leave a hole in the array, nor
+        // take the process down with it.
+        let joined = helper
+            .join()
+            .map_err(|_| anyhow::anyhow!("writing the events failed"));
+        result.and(joined)
+    })
+}
+
 /// `0..len` cut where the stored sizes add up to a batch.
-fn batches(len: usize, weight: impl Fn(usize) -> usize) -> Vec<std::ops::Range<usize>> {
+fn batches(len: usize, weight: impl Fn(usize) -> usize) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let (mut start, mut size) = (0, 0);
     for i in 0..len {
@@ -168,6 +206,59 @@ fn pretty(out: &mut Vec<u8>, v: &Value, level: usize) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn numbers(
+        len: usize,
+        render: impl Fn(&mut Vec<u8>, usize) -> anyhow::Result<()> + Sync,
+    ) -> anyhow::Result<String> {
+        let mut out = Vec::new();
+        // Every item a batch of its own: odd ones are the helper's.
+        write(
+            &mut out,
+            &[("n", Value::from(1))],
+            len,
+            |_| BATCH_BYTES,
+            render,
+        )?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn batches_rendered_on_two_threads_are_written_in_order() {
+        let text = numbers(7, |b, i| {
+            b.extend_from_slice(i.to_string().as_bytes());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            text,
+            "{\n  \"n\": 1,\n  \"events\": [0,1,2,3,4,5,6\n  ]\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_batch_that_fails_on_either_thread_fails_the_document() {
+        for bad in [2, 3] {
+            let e = numbers(6, |b, i| {
+                anyhow::ensure!(i != bad, "item {i} failed");
+                b.push(b'x');
+                Ok(())
+            })
+            .unwrap_err();
+            assert_eq!(e.to_string(), format!("item {bad} failed"));
+        }
+    }
+
+    #[test]
+    fn a_helper_that_panics_is_an_error_not_a_crash() {
+        let e = numbers(6, |b, i| {
+            assert_ne!(i, 3, "a renderer bug");
+            b.push(b'x');
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "writing the events failed");
+    }
 
     #[test]
     fn batches_cover_every_item_once_in_order() {
