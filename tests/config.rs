@@ -46,8 +46,19 @@ impl Setup {
             .env_remove("JP_GLOBAL_CONFIG_DIR")
             .env_remove("JP_GLOBAL_CONFIG_FILE")
             .env("JP_USER_DATA_DIR", self.tmp.path().join("no-user-data"))
+            .env("JP_INSPECT_CACHE_DIR", self.tmp.path().join("cache"))
             .output()
             .unwrap()
+    }
+
+    /// `stats`' hard threshold as a share of the usable window.
+    fn hard_ratio(&self) -> f64 {
+        let out = self.run(&["stats", "csvq", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let usable = v["window"]["usable"].as_f64().unwrap();
+        let hard = v["thresholds"]["hard"]["tokens"].as_f64().unwrap();
+        (hard / usable * 100.0).round() / 100.0
     }
 
     fn workspace_config(&self, name: &str, text: &str) -> PathBuf {
@@ -294,6 +305,52 @@ fn compact_without_a_rule_does_what_jp_does() {
 /// jp's saved forms, on a fresh clone without `../shared`: the rules in
 /// its mergeable wrapper with counts as strings, and a config delta whose
 /// section is wrapped; both read as jp reads them.
+/// jp's config files are remembered between runs (jp's own workspace
+/// extends 66 of them); a file changed since is read again, and an error
+/// is told the same way from memory.
+#[test]
+fn remembered_config_files_are_read_again_once_changed() {
+    let s = setup();
+    let persona = s.workspace_config(
+        "config/personas/a.toml",
+        "[conversation.compaction.auto]\nhard_ratio = 0.81\n",
+    );
+    s.workspace_config("config.toml", "extends = [\"config/personas/*.toml\"]\n");
+    // Only a file unchanged for two seconds is remembered.
+    std::thread::sleep(Duration::from_millis(2100));
+    assert_eq!(s.hard_ratio(), 0.81);
+    let cache = s.tmp.path().join("cache/config-files.json");
+    let stored = fs::read_to_string(&cache).unwrap();
+    assert!(
+        stored.contains("a.toml") && stored.contains("config.toml"),
+        "{stored}"
+    );
+    let written = fs::metadata(&cache).unwrap().modified().unwrap();
+    assert_eq!(s.hard_ratio(), 0.81);
+    assert_eq!(
+        fs::metadata(&cache).unwrap().modified().unwrap(),
+        written,
+        "nothing new to remember: not written again"
+    );
+    // The same size, another value.
+    fs::write(
+        &persona,
+        "[conversation.compaction.auto]\nhard_ratio = 0.72\n",
+    )
+    .unwrap();
+    assert_eq!(s.hard_ratio(), 0.72);
+    fs::write(
+        &persona,
+        "[conversation.compaction.auto]\nhard_ratio = = 1\n",
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(2100));
+    let told: Vec<String> = (0..2).map(|_| stderr(&s.run(&["stats", "csvq"]))).collect();
+    assert!(told[0].contains("a.toml:2:"), "{}", told[0]);
+    assert_eq!(told[0], told[1]);
+    assert!(fs::read_to_string(&cache).unwrap().contains("syntax"));
+}
+
 #[test]
 fn jps_mergeable_forms_and_wrapped_deltas_are_read() {
     let s = setup();

@@ -285,6 +285,44 @@ mod tests {
         assert_eq!(c.elide.tool_calls.unwrap().over(), Some(1024));
     }
 
+    /// `files_for` keeps of a config file only what `compaction_part`
+    /// picks: every form the settings are read in must survive the cut.
+    #[test]
+    fn the_compaction_part_of_a_document_is_read_as_the_whole() {
+        use crate::core::model::config::compaction_part;
+        let rules = json!([{"keep_first": "2", "keep_last": "1", "reasoning": "strip"}]);
+        let auto = json!({"mode": "single", "hard_ratio": 0.8, "soft_ratio": 0.5});
+        let docs = [
+            json!({"conversation": {"compaction": {"auto": auto, "rules": rules}},
+                   "assistant": {"system_prompt": "long"}, "extends": ["a/*.toml"]}),
+            json!({"conversation": {"value": {"compaction": {"auto": auto}, "tools": {}},
+                                    "strategy": "merge"}}),
+            json!({"conversation": {"compaction": {"value": {"auto": auto}},
+                                    "tools": {"*": {"run": "ask"}}}}),
+            json!({"conversation": {"compaction": {"rules": {"value": rules,
+                   "strategy": "replace", "discard_when_merged": false}}}}),
+            json!({"conversation": {"value": {"compaction": {"auto": auto}}, "tools": 1}}),
+            json!({"conversation": {"compaction": {"auto": {"hard_ratio": "high"}}}}),
+            json!({"conversation": "not a table", "extends": "b.toml"}),
+            json!({"value": {"conversation": {"compaction": {"auto": auto}}}, "strategy": "merge"}),
+            json!({"assistant": {}}),
+            json!([1, 2]),
+        ];
+        for doc in docs {
+            let read = |d: &Value| {
+                let mut c = AutoConfig::default();
+                let result = c
+                    .apply_source(d, "f", Trust::Shared)
+                    .map_err(|e| e.to_string());
+                (c, result)
+            };
+            let part = compaction_part(&doc);
+            assert_eq!(read(&part), read(&doc), "{doc}");
+            assert_eq!(part.get("extends"), doc.get("extends"), "{doc}");
+            assert!(!part.to_string().contains("system_prompt"), "{part}");
+        }
+    }
+
     #[test]
     fn layers_override_in_order() {
         let mut c = AutoConfig::default();

@@ -74,6 +74,52 @@ fn wrapped_section<'a>(key: &str, v: &'a Value) -> Option<&'a Value> {
         .then_some(inner)
 }
 
+/// The parts of a jp config document that its `extends` and compaction
+/// settings are read from (`extends`, `conversation.compaction`, through
+/// any `{"value": ...}` around a section): what a reader of those sees in
+/// it, and nothing of the rest of the file.
+pub fn compaction_part(doc: &Value) -> Value {
+    let Some(o) = doc.as_object() else {
+        return doc.clone();
+    };
+    if Wrapped::of(doc).is_some() {
+        // A whole document in a wrapper: rare enough to keep as it is.
+        return doc.clone();
+    }
+    let mut out = serde_json::Map::new();
+    if let Some(e) = o.get("extends") {
+        out.insert("extends".into(), e.clone());
+    }
+    if let Some(c) = o.get("conversation") {
+        out.insert("conversation".into(), only_compaction(c));
+    }
+    Value::Object(out)
+}
+
+/// A `conversation` section with only its `compaction` table, the wrapper
+/// around it (if any) kept as it was.
+fn only_compaction(c: &Value) -> Value {
+    let pick = |table: &Value| -> Value {
+        match table.as_object() {
+            Some(t) => Value::Object(
+                t.get("compaction")
+                    .map(|v| ("compaction".to_string(), v.clone()))
+                    .into_iter()
+                    .collect(),
+            ),
+            None => table.clone(),
+        }
+    };
+    match (wrapped_section("conversation", c), c.as_object()) {
+        (Some(inner), Some(wrapper)) => {
+            let mut w = wrapper.clone();
+            w.insert("value".into(), pick(inner));
+            Value::Object(w)
+        }
+        _ => pick(c),
+    }
+}
+
 /// `v` itself, or the table inside it when it is a section written as
 /// `{"value": {...}}`: for readers of one section of a config.
 pub fn unwrap_section<'a>(key: &str, v: &'a Value) -> &'a Value {

@@ -7,6 +7,8 @@
 //! often committed to git, may only choose among those.
 
 use crate::core::error::{Error, Place};
+use crate::core::model::config::compaction_part;
+use crate::core::store::parse_cache::ParseCache;
 use crate::core::store::workspace::{STORAGE_DIR, find_silo};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -305,21 +307,40 @@ impl FileId {
     }
 }
 
+/// How the files of one walk are parsed: whole (for what a provider is
+/// told), or for their compaction settings alone, remembered between runs.
+#[derive(Clone, Copy)]
+enum Parse<'a> {
+    Whole,
+    Compaction(&'a ParseCache),
+}
+
+impl Parse<'_> {
+    fn file(self, path: &Path) -> Result<Value, Error> {
+        match self {
+            Parse::Whole => parse_file(path),
+            Parse::Compaction(cache) => cache.parse(path, parse_file, compaction_part),
+        }
+    }
+}
+
 /// `path` with the files its `extends` names around it, recursively (a
 /// file already read is not read again, so cycles end).
 fn with_extends(
     path: &Path,
+    how: Parse<'_>,
     trust: Trust,
     seen: &mut Vec<FileId>,
     out: &mut Vec<ConfigFile>,
 ) -> Result<(), Error> {
-    with_extends_parsed(path, None, trust, seen, out)
+    with_extends_parsed(path, None, how, trust, seen, out)
 }
 
 /// [`with_extends`] of a file perhaps parsed already (`parsed`).
 fn with_extends_parsed(
     path: &Path,
     parsed: Option<Result<Value, Error>>,
+    how: Parse<'_>,
     trust: Trust,
     seen: &mut Vec<FileId>,
     out: &mut Vec<ConfigFile>,
@@ -337,15 +358,15 @@ fn with_extends_parsed(
     }
     let doc = match parsed {
         Some(doc) => doc?,
-        None => parse_file(path)?,
+        None => how.file(path)?,
     };
     let base = path.parent().unwrap_or(Path::new("."));
     let (before, after) = extends(&doc, base);
     let mut expand = |pattern: &str, out: &mut Vec<ConfigFile>| -> Result<(), Error> {
         let files = super::extends_glob::expand(pattern, path)?;
-        let mut docs = parse_ahead(&files).into_iter();
+        let mut docs = parse_ahead(&files, how).into_iter();
         for f in &files {
-            with_extends_parsed(f, docs.next().flatten(), trust, seen, out)?;
+            with_extends_parsed(f, docs.next().flatten(), how, trust, seen, out)?;
         }
         Ok(())
     };
@@ -368,7 +389,7 @@ fn with_extends_parsed(
 /// `stats` waits for): in their order, `None` where none was parsed. A
 /// file the walk then skips (read already) was parsed for nothing; what is
 /// kept, and every error said, is the same as parsing one by one.
-fn parse_ahead(files: &[PathBuf]) -> Vec<Option<Result<Value, Error>>> {
+fn parse_ahead(files: &[PathBuf], how: Parse<'_>) -> Vec<Option<Result<Value, Error>>> {
     const AHEAD_FROM: usize = 4;
     let files = &files[..files.len().min(MAX_FILES)];
     if files.len() < AHEAD_FROM {
@@ -376,7 +397,7 @@ fn parse_ahead(files: &[PathBuf]) -> Vec<Option<Result<Value, Error>>> {
     }
     let (a, b) = files.split_at(files.len() / 2);
     let parse = |part: &[PathBuf]| -> Vec<Option<Result<Value, Error>>> {
-        part.iter().map(|f| Some(parse_file(f))).collect()
+        part.iter().map(|f| Some(how.file(f))).collect()
     };
     std::thread::scope(|s| {
         let second = s.spawn(|| parse(b));
@@ -419,25 +440,36 @@ pub fn user_files() -> Result<Vec<ConfigFile>, Error> {
     let mut out = Vec::new();
     let mut seen = Vec::new();
     if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {
-        with_extends(&global, Trust::User, &mut seen, &mut out)?;
+        with_extends(&global, Parse::Whole, Trust::User, &mut seen, &mut out)?;
     }
     Ok(out)
 }
 
 /// jp's configuration files for the conversation in `dir`, lowest
-/// precedence first.
+/// precedence first, each document cut to its `extends` and compaction
+/// settings (all that is read of them) and remembered between runs
+/// ([`ParseCache`]).
 pub fn files_for(dir: &Path) -> Result<Vec<ConfigFile>, Error> {
+    let cache = ParseCache::open();
+    let files = files_for_with(dir, &cache);
+    cache.save();
+    files
+}
+
+/// [`files_for`] with the cache given.
+pub fn files_for_with(dir: &Path, cache: &ParseCache) -> Result<Vec<ConfigFile>, Error> {
+    let how = Parse::Compaction(cache);
     let mut out = Vec::new();
     let mut seen = Vec::new();
     if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {
-        with_extends(&global, Trust::User, &mut seen, &mut out)?;
+        with_extends(&global, how, Trust::User, &mut seen, &mut out)?;
     }
     let (storage, silo) = storage_of(dir);
     if let Some(ws) = storage.and_then(|s| find(&s, "config")) {
-        with_extends(&ws, Trust::Shared, &mut seen, &mut out)?;
+        with_extends(&ws, how, Trust::Shared, &mut seen, &mut out)?;
     }
     if let Some(user_ws) = silo.and_then(|s| find(&s, "config")) {
-        with_extends(&user_ws, Trust::Shared, &mut seen, &mut out)?;
+        with_extends(&user_ws, how, Trust::Shared, &mut seen, &mut out)?;
     }
     Ok(out)
 }

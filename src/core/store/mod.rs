@@ -6,6 +6,7 @@ pub mod extends_glob;
 pub mod jp_config;
 pub mod load;
 pub mod lock;
+pub mod parse_cache;
 pub mod provenance;
 pub mod resolve;
 pub mod safe_fs;
