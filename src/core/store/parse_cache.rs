@@ -27,8 +27,9 @@ const FILE: &str = "config-files.json";
 /// Bumped when what a parse answers changes, so older entries go unused.
 const FORMAT: &str = concat!("1/", env!("CARGO_PKG_VERSION"));
 
-/// The most files remembered: far more than any one workspace reaches.
-const MAX_ENTRIES: usize = 4096;
+/// The most the cache holds, so reading it stays cheap whatever a
+/// workspace's files say: the 66 files of jp's workspace take 14 KB.
+const MAX_BYTES: usize = 1 << 20;
 
 /// A file changed less than this long ago may change again within the
 /// same tick of the file system's clock, unseen by its times.
@@ -129,8 +130,9 @@ struct Stored {
 struct Inner {
     entries: HashMap<PathBuf, (Stamp, Outcome)>,
     /// Paths answered in this run, first use first: kept first when the
-    /// cache is cut to size.
+    /// cache is cut to size, then those of earlier runs in their order.
     used: Vec<PathBuf>,
+    earlier: Vec<PathBuf>,
     changed: bool,
 }
 
@@ -180,6 +182,7 @@ impl ParseCache {
             .and_then(|b| serde_json::from_slice(&b).ok())
             .filter(|s: &Stored| s.format == FORMAT)
             .unwrap_or_default();
+        let earlier = stored.entries.iter().map(|e| e.path.clone()).collect();
         let entries = stored
             .entries
             .into_iter()
@@ -190,6 +193,7 @@ impl ParseCache {
             settle_ns: SETTLE.as_nanos() as i128,
             inner: Mutex::new(Inner {
                 entries,
+                earlier,
                 ..Inner::default()
             }),
         }
@@ -246,7 +250,7 @@ impl ParseCache {
     }
 
     /// Writes the cache back when this run parsed anything new: atomically,
-    /// the files used now first, cut to [`MAX_ENTRIES`]. A failure is
+    /// the files used now first, cut to [`MAX_BYTES`]. A failure is
     /// silent; the next run parses again.
     pub fn save(&self) {
         let (Some(file), Ok(mut inner)) = (self.file.as_ref(), self.inner.lock()) else {
@@ -256,21 +260,25 @@ impl ParseCache {
             return;
         }
         let inner = &mut *inner;
-        let mut entries = Vec::with_capacity(inner.entries.len().min(MAX_ENTRIES));
-        let mut taken = std::collections::HashSet::new();
-        for path in inner.used.iter().chain(inner.entries.keys()) {
-            if entries.len() == MAX_ENTRIES {
+        let mut entries = Vec::new();
+        let (mut taken, mut bytes) = (std::collections::HashSet::new(), 0);
+        for path in inner.used.iter().chain(&inner.earlier) {
+            let Some((stamp, outcome)) = inner.entries.get(path) else {
+                continue;
+            };
+            if !taken.insert(path) {
+                continue;
+            }
+            let entry = Entry {
+                path: path.clone(),
+                stamp: *stamp,
+                outcome: outcome.clone(),
+            };
+            bytes += serde_json::to_vec(&entry).map_or(usize::MAX, |b| b.len());
+            if bytes > MAX_BYTES {
                 break;
             }
-            if let Some((stamp, outcome)) = inner.entries.get(path)
-                && taken.insert(path)
-            {
-                entries.push(Entry {
-                    path: path.clone(),
-                    stamp: *stamp,
-                    outcome: outcome.clone(),
-                });
-            }
+            entries.push(entry);
         }
         let stored = Stored {
             format: FORMAT.into(),
@@ -383,6 +391,34 @@ mod tests {
         assert_eq!(Stamp::of(&proc_file, now, 0), None);
         let real = std::fs::metadata(&config).unwrap();
         assert!(Stamp::of(&real, now, 0).is_some());
+    }
+
+    #[test]
+    fn the_cache_stays_small_whatever_the_files_say() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = tmp.path().join("cache.json");
+        let cache = ParseCache::at(Some(store.clone())).with_settle(Duration::ZERO);
+        let calls = Cell::new(0);
+        for i in 0..6 {
+            let config = tmp.path().join(format!("{i}.toml"));
+            std::fs::write(&config, "x".repeat(300 << 10)).unwrap();
+            cache.parse(&config, counting(&calls), same).unwrap();
+        }
+        cache.save();
+        let size = std::fs::metadata(&store).unwrap().len() as usize;
+        assert!(size <= MAX_BYTES && size > MAX_BYTES / 2, "{size}");
+        // The files of this run come first: the first three are kept.
+        let again = ParseCache::at(Some(store)).with_settle(Duration::ZERO);
+        for i in 0..3 {
+            again
+                .parse(
+                    &tmp.path().join(format!("{i}.toml")),
+                    counting(&calls),
+                    same,
+                )
+                .unwrap();
+        }
+        assert_eq!(calls.get(), 6);
     }
 
     #[test]
