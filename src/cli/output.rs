@@ -5,6 +5,14 @@ use crate::core::visible::{visible, visible_line};
 use serde_json::{Value, json};
 use std::io::{self, Write};
 
+/// Leaves what a command is done with to the process's exit: a loaded
+/// conversation is thousands of allocations, and freeing them one by one
+/// is time a script waits for after the last byte is out (0.3–0.4 ms on
+/// a 1.6 MB conversation). Only for what holds no lock or temporary file.
+pub fn free_at_exit<T>(done: T) {
+    std::mem::forget(done);
+}
+
 /// `{"id","title","path","format"}` of a conversation.
 pub fn conversation_json(conv: &Conversation) -> Value {
     json!(crate::core::ops::stats::ConversationRef::of(conv))

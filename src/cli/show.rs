@@ -28,17 +28,23 @@ pub fn run(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
 pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
     let conv = load::load(dir)?;
     print_warnings(&conv);
+    let shown = show(&conv, args);
+    super::output::free_at_exit(conv);
+    shown
+}
+
+fn show(conv: &Conversation, args: &ShowArgs) -> anyhow::Result<()> {
     if !args.compacted {
         return if args.json {
-            write_raw_json(std::io::stdout().lock(), &conv)
+            write_raw_json(std::io::stdout().lock(), conv)
         } else {
-            print_lines(raw_lines(&conv))
+            print_lines(raw_lines(conv))
         };
     }
     let view = view(args.as_jp);
     let at = match (args.at, args.at_event) {
         (Some(0), _) => return Err(UsageError("turns are numbered from 1".into()).into()),
-        (Some(t), _) => Some(ops::request_of_turn(&conv, t - 1).ok_or_else(|| {
+        (Some(t), _) => Some(ops::request_of_turn(conv, t - 1).ok_or_else(|| {
             UsageError(format!(
                 "turn {t} has no answer to show the request of (the conversation has {})",
                 crate::core::fmt::count(conv.turn_count as u64, "turn")
@@ -54,8 +60,8 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
         (None, n) => n,
     };
     let p = match at {
-        Some(end) => projection::as_of(&conv, end, view),
-        None => projection::of_view(&conv, view),
+        Some(end) => projection::as_of(conv, end, view),
+        None => projection::of_view(conv, view),
     };
     let what = match (view, at) {
         (View::Inspect, None) => ", projected".to_string(),
@@ -70,9 +76,9 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
         ),
     };
     if args.json {
-        write_projected_json(std::io::stdout().lock(), &conv, &p)
+        write_projected_json(std::io::stdout().lock(), conv, &p)
     } else {
-        print_lines(projected_lines(&conv, &p, &what))
+        print_lines(projected_lines(conv, &p, &what))
     }
 }
 

@@ -12,11 +12,13 @@ use crate::core::{Conversation, model::timestamp};
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     let (conv, report) = report(ctx, &args, args.json)?;
-    if args.json {
+    let printed = if args.json {
         print_json(&report)
     } else {
         print_lines(lines(&conv, &report))
-    }
+    };
+    super::output::free_at_exit((conv, report));
+    printed
 }
 
 /// The conversation `args` names and its report (with the loss ledger when
