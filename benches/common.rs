@@ -96,3 +96,19 @@ pub fn largest_and_jp_saved() -> Option<(PathBuf, PathBuf)> {
     let saved = shared.join("jp-rewritten/plain").join(name);
     (original.is_dir() && saved.is_dir()).then_some((original, saved))
 }
+
+/// jp's own kind of workspace: the largest real conversation in a `.jp`
+/// whose config extends a persona and 64 tool definitions (about 130 KB of
+/// TOML, as jp's repository has).
+pub fn configured_workspace() -> (PathBuf, String) {
+    let root = data_dir().join("configured-workspace");
+    let source = largest_real();
+    let name = source.file_name().unwrap().to_string_lossy().into_owned();
+    let conv = root.join(".jp/conversations").join(&name);
+    if !conv.join("events.json").exists() {
+        tests_common::copy_dir(&source, &conv);
+    }
+    synth::write_config_tree(&root.join(".jp"), 64).unwrap();
+    let id = name.split('-').next().unwrap_or_default().to_string();
+    (root, id)
+}

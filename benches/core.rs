@@ -239,6 +239,33 @@ fn whole_process(c: &mut Criterion) {
     g.bench_function("start-up: stats --json of an empty conversation", |b| {
         b.iter(|| run(&["stats", e, "--json"]))
     });
+    // jp's own kind of workspace, its config files remembered between
+    // runs (as every run after the first finds them) or not at all.
+    let (root, id) = common::configured_workspace();
+    let cache = common::data_dir().join("configured-workspace-cache");
+    for (what, cache_dir) in [
+        ("remembered", cache.to_str().unwrap()),
+        ("not remembered", "off"),
+    ] {
+        g.bench_function(
+            format!(
+                "largest real in a workspace extending 65 config files, {what}: stats CONV --json"
+            ),
+            |b| {
+                b.iter(|| {
+                    let status = std::process::Command::new(env!("CARGO_BIN_EXE_jp-inspect"))
+                        .args(["stats", &id, "--json"])
+                        .current_dir(&root)
+                        .env("JP_INSPECT_CACHE_DIR", cache_dir)
+                        .env("JP_USER_DATA_DIR", common::data_dir().join("no-user-data"))
+                        .stdout(std::process::Stdio::null())
+                        .status()
+                        .unwrap();
+                    assert!(status.success());
+                })
+            },
+        );
+    }
     for (name, dir, samples) in [
         ("largest real", common::largest_real(), 20),
         ("100 MB", common::hundred_mb(), 10),

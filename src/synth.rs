@@ -247,3 +247,46 @@ pub fn write_side_files(dir: &Path, spec: &Spec) -> io::Result<()> {
     );
     fs::write(dir.join("metadata.json"), meta)
 }
+
+/// Writes a workspace configuration shaped like jp's own (a `.jp/config.toml`
+/// whose `extends` reaches a persona and `tools` tool definitions of about
+/// 2 KB each, grouped in folders by eights) into the storage folder
+/// `jp_dir`. Deterministic; rewritten files keep their text.
+pub fn write_config_tree(jp_dir: &Path, tools: usize) -> io::Result<()> {
+    let mut rng = Rng(7);
+    let config = "extends = [\n    \"config/personas/default.toml\",\n    \"mcp/tools/**/*.toml\",\n]\n\n\
+                  [conversation.compaction.auto]\nsoft_ratio = 0.55\n";
+    let persona = format!(
+        "[assistant]\nname = \"Developer\"\nsystem_prompt = \"\"\"\n{}\n\"\"\"\n",
+        rng.text(3_000)
+    );
+    let files = [
+        (jp_dir.join("config.toml"), config.to_string()),
+        (jp_dir.join("config/personas/default.toml"), persona),
+    ];
+    let tool_files = (0..tools).map(|k| {
+        let name = format!("tool_{k}");
+        let text = format!(
+            "[conversation.tools.{name}]\nenable = \"explicit\"\nrun = \"unattended\"\n\
+             style.inline_results = \"off\"\nsource = \"local\"\n\
+             command = \"just serve-tools {{{{context}}}} {{{{tool}}}}\"\n\
+             summary = \"{}\"\ndescription = \"\"\"\n{}\n\"\"\"\n\
+             examples = \"\"\"\n```json\n{{\"paths\": [\"src/lib.rs\"]}}\n```\n\"\"\"\n\n\
+             [conversation.tools.{name}.parameters.paths]\ntype = \"array\"\nrequired = true\n\
+             items.type = \"string\"\nsummary = \"{}\"\n",
+            rng.text(80).replace('\n', " "),
+            rng.text(1_200),
+            rng.text(60).replace('\n', " ")
+        );
+        let path = jp_dir.join(format!("mcp/tools/group_{}/{name}.toml", k / 8));
+        (path, text)
+    });
+    for (path, text) in files.into_iter().chain(tool_files) {
+        if fs::read_to_string(&path).is_ok_and(|t| t == text) {
+            continue;
+        }
+        fs::create_dir_all(path.parent().unwrap_or(jp_dir))?;
+        fs::write(&path, text)?;
+    }
+    Ok(())
+}

@@ -345,6 +345,31 @@ fn generated_conversations_are_ones_jp_loads() {
     );
 }
 
+/// The benchmarks' stand-in for jp's own workspace configuration: every
+/// file it writes is one the walk reaches and reads.
+#[test]
+fn a_generated_config_tree_is_read_whole() {
+    use jp_inspect::core::store::jp_config::files_for_with;
+    use jp_inspect::core::store::parse_cache::ParseCache;
+    let tmp = tempfile::tempdir().unwrap();
+    let storage = tmp.path().join(".jp");
+    jp_inspect::synth::write_config_tree(&storage, 20).unwrap();
+    let conv = storage.join("conversations/17000000011-x");
+    fs::create_dir_all(&conv).unwrap();
+    let files = files_for_with(&conv, &ParseCache::at(None)).unwrap();
+    let workspace: Vec<_> = files
+        .iter()
+        .filter(|f| f.path.starts_with(&storage))
+        .collect();
+    assert_eq!(workspace.len(), 22, "config.toml, the persona and 20 tools");
+    let main = workspace.last().unwrap();
+    assert!(main.path.ends_with(".jp/config.toml"));
+    assert_eq!(
+        main.doc.pointer("/conversation/compaction/auto/soft_ratio"),
+        Some(&Value::from(0.55))
+    );
+}
+
 #[test]
 fn a_write_keeps_the_files_permissions() {
     use std::os::unix::fs::PermissionsExt;
