@@ -84,3 +84,27 @@ fn the_colour_roles_listed_are_the_palettes() {
     let listed: Vec<&str> = list[..list.find('`').unwrap()].split_whitespace().collect();
     assert_eq!(listed, jp_inspect::tui::theme::Palette::ROLES);
 }
+
+#[test]
+fn every_example_the_readme_runs_is_there() {
+    let text = readme();
+    let named: Vec<&str> = text
+        .split("--example ")
+        .skip(1)
+        .filter_map(|rest| {
+            rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+        })
+        .collect();
+    assert!(!named.is_empty(), "the README names no example");
+    for name in named {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(format!("{name}.rs"));
+        assert!(
+            path.is_file(),
+            "README runs `--example {name}`: {} is missing",
+            path.display()
+        );
+    }
+}
