@@ -75,21 +75,7 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
     }
     // Zeroed by the allocator's fresh mapping: no page is touched yet.
     let mut v: Vec<u8> = vec![0; len];
-    let start = v.as_ptr() as usize;
-    let aligned = start.next_multiple_of(HUGE);
-    let end = (start + len) / HUGE * HUGE;
-    if end > aligned {
-        // Advice only: without it the read is the same, only slower.
-        // SAFETY: the range lies inside `v`'s allocation, which outlives
-        // the call; madvise reads no memory.
-        unsafe {
-            libc::madvise(
-                aligned as *mut libc::c_void,
-                end - aligned,
-                libc::MADV_HUGEPAGE,
-            );
-        }
-    }
+    advise(&mut v, HUGE, libc::MADV_HUGEPAGE);
     read_halves(&file, &mut v, len)?;
     // Anything written past the length seen, as `read_to_end` would.
     file.seek(std::io::SeekFrom::Start(v.len() as u64))?;
@@ -103,22 +89,24 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
 /// Advice only; a kernel without it (before 5.14) reads the same.
 fn populate(v: &mut Vec<u8>) {
     const PAGE: usize = 4096;
-    if v.capacity() < 16 * PAGE {
-        return;
+    if v.capacity() >= 16 * PAGE {
+        advise(v, PAGE, libc::MADV_POPULATE_WRITE);
     }
+}
+
+/// Gives the kernel `advice` for the whole `unit`-sized pages of `v`'s
+/// allocation: only advice that changes how memory is backed, never what
+/// it holds (huge pages, populating). Without it a read is the same, only
+/// slower.
+fn advise(v: &mut Vec<u8>, unit: usize, advice: libc::c_int) {
     let start = v.as_mut_ptr() as usize;
-    let first = start.next_multiple_of(PAGE);
-    let end = (start + v.capacity()) / PAGE * PAGE;
+    let first = start.next_multiple_of(unit);
+    let end = (start + v.capacity()) / unit * unit;
     if end > first {
         // SAFETY: the range lies inside `v`'s allocation, which outlives
-        // the call; populating writes nothing a reader could see (the
-        // pages are zero either way, and `v` has no elements there yet).
+        // the call, and the advice given leaves every byte as it was.
         unsafe {
-            libc::madvise(
-                first as *mut libc::c_void,
-                end - first,
-                libc::MADV_POPULATE_WRITE,
-            );
+            libc::madvise(first as *mut libc::c_void, end - first, advice);
         }
     }
 }
