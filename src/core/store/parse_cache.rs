@@ -274,10 +274,12 @@ impl ParseCache {
                 stamp: *stamp,
                 outcome: outcome.clone(),
             };
-            bytes += serde_json::to_vec(&entry).map_or(usize::MAX, |b| b.len());
-            if bytes > MAX_BYTES {
-                break;
+            // One too large for what is left is skipped, not the rest.
+            let size = serde_json::to_vec(&entry).map_or(usize::MAX, |b| b.len());
+            if size > MAX_BYTES - bytes {
+                continue;
             }
+            bytes += size;
             entries.push(entry);
         }
         let stored = Stored {
@@ -408,7 +410,7 @@ mod tests {
         let size = std::fs::metadata(&store).unwrap().len() as usize;
         assert!(size <= MAX_BYTES && size > MAX_BYTES / 2, "{size}");
         // The files of this run come first: the first three are kept.
-        let again = ParseCache::at(Some(store)).with_settle(Duration::ZERO);
+        let again = ParseCache::at(Some(store.clone())).with_settle(Duration::ZERO);
         for i in 0..3 {
             again
                 .parse(
@@ -419,6 +421,18 @@ mod tests {
                 .unwrap();
         }
         assert_eq!(calls.get(), 6);
+        // One file too large to keep leaves room for the others.
+        let huge = tmp.path().join("huge.toml");
+        std::fs::write(&huge, "x".repeat(MAX_BYTES)).unwrap();
+        let small = tmp.path().join("small.toml");
+        std::fs::write(&small, "small").unwrap();
+        let third = ParseCache::at(Some(store.clone())).with_settle(Duration::ZERO);
+        for f in [&huge, &small] {
+            third.parse(f, counting(&calls), same).unwrap();
+        }
+        third.save();
+        let stored = std::fs::read_to_string(&store).unwrap();
+        assert!(stored.contains("small.toml") && !stored.contains("huge.toml"));
     }
 
     #[test]
