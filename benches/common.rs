@@ -112,3 +112,13 @@ pub fn configured_workspace() -> (PathBuf, String) {
     let id = name.split('-').next().unwrap_or_default().to_string();
     (root, id)
 }
+
+/// jp's own code as a binary (`../shared/tools/jp-oracle/oracle`), when
+/// `../shared` is there.
+pub fn jp_oracle() -> Option<PathBuf> {
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/jp-oracle/oracle");
+    if !oracle.is_file() {
+        eprintln!("../shared is absent: no comparison with jp's own code");
+    }
+    oracle.is_file().then_some(oracle)
+}

@@ -282,6 +282,20 @@ fn whole_process(c: &mut Criterion) {
                 |b| b.iter(|| run(&args)),
             );
         }
+        // The yardstick: jp's own load + project + serialise of the same
+        // file, when `../shared` brings jp's code along.
+        if let Some(oracle) = common::jp_oracle() {
+            g.bench_function(format!("{name}: jp's own code, oracle project CONV"), |b| {
+                b.iter(|| {
+                    let status = std::process::Command::new(&oracle)
+                        .args(["project", d])
+                        .stdout(std::process::Stdio::null())
+                        .status()
+                        .unwrap();
+                    assert!(status.success(), "jp refused {d}");
+                })
+            });
+        }
     }
     g.finish();
 }
