@@ -322,6 +322,14 @@ impl Parse<'_> {
             Parse::Compaction(cache) => cache.parse(path, parse_file, compaction_part),
         }
     }
+
+    /// What an earlier run found in `path`, unchanged since.
+    fn remembered(self, path: &Path) -> Option<Result<Value, Error>> {
+        match self {
+            Parse::Whole => None,
+            Parse::Compaction(cache) => cache.remembered(path),
+        }
+    }
 }
 
 /// `path` with the files its `extends` names around it, recursively (a
@@ -384,31 +392,38 @@ fn with_extends_parsed(
     Ok(())
 }
 
-/// The files a glob found, parsed on two threads when they are many (a
-/// workspace may extend dozens of files, and parsing them is most of what
-/// `stats` waits for): in their order, `None` where none was parsed. A
-/// file the walk then skips (read already) was parsed for nothing; what is
-/// kept, and every error said, is the same as parsing one by one.
+/// The files a glob found, answered from the cache where an earlier run
+/// read them unchanged, the rest parsed on two threads when they are many
+/// (a workspace may extend dozens of files, and parsing them is most of
+/// what `stats` waits for): in their order, `None` where none was parsed.
+/// A file the walk then skips (read already) was parsed for nothing; what
+/// is kept, and every error said, is the same as parsing one by one.
 fn parse_ahead(files: &[PathBuf], how: Parse<'_>) -> Vec<Option<Result<Value, Error>>> {
     const AHEAD_FROM: usize = 4;
     let files = &files[..files.len().min(MAX_FILES)];
     if files.len() < AHEAD_FROM {
         return Vec::new();
     }
-    let (a, b) = files.split_at(files.len() / 2);
-    let parse = |part: &[PathBuf]| -> Vec<Option<Result<Value, Error>>> {
-        part.iter().map(|f| Some(how.file(f))).collect()
+    let mut docs: Vec<_> = files.iter().map(|f| how.remembered(f)).collect();
+    let missing: Vec<usize> = (0..files.len()).filter(|&i| docs[i].is_none()).collect();
+    if missing.len() < AHEAD_FROM {
+        // The walk parses these few as it reaches them.
+        return docs;
+    }
+    let (a, b) = missing.split_at(missing.len() / 2);
+    let parse = |part: &[usize]| -> Vec<(usize, Result<Value, Error>)> {
+        part.iter().map(|&i| (i, how.file(&files[i]))).collect()
     };
     std::thread::scope(|s| {
         let second = s.spawn(|| parse(b));
-        let mut docs = parse(a);
-        match second.join() {
-            Ok(rest) => docs.extend(rest),
-            // Left to the walk, which parses them again and says why.
-            Err(_) => docs.resize_with(files.len(), || None),
+        let first = parse(a);
+        // A second half that panicked is left to the walk, which parses
+        // those files again and says why.
+        for (i, doc) in first.into_iter().chain(second.join().unwrap_or_default()) {
+            docs[i] = Some(doc);
         }
-        docs
-    })
+    });
+    docs
 }
 
 /// The workspace storage (`.jp`) and user silo of the conversation in

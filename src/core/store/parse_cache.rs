@@ -215,12 +215,7 @@ impl ParseCache {
         parse: impl Fn(&Path) -> Result<Value, Error>,
         keep: impl Fn(&Value) -> Value,
     ) -> Result<Value, Error> {
-        let stamp = self
-            .file
-            .as_ref()
-            .and_then(|_| std::fs::metadata(path).ok())
-            .and_then(|m| Stamp::of(&m, now_ns(), self.settle_ns));
-        let Some(stamp) = stamp else {
+        let Some(stamp) = self.stamp(path) else {
             return parse(path).map(|doc| keep(&doc));
         };
         if let Some(answer) = self.recall(path, stamp) {
@@ -237,6 +232,18 @@ impl ParseCache {
             inner.changed = true;
         }
         result
+    }
+
+    /// What the cache answers for `path` as it is now, without parsing.
+    pub fn remembered(&self, path: &Path) -> Option<Result<Value, Error>> {
+        self.recall(path, self.stamp(path)?)
+    }
+
+    /// `path`'s stamp, when there is a cache and the file may be in it.
+    fn stamp(&self, path: &Path) -> Option<Stamp> {
+        self.file.as_ref()?;
+        let meta = std::fs::metadata(path).ok()?;
+        Stamp::of(&meta, now_ns(), self.settle_ns)
     }
 
     fn recall(&self, path: &Path, stamp: Stamp) -> Option<Result<Value, Error>> {
@@ -356,6 +363,21 @@ mod tests {
         std::fs::rename(&other, &config).unwrap();
         assert_eq!(cache.parse(&config, counting(&calls), same).unwrap(), "six");
         assert_eq!(calls.get(), 3);
+    }
+
+    #[test]
+    fn remembered_answers_only_what_is_kept_and_unchanged() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (config, store) = (tmp.path().join("a.toml"), tmp.path().join("cache.json"));
+        std::fs::write(&config, "one").unwrap();
+        let calls = Cell::new(0);
+        let cache = ParseCache::at(Some(store)).with_settle(Duration::ZERO);
+        assert!(cache.remembered(&config).is_none());
+        cache.parse(&config, counting(&calls), same).unwrap();
+        assert_eq!(cache.remembered(&config).unwrap().unwrap(), "one");
+        rewrite(&config, "two");
+        assert!(cache.remembered(&config).is_none());
+        assert_eq!(calls.get(), 1);
     }
 
     #[test]
