@@ -243,6 +243,9 @@ pub fn is_conversation_event(kind: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use serde_json::json;
+
     #[test]
     fn padding_inside_the_text_is_refused_at_a_chunk_boundary_too() {
         // 4,096 characters end the first chunk the decoder reads at a time;
@@ -260,9 +263,6 @@ mod tests {
         for_each_decoded(&ok, |t| pieces.push_str(t)).unwrap();
         assert_eq!(Some(pieces), try_decode_standard(&ok));
     }
-
-    use super::*;
-    use serde_json::json;
 
     #[test]
     fn decodes_standard_base64_of_utf8() {

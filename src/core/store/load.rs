@@ -14,6 +14,7 @@ use crate::core::model::event::{Event, Kind, Span};
 use crate::core::model::event_read;
 use crate::core::model::id::ConversationId;
 use crate::core::model::turns;
+use crate::core::store::PARALLEL_FROM;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
@@ -288,10 +289,6 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         merged: Default::default(),
     })
 }
-
-/// Files at least this big are read on every core: an event's typed view
-/// depends on nothing but its own text.
-const PARALLEL_FROM: usize = 8 << 20;
 
 /// The typed view of every event, in order.
 fn parse_events(

@@ -7,6 +7,8 @@
 //! returns `None`, and the caller lets serde parse the whole array to report
 //! the error precisely.
 
+use crate::core::store::PARALLEL_FROM;
+
 /// Byte ranges of the top-level array's elements, or `None` when the text is
 /// not a well-formed array at this level.
 pub fn elements(text: &str) -> Option<Vec<(usize, usize)>> {
@@ -26,10 +28,6 @@ pub fn elements(text: &str) -> Option<Vec<(usize, usize)>> {
     }
     scan(b, i, usize::MAX).map(|(v, _)| v)
 }
-
-/// Split at this size on two threads: a fifth of loading 100 MB is this
-/// scan.
-const PARALLEL_FROM: usize = 8 << 20;
 
 /// The elements from the one starting at `i` on: all of them to the
 /// closing bracket (`true`), or those before the one starting exactly at
