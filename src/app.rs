@@ -14,6 +14,13 @@ pub const EXIT_USAGE: i32 = 2;
 
 /// Runs the program and returns the process exit code.
 pub fn main() -> i32 {
+    // jp's plugin host asking (`jp -h`, `jp inspect …`) is answered before
+    // anything looks at the terminal.
+    if let Some(code) = crate::plugin::serve_if_asked() {
+        return code;
+    }
+    // Run by that host's bridge: jp's workspace and configuration.
+    crate::plugin::host::adopt();
     // The shell asking for completions is answered before anything else.
     cli::complete::answer_the_shell();
     let args = match Cli::try_parse() {
@@ -71,7 +78,12 @@ fn run(args: Cli) -> anyhow::Result<()> {
     let ctx = Context {
         workspace: match &demo {
             Some(d) => Some(d.workspace.path().to_path_buf()),
-            None => args.workspace.clone(),
+            // Under `jp inspect`, the workspace jp found.
+            None => args.workspace.clone().or_else(|| {
+                crate::plugin::host::init()
+                    .and_then(|i| i.workspace.as_ref())
+                    .map(|w| w.root.clone())
+            }),
         },
         active: args.active,
         demo: demo.as_ref().map(|d| d.conversation_dir.clone()),

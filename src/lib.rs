@@ -2,13 +2,14 @@
 //! compactions, and preview, apply and reset them.
 //!
 //! `core` is the UI-free library every other part goes through; `cli` is the
-//! headless command line; `tui` is the inspector; `app` chooses between the
-//! two.
+//! headless command line; `tui` is the inspector; `plugin` answers jp when
+//! it runs us as `jp inspect`; `app` chooses among them.
 
 pub mod app;
 pub mod cli;
 pub mod core;
 pub mod demo;
+pub mod plugin;
 /// Numbers in words (`12,345 tokens`), under the name scripts know.
 pub use crate::core::fmt;
 pub mod synth;
