@@ -93,6 +93,7 @@ fn fixed(id: u64, title: &str, turns: usize, ratio: f64, locked: bool) -> Listin
         id: format!("jp-c{id}"),
         title: Some(title.into()),
         location: Location::Workspace,
+        twin: None,
         size: 1_234_567,
         locked,
         last_activity: jp_inspect::core::model::timestamp::parse("2026-11-30 17:12:40"),

@@ -616,6 +616,7 @@ fn drawing_is_safe_at_every_size() {
                 id: "jp-c17944860430".into(),
                 title: Some("a title long enough to be cut at every narrow width".into()),
                 location: jp_inspect::core::store::workspace::Location::User,
+                twin: None,
                 size: 123_456,
                 locked: true,
                 last_activity: None,

@@ -82,6 +82,7 @@ mod tests {
             id: format!("jp-c{id}"),
             title: Some(title.into()),
             location: Location::Workspace,
+            twin: None,
             size: 0,
             locked: false,
             last_activity: None,

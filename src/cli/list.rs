@@ -58,6 +58,7 @@ fn row(l: &Listing) -> Value {
         "title": l.title,
         "path": l.dir.display().to_string(),
         "location": location,
+        "other_copy": l.twin.as_ref().map(|t| t.display().to_string()),
         "size": l.size,
         "locked": l.locked,
         "last_activity": l.last_activity.map(|t| crate::core::model::timestamp::format(&t)),

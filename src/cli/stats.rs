@@ -52,6 +52,10 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
         crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)")),
         crate::core::fmt::count(conv.turn_count as u64, "turn")
     )];
+    out.extend(
+        crate::core::ops::stats::ConversationRef::copies_line(conv)
+            .map(|l| crate::core::visible::visible_line(&l).into_owned()),
+    );
     let window = match &r.window {
         None => "unknown (set one with --window)".to_string(),
         Some(w) => format!(

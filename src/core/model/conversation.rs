@@ -63,6 +63,10 @@ pub struct Conversation {
     pub events: Vec<Event>,
     pub turn_count: usize,
     pub warnings: Vec<Warning>,
+    /// jp's other copy of this conversation (its user-local one, or the
+    /// workspace's), kept equal to this one on every write; `dir` is the
+    /// copy jp reads.
+    pub twin: Option<PathBuf>,
     /// The merged config (base, then every config delta), made once on
     /// first use: it can be large, and the model, the window, the system
     /// prompt and the tools are all read from it.

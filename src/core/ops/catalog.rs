@@ -21,6 +21,8 @@ pub struct Listing {
     pub id: String,
     pub title: Option<String>,
     pub location: Location,
+    /// jp's other copy (its user-local one), when it keeps two.
+    pub twin: Option<PathBuf>,
     /// Bytes of the conversation's files.
     pub size: u64,
     /// jp holds its lock (a query is running).
@@ -73,6 +75,7 @@ fn listing(entry: &Entry) -> Listing {
             .unwrap_or_else(|| entry.dir_name()),
         title: entry.title(),
         location: entry.location,
+        twin: entry.twin.clone(),
         size,
         locked,
         // The order `--active` picks from: the first listed is the one it

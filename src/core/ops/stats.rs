@@ -48,8 +48,12 @@ pub struct Stats {
 pub struct ConversationRef {
     pub id: String,
     pub title: Option<String>,
+    /// The copy read: of jp's two, the one jp reads.
     pub path: String,
     pub format: Format,
+    /// jp's other copy, kept equal to the one read on every write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_copy: Option<String>,
 }
 
 impl ConversationRef {
@@ -59,7 +63,24 @@ impl ConversationRef {
             title: conv.title.clone(),
             path: conv.dir.display().to_string(),
             format: conv.format,
+            other_copy: conv.twin.as_ref().map(|t| t.display().to_string()),
         }
+    }
+
+    /// Which of jp's copies was read, in words, when there are two.
+    pub fn copies_line(conv: &Conversation) -> Option<String> {
+        let twin = conv.twin.as_ref()?;
+        let which = crate::core::store::copies::Copies {
+            read: conv.dir.clone(),
+            read_root: crate::core::store::copies::root_of(&conv.dir).map(|(r, _)| r),
+            other: Some(twin.clone()),
+        };
+        Some(format!(
+            "copies: read {} ({}), the one jp reads; the other ({}) is written alike",
+            which.describe_read(),
+            conv.dir.display(),
+            twin.display()
+        ))
     }
 }
 

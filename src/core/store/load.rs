@@ -33,8 +33,11 @@ pub struct Files {
 /// Reads a conversation directory, with what jp-inspect remembers of its
 /// compactions (`provenance`).
 pub fn load(dir: &Path) -> Result<Conversation> {
-    let files = read_files(dir)?;
-    let mut conv = parse(dir, files)?;
+    // Of jp's two copies, the one jp reads.
+    let copies = super::copies::of(dir);
+    let files = read_files(&copies.read)?;
+    let mut conv = parse(&copies.read, files)?;
+    conv.twin = copies.other;
     remember(&mut conv);
     Ok(conv)
 }
@@ -42,7 +45,8 @@ pub fn load(dir: &Path) -> Result<Conversation> {
 /// Recalls the compactions' provenance; an unreadable record file is a
 /// warning, never a reason not to open the conversation.
 pub fn remember(conv: &mut Conversation) -> Vec<super::provenance::Record> {
-    match super::provenance::read(&conv.dir) {
+    let places = super::provenance::places(&conv.dir, conv.twin.as_deref());
+    match super::provenance::read_at(&places) {
         Ok(records) => {
             super::provenance::recall(conv, &records);
             records
@@ -66,8 +70,18 @@ pub fn remember(conv: &mut Conversation) -> Vec<super::provenance::Record> {
 fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::{Read, Seek};
     const HUGE: usize = 2 << 20;
-    let mut file = fs::File::open(path)?;
-    let len = file.metadata().map_or(0, |m| m.len() as usize);
+    let mut file = super::safe_fs::open_regular(path, true)?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    if len > super::safe_fs::EVENTS_LIMIT {
+        return Err(std::io::Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "{len} bytes, more than a conversation can be ({} at most), so not read",
+                super::safe_fs::EVENTS_LIMIT
+            ),
+        ));
+    }
+    let len = len as usize;
     if len < 4 * HUGE {
         let mut v = Vec::with_capacity(len);
         populate(&mut v);
@@ -163,9 +177,9 @@ pub fn read_files(dir: &Path) -> Result<Files> {
         }
         Err(e) => return Err(Error::io(&events_path, e)),
     };
-    let optional = |name: &str| -> Result<Option<Vec<u8>>> {
+    let optional = |name: &str, limit: u64| -> Result<Option<Vec<u8>>> {
         let path = dir.join(name);
-        match fs::read(&path) {
+        match super::safe_fs::read_regular(&path, limit, true) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
             Err(e) => Err(Error::io(&path, e)),
@@ -173,8 +187,8 @@ pub fn read_files(dir: &Path) -> Result<Files> {
     };
     Ok(Files {
         events,
-        base_config: optional(BASE_CONFIG_FILE)?,
-        metadata: optional(METADATA_FILE)?,
+        base_config: optional(BASE_CONFIG_FILE, super::safe_fs::BASE_CONFIG_LIMIT)?,
+        metadata: optional(METADATA_FILE, super::safe_fs::METADATA_LIMIT)?,
     })
 }
 
@@ -286,6 +300,7 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         events,
         turn_count,
         warnings,
+        twin: None,
         merged: Default::default(),
     })
 }

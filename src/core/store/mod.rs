@@ -2,6 +2,7 @@
 //! atomically under jp's lock, JP's base64 rule, workspaces and resolving
 //! what a person types to a conversation directory.
 
+pub mod copies;
 pub mod extends_glob;
 pub mod jp_config;
 pub mod load;

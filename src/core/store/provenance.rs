@@ -91,9 +91,59 @@ pub fn path_for(dir: &Path) -> PathBuf {
     }
 }
 
+/// Where the records of a conversation with copies in `dir` and `twin`
+/// may be, the one written first: jp's user-local copy is the durable
+/// one, and either copy must find the same record.
+pub fn places(dir: &Path, twin: Option<&Path>) -> Vec<PathBuf> {
+    let mut dirs: Vec<&Path> = std::iter::once(dir).chain(twin).collect();
+    dirs.sort_by_key(|d| {
+        !matches!(
+            crate::core::store::copies::root_of(d),
+            Some((crate::core::store::copies::Root::User, _))
+        )
+    });
+    let mut out: Vec<PathBuf> = Vec::new();
+    for d in dirs {
+        let p = path_for(d);
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// The records of the conversation in `dir`; none when there is no file.
 pub fn read(dir: &Path) -> Result<Vec<Record>> {
-    let path = path_for(dir);
+    let twin = crate::core::store::copies::twin_of(dir);
+    read_at(&places(dir, twin.as_deref()))
+}
+
+/// The records kept at any of `places`, each once.
+pub fn read_at(places: &[PathBuf]) -> Result<Vec<Record>> {
+    let mut out: Vec<Record> = Vec::new();
+    for path in places {
+        for r in read_one(path)? {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn read_one(path: &Path) -> Result<Vec<Record>> {
+    let path = path.to_path_buf();
+    // Never through a linked records folder: it could be another
+    // workspace's.
+    if let Some(parent) = path.parent()
+        && fs::symlink_metadata(parent).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(Error::invalid(
+            parent,
+            "is a symbolic link; jp-inspect keeps its records in a real folder, and reads \
+             none through a link (remove the link)",
+        ));
+    }
     let Some(bytes) = safe_fs::read_no_follow(&path)? else {
         return Ok(Vec::new());
     };
@@ -152,13 +202,50 @@ pub fn records_of(conv: &Conversation) -> Vec<Record> {
 /// Writes the records for the conversation in `dir` atomically; removes the
 /// file when there is nothing to remember. Called under jp's lock.
 pub fn write(dir: &Path, records: &[Record]) -> Result<()> {
-    let path = path_for(dir);
-    if records.is_empty() {
-        return match fs::remove_file(&path) {
-            Err(e) if e.kind() != ErrorKind::NotFound => Err(Error::io(&path, e)),
-            _ => Ok(()),
-        };
+    let twin = crate::core::store::copies::twin_of(dir);
+    write_at(&places(dir, twin.as_deref()), records)
+}
+
+/// Writes the records at the first of `places` and removes them from the
+/// others, so one record answers for every copy.
+pub fn write_at(places: &[PathBuf], records: &[Record]) -> Result<()> {
+    let Some((path, others)) = places.split_first() else {
+        return Ok(());
+    };
+    for other in others {
+        remove(other)?;
     }
+    if records.is_empty() {
+        return remove(path);
+    }
+    write_one(path, records)
+}
+
+/// Removes a record file, never through a linked folder.
+fn remove(path: &Path) -> Result<()> {
+    let Some(parent) = path.parent() else {
+        return Ok(());
+    };
+    match fs::symlink_metadata(parent) {
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(parent, e)),
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(Error::invalid(
+                parent,
+                "is a symbolic link; jp-inspect removes no record through a link (remove the \
+                 link)",
+            ));
+        }
+        Ok(_) => {}
+    }
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != ErrorKind::NotFound => Err(Error::io(path, e)),
+        _ => Ok(()),
+    }
+}
+
+fn write_one(path: &Path, records: &[Record]) -> Result<()> {
+    let path = path.to_path_buf();
     if let Some(parent) = path.parent() {
         safe_fs::real_dir(parent)?;
         safe_fs::ignore_in_git(parent);

@@ -10,6 +10,7 @@ use crate::core::error::{Error, Result};
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::{Conversation, EVENTS_FILE};
 use crate::core::model::event::Kind;
+use crate::core::store::copies;
 use crate::core::store::load;
 use crate::core::store::lock::Lock;
 use crate::core::store::provenance;
@@ -207,9 +208,18 @@ pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
 /// [`apply`], with what the write may do to an unusual file (several hard
 /// links, no write permission) chosen by the caller.
 pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
-    let path = dir.join(EVENTS_FILE);
+    // Where the conversation really lives, links resolved: its lock is the
+    // one jp takes there, whatever folder named it (a cloned workspace may
+    // link one of another workspace's conversations into its own).
+    let named = fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
+    let mut path = named.join(EVENTS_FILE);
     for attempt in 0..8 {
-        let lock = lock_for(dir)?;
+        let lock = lock_for(&named)?;
+        // Under the lock: of jp's two copies, the one jp reads now; both
+        // are written.
+        let copies = copies::of(&named);
+        let dir = copies.read.as_path();
+        path = dir.join(EVENTS_FILE);
         cleanup_temp_files(dir);
         let load::Files {
             events,
@@ -225,6 +235,7 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
                 metadata: metadata.clone(),
             },
         )?;
+        current.twin = copies.other.clone();
         let records = load::remember(&mut current);
         if let Some(why) = edit.basis.as_ref().and_then(|b| b.differs(&current)) {
             return Err(Error::Changed { path, why });
@@ -251,6 +262,13 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
             continue;
         }
         replace(&path, text.as_bytes(), guard)?;
+        // The other copy as jp's own save leaves it: the same stream. The
+        // events are written; a copy that can't be is said, not turned into
+        // a failure of a write that happened (jp's next save mends it).
+        let mirrored = copies
+            .other
+            .as_deref()
+            .map(|twin| mirror(twin, text.as_bytes(), base_config.as_deref(), guard));
         let mut conversation = load::parse(
             dir,
             load::Files {
@@ -259,15 +277,28 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
                 metadata,
             },
         )?;
+        conversation.twin = copies.other.clone();
+        if let Some(Err(e)) = mirrored {
+            conversation.warnings.push(crate::core::error::Warning {
+                path: copies.other.clone().unwrap_or_default(),
+                place: None,
+                event: None,
+                message: format!(
+                    "written, but jp's other copy of the conversation could not be brought \
+                     level (jp's next save does): {e}"
+                ),
+            });
+        }
         provenance::recall(&mut conversation, &records);
         let remembered = provenance::records_of(&conversation);
+        let places = provenance::places(dir, copies.other.as_deref());
         // The events are written; a record that can't be is said, not
         // turned into a failure of a write that happened.
         if remembered != records
-            && let Err(e) = provenance::write(dir, &remembered)
+            && let Err(e) = provenance::write_at(&places, &remembered)
         {
             conversation.warnings.push(crate::core::error::Warning {
-                path: provenance::path_for(dir),
+                path: places[0].clone(),
                 place: None,
                 event: None,
                 message: format!(
@@ -289,6 +320,23 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
         &path,
         "the conversation kept changing while it was being written; nothing was written",
     ))
+}
+
+/// Brings jp's other copy in `twin` level with the one just written: its
+/// `events.json` the same text, its `base_config.json` the same as the
+/// read copy's, each replaced atomically like the first.
+fn mirror(twin: &Path, events: &[u8], base_config: Option<&[u8]>, guard: Guard) -> Result<()> {
+    let twin_events = twin.join(EVENTS_FILE);
+    replace(&twin_events, events, guard)?;
+    if let Some(base) = base_config {
+        let twin_base = twin.join(crate::core::model::conversation::BASE_CONFIG_FILE);
+        let same = safe_fs::read_regular(&twin_base, safe_fs::BASE_CONFIG_LIMIT, true)
+            .is_ok_and(|b| b == base);
+        if !same {
+            replace(&twin_base, base, guard)?;
+        }
+    }
+    Ok(())
 }
 
 /// What identifies one version of a file: inode, size and modification time.

@@ -4,11 +4,11 @@
 use crate::core::model::conversation::{EVENTS_FILE, METADATA_FILE};
 use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::{self, Timestamp};
-use crate::core::store::load::id_of_dir;
 use serde_json::Value;
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 pub const STORAGE_DIR: &str = ".jp";
 pub const CONVERSATIONS_DIR: &str = "conversations";
@@ -34,9 +34,13 @@ pub enum Location {
 /// A conversation directory found in a workspace, before it is loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// The copy jp reads.
     pub dir: PathBuf,
     pub id: Option<u64>,
+    /// Where it lives: a conversation with both copies is a workspace one.
     pub location: Location,
+    /// jp's other copy of it (its user-local one, or the workspace's).
+    pub twin: Option<PathBuf>,
 }
 
 impl Entry {
@@ -58,7 +62,12 @@ impl Entry {
 
     /// A string field of `metadata.json`, read on demand.
     fn metadata(&self, field: &str) -> Option<String> {
-        let bytes = fs::read(self.dir.join(METADATA_FILE)).ok()?;
+        let bytes = crate::core::store::safe_fs::read_regular(
+            &self.dir.join(METADATA_FILE),
+            crate::core::store::safe_fs::METADATA_LIMIT,
+            true,
+        )
+        .ok()?;
         let v: Value = serde_json::from_slice(&bytes).ok()?;
         v.get(field)?.as_str().map(str::to_owned)
     }
@@ -148,26 +157,42 @@ impl Workspace {
         dirs
     }
 
-    /// Every conversation directory, oldest first.
+    /// Every conversation, oldest first, once: a conversation jp keeps in
+    /// both the workspace and its user-local silo is one entry, naming the
+    /// copy jp reads. A folder reached through a link out of the workspace
+    /// storage or the silo is none of this workspace's (a cloned workspace
+    /// could otherwise point jp-inspect at another one's conversations).
     pub fn entries(&self) -> Vec<Entry> {
         let mut out = Vec::new();
         for (dir, location) in self.conversation_dirs() {
+            let home = match location {
+                Location::Workspace => fs::canonicalize(&self.storage),
+                Location::User => self.silo.as_ref().map_or_else(
+                    || Err(std::io::ErrorKind::NotFound.into()),
+                    fs::canonicalize,
+                ),
+            };
+            let Ok(home) = home else {
+                continue;
+            };
             let Ok(read) = fs::read_dir(&dir) else {
                 continue;
             };
             for entry in read.flatten() {
                 let path = entry.path();
-                if path.join(EVENTS_FILE).is_file() {
-                    out.push(Entry {
-                        id: id_of_dir(&path),
-                        dir: path,
-                        location,
-                    });
+                if !path.join(EVENTS_FILE).is_file() || !lives_in(&path, &home) {
+                    continue;
                 }
+                out.push(Entry {
+                    id: ConversationId::of_dir(&path).map(u64::from),
+                    dir: path,
+                    location,
+                    twin: None,
+                });
             }
         }
         out.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.dir.cmp(&b.dir)));
-        out
+        one_per_conversation(out)
     }
 
     /// jp's session notion where it is cheap: the conversation most recently
@@ -180,6 +205,58 @@ impl Workspace {
     }
 }
 
+/// When a copy's stream last changed, as jp compares copies: the newer of
+/// its `events.json` and `base_config.json` (a missing file counts as
+/// never).
+pub fn stream_mtime(dir: &Path) -> SystemTime {
+    let mtime = |name: &str| {
+        fs::metadata(dir.join(name))
+            .and_then(|m| m.modified())
+            .unwrap_or(SystemTime::UNIX_EPOCH)
+    };
+    mtime(EVENTS_FILE).max(mtime(crate::core::model::conversation::BASE_CONFIG_FILE))
+}
+
+/// Of the user-local and the workspace copy, the one jp reads.
+pub fn jp_reads<'a>(user: &'a Path, workspace: &'a Path) -> &'a Path {
+    if stream_mtime(user) >= stream_mtime(workspace) {
+        user
+    } else {
+        workspace
+    }
+}
+
+/// Whether `dir` really lies inside `home` (canonical), links resolved.
+fn lives_in(dir: &Path, home: &Path) -> bool {
+    fs::canonicalize(dir).is_ok_and(|real| real.starts_with(home))
+}
+
+/// Folds each conversation's workspace and user-local copies (sorted by
+/// id) into one entry for the copy jp reads.
+fn one_per_conversation(sorted: Vec<Entry>) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::with_capacity(sorted.len());
+    for e in sorted {
+        if let Some(last) = out.last_mut()
+            && last.id.is_some()
+            && last.id == e.id
+            && last.twin.is_none()
+            && last.location != e.location
+        {
+            let (user, workspace) = match last.location {
+                Location::User => (last.dir.clone(), e.dir),
+                Location::Workspace => (e.dir, last.dir.clone()),
+            };
+            let read = jp_reads(&user, &workspace).to_path_buf();
+            last.twin = Some(if read == user { workspace } else { user });
+            last.dir = read;
+            last.location = Location::Workspace;
+            continue;
+        }
+        out.push(e);
+    }
+    out
+}
+
 /// The directory of conversation `id` in `conversations` dirs, wherever jp
 /// renamed it to (`<ID>` or `<ID>-<slug>`).
 pub fn dir_of_id(conversations: &[PathBuf], id: u64) -> Option<PathBuf> {
@@ -188,7 +265,10 @@ pub fn dir_of_id(conversations: &[PathBuf], id: u64) -> Option<PathBuf> {
             .ok()?
             .flatten()
             .map(|e| e.path())
-            .find(|p| id_of_dir(p) == Some(id) && p.join(EVENTS_FILE).is_file())
+            .find(|p| {
+                ConversationId::of_dir(p).map(u64::from) == Some(id)
+                    && p.join(EVENTS_FILE).is_file()
+            })
     })
 }
 
@@ -208,7 +288,11 @@ pub fn user_data_dir() -> Option<PathBuf> {
 /// The silo under the user data dir whose `storage` link points at
 /// `storage`.
 pub fn find_silo(storage: &Path) -> Option<PathBuf> {
-    let data = user_data_dir()?;
+    find_silo_in(storage, &user_data_dir()?)
+}
+
+/// [`find_silo`] under the user data dir `data`.
+pub fn find_silo_in(storage: &Path, data: &Path) -> Option<PathBuf> {
     let want = fs::canonicalize(storage).ok()?;
     let read = fs::read_dir(data.join("workspace")).ok()?;
     read.flatten()
