@@ -20,7 +20,9 @@ pub fn main() -> i32 {
         return code;
     }
     // Run by that host's bridge: jp's workspace and configuration.
-    crate::plugin::host::adopt();
+    if let Some(init) = crate::plugin::host::adopt() {
+        crate::core::store::host::use_jp_config(init.config.clone());
+    }
     // The shell asking for completions is answered before anything else.
     cli::complete::answer_the_shell();
     let args = match Cli::try_parse() {

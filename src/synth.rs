@@ -254,8 +254,14 @@ pub fn write_side_files(dir: &Path, spec: &Spec) -> io::Result<()> {
 /// `jp_dir`. Deterministic; rewritten files keep their text.
 pub fn write_config_tree(jp_dir: &Path, tools: usize) -> io::Result<()> {
     let mut rng = Rng(7);
+    // What jp needs to run any command (a model, the tools' run policy),
+    // and jp-inspect's settings where jp keeps them.
     let config = "extends = [\n    \"config/personas/default.toml\",\n    \"mcp/tools/**/*.toml\",\n]\n\n\
-                  [conversation.compaction.auto]\nsoft_ratio = 0.55\n";
+                  [assistant.model.id]\nprovider = \"anthropic\"\nname = \"claude-sonnet-4-5\"\n\n\
+                  [conversation.tools.\"*\"]\nrun = \"ask\"\n\n\
+                  [conversation.compaction]\nrules = [{ keep_first = 2, keep_last = 1, reasoning = \"strip\" }]\n\n\
+                  [plugins.command.inspect]\nrun = \"unattended\"\n\n\
+                  [plugins.command.inspect.options.auto]\nsoft_ratio = 0.55\n";
     let persona = format!(
         "[assistant]\nname = \"Developer\"\nsystem_prompt = \"\"\"\n{}\n\"\"\"\n",
         rng.text(3_000)

@@ -155,16 +155,16 @@ fn a_workspace_may_choose_the_summarizer_the_user_defined() {
     let s = setup();
     let marker = s.tmp.path().join("ran");
     s.user_config(&format!(
-        "[conversation.compaction.auto.summarizer]\nkind = \"command\"\n\
+        "[plugins.command.inspect.options.auto.summarizer]\nkind = \"command\"\n\
          command = \"touch {}; echo a summary by the user command\"\n",
         marker.display()
     ));
     // The user's own default is digest for this conversation's workspace...
     s.workspace_config(
         "config.toml",
-        "[conversation.compaction.auto]\nmode = \"single\"\ntrigger_ratio = 0.05\nmin_turns = 1\n\
-         [conversation.compaction.auto.rule]\nsummary = {}\n\
-         [conversation.compaction.auto.summarizer]\nkind = \"command\"\n",
+        "[plugins.command.inspect.options.auto]\nmode = \"single\"\ntrigger_ratio = 0.05\nmin_turns = 1\n\
+         [plugins.command.inspect.options.auto.rule]\nsummary = {}\n\
+         [plugins.command.inspect.options.auto.summarizer]\nkind = \"command\"\n",
     );
     let out = s.run(&["auto", "csvq", "--dry-run", "--summarize", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -177,11 +177,44 @@ fn a_workspace_may_choose_the_summarizer_the_user_defined() {
     fs::remove_file(&marker).unwrap();
     s.workspace_config(
         "config.toml",
-        "[conversation.compaction.auto.summarizer]\nkind = \"openai\"\n",
+        "[plugins.command.inspect.options.auto.summarizer]\nkind = \"openai\"\n",
     );
     let out = s.run(&["stats", "csvq", "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["notices"].as_array().unwrap().len(), 1, "{v:#}");
+}
+
+#[test]
+fn jp_inspects_table_where_jp_refuses_it_is_read_and_said() {
+    let s = setup();
+    s.workspace_config(
+        "config.toml",
+        "[conversation.compaction.auto]\nsoft_ratio = 0.5\n",
+    );
+    let out = s.run(&["stats", "csvq", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["settings"]["conversation.compaction.auto.soft_ratio"].is_string(),
+        "{v:#}"
+    );
+    let notices = v["notices"].to_string();
+    assert!(
+        notices.contains("jp refuses") && notices.contains("plugins.command.inspect.options.auto"),
+        "{notices}"
+    );
+    // Where jp keeps it: read, and nothing to say.
+    s.workspace_config(
+        "config.toml",
+        "[plugins.command.inspect.options.auto]\nsoft_ratio = 0.5\n",
+    );
+    let out = s.run(&["stats", "csvq", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["settings"]["plugins.command.inspect.options.auto.soft_ratio"].is_string(),
+        "{v:#}"
+    );
+    assert_eq!(v["notices"], serde_json::json!([]), "{v:#}");
 }
 
 #[test]

@@ -207,3 +207,81 @@ fn a_compaction_without_a_record_is_manual_and_a_bad_record_file_is_a_warning() 
         conv.warnings
     );
 }
+
+/// A workspace with the demo, and jp's silo for it holding the user-local
+/// copy (its `storage` link back to `.jp`): (temp, workspace root, data
+/// dir, workspace copy, user copy).
+fn mirrored_demo() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    let data = tmp.path().join("data");
+    let silo = data.join("workspace/ws-abc12");
+    let name = jp_inspect::demo::DIR_NAME;
+    let a = common::copy_dir(&common::demo(), &ws.join(".jp/conversations").join(name));
+    let b = common::copy_dir(&common::demo(), &silo.join("conversations").join(name));
+    std::os::unix::fs::symlink(ws.join(".jp"), silo.join("storage")).unwrap();
+    (tmp, ws, data, a, b)
+}
+
+fn run_in(ws: &Path, data: &Path, args: &[&str]) -> std::process::Output {
+    common::binary()
+        .args(args)
+        .current_dir(ws)
+        .env("JP_USER_DATA_DIR", data)
+        .output()
+        .unwrap()
+}
+
+/// jp drops the `over` it doesn't know from every compaction of `dir`.
+fn drop_over(dir: &Path) {
+    common::edit_events(dir, |events| {
+        for e in events.iter_mut().filter(|e| e["type"] == "compaction") {
+            if let Some(tc) = e.get_mut("tool_calls").and_then(Value::as_object_mut) {
+                tc.shift_remove("over");
+            }
+        }
+    });
+}
+
+#[test]
+fn the_record_answers_for_either_of_jps_two_copies() {
+    let (_tmp, ws, data, workspace_copy, user_copy) = mirrored_demo();
+    let id = "jp-c17944860430";
+    let out = run_in(
+        &ws,
+        &data,
+        &["compact", id, "t=strip,over=64:20..25", "--json"],
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    assert_eq!(common::json(&out)["written"], true);
+    assert_eq!(
+        fs::read(workspace_copy.join("events.json")).unwrap(),
+        fs::read(user_copy.join("events.json")).unwrap(),
+        "both copies written alike"
+    );
+    let silo = user_copy.parent().unwrap().parent().unwrap();
+    assert!(silo.join("jp-inspect/17944860430.json").is_file());
+    assert!(!ws.join(".jp/jp-inspect/17944860430.json").exists());
+    // jp rewrites both copies without the bound; whichever copy jp then
+    // reads, the bound is recalled.
+    for newer in [&workspace_copy, &user_copy] {
+        drop_over(&user_copy);
+        drop_over(&workspace_copy);
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        fs::File::options()
+            .write(true)
+            .open(newer.join("events.json"))
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        let stats = run_in(&ws, &data, &["stats", id, "--json"]);
+        let v = common::json(&stats);
+        assert_eq!(
+            v["conversation"]["path"].as_str().unwrap(),
+            newer.display().to_string(),
+            "the copy jp reads"
+        );
+        let last = v["compactions"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(last["policies"], "tools(strip>64B)", "{last}");
+    }
+}

@@ -365,7 +365,8 @@ fn a_generated_config_tree_is_read_whole() {
     let main = workspace.last().unwrap();
     assert!(main.path.ends_with(".jp/config.toml"));
     assert_eq!(
-        main.doc.pointer("/conversation/compaction/auto/soft_ratio"),
+        main.doc
+            .pointer("/plugins/command/inspect/options/auto/soft_ratio"),
         Some(&Value::from(0.55))
     );
 }

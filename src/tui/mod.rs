@@ -225,6 +225,7 @@ fn event_loop(
     let mut dirty = true;
     let mut last_tick = Instant::now();
     loop {
+        let mut effects_after = Vec::new();
         for fx in effects.drain(..) {
             match fx {
                 Effect::Job(job) => worker.submit(state.generation, *job),
@@ -239,6 +240,21 @@ fn event_loop(
                     };
                 }
                 Effect::Watch(false) => watcher = None,
+                Effect::Suspend => {
+                    let tty = terminal::input_fd();
+                    let host = crate::plugin::host::job();
+                    if let Err(e) = term.suspended(|| crate::plugin::foreground::suspend(tty, host))
+                    {
+                        state.set_status(
+                            format!("the terminal could not be taken back: {e}"),
+                            state::Level::Error,
+                        );
+                    }
+                    // The size may have changed meanwhile.
+                    let size = term.size()?;
+                    effects_after.push(Msg::Resize(size.width, size.height));
+                    dirty = true;
+                }
                 Effect::Replay(pace) => {
                     if let Some(w) = writer {
                         w.set(pace);
@@ -284,7 +300,7 @@ fn event_loop(
         if state.quit {
             return Ok(());
         }
-        let mut actions = Vec::new();
+        let mut actions = effects_after;
         if terminated.load(Ordering::Relaxed) {
             actions.push(Msg::Terminate);
         }

@@ -32,6 +32,8 @@ pub enum Msg {
 pub enum Action {
     Quit,
     ForceQuit,
+    /// Back to the shell for now (Ctrl-Z), as a terminal program is.
+    Suspend,
     Help,
     Down,
     Up,
@@ -116,6 +118,8 @@ pub enum Effect {
     Watch(bool),
     /// Put the text on the clipboard, by the terminal (OSC 52).
     Copy(String),
+    /// Give the terminal back to the shell until it resumes us.
+    Suspend,
     /// Tell the replay's writer its pace.
     Replay(ReplayPace),
     /// Have the replay's writer write the next turn now.

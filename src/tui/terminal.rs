@@ -77,7 +77,7 @@ pub enum Input {
 
 /// The file descriptor crossterm reads keys from: stdin when it is a
 /// terminal, else `/dev/tty` (kept open here for polling).
-fn input_fd() -> std::os::fd::RawFd {
+pub fn input_fd() -> std::os::fd::RawFd {
     use std::os::fd::AsRawFd;
     static TTY: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
     // SAFETY: isatty only inspects the descriptor.

@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 pub mod harness;
+pub mod jp;
+pub mod pty;
 pub mod server;
 
 use std::fs;

@@ -1,7 +1,7 @@
 //! Layering `[conversation.compaction.auto]` and jp's compaction keys onto
 //! an [`AutoConfig`], source by source, each value checked and named.
 
-use super::config::{AutoConfig, ConfigError, Estimate, Mode, TABLE};
+use super::config::{AutoConfig, ConfigError, Estimate, Mode, PLUGIN_TABLE, TABLE};
 use super::layer::{Layer, describe, unwrap};
 use crate::core::compact::budget::Measure;
 use crate::core::compact::rule::Rule;
@@ -9,6 +9,14 @@ use crate::core::store::jp_config::{self, Trust};
 use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, SummarizerConfig};
 use serde_json::Value;
 use std::path::Path;
+
+/// Whose file a document is: jp-inspect's own (`--config`, a
+/// conversation's config) or one of jp's config files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Ours,
+    Jps,
+}
 
 impl AutoConfig {
     /// Applies one layer: the `auto` table (already located), from `origin`.
@@ -24,10 +32,22 @@ impl AutoConfig {
         origin: &str,
         trust: Trust,
     ) -> Result<(), ConfigError> {
+        self.apply_table(auto, TABLE, origin, trust)
+    }
+
+    /// Applies jp-inspect's table found at `table` (the legacy place, or
+    /// the plugin options jp keeps).
+    fn apply_table(
+        &mut self,
+        auto: &Value,
+        table: &str,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
         let l = Layer { origin, trust };
-        let t = l.table(TABLE, auto)?;
+        let t = l.table(table, auto)?;
         for (k, v) in t {
-            let key = format!("{TABLE}.{k}");
+            let key = format!("{table}.{k}");
             match k.as_str() {
                 "enabled" => self.enabled = l.boolean(&key, v)?,
                 "mode" => {
@@ -109,7 +129,7 @@ impl AutoConfig {
         }
         if self.soft_ratio > self.hard_ratio {
             return l.err(
-                &format!("{TABLE}.soft_ratio"),
+                &format!("{table}.soft_ratio"),
                 format!(
                     "the soft threshold ({}) must not be above the hard one ({})",
                     self.soft_ratio, self.hard_ratio
@@ -158,26 +178,60 @@ impl AutoConfig {
         origin: &str,
         trust: Trust,
     ) -> Result<(), ConfigError> {
+        self.apply_source_as(doc, origin, trust, Place::Ours)
+    }
+
+    /// `apply_source` for one of jp's own config files: jp-inspect's table
+    /// in the place jp refuses is still read, and the file's owner told
+    /// where jp takes it.
+    pub fn apply_jp_file(
+        &mut self,
+        doc: &Value,
+        origin: &str,
+        trust: Trust,
+    ) -> Result<(), ConfigError> {
+        self.apply_source_as(doc, origin, trust, Place::Jps)
+    }
+
+    fn apply_source_as(
+        &mut self,
+        doc: &Value,
+        origin: &str,
+        trust: Trust,
+        place: Place,
+    ) -> Result<(), ConfigError> {
         use crate::core::model::config::unwrap_section;
-        let Some(compaction) = unwrap(doc)
-            .get("conversation")
-            .map(|c| unwrap_section("conversation", c))
-            .and_then(|c| c.get("compaction"))
-            .map(|c| unwrap_section("compaction", c))
-        else {
-            return Ok(());
+        let section = |v: &Value, path: &[&str]| -> Option<Value> {
+            let mut at = unwrap(v);
+            for key in path {
+                at = unwrap_section(key, at.get(*key)?);
+            }
+            Some(at.clone())
         };
-        if let Some(rules) = unwrap(compaction).get("rules") {
-            // jp's own setting, in whatever form jp or a person wrote it: one
-            // that can't be read is said (key, file, what was found) and
-            // left out, so everything else still works.
-            if let Err(e) = self.apply_rules(rules, origin, trust) {
-                self.notices
-                    .push(format!("{e}; these rules are left out, the others apply"));
+        if let Some(compaction) = section(doc, &["conversation", "compaction"]) {
+            if let Some(rules) = unwrap(&compaction).get("rules") {
+                // jp's own setting, in whatever form jp or a person wrote
+                // it: one that can't be read is said (key, file, what was
+                // found) and left out, so everything else still works.
+                if let Err(e) = self.apply_rules(rules, origin, trust) {
+                    self.notices
+                        .push(format!("{e}; these rules are left out, the others apply"));
+                }
+            }
+            if let Some(auto) = unwrap(&compaction).get("auto") {
+                if place == Place::Jps {
+                    self.notices.push(format!(
+                        "{origin}: jp refuses `[{TABLE}]` in its config files (\"unknown field \
+                         `auto`\") and then runs no command at all; move the table to \
+                         `[{PLUGIN_TABLE}]`, where jp keeps it for jp-inspect (read here \
+                         either way)"
+                    ));
+                }
+                self.apply_table(unwrap_section("auto", auto), TABLE, origin, trust)?;
             }
         }
-        match unwrap(compaction).get("auto") {
-            Some(auto) => self.apply_trusted(unwrap_section("auto", auto), origin, trust),
+        match section(doc, &["plugins", "command", "inspect", "options", "auto"]) {
+            Some(auto) => self.apply_table(&auto, PLUGIN_TABLE, origin, trust),
             None => Ok(()),
         }
     }
@@ -306,6 +360,10 @@ mod tests {
             json!({"conversation": "not a table", "extends": "b.toml"}),
             json!({"value": {"conversation": {"compaction": {"auto": auto}}}, "strategy": "merge"}),
             json!({"assistant": {}}),
+            json!({"plugins": {"command": {"inspect": {"run": "unattended",
+                   "options": {"auto": auto, "other": 1}}, "ticket": {}}}}),
+            json!({"plugins": {"value": {"command": {"inspect": {"options":
+                   {"value": {"auto": {"mode": "single"}}, "strategy": "merge"}}}}}}),
             json!([1, 2]),
         ];
         for doc in docs {

@@ -15,6 +15,13 @@ use crate::core::summarize::config::SummarizerConfig;
 /// The TOML table path, as people write it.
 pub const TABLE: &str = "conversation.compaction.auto";
 
+/// Where jp lets a config file hold jp-inspect's settings: a plugin's
+/// `options`, which jp keeps, passes through its config inheritance and
+/// hands over in `init`. jp refuses `conversation.compaction.auto` in its
+/// own files ("unknown field `auto`, expected `rules`") and then runs no
+/// command at all.
+pub const PLUGIN_TABLE: &str = "plugins.command.inspect.options.auto";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
@@ -142,6 +149,45 @@ impl Default for AutoConfig {
             origins: std::collections::BTreeMap::new(),
             notices: Vec::new(),
         }
+    }
+}
+
+impl AutoConfig {
+    /// The settings in which `other` differs from this, each as `name:
+    /// this → other`. Where the settings came from, and notices, are not
+    /// settings; no rules is jp's built-in default rule.
+    pub fn differences(&self, other: &AutoConfig) -> Vec<String> {
+        let rules = |c: &AutoConfig| {
+            let default = [crate::core::compact::rule::Rule::jp_default()];
+            format!("{:?}", c.rules.as_deref().unwrap_or(&default))
+        };
+        let fields = |c: &AutoConfig| -> Vec<(&'static str, String)> {
+            vec![
+                ("enabled", format!("{}", c.enabled)),
+                ("mode", c.mode.as_str().to_string()),
+                ("min_turns", c.min_turns.to_string()),
+                ("trigger_ratio", c.trigger_ratio.to_string()),
+                ("rule", format!("{:?}", c.rule)),
+                ("soft_ratio", c.soft_ratio.to_string()),
+                ("hard_ratio", c.hard_ratio.to_string()),
+                ("recent_ratio", c.recent_ratio.to_string()),
+                ("recent_min_turns", c.recent_min_turns.to_string()),
+                ("keep_first", c.keep_first.to_string()),
+                ("elide", format!("{:?}", c.elide)),
+                ("summary", format!("{:?}", c.summary)),
+                ("summary_min_gain", c.summary_min_gain.to_string()),
+                ("summarizer", c.summarizer.name().to_string()),
+                ("context", format!("{:?}", c.context)),
+                ("estimate", c.estimate.as_str().to_string()),
+                ("conversation.compaction.rules", rules(c)),
+            ]
+        };
+        fields(self)
+            .into_iter()
+            .zip(fields(other))
+            .filter(|((_, a), (_, b))| a != b)
+            .map(|((name, a), (_, b))| format!("{name}: {a} → {b}"))
+            .collect()
     }
 }
 

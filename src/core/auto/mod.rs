@@ -45,7 +45,7 @@ pub fn config_from(
 ) -> crate::core::Result<AutoConfig> {
     let mut c = AutoConfig::default();
     for f in files {
-        c.apply_source(&f.doc, &f.path.display().to_string(), f.trust)?;
+        c.apply_jp_file(&f.doc, &f.path.display().to_string(), f.trust)?;
     }
     // jp layers a conversation's config over the files as a resolved
     // config whose lists all say `replace` (its `to_partial`), so its
@@ -66,7 +66,51 @@ pub fn config_from(
     if let Some(f) = file {
         c.apply_file(f)?;
     }
+    c.notices.extend(differences_from_jp(&conv.dir));
     Ok(c)
+}
+
+/// Under `jp inspect`: where jp's resolved configuration and jp-inspect's
+/// own reading of the config files for `dir` disagree (compaction
+/// settings, model, tools, system prompt), one notice saying what and that
+/// jp's is used; none when they agree or jp handed nothing over.
+pub fn differences_from_jp(dir: &Path) -> Vec<String> {
+    use crate::core::store::host::{TreeFacts, jp_config};
+    let Some(jp) = jp_config() else {
+        return Vec::new();
+    };
+    let settings =
+        |files: crate::core::Result<Vec<jp_config::ConfigFile>>| -> crate::core::Result<AutoConfig> {
+            let mut c = AutoConfig::default();
+            for f in files? {
+                c.apply_jp_file(&f.doc, &f.path.display().to_string(), f.trust)?;
+            }
+            Ok(c)
+        };
+    let cache = crate::core::store::parse_cache::ParseCache::open();
+    let ours = settings(jp_config::own_files_for(dir, &cache));
+    let theirs = settings(jp_config::files_for_with(dir, &cache));
+    let mut said = match (ours, theirs) {
+        (Ok(ours), Ok(theirs)) => ours.differences(&theirs),
+        (Err(e), Ok(_)) => vec![format!("jp-inspect could not read the files itself: {e}")],
+        _ => Vec::new(),
+    };
+    if let Ok(files) = jp_config::whole_files_for(dir) {
+        let mut merged = serde_json::Value::Object(Default::default());
+        for f in &files {
+            crate::core::model::config::merge(&mut merged, &f.doc);
+        }
+        crate::core::model::config::resolve(&mut merged);
+        said.extend(TreeFacts::of(&merged).differences(&TreeFacts::of(jp)));
+    }
+    if said.is_empty() {
+        return said;
+    }
+    vec![format!(
+        "jp's resolved configuration and jp-inspect's reading of the config files differ \
+         ({}); jp's reading is used in place of the files",
+        said.join("; ")
+    )]
 }
 
 /// Evaluates the trigger on `conv` seen with `overlays` and writes the

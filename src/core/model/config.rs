@@ -93,7 +93,23 @@ pub fn compaction_part(doc: &Value) -> Value {
     if let Some(c) = o.get("conversation") {
         out.insert("conversation".into(), only_compaction(c));
     }
+    // jp-inspect's own settings, where jp keeps them for it.
+    if let Some(options) = plugin_options(doc) {
+        out.insert(
+            "plugins".into(),
+            serde_json::json!({"command": {"inspect": {"options": options}}}),
+        );
+    }
     Value::Object(out)
+}
+
+/// `plugins.command.inspect.options` of a config, through any wrappers.
+pub fn plugin_options(doc: &Value) -> Option<Value> {
+    let mut at = unwrap_value(doc);
+    for key in ["plugins", "command", "inspect", "options"] {
+        at = unwrap_section(key, at.get(key)?);
+    }
+    Some(at.clone())
 }
 
 /// A `conversation` section with only its `compaction` table, the wrapper

@@ -471,9 +471,41 @@ pub fn files_for(dir: &Path) -> Result<Vec<ConfigFile>, Error> {
     files
 }
 
-/// [`files_for`] with the cache given.
+/// [`files_for`] with the cache given. Under `jp inspect`, jp's resolved
+/// configuration stands in for the files (jp read them, with its
+/// environment and `--cfg` on top): the user's own files are still read
+/// first, for the summarizers only they may define.
 pub fn files_for_with(dir: &Path, cache: &ParseCache) -> Result<Vec<ConfigFile>, Error> {
+    let Some(jp) = super::host::jp_config() else {
+        return own_files_for(dir, cache);
+    };
     let how = Parse::Compaction(cache);
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {
+        with_extends(&global, how, Trust::User, &mut seen, &mut out)?;
+    }
+    out.push(ConfigFile {
+        path: PathBuf::from(super::host::JP_RESOLVED),
+        trust: Trust::Shared,
+        doc: super::host::as_layer(jp),
+    });
+    Ok(out)
+}
+
+/// The files themselves, as jp-inspect reads them, whether or not jp
+/// handed over its own reading.
+pub fn own_files_for(dir: &Path, cache: &ParseCache) -> Result<Vec<ConfigFile>, Error> {
+    walk_for(dir, Parse::Compaction(cache))
+}
+
+/// Every file of the tree for `dir`, whole: what jp-inspect's reading of
+/// the model, tools and system prompt is checked against jp's with.
+pub fn whole_files_for(dir: &Path) -> Result<Vec<ConfigFile>, Error> {
+    walk_for(dir, Parse::Whole)
+}
+
+fn walk_for(dir: &Path, how: Parse<'_>) -> Result<Vec<ConfigFile>, Error> {
     let mut out = Vec::new();
     let mut seen = Vec::new();
     if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {

@@ -4,6 +4,7 @@
 
 pub mod copies;
 pub mod extends_glob;
+pub mod host;
 pub mod jp_config;
 pub mod load;
 pub mod lock;

@@ -48,6 +48,14 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             if matches!(state.status.message, Some((_, Level::Error))) {
                 state.status.message = None;
             }
+            // Suspending works from anywhere, as in any terminal program.
+            if k.kind != crossterm::event::KeyEventKind::Release
+                && crate::tui::keys::lookup(crate::tui::keys::Scope::Global, &k)
+                    == Some(Action::Suspend)
+            {
+                fx.push(Effect::Suspend);
+                return;
+            }
             if state.in_picker {
                 if k.kind != crossterm::event::KeyEventKind::Release {
                     picker::key(state, k, fx);
@@ -127,6 +135,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
     }
     match cmd {
         Action::ForceQuit => state.quit = true,
+        Action::Suspend => fx.push(Effect::Suspend),
         Action::Quit => match state.panel {
             Some(_) => state.panel = None,
             // Opened from the picker: back to it.

@@ -1,0 +1,120 @@
+//! A pseudo-terminal for tests that drive a program as a person would: it
+//! is the program's controlling terminal (so `/dev/tty`, foreground process
+//! groups, Ctrl-C and Ctrl-Z behave as in a shell), its output collected,
+//! keys written to it.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::process::{Child, Command, ExitStatus};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub struct Pty {
+    master: File,
+    pub child: Child,
+    out: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Pty {
+    /// Starts `command` as the leader of a new session whose controlling
+    /// terminal is a fresh pty of `cols` × `rows`.
+    pub fn spawn(mut command: Command, cols: u16, rows: u16) -> Pty {
+        use std::os::unix::process::CommandExt;
+        let (mut master, mut slave) = (0, 0);
+        let size = libc::winsize {
+            ws_row: rows,
+            ws_col: cols,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: out-parameters for two descriptors and a valid winsize.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                &size,
+            )
+        };
+        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: openpty returned two open descriptors we now own.
+        let (master, slave) =
+            unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        command
+            .stdin(File::from(slave.try_clone().unwrap()))
+            .stdout(File::from(slave.try_clone().unwrap()))
+            .stderr(File::from(slave));
+        // SAFETY: setsid and the ioctl are async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().expect("spawn under a pty");
+        let master = File::from(master);
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let mut reader = master.try_clone().unwrap();
+        let sink = out.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            // Ends with EIO once every holder of the slave side is gone.
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Pty { master, child, out }
+    }
+
+    /// Everything the program wrote so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until the output holds `needle`; how long that took.
+    pub fn wait_for(&self, needle: &str, timeout: Duration) -> Option<Duration> {
+        let start = Instant::now();
+        while start.elapsed() < timeout {
+            if self.text().contains(needle) {
+                return Some(start.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+
+    /// Types `bytes`.
+    pub fn send(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    /// The program's exit, if it comes within `timeout`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let start = Instant::now();
+        while start.elapsed() < timeout {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
