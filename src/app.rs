@@ -129,8 +129,10 @@ fn run(args: Cli) -> anyhow::Result<()> {
             anyhow::bail!("--replay needs a conversation: name one (or --demo)");
         }
         let source = crate::core::store::load::load(&dir)?;
+        // The conversation's text: for no other user to read.
         let home = tempfile::Builder::new()
             .prefix("jp-inspect-replay-")
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
             .tempdir()?;
         let r = crate::core::ops::replay::prepare(&source, home.path())?;
         notice = Some(format!(

@@ -403,6 +403,24 @@ fn count_measures_each_part_keeps_the_ratio_and_stats_shows_it() {
     assert_eq!(measured["estimate"]["applied"].as_f64(), Some(ratio));
     let usable = |v: &Value| v["window"]["usable"].as_u64().unwrap() as f64;
     assert!((usable(&measured) - usable(&stats) / ratio).abs() <= 1.0);
+
+    // A cloned workspace reusing the id is another conversation: it neither
+    // sees the measurement nor feeds one of its own into this one.
+    let clone = s.tmp.path().join("clone");
+    demo_copy(&clone);
+    let there = common::binary()
+        .args(["stats", ID, "--json"])
+        .current_dir(&clone)
+        .env("XDG_CONFIG_HOME", s.tmp.path().join("xdg"))
+        .env_remove("JP_GLOBAL_CONFIG_DIR")
+        .env_remove("JP_GLOBAL_CONFIG_FILE")
+        .env("JP_USER_DATA_DIR", s.tmp.path().join("no-user-data"))
+        .env("JP_INSPECT_DATA_DIR", s.data())
+        .output()
+        .unwrap();
+    let there = json_of(&there);
+    assert_eq!(there["estimate"]["measured"], Value::Null, "{there:#}");
+    assert_eq!(there["estimate"]["applied"], Value::Null);
 }
 
 #[test]
@@ -526,4 +544,33 @@ fn count_at_a_turn_counts_that_request() {
         let out = s.run(&["count", ID, "--offline", "--at", bad]);
         assert_eq!(out.status.code(), Some(2), "--at {bad}: {}", stderr(&out));
     }
+}
+
+#[test]
+fn a_model_name_never_changes_googles_url() {
+    let google = Server::start(|_| Reply::json(200, json!({"totalTokens": 7})));
+    for model in ["x/../../../../steal", "x?key=leak#frag", "..", "a b"] {
+        let s = Setup::new(&[("google", &google)]);
+        let base = s
+            .tmp
+            .path()
+            .join(".jp/conversations")
+            .join(jp_inspect::demo::DIR_NAME)
+            .join("base_config.json");
+        let mut config: Value = serde_json::from_slice(&fs::read(&base).unwrap()).unwrap();
+        config["assistant"]["model"]["id"] = json!({"provider": "google", "name": model});
+        fs::write(&base, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+        let out = s.run(&["count", ID]);
+        assert_eq!(out.status.code(), Some(1), "{model}");
+        assert!(
+            stderr(&out).contains("not sent"),
+            "{model}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(
+        google.requests().is_empty(),
+        "{:?}",
+        google.requests().len()
+    );
 }

@@ -296,6 +296,7 @@ fn command_summarizer_reads_the_raw_range() {
     let s = command::CommandSummarizer {
         command: "cat".into(),
         timeout: Duration::from_secs(10),
+        directory: None,
     };
     let out = s.summarize(&request_of(&conv)).unwrap();
     // Instructions first, then the raw turns 2..4, reasoning included.

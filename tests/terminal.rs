@@ -475,8 +475,9 @@ fn a_key_right_after_a_resize_is_handled_and_nothing_spins() {
 
 /// `o` and `e` hand the screen to a real pager and editor and take it back:
 /// the pager (here one that saves what it is given) gets the selected
-/// event's text, the editor a read-only copy (this one succeeds only on a
-/// file of mode 444), and the terminal is the inspector's again after
+/// event's text, the editor a read-only copy no other user can read (this
+/// one succeeds only on a file of mode 400 in a folder of mode 700), and
+/// the terminal is the inspector's again after
 /// each, then restored at the end.
 #[test]
 fn the_pager_and_the_editor_get_the_text_and_the_screen_comes_back() {
@@ -489,7 +490,10 @@ fn the_pager_and_the_editor_get_the_text_and_the_screen_comes_back() {
         Duration::from_millis(2500),
         &[
             ("PAGER", &pager),
-            ("EDITOR", r#"sh -c 'test "$(stat -c %a "$0")" = 444'"#),
+            (
+                "EDITOR",
+                r#"sh -c 'test "$(stat -c %a "$0")" = 400 && test "$(stat -c %a "$(dirname "$0")")" = 700'"#,
+            ),
             ("VISUAL", ""),
         ],
     );

@@ -97,10 +97,33 @@ fn line(class: &str, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) -> Line {
 }
 
 fn text(x: f64, y: f64, class: &str, content: impl Into<String>) -> Text {
-    Text::new(content)
+    Text::new(xml_text(&content.into()))
         .set("x", x)
         .set("y", y)
         .set("class", class)
+}
+
+/// A tooltip, its text made fit for XML.
+fn tooltip(content: &str) -> Title {
+    Title::new(xml_text(content))
+}
+
+/// `text` with every character XML 1.0 does not allow in a document
+/// (controls but tab and newline, lone surrogates' stand-ins U+FFFE and
+/// U+FFFF, the other non-characters) shown as U+FFFD: a conversation's
+/// title or model name comes from someone else's files, and one such
+/// character makes the whole chart unreadable to a browser. `<` and `&`
+/// are escaped by the writer.
+pub fn xml_text(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => '\u{fffd}',
+            '\u{fdd0}'..='\u{fdef}' => '\u{fffd}',
+            c if (c as u32) & 0xfffe == 0xfffe => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 /// A step for the y axis that gives four to eight ticks up to `max`.
@@ -246,7 +269,7 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
                 .set("points", points.join(" "))
                 .set("data-series", s.name.clone())
                 .set("data-values", values_attr(&s.values))
-                .add(Title::new(s.name.clone())),
+                .add(tooltip(&s.name)),
         );
         // The legend, right of the plot.
         let ly = top + 8.0 + 20.0 * k as f64;
@@ -279,7 +302,7 @@ pub fn document(title: &str, subtitle: &str, lines: &[LineChart], bars: &[BarCha
         .set("viewBox", (0, 0, WIDTH, height))
         .set("width", WIDTH)
         .set("height", height)
-        .add(Title::new(title.to_string()))
+        .add(tooltip(title))
         .add(Style::new(STYLE))
         .add(
             Rectangle::new()
@@ -354,7 +377,7 @@ fn bar_plot(b: &BarChart, top: f64) -> Group {
                     .set("data-group", name.clone())
                     .set("data-bar", policy.clone())
                     .set("data-value", format!("{v}"))
-                    .add(Title::new(format!("{policy} at {name}: {v}"))),
+                    .add(tooltip(&format!("{policy} at {name}: {v}"))),
             );
         }
         g = g.add(
@@ -437,24 +460,46 @@ fn human(v: f64) -> String {
     }
 }
 
-/// Writes `doc` to `path` (atomically: a half-written chart is never left).
+/// Writes `doc` to `path` atomically (a half-written chart is never left),
+/// with the mode a new file gets from the umask, or the one of the file it
+/// replaces. Errors name `path`, never the temporary file.
 pub fn save(path: &std::path::Path, doc: &Document) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let named = |e: &std::io::Error| {
+        // The OS's words alone: tempfile's add the temporary file's name.
+        let said = e.raw_os_error().map_or_else(
+            || e.kind().to_string(),
+            |code| std::io::Error::from_raw_os_error(code).to_string(),
+        );
+        anyhow::anyhow!("{}: {said}", path.display())
+    };
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
-    use std::os::unix::fs::PermissionsExt;
-    // A chart is for sharing: readable like any file written there (a
-    // temp file is private), or as the file it replaces was.
-    let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    svg::write(&mut tmp, doc)?;
-    tmp.as_file().sync_all()?;
+    let mode = std::fs::metadata(path)
+        .map_or_else(|_| 0o666 & !umask(), |m| m.permissions().mode() & 0o7777);
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| named(&e))?;
+    svg::write(&mut tmp, doc).map_err(|e| named(&e))?;
+    tmp.as_file().sync_all().map_err(|e| named(&e))?;
     tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    tmp.persist(path)
-        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error))?;
+        .set_permissions(std::fs::Permissions::from_mode(mode))
+        .map_err(|e| named(&e))?;
+    tmp.persist(path).map_err(|e| named(&e.error))?;
     Ok(())
+}
+
+/// The process's umask, read without changing it (`/proc/self/status`),
+/// else the usual 022.
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
 }
 
 #[cfg(test)]
@@ -488,6 +533,10 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("a &lt;b&gt; &amp; c"), "{text}");
+        assert_eq!(
+            xml_text("a\u{fffe}b\u{1}c\td\u{ffff}\u{fdd0}"),
+            "a\u{fffd}b\u{fffd}c\td\u{fffd}\u{fffd}"
+        );
         assert!(text.contains("prefers-color-scheme: dark"));
         assert_eq!(tick_step(105.0), 20.0);
     }

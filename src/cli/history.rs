@@ -20,6 +20,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     if let Some(file) = &args.svg {
         let budget = ops::budget(&conv, &config, args.window.window);
         super::chart::save(file, &chart(&conv, &config, &budget, &points)?)?;
+        super::output::say_err(&format!("wrote {}", file.display()));
     }
     let ratio = |context: u64, usable: Option<u64>| usable.map(|u| context as f64 / u as f64);
     if args.json {

@@ -59,26 +59,41 @@ pub fn run(program: &str, file: &Path) -> Result<(), String> {
     }
 }
 
-/// `text` in a temp file named for `title` with `extension`, read-only for
-/// the editor (the conversation is never edited through it); removed when
-/// dropped.
-pub fn temp_file(
-    text: &str,
-    extension: &str,
-    read_only: bool,
-) -> std::io::Result<tempfile::TempPath> {
-    use std::os::unix::fs::PermissionsExt;
-    let mut file = tempfile::Builder::new()
+/// A copy of a text for a program to open, in a directory of its own that
+/// no other user can enter; both removed when dropped.
+pub struct TempCopy {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+}
+
+impl std::ops::Deref for TempCopy {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// `text` in a temp file with `extension`, for the person's eyes only:
+/// its directory is 0700 and the file 0600, or 0400 for the editor, which
+/// gets a read-only copy (the conversation is never edited through it).
+pub fn temp_file(text: &str, extension: &str, read_only: bool) -> std::io::Result<TempCopy> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let dir = tempfile::Builder::new()
         .prefix("jp-inspect-")
-        .suffix(&format!(".{extension}"))
-        .tempfile()?;
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()?;
+    let path = dir.path().join(format!("copy.{extension}"));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)?;
     file.write_all(text.as_bytes())?;
     file.flush()?;
-    let path = file.into_temp_path();
     if read_only {
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444))?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o400))?;
     }
-    Ok(path)
+    Ok(TempCopy { _dir: dir, path })
 }
 
 #[cfg(test)]
@@ -115,16 +130,19 @@ mod tests {
     }
 
     #[test]
-    fn the_editor_gets_a_read_only_copy_removed_after() {
+    fn the_editor_gets_a_read_only_copy_no_one_else_can_read_removed_after() {
         use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         let path = temp_file("text", "md", true).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "text");
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o444);
+        assert_eq!(std::fs::read_to_string(&*path).unwrap(), "text");
+        assert_eq!(mode(&path), 0o400);
+        assert_eq!(mode(path.parent().unwrap()), 0o700, "a private directory");
         assert!(path.to_string_lossy().ends_with(".md"));
         let p = path.to_path_buf();
         drop(path);
-        assert!(!p.exists());
+        assert!(!p.exists() && !p.parent().unwrap().exists());
+        let pager = temp_file("text", "txt", false).unwrap();
+        assert_eq!(mode(&pager), 0o600);
         // A program that fails is said.
         let err = run("false", Path::new("/dev/null")).unwrap_err();
         assert!(err.contains("`false` ended with"), "{err}");

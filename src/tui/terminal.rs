@@ -12,7 +12,10 @@ use std::io::{self, Stdout, Write};
 use std::sync::Once;
 
 pub struct Terminal {
-    inner: ratatui::Terminal<CrosstermBackend<Stdout>>,
+    /// Never dropped: ratatui's drop prints with `eprintln!` when the cursor
+    /// can't be shown, which panics once the terminal has hung up. Ours
+    /// restores what it can and leaves the rest to the process's exit.
+    inner: std::mem::ManuallyDrop<ratatui::Terminal<CrosstermBackend<Stdout>>>,
 }
 
 impl Terminal {
@@ -24,7 +27,9 @@ impl Terminal {
             return Err(e);
         }
         match ratatui::Terminal::new(CrosstermBackend::new(out)) {
-            Ok(inner) => Ok(Terminal { inner }),
+            Ok(inner) => Ok(Terminal {
+                inner: std::mem::ManuallyDrop::new(inner),
+            }),
             Err(e) => {
                 restore();
                 Err(e)

@@ -11,9 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub struct Pty {
-    master: File,
+    master: Option<File>,
     pub child: Child,
     out: Arc<Mutex<Vec<u8>>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Pty {
@@ -39,6 +41,12 @@ impl Pty {
             )
         };
         assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+        // Not inherited by what other tests spawn meanwhile: a master held
+        // open there would keep the terminal from ever hanging up.
+        for fd in [master, slave] {
+            // SAFETY: setting a flag on a descriptor we own.
+            unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        }
         // SAFETY: openpty returned two open descriptors we now own.
         let (master, slave) =
             unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
@@ -61,19 +69,47 @@ impl Pty {
         let child = command.spawn().expect("spawn under a pty");
         let master = File::from(master);
         let out = Arc::new(Mutex::new(Vec::new()));
-        let mut reader = master.try_clone().unwrap();
+        let mut source = master.try_clone().unwrap();
         let sink = out.clone();
-        std::thread::spawn(move || {
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let reader = std::thread::spawn(move || {
+            use std::os::fd::AsRawFd;
             let mut buf = [0u8; 8192];
-            // Ends with EIO once every holder of the slave side is gone.
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
+            while !stopped.load(std::sync::atomic::Ordering::SeqCst) {
+                let mut fds = libc::pollfd {
+                    fd: source.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd.
+                if unsafe { libc::poll(&mut fds, 1, 50) } <= 0 {
+                    continue;
                 }
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+                // Ends with EIO once every holder of the slave side is gone.
+                match source.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => sink.lock().unwrap().extend_from_slice(&buf[..n]),
+                }
             }
         });
-        Pty { master, child, out }
+        Pty {
+            master: Some(master),
+            child,
+            out,
+            stop,
+            reader: Some(reader),
+        }
+    }
+
+    /// Closes the terminal, as closing its window does: the program's
+    /// session gets SIGHUP and its reads end.
+    pub fn close(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        self.master = None;
     }
 
     /// Everything the program wrote so far, as text.
@@ -95,8 +131,9 @@ impl Pty {
 
     /// Types `bytes`.
     pub fn send(&mut self, bytes: &[u8]) {
-        self.master.write_all(bytes).unwrap();
-        self.master.flush().unwrap();
+        let master = self.master.as_mut().expect("the terminal is open");
+        master.write_all(bytes).unwrap();
+        master.flush().unwrap();
     }
 
     /// The program's exit, if it comes within `timeout`.
@@ -116,5 +153,6 @@ impl Drop for Pty {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.close();
     }
 }

@@ -264,10 +264,15 @@ impl AutoConfig {
         // replaces the built-in default, later ones append unless their
         // wrapper says `replace` or `prepend`.
         let strategy = crate::core::model::config::strategy_of(rules);
+        // Appending extends what is there, so many files of rules cost
+        // what they hold, not its square.
         let rules = match (self.rules.take(), strategy) {
             (None, _) | (_, Some("replace")) => parsed,
             (Some(prev), Some("prepend")) => parsed.into_iter().chain(prev).collect(),
-            (Some(prev), _) => prev.into_iter().chain(parsed).collect(),
+            (Some(mut prev), _) => {
+                prev.extend(parsed);
+                prev
+            }
         };
         // jp writes its default into every conversation it saves: that is
         // no setting of anyone's.
@@ -455,7 +460,8 @@ mod tests {
             c.summarizer,
             SummarizerConfig::Command {
                 command: "cat".into(),
-                timeout: Duration::from_secs(5)
+                timeout: Duration::from_secs(5),
+                directory: None,
             }
         );
         std::fs::write(

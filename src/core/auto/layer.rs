@@ -296,6 +296,7 @@ impl Layer<'_> {
             if ![
                 "kind",
                 "command",
+                "directory",
                 "timeout_secs",
                 "base_url",
                 "model",
@@ -320,7 +321,24 @@ impl Layer<'_> {
                         );
                     }
                 };
-                Ok(SummarizerConfig::Command { command, timeout })
+                let directory = match get_str("directory")? {
+                    Some(d) if std::path::Path::new(&d).is_absolute() => Some(d.into()),
+                    Some(_) => {
+                        return self.err(
+                            &format!("{key}.directory"),
+                            "must be an absolute path (where the command runs)",
+                        );
+                    }
+                    None => match current {
+                        SummarizerConfig::Command { directory, .. } => directory.clone(),
+                        _ => None,
+                    },
+                };
+                Ok(SummarizerConfig::Command {
+                    command,
+                    timeout,
+                    directory,
+                })
             }
             "openai" => {
                 let (base, model, env) = match current {

@@ -122,7 +122,7 @@ pub fn measure(point: &Point, timeout: std::time::Duration) -> Result<Measuremen
 pub fn remember(conv: &Conversation, m: &Measurement) -> crate::core::Result<std::path::PathBuf> {
     let mut ratios = Ratios::read();
     ratios.conversations.insert(
-        conv.display_id(),
+        measurement_key(conv, &m.model),
         Measured {
             measured: m.measured.total,
             estimated: m.estimated.total,
@@ -136,7 +136,30 @@ pub fn remember(conv: &Conversation, m: &Measurement) -> crate::core::Result<std
 
 /// The conversation's last measurement, if `count` made one.
 pub fn measured(conv: &Conversation) -> Option<&'static Measured> {
-    Ratios::cached().conversations.get(&conv.display_id())
+    let model = crate::core::model::config::model_id(conv.merged_config())?.to_string();
+    Ratios::cached()
+        .conversations
+        .get(&measurement_key(conv, &model))
+}
+
+/// What a measurement is kept under: the conversation's id, where it really
+/// lives (its workspace copy where jp keeps two) and the model measured. A
+/// cloned workspace reusing an id is another place, so it can neither
+/// overwrite nor borrow another conversation's measurement.
+fn measurement_key(conv: &Conversation, model: &str) -> String {
+    let copies = [Some(&conv.dir), conv.twin.as_ref()];
+    let place = copies
+        .into_iter()
+        .flatten()
+        .find(|d| {
+            !matches!(
+                crate::core::store::copies::root_of(d),
+                Some((crate::core::store::copies::Root::User, _))
+            )
+        })
+        .unwrap_or(&conv.dir);
+    let place = std::fs::canonicalize(place).unwrap_or_else(|_| place.clone());
+    format!("{} {} {model}", conv.display_id(), place.display())
 }
 
 /// One kind of content, counted offline.

@@ -53,6 +53,17 @@ pub fn count(
     })
 }
 
+/// Letters, digits, `.`, `-` and `_`, as providers' model ids are (
+/// `gemini-2.5-pro`, `gemini-2.0-flash-001`), and not only dots.
+pub(crate) fn is_plain_model_name(model: &str) -> bool {
+    !model.is_empty()
+        && model.len() <= 200
+        && model
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        && !model.bytes().all(|b| b == b'.')
+}
+
 fn once(
     ep: &Endpoint,
     key: &str,
@@ -60,6 +71,19 @@ fn once(
     req: &Request,
     inc: Include,
 ) -> Result<u64, ProviderError> {
+    // Google names the model in the path: a name from a conversation's
+    // config (a cloned workspace's) must not change the path or the query
+    // sent to the user's own host with the user's key.
+    if ep.provider == Provider::Google && !is_plain_model_name(model) {
+        return Err(ep.err(
+            &format!("{}/models/…:countTokens", ep.base_url),
+            format!(
+                "the model name {:?} is not one a provider names a model with (letters, digits, \
+                 `.`, `-`, `_`); not sent",
+                crate::core::visible::visible_line(model)
+            ),
+        ));
+    }
     let (url, body, field) = match ep.provider {
         Provider::Anthropic => (
             format!("{}/v1/messages/count_tokens", ep.base_url),

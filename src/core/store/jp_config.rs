@@ -45,6 +45,13 @@ pub const MAX_FILES: usize = 512;
 /// keeps a workspace from pointing `extends` at a device or a huge file.
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
+/// The most all the config files of one tree may hold together: jp's own
+/// workspace, which extends 66 files of personas, skills and tools, holds
+/// 134 KB. A bound on the whole, checked before each file is read, keeps a
+/// cloned workspace from making every command read and keep hundreds of
+/// megabytes (`MAX_FILES` files of up to `MAX_CONFIG_BYTES` each).
+pub const MAX_TREE_BYTES: u64 = 8 << 20;
+
 /// The deepest nesting of arrays and tables accepted, in any format: jp's
 /// configs nest a handful of levels, and some parsers take quadratic time
 /// (YAML) or the stack (JSON5) on deep input.
@@ -332,16 +339,49 @@ impl Parse<'_> {
     }
 }
 
+/// What one walk of a config tree has read: which files (so a file is
+/// read once, and cycles end) and how many bytes are left of its budget.
+struct Walk {
+    seen: Vec<FileId>,
+    bytes_left: u64,
+}
+
+impl Walk {
+    fn new() -> Walk {
+        Walk {
+            seen: Vec::new(),
+            bytes_left: MAX_TREE_BYTES,
+        }
+    }
+
+    /// Takes `path`'s size from the budget, or says the tree is too large.
+    fn spend(&mut self, path: &Path) -> Result<(), Error> {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size > self.bytes_left {
+            return Err(error(
+                path,
+                format!(
+                    "the config files this tree reaches hold more than {} MiB together (jp's \
+                     own workspace: 0.13 MiB); jp-inspect reads no further, here",
+                    MAX_TREE_BYTES >> 20
+                ),
+            ));
+        }
+        self.bytes_left -= size;
+        Ok(())
+    }
+}
+
 /// `path` with the files its `extends` names around it, recursively (a
 /// file already read is not read again, so cycles end).
 fn with_extends(
     path: &Path,
     how: Parse<'_>,
     trust: Trust,
-    seen: &mut Vec<FileId>,
+    walk: &mut Walk,
     out: &mut Vec<ConfigFile>,
 ) -> Result<(), Error> {
-    with_extends_parsed(path, None, how, trust, seen, out)
+    with_extends_parsed(path, None, how, trust, walk, out)
 }
 
 /// [`with_extends`] of a file perhaps parsed already (`parsed`).
@@ -350,20 +390,21 @@ fn with_extends_parsed(
     parsed: Option<Result<Value, Error>>,
     how: Parse<'_>,
     trust: Trust,
-    seen: &mut Vec<FileId>,
+    walk: &mut Walk,
     out: &mut Vec<ConfigFile>,
 ) -> Result<(), Error> {
     let id = FileId::of(path);
-    if seen.contains(&id) {
+    if walk.seen.contains(&id) {
         return Ok(());
     }
-    seen.push(id);
-    if seen.len() > MAX_FILES {
+    walk.seen.push(id);
+    if walk.seen.len() > MAX_FILES {
         return Err(error(
             path,
             format!("`extends` reaches more than {MAX_FILES} files; stopped here"),
         ));
     }
+    walk.spend(path)?;
     let doc = match parsed {
         Some(doc) => doc?,
         None => how.file(path)?,
@@ -372,9 +413,9 @@ fn with_extends_parsed(
     let (before, after) = extends(&doc, base);
     let mut expand = |pattern: &str, out: &mut Vec<ConfigFile>| -> Result<(), Error> {
         let files = super::extends_glob::expand(pattern, path)?;
-        let mut docs = parse_ahead(&files, how).into_iter();
+        let mut docs = parse_ahead(&files, how, walk.bytes_left).into_iter();
         for f in &files {
-            with_extends_parsed(f, docs.next().flatten(), how, trust, seen, out)?;
+            with_extends_parsed(f, docs.next().flatten(), how, trust, walk, out)?;
         }
         Ok(())
     };
@@ -398,9 +439,25 @@ fn with_extends_parsed(
 /// what `stats` waits for): in their order, `None` where none was parsed.
 /// A file the walk then skips (read already) was parsed for nothing; what
 /// is kept, and every error said, is the same as parsing one by one.
-fn parse_ahead(files: &[PathBuf], how: Parse<'_>) -> Vec<Option<Result<Value, Error>>> {
+fn parse_ahead(
+    files: &[PathBuf],
+    how: Parse<'_>,
+    budget: u64,
+) -> Vec<Option<Result<Value, Error>>> {
     const AHEAD_FROM: usize = 4;
-    let files = &files[..files.len().min(MAX_FILES)];
+    // Only as far as the budget reaches: the walk stops at the file past it.
+    let mut left = budget;
+    let within = files
+        .iter()
+        .take(MAX_FILES)
+        .take_while(|f| {
+            let size = std::fs::metadata(f).map_or(0, |m| m.len());
+            let fits = size <= left;
+            left = left.saturating_sub(size);
+            fits
+        })
+        .count();
+    let files = &files[..within];
     if files.len() < AHEAD_FROM {
         return Vec::new();
     }
@@ -453,9 +510,9 @@ pub fn storage_of(dir: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
 /// a provider is and which key to send it.
 pub fn user_files() -> Result<Vec<ConfigFile>, Error> {
     let mut out = Vec::new();
-    let mut seen = Vec::new();
+    let mut walk = Walk::new();
     if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {
-        with_extends(&global, Parse::Whole, Trust::User, &mut seen, &mut out)?;
+        with_extends(&global, Parse::Whole, Trust::User, &mut walk, &mut out)?;
     }
     Ok(out)
 }
@@ -481,9 +538,9 @@ pub fn files_for_with(dir: &Path, cache: &ParseCache) -> Result<Vec<ConfigFile>,
     };
     let how = Parse::Compaction(cache);
     let mut out = Vec::new();
-    let mut seen = Vec::new();
+    let mut walk = Walk::new();
     if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {
-        with_extends(&global, how, Trust::User, &mut seen, &mut out)?;
+        with_extends(&global, how, Trust::User, &mut walk, &mut out)?;
     }
     out.push(ConfigFile {
         path: PathBuf::from(super::host::JP_RESOLVED),
@@ -507,16 +564,16 @@ pub fn whole_files_for(dir: &Path) -> Result<Vec<ConfigFile>, Error> {
 
 fn walk_for(dir: &Path, how: Parse<'_>) -> Result<Vec<ConfigFile>, Error> {
     let mut out = Vec::new();
-    let mut seen = Vec::new();
+    let mut walk = Walk::new();
     if let Some(global) = user_global_dir().and_then(|d| find(&d, "config")) {
-        with_extends(&global, how, Trust::User, &mut seen, &mut out)?;
+        with_extends(&global, how, Trust::User, &mut walk, &mut out)?;
     }
     let (storage, silo) = storage_of(dir);
     if let Some(ws) = storage.and_then(|s| find(&s, "config")) {
-        with_extends(&ws, how, Trust::Shared, &mut seen, &mut out)?;
+        with_extends(&ws, how, Trust::Shared, &mut walk, &mut out)?;
     }
     if let Some(user_ws) = silo.and_then(|s| find(&s, "config")) {
-        with_extends(&user_ws, how, Trust::Shared, &mut seen, &mut out)?;
+        with_extends(&user_ws, how, Trust::Shared, &mut walk, &mut out)?;
     }
     Ok(out)
 }

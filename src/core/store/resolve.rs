@@ -19,7 +19,9 @@ pub fn resolve(query: &str, workspace: Option<&Workspace>) -> Result<PathBuf> {
     if path.is_dir() {
         return Ok(path.to_path_buf());
     }
-    if path.is_file() {
+    // A file of a conversation (its events.json), or something in its
+    // place that the loader then refuses by name (a device, a FIFO).
+    if path.exists() || path.is_symlink() {
         let dir = path.parent().unwrap_or(Path::new("."));
         let dir = if dir.as_os_str().is_empty() {
             Path::new(".")

@@ -15,6 +15,8 @@ pub struct CommandSummarizer {
     /// Run with `sh -c`, so pipes and quoting work as in a shell.
     pub command: String,
     pub timeout: Duration,
+    /// Where it runs; `None`: a fresh private directory, removed after.
+    pub directory: Option<std::path::PathBuf>,
 }
 
 impl CommandSummarizer {
@@ -52,9 +54,26 @@ impl Summarizer for CommandSummarizer {
 
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
         let input = prompt(request);
+        // Never the directory jp-inspect was started in (a workspace someone
+        // else may have written): the user's named one, or an empty one of
+        // our own.
+        let scratch;
+        let dir = match &self.directory {
+            Some(d) => d.as_path(),
+            None => {
+                scratch = tempfile::Builder::new()
+                    .prefix("jp-inspect-summarizer-")
+                    .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+                    .tempdir()
+                    .map_err(|e| self.err(format!("cannot make a directory to run in: {e}")))?;
+                scratch.path()
+            }
+        };
         let mut child = Process::new("sh")
             .arg("-c")
             .arg(&self.command)
+            .current_dir(dir)
+            .env("PWD", dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

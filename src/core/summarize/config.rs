@@ -24,6 +24,11 @@ pub enum SummarizerConfig {
     Command {
         command: String,
         timeout: Duration,
+        /// Where it runs (`directory` in the user's own config). Else a
+        /// fresh private directory: never the workspace's, whose files a
+        /// cloned repository chose (`python3 -m`, `npx`, relative paths
+        /// would run them).
+        directory: Option<std::path::PathBuf>,
     },
     OpenAi {
         base_url: String,

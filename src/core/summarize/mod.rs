@@ -106,9 +106,14 @@ impl Summarizer for Passthrough<'_> {
 pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
     match config {
         SummarizerConfig::Digest => Box::new(digest::Digest::default()),
-        SummarizerConfig::Command { command, timeout } => Box::new(command::CommandSummarizer {
+        SummarizerConfig::Command {
+            command,
+            timeout,
+            directory,
+        } => Box::new(command::CommandSummarizer {
             command: command.clone(),
             timeout: *timeout,
+            directory: directory.clone(),
         }),
         SummarizerConfig::OpenAi {
             base_url,
