@@ -185,6 +185,8 @@ fn write_under_lock(c: &mut Criterion) {
         strip_reasoning: true,
         tool_calls: None,
         source: jp_inspect::core::Source::Auto,
+        summarizer: None,
+        authored: false,
     };
     let mut g = c.benchmark_group("largest real conversation, write");
     g.bench_function("append one compaction under jp's lock", |b| {

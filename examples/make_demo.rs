@@ -729,6 +729,8 @@ fn story(g: &mut Gen) {
         strip_reasoning: false,
         tool_calls: None,
         source: Source::Manual,
+        summarizer: None,
+        authored: true,
     });
 
     // 12: structured response

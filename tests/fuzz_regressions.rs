@@ -35,6 +35,8 @@ fn legacy_file_round_trips_with_its_base_config() {
         strip_reasoning: true,
         tool_calls: None,
         source: Source::Auto,
+        summarizer: None,
+        authored: false,
     };
     let (text, _) = save::render(&conv, &Edit::append(vec![c])).unwrap();
     let with = load::parse(

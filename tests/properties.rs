@@ -101,6 +101,8 @@ fn compaction(s: &Spec, second: u32) -> Compaction {
         strip_reasoning: s.reasoning,
         tool_calls: s.tools.map(|(k, o)| tools_of(k, o)),
         source: if s.auto { Source::Auto } else { Source::Manual },
+        summarizer: None,
+        authored: false,
     }
 }
 

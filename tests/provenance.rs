@@ -111,6 +111,8 @@ fn compaction(seconds: u32, source: Source, over: Option<u64>) -> Compaction {
             over,
         }),
         source,
+        summarizer: None,
+        authored: false,
     }
 }
 

@@ -28,6 +28,8 @@ fn compaction() -> Compaction {
         strip_reasoning: true,
         tool_calls: None,
         source: Source::Manual,
+        summarizer: None,
+        authored: false,
     }
 }
 

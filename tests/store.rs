@@ -26,6 +26,8 @@ fn compaction(from: usize, to: usize) -> Compaction {
             over: None,
         }),
         source: Source::Manual,
+        summarizer: None,
+        authored: false,
     }
 }
 

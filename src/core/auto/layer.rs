@@ -297,6 +297,7 @@ impl Layer<'_> {
                 "kind",
                 "command",
                 "directory",
+                "cost_per_call",
                 "timeout_secs",
                 "base_url",
                 "model",
@@ -334,10 +335,26 @@ impl Layer<'_> {
                         _ => None,
                     },
                 };
+                let cost_per_call = match t.get("cost_per_call") {
+                    Some(v) => match unwrap(v).as_f64() {
+                        Some(c) if c.is_finite() && c >= 0.0 => Some(c),
+                        _ => {
+                            return self.err(
+                                &format!("{key}.cost_per_call"),
+                                format!("expected US dollars, 0 or more, found {}", describe(v)),
+                            );
+                        }
+                    },
+                    None => match current {
+                        SummarizerConfig::Command { cost_per_call, .. } => *cost_per_call,
+                        _ => None,
+                    },
+                };
                 Ok(SummarizerConfig::Command {
                     command,
                     timeout,
                     directory,
+                    cost_per_call,
                 })
             }
             "openai" => {

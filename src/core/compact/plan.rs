@@ -164,6 +164,8 @@ mod tests {
                 strip_reasoning: r.reasoning,
                 tool_calls: r.tools,
                 source: Source::Manual,
+                summarizer: None,
+                authored: false,
             },
             rule: r,
             requested: TurnRange { from, to },

@@ -205,6 +205,8 @@ mod tests {
             strip_reasoning: false,
             tool_calls: None,
             source: Source::Manual,
+            summarizer: None,
+            authored: false,
         }
     }
 

@@ -99,6 +99,13 @@ pub struct Compaction {
     pub strip_reasoning: bool,
     pub tool_calls: Option<ToolCalls>,
     pub source: Source,
+    /// Which of jp-inspect's summarizers wrote `summary` (`digest`,
+    /// `command`, `openai`, `anthropic`), which decides what it cost; `None`
+    /// when no record says (jp's own, through an LLM).
+    pub summarizer: Option<String>,
+    /// The summary was written by a person, verbatim (jp's `"source":
+    /// "authored"`): no model call made it, and no range may grow over it.
+    pub authored: bool,
 }
 
 /// What a compaction does that its range doesn't say: jp projects these
@@ -185,7 +192,12 @@ impl Compaction {
         obj.insert("from_turn".into(), json!(self.from_turn));
         obj.insert("to_turn".into(), json!(self.to_turn));
         if let Some(text) = &self.summary {
-            obj.insert("summary".into(), json!({ "summary": text }));
+            let summary = if self.authored {
+                json!({ "summary": text, "source": "authored" })
+            } else {
+                json!({ "summary": text })
+            };
+            obj.insert("summary".into(), summary);
         }
         if self.strip_reasoning {
             obj.insert("reasoning".into(), json!("strip"));
@@ -210,6 +222,9 @@ impl Compaction {
             obj.insert("tool_calls".into(), Value::Object(t));
         }
         obj.insert("source".into(), json!(self.source.as_str()));
+        if let (Some(by), Some(_)) = (&self.summarizer, &self.summary) {
+            obj.insert("summarizer".into(), json!(by));
+        }
         Value::Object(obj)
     }
 
@@ -227,6 +242,14 @@ impl Compaction {
         let from_turn = turn_field(obj, "from_turn")?;
         let to_turn = turn_field(obj, "to_turn")?;
 
+        // jp writes `source` only for an authored summary; a generated one
+        // is the shape before `source` existed.
+        let authored = obj.get("summary").is_some_and(Value::is_object)
+            && obj
+                .get("summary")
+                .and_then(|s| s.get("source"))
+                .and_then(Value::as_str)
+                == Some("authored");
         let summary = match obj.get("summary") {
             None | Some(Value::Null) => None,
             Some(Value::Object(s)) => match s.get("summary") {
@@ -268,6 +291,12 @@ impl Compaction {
             _ => Source::Manual,
         };
 
+        // jp drops it too; jp-inspect's record keeps it.
+        let summarizer = obj
+            .get("summarizer")
+            .and_then(Value::as_str)
+            .filter(|s| matches!(*s, "digest" | "command" | "openai" | "anthropic"))
+            .map(str::to_owned);
         Ok(Compaction {
             timestamp: ts,
             from_turn,
@@ -276,6 +305,8 @@ impl Compaction {
             strip_reasoning,
             tool_calls,
             source,
+            summarizer,
+            authored,
         })
     }
 }

@@ -61,6 +61,8 @@ pub fn plan_rules(
             strip_reasoning: rule.reasoning,
             tool_calls: rule.tools,
             source: opts.source,
+            summarizer: rule.summarize.then(|| opts.summarizer.name().to_string()),
+            authored: false,
         };
         planned.push(compaction.clone());
         outcomes.push(Outcome::Planned(Box::new(Planned {

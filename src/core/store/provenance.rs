@@ -30,18 +30,23 @@ pub struct Record {
     pub to_turn: usize,
     pub source: Source,
     pub over: Option<u64>,
+    /// Which summarizer wrote its summary.
+    pub summarizer: Option<String>,
 }
 
 impl Record {
     /// The record of `c`, if it carries anything jp would drop.
     pub fn of(c: &Compaction) -> Option<Record> {
         let over = c.tool_calls.and_then(ToolCalls::over);
-        (c.source == Source::Auto || over.is_some()).then_some(Record {
+        let summarizer = c.summary.as_ref().and(c.summarizer.clone());
+        let keep = c.source == Source::Auto || over.is_some() || summarizer.is_some();
+        keep.then_some(Record {
             timestamp: c.timestamp,
             from_turn: c.from_turn,
             to_turn: c.to_turn,
             source: c.source,
             over,
+            summarizer,
         })
     }
 
@@ -59,6 +64,9 @@ impl Record {
         if let Some(over) = self.over {
             v["over"] = json!(over);
         }
+        if let Some(by) = &self.summarizer {
+            v["summarizer"] = json!(by);
+        }
         v
     }
 
@@ -72,6 +80,11 @@ impl Record {
                 _ => Source::Manual,
             },
             over: v.get("over").and_then(Value::as_u64),
+            summarizer: v
+                .get("summarizer")
+                .and_then(Value::as_str)
+                .filter(|s| matches!(*s, "digest" | "command" | "openai" | "anthropic"))
+                .map(str::to_owned),
         })
     }
 }
@@ -182,6 +195,9 @@ pub fn recall(conv: &mut Conversation, records: &[Record]) {
         };
         if raw.get("source").is_none() {
             c.source = r.source;
+        }
+        if raw.get("summarizer").is_none() && c.summary.is_some() {
+            c.summarizer = r.summarizer.clone();
         }
         let has_over = raw.pointer("/tool_calls/over").is_some();
         if let (false, Some(over), Some(tc)) = (has_over, r.over, c.tool_calls) {

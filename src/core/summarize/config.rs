@@ -18,7 +18,7 @@ commands and tools run with their outcomes (especially errors), and anything \
 left open. Be concise and factual; do not invent details.";
 
 /// Which summarizer writes summaries, and how to reach it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SummarizerConfig {
     Digest,
     Command {
@@ -29,6 +29,10 @@ pub enum SummarizerConfig {
         /// cloned repository chose (`python3 -m`, `npx`, relative paths
         /// would run them).
         directory: Option<std::path::PathBuf>,
+        /// What one call costs, in US dollars, when the user says
+        /// (`cost_per_call`): a command may be free (a local model) or call
+        /// a paid one; jp-inspect can't tell which.
+        cost_per_call: Option<f64>,
     },
     OpenAi {
         base_url: String,

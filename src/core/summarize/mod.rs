@@ -110,6 +110,7 @@ pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
             command,
             timeout,
             directory,
+            ..
         } => Box::new(command::CommandSummarizer {
             command: command.clone(),
             timeout: *timeout,
