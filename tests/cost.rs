@@ -155,7 +155,29 @@ fn every_real_conversation_is_billed_and_adds_up() {
 
 #[test]
 fn simulate_bills_every_run_and_the_cache_makes_compaction_save_less_than_tokens_say() {
-    let out = run(&["simulate", "--demo", "--json", "--windows", "64k"], "");
+    // A window no request of `none` overflows (one over it would be refused,
+    // billed nothing, and the comparison no longer like with like), D50
+    // firing early enough to compact there.
+    let tmp = tempfile::tempdir().unwrap();
+    let early = tmp.path().join("early.toml");
+    std::fs::write(
+        &early,
+        "[conversation.compaction.auto]\ntrigger_ratio = 0.3\n",
+    )
+    .unwrap();
+    let early = early.to_str().unwrap();
+    let out = run(
+        &[
+            "simulate",
+            "--demo",
+            "--json",
+            "--windows",
+            "400k",
+            "--config",
+            early,
+        ],
+        "",
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let v = json(&out);
     let runs = v["runs"].as_array().unwrap();
@@ -174,6 +196,7 @@ fn simulate_bills_every_run_and_the_cache_makes_compaction_save_less_than_tokens
         }
     }
     let (none, single) = (by("none"), by("single"));
+    assert_eq!(none["overflows"], 0, "{none}");
     let tokens =
         1.0 - single["input_tokens"].as_f64().unwrap() / none["input_tokens"].as_f64().unwrap();
     let billed = 1.0
@@ -182,10 +205,24 @@ fn simulate_bills_every_run_and_the_cache_makes_compaction_save_less_than_tokens
         billed > 0.0 && billed < tokens,
         "billed saves {billed:.3}, tokens {tokens:.3}"
     );
-    assert_eq!(
-        by("staged")["billed"]["summarizer"].as_f64().unwrap() > 0.0,
-        by("staged")["summaries"].as_u64().unwrap() > 0
-    );
+    // The digest is offline: its summaries cost nothing.
+    let at_64k = json(&run(
+        &[
+            "simulate",
+            "--demo",
+            "--json",
+            "--windows",
+            "64k",
+            "--policies",
+            "staged",
+        ],
+        "",
+    ));
+    let staged = &at_64k["runs"][0];
+    assert!(staged["summaries"].as_u64().unwrap() > 0, "{staged}");
+    assert_eq!(staged["billed"]["summarizer"], 0.0, "{staged}");
+    // Requests over the window are refused, not billed.
+    assert_eq!(staged["billed"]["refused"], staged["overflows"], "{staged}");
     let text =
         String::from_utf8(run(&["simulate", "--demo", "--windows", "64k"], "").stdout).unwrap();
     assert!(text.lines().next().unwrap().ends_with("billed"), "{text}");

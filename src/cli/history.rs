@@ -41,6 +41,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
                     "cache_broke": b.broke,
                     "output": b.output,
                     "cost": b.cost,
+                    "refused": b.refused,
                 })
             })
             .collect();
@@ -50,6 +51,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             "requests": requests,
             "cost": cost,
             "billing": cost.billing.describe(),
+            "price": cost.billing.price,
             "summaries_priced_at": cost.summary_pricing.of,
         }));
     }
@@ -104,7 +106,11 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             if r.is_some_and(|r| r > 1.0) { "!" } else { " " },
             thousands(b.read),
             thousands(b.written + b.uncached),
-            cost.unit.format(b.cost),
+            if b.refused {
+                "refused".to_string()
+            } else {
+                cost.unit.format(b.cost)
+            },
             since
         ));
     }
@@ -230,12 +236,36 @@ fn cost_lines(cost: &ops::cost::SessionCost) -> Vec<String> {
             u.format(cost.without_cache),
         ),
     ];
-    if cost.summary_count > 0 {
+    if t.refused > 0 {
         lines.push(format!(
-            "summaries: {} for {} (priced at {})",
+            "{} over the usable window would have been refused by the API: not billed, and \
+             the session could not have gone on as it did",
+            crate::core::fmt::count(t.refused as u64, "request")
+        ));
+    }
+    if cost.summary_count > 0 {
+        let kinds: Vec<String> = cost
+            .summary_kinds
+            .iter()
+            .map(|(k, n)| {
+                let how = match k.as_str() {
+                    "authored" => "a person's: no model call",
+                    "digest" => "offline: no bill",
+                    "command" if cost.summary_pricing.command_per_call.is_some() => {
+                        "at the command's declared cost"
+                    }
+                    "command" => "a command that declares no cost: counted as free",
+                    "openai" | "anthropic" => "at its model's prices",
+                    _ => "no record says: priced as an LLM call at the conversation's model",
+                };
+                format!("{n} {k}, {how}")
+            })
+            .collect();
+        lines.push(format!(
+            "summaries: {} for {} ({})",
             u.format(cost.summaries),
-            crate::core::fmt::count(cost.summary_count as u64, "summary call"),
-            cost.summary_pricing.of
+            crate::core::fmt::count(cost.summary_count as u64, "summary"),
+            kinds.join("; ")
         ));
     }
     lines.push(String::new());

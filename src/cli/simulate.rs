@@ -30,6 +30,10 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     let summarizer = summarize::by_name(args.summarizer, &base.summarizer)?;
     let prices = crate::user_file::prices()?;
     let refs: Vec<&Conversation> = convs.iter().collect();
+    let mut args = args;
+    if args.windows.is_empty() {
+        args.windows = ops::default_windows(&refs, &base);
+    }
     if let Some(sweep) = &args.sweep {
         return run_sweep(&args, sweep, &refs, &base, summarizer.as_ref(), &prices);
     }
@@ -66,7 +70,7 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     if args.json {
         let runs: Vec<Value> = results
             .iter()
-            .map(|(ci, r)| run_json(&convs[*ci], r))
+            .map(|(ci, r)| run_json(&convs[*ci], r, &prices))
             .collect();
         let totals: Vec<Value> = totals.iter().map(total_json).collect();
         return print_json(&json!({ "runs": runs, "totals": totals }));
@@ -113,7 +117,7 @@ fn run_sweep(
             .map(|(label, runs, totals)| {
                 json!({
                     "setting": label,
-                    "runs": runs.iter().map(|(ci, r)| run_json(convs[*ci], r)).collect::<Vec<_>>(),
+                    "runs": runs.iter().map(|(ci, r)| run_json(convs[*ci], r, prices)).collect::<Vec<_>>(),
                     "totals": totals.iter().map(total_json).collect::<Vec<_>>(),
                 })
             })
@@ -146,11 +150,7 @@ fn run_sweep(
     let turns: u64 = convs.iter().map(|c| c.turn_count as u64).sum();
     for (label, _, totals) in &settings {
         for t in totals {
-            let billed = |f: fn(&crate::core::cost::Billed) -> f64| match (t.billed, t.billed_apart)
-            {
-                (Some(b), 0) => b.unit.format(f(&b)),
-                _ => "mixed units".to_string(),
-            };
+            let billed = |f: fn(&crate::core::cost::Billed) -> f64| t.billed_text(f);
             lines.push(format!(
                 "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9.1} {:>14} {:>14}",
                 label,
@@ -208,7 +208,9 @@ fn total_json(t: &ops::Total) -> Value {
         "cost": t.cost,
         "backstop_elisions": t.backstop_elisions,
         "billed": t.billed,
-        "billed_apart": t.billed_apart,
+        "billed_unpriced": t.billed_unpriced,
+        "unpriced": t.unpriced,
+        "refused": t.refused(),
     })
 }
 
@@ -246,16 +248,13 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
             t.elisions,
             t.summaries,
             thousands(t.cost),
-            match (t.billed, t.billed_apart) {
-                (Some(b), 0) => b.unit.format(b.total),
-                _ => "mixed units".to_string(),
-            }
+            t.billed_text(|b| b.total)
         ));
     }
     lines
 }
 
-fn run_json(conv: &Conversation, r: &Run) -> Value {
+fn run_json(conv: &Conversation, r: &Run, prices: &crate::core::cost::Prices) -> Value {
     let firings: Vec<Value> = r
         .firings
         .iter()
@@ -265,6 +264,7 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
                 "kind": f.kind.as_str(),
                 "from_turn": f.range.from,
                 "to_turn": f.range.to,
+                "saved": f.saved,
             })
         })
         .collect();
@@ -289,6 +289,7 @@ fn run_json(conv: &Conversation, r: &Run) -> Value {
         "firings": firings,
         "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
         "billed": r.billed,
+        "price": crate::core::cost::Billing::of_config(conv.merged_config(), prices).price,
     })
 }
 
@@ -409,10 +410,11 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
                 .iter()
                 .map(|f| {
                     format!(
-                        "after {} {} {}",
+                        "after {} {} {} (saves {})",
                         f.after_turn + 1,
                         f.kind.as_str(),
-                        f.range.human()
+                        f.range.human(),
+                        window::human_tokens(f.saved)
                     )
                 })
                 .collect();
@@ -431,13 +433,16 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
 fn legend() -> Vec<String> {
     let mut lines = vec![String::new()];
     lines.push(
-        "window/use: the window and what is usable of it once the output reserve is kept free; \
+        "window/use: the window and what is usable of it once the output reserve is kept free \
+         (the model's maximum output, at most half the window: a 32k window keeps 16k free for \
+         a model that may answer with 32k or more); \
          context: system prompt + tool definitions + projected events; peak: highest context / \
          usable window over all requests; over: requests whose context exceeds the usable window; \
          input: sum of every request's context; cost = input + summarizer input + 5 x summarizer \
          output (in tokens); billed: what the provider bills with jp's prompt cache on the \
          session's timestamps, answers and summarizer calls included ($ where the model's price \
-         is known, else tok-eq: input-token equivalents). Turns are 1-based."
+         is known, else tok-eq: input-token equivalents); a request over the usable window (over) \
+         would have been refused by the API and is billed nothing. Turns are 1-based."
             .into(),
     );
     lines

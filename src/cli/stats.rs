@@ -163,6 +163,8 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
     out.push(String::new());
     if r.compactions.is_empty() {
         out.push("no compactions".into());
+        // The settings and the rest are said all the same.
+        tail(&mut out, r);
         return out;
     }
     out.push(format!(
@@ -200,16 +202,25 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
             out.push(format!("     warning: {w}"));
         }
     }
+    tail(&mut out, r);
+    out
+}
+
+/// How it is billed, the settings not at their defaults with where each
+/// came from, and how it was projected.
+fn tail(out: &mut Vec<String>, r: &Stats) {
     out.push(format!("billed: {}", r.billing));
     if !r.settings.is_empty() {
         out.push(String::new());
         out.push("settings not at their defaults, and where they came from:".into());
         for (key, origin) in &r.settings {
-            out.push(format!("  {key}  <-  {origin}"));
+            out.push(format!(
+                "  {key}  <-  {}",
+                crate::core::visible::visible_line(origin)
+            ));
         }
     }
     if r.view == View::Jp {
         out.push("projected as today's jp does: over bounds ignored (--as-jp)".into());
     }
-    out
 }

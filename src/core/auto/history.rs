@@ -43,6 +43,7 @@ impl HistoryPoint {
             context: self.context,
             kept: self.kept,
             output: self.output,
+            refused: self.usable.is_some_and(|u| self.context > u),
         }
     }
 }

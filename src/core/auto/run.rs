@@ -68,6 +68,10 @@ pub struct Firing {
     pub after_turn: usize,
     pub kind: ActionKind,
     pub range: TurnRange,
+    /// Tokens it took out of the context where it was appended (after the
+    /// same boundary's compactions before it): never 0, a firing that
+    /// saves nothing is none.
+    pub saved: u64,
 }
 
 /// One model call.
@@ -86,12 +90,15 @@ pub struct RequestPoint {
 }
 
 impl RequestPoint {
-    pub fn sent(&self) -> crate::core::cost::Sent {
+    /// The request as billed, against `usable` (over it, the API would
+    /// have refused it).
+    pub fn sent(&self, usable: u64) -> crate::core::cost::Sent {
         crate::core::cost::Sent {
             at: self.at,
             context: self.context,
             kept: self.kept,
             output: self.output,
+            refused: self.context > usable,
         }
     }
 }

@@ -39,6 +39,12 @@ fn table() -> &'static Table {
     T.get_or_init(|| toml::from_str(TABLE).expect("assets/context_windows.toml is valid"))
 }
 
+/// Every model pattern of the table, in its order (for checks that each
+/// is priced).
+pub fn patterns() -> Vec<&'static str> {
+    table().model.iter().map(|e| e.pattern.as_str()).collect()
+}
+
 /// Where a window figure came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WindowSource {

@@ -6,7 +6,7 @@
 //! any later request can share, and it was used last. A compaction or a
 //! new system prompt cuts what it shares at the first thing they change.
 
-use super::prices::{PriceOrigin, Prices};
+use super::prices::{PriceRef, Prices};
 use crate::core::compact::window::resolve_alias;
 use crate::core::model::config::{self, ModelId};
 use crate::core::model::timestamp::Timestamp;
@@ -123,8 +123,8 @@ pub struct Billing {
     pub min_cacheable: u64,
     pub rates: Rates,
     pub unit: Unit,
-    /// Where the prices come from, when they are known.
-    pub price_source: Option<(PriceOrigin, String)>,
+    /// Which price entry was used, or why none was.
+    pub price: PriceRef,
 }
 
 /// Output priced in input-token equivalents where no price is known
@@ -171,7 +171,8 @@ impl Billing {
             _ => Caching::None,
         };
         let hour = anthropic_ttl == ONE_HOUR;
-        let found = model.and_then(|m| prices.lookup(m));
+        let lookup = model.map_or(super::prices::Lookup::Unknown, |m| prices.find(m));
+        let found = lookup.price();
         let (rates, unit, min) = match found {
             Some((p, _)) => {
                 let m = 1e-6;
@@ -216,7 +217,7 @@ impl Billing {
             min_cacheable: min.unwrap_or(1024),
             rates,
             unit,
-            price_source: found.map(|(p, o)| (o, p.source.clone().unwrap_or_default())),
+            price: PriceRef::of(lookup),
         }
     }
 
@@ -242,15 +243,20 @@ impl Billing {
             ),
         };
         let unit = match self.unit {
-            Unit::Usd => "in US dollars".to_string(),
-            Unit::InputTokens => {
-                "in input-token equivalents (no price known for this model; output ×5)".to_string()
-            }
+            Unit::Usd => format!("in US dollars, {}", self.price.describe()),
+            Unit::InputTokens => format!(
+                "in input-token equivalents (output ×5): {}",
+                self.price.describe()
+            ),
         };
-        format!(
-            "{model}: {cache}; minimum {} tokens; {unit}",
-            self.min_cacheable
-        )
+        // A minimum means something only where a prefix can be cached.
+        match self.caching {
+            Caching::None => format!("{model}: {cache}; {unit}"),
+            _ => format!(
+                "{model}: {cache}; minimum {} tokens; {unit}",
+                self.min_cacheable
+            ),
+        }
     }
 
     /// The cost of `tokens` of input at the full price and `output` tokens.
@@ -270,6 +276,9 @@ pub struct Sent {
     pub kept: u64,
     /// Tokens the model produced in answer.
     pub output: u64,
+    /// It is larger than the usable window: the API would have refused it,
+    /// so it is billed nothing (and answered nothing).
+    pub refused: bool,
 }
 
 /// Why a request read less than it might have.
@@ -293,6 +302,9 @@ pub struct Bill {
     pub cost: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub broke: Option<Break>,
+    /// Over the window: never sent, never billed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
 }
 
 /// A run's bills added up.
@@ -305,12 +317,19 @@ pub struct Total {
     pub cost: f64,
     /// The same requests with every input token at the input price.
     pub without_cache: f64,
+    /// Requests over the window, which the API would have refused: not in
+    /// the figures above.
+    pub refused: usize,
 }
 
 impl Total {
     pub fn of(billing: &Billing, sent: &[Sent], bills: &[Bill]) -> Total {
         let mut t = Total::default();
         for (s, b) in sent.iter().zip(bills) {
+            if b.refused {
+                t.refused += 1;
+                continue;
+            }
             t.read += b.read;
             t.written += b.written;
             t.uncached += b.uncached;
@@ -334,11 +353,14 @@ pub struct Billed {
     pub summarizer: f64,
     /// The same run with every input token at the input price.
     pub without_cache: f64,
+    /// Requests over the window the API would have refused (not billed).
+    pub refused: usize,
 }
 
 impl Billed {
     /// Adds `other`, billed in the same unit.
     pub fn add(&mut self, other: &Billed) {
+        self.refused += other.refused;
         self.total += other.total;
         self.cache_read += other.cache_read;
         self.cache_written += other.cache_written;
@@ -359,6 +381,7 @@ impl Billed {
             uncached: t.uncached,
             summarizer,
             without_cache: t.without_cache + summarizer,
+            refused: t.refused,
         }
     }
 }
@@ -373,6 +396,14 @@ pub fn bill(billing: &Billing, sent: &[Sent]) -> Vec<Bill> {
     let mut used: Option<Timestamp> = None;
     sent.iter()
         .map(|s| {
+            // Refused before anything is read or written: the cache stays
+            // as the request before left it.
+            if s.refused {
+                return Bill {
+                    refused: true,
+                    ..Bill::default()
+                };
+            }
             let mut broke = None;
             if s.kept < cached {
                 broke = Some(Break::Changed);
@@ -415,6 +446,7 @@ pub fn bill(billing: &Billing, sent: &[Sent]) -> Vec<Bill> {
                     + uncached as f64 * r.input
                     + s.output as f64 * r.output,
                 broke,
+                refused: false,
             }
         })
         .collect()
@@ -439,6 +471,7 @@ mod tests {
             at: at(secs),
             context,
             kept,
+            refused: false,
             output: 0,
         }
     }

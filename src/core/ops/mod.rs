@@ -23,7 +23,7 @@ pub use preview::{
     RuleOptions, auto_headline, configured_rules, preview_auto, preview_reset, preview_rules,
 };
 pub use report::{Impact, saved_per_compaction};
-pub use simulate::{SimulationJob, Total, simulate_grid, totals};
+pub use simulate::{DEFAULT_WINDOWS, SimulationJob, Total, default_windows, simulate_grid, totals};
 
 use crate::core::auto::AutoConfig;
 use crate::core::compact::budget::Budget;

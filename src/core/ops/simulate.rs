@@ -87,6 +87,23 @@ pub fn simulate_grid(
     Ok(results.into_iter().flatten().collect())
 }
 
+/// The windows a simulation compares when none are asked for.
+pub const DEFAULT_WINDOWS: [u64; 4] = [32_000, 64_000, 128_000, 200_000];
+
+/// The default windows and each conversation's own (a 1M-token model is
+/// compared at 1M too), in order, each once.
+pub fn default_windows(convs: &[&Conversation], config: &AutoConfig) -> Vec<u64> {
+    let mut windows: Vec<u64> = DEFAULT_WINDOWS.to_vec();
+    for c in convs {
+        if let Some(w) = super::budget(c, config, None).window.as_ref() {
+            windows.push(w.tokens);
+        }
+    }
+    windows.sort_unstable();
+    windows.dedup();
+    windows
+}
+
 /// One policy at one window, summed over every conversation simulated.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Total {
@@ -104,11 +121,37 @@ pub struct Total {
     pub summarizer_output_tokens: u64,
     pub cost: u64,
     pub backstop_elisions: usize,
-    /// The runs' bills added up, when every run was billed in one unit.
+    /// The bills of the runs priced in dollars, added up.
     pub billed: Option<Billed>,
-    /// Runs billed in another unit than the first (their bills are not
-    /// added).
-    pub billed_apart: usize,
+    /// The bills of the runs of models without a price, in input-token
+    /// equivalents, added up apart (a sum of dollars and tokens means
+    /// nothing).
+    pub billed_unpriced: Option<Billed>,
+    /// How many runs are in `billed_unpriced`.
+    pub unpriced: usize,
+}
+
+impl Total {
+    /// `$12.34`, `$12.34 + 1 unpriced (45,678 tok-eq)`, `45,678 tok-eq`,
+    /// of what `f` takes from each sum.
+    pub fn billed_text(&self, f: fn(&Billed) -> f64) -> String {
+        match (&self.billed, &self.billed_unpriced) {
+            (Some(usd), None) => usd.unit.format(f(usd)),
+            (Some(usd), Some(tok)) => format!(
+                "{} + {} unpriced ({})",
+                usd.unit.format(f(usd)),
+                self.unpriced,
+                tok.unit.format(f(tok))
+            ),
+            (None, Some(tok)) => tok.unit.format(f(tok)),
+            (None, None) => "-".into(),
+        }
+    }
+
+    /// Requests over the window, which the API would have refused.
+    pub fn refused(&self) -> usize {
+        self.billed.map_or(0, |b| b.refused) + self.billed_unpriced.map_or(0, |b| b.refused)
+    }
 }
 
 /// The runs summed per policy and window, in the order they first appear.
@@ -141,10 +184,16 @@ pub fn totals<'a>(runs: impl IntoIterator<Item = &'a Run>) -> Vec<Total> {
         t.summarizer_output_tokens += r.summarizer_output_tokens;
         t.cost += r.cost();
         t.backstop_elisions += r.backstop_elisions;
-        match (&mut t.billed, r.billed) {
-            (None, Some(b)) if t.billed_apart == 0 => t.billed = Some(b),
-            (Some(sum), Some(b)) if sum.unit == b.unit => sum.add(&b),
-            _ => t.billed_apart += 1,
+        if let Some(b) = r.billed {
+            let (sum, unpriced) = match b.unit {
+                crate::core::cost::Unit::Usd => (&mut t.billed, false),
+                crate::core::cost::Unit::InputTokens => (&mut t.billed_unpriced, true),
+            };
+            match sum {
+                Some(s) => s.add(&b),
+                None => *sum = Some(b),
+            }
+            t.unpriced += usize::from(unpriced);
         }
     }
     out

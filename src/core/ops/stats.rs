@@ -38,6 +38,9 @@ pub struct Stats {
     pub compactions: Vec<CompactionEntry>,
     /// How the provider bills this conversation's requests.
     pub billing: String,
+    /// The price entry that billed it (`{"match","date","source"}`), or
+    /// why none did.
+    pub price: crate::core::cost::prices::PriceRef,
     /// Settings not at their defaults, and where each came from.
     pub settings: BTreeMap<String, String>,
     pub notices: Vec<String>,
@@ -536,6 +539,7 @@ pub fn stats(
             }
         },
         billing: billing.describe(),
+        price: billing.price.clone(),
         settings: config.origins.clone(),
         notices: config.notices.clone(),
     }

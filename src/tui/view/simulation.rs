@@ -220,8 +220,9 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
     let legend = Line::from(Span::styled(
         format!(
             " lines: usable window 100%, hard {:.0}% and soft {:.0}% (staged), D50 trigger {:.0}% (single); \
-             █ marks a firing · backstop: elides inside turns, a proposal jp cannot store yet · \
-             cost = input + summarizer input + 5 × summarizer output; summaries by digest",
+             █ marks a firing · over: refused by the API, billed nothing · backstop: elides \
+             inside turns, a proposal jp cannot store yet · cost = input + summarizer input + 5 × \
+             summarizer output; summaries by digest (free)",
             state.settings.config.hard_ratio * 100.0,
             state.settings.config.soft_ratio * 100.0,
             state.settings.config.trigger_ratio * 100.0
