@@ -462,6 +462,7 @@ mod tests {
                 command: "cat".into(),
                 timeout: Duration::from_secs(5),
                 directory: None,
+                cost_per_call: None,
             }
         );
         std::fs::write(

@@ -114,7 +114,19 @@ pub enum Note {
     Fired {
         kind: ActionKind,
         range: TurnRange,
+        /// The range asked for, when the written one is larger.
         extended_from: Option<TurnRange>,
+        /// It grew (also) to land below the soft threshold, not only over
+        /// existing summaries.
+        hysteresis: bool,
+    },
+    /// A compaction that would take nothing out of the context (a rule with
+    /// nothing to strip in its range, a summary no shorter than the turns
+    /// it replaces): not written. `saved` may be negative.
+    SavesNothing {
+        kind: ActionKind,
+        range: TurnRange,
+        saved: i64,
     },
     OverBudgetAfter {
         which: Threshold,
@@ -232,12 +244,40 @@ impl fmt::Display for Note {
                 kind,
                 range,
                 extended_from,
+                hysteresis,
             } => {
                 write!(f, "{}: turns {}", kind.as_str(), range.human())?;
-                if let Some(r) = extended_from {
-                    write!(f, " (grown from {} over existing summaries)", r.human())?;
+                match (extended_from, hysteresis) {
+                    (Some(r), false) => {
+                        write!(f, " (grown from {} over existing summaries)", r.human())
+                    }
+                    (Some(r), true) => write!(
+                        f,
+                        " (grown from {} to land below the soft threshold)",
+                        r.human()
+                    ),
+                    (None, _) => Ok(()),
                 }
-                Ok(())
+            }
+            Note::SavesNothing { kind, range, saved } => {
+                if *saved < 0 {
+                    write!(
+                        f,
+                        "{} of turns {} not written: it would add {} tokens to the context, \
+                         not take any out",
+                        kind.as_str(),
+                        range.human(),
+                        saved.unsigned_abs()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{} of turns {} not written: it would save nothing (nothing to \
+                         strip there)",
+                        kind.as_str(),
+                        range.human()
+                    )
+                }
             }
             Note::OverBudgetAfter {
                 which,

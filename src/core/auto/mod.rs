@@ -129,7 +129,13 @@ pub fn evaluate_now(
         .into_iter()
         .map(|s| s.text)
         .collect();
-    Ok(trigger::settle(&stream, decision, texts, config))
+    Ok(trigger::settle(
+        &stream,
+        decision,
+        texts,
+        summarizer.name(),
+        config,
+    ))
 }
 
 /// The summaries `decision` asks for, in order, each from the raw events of

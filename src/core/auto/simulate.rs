@@ -165,6 +165,13 @@ pub fn run_with(
     if let Some(last) = out.points.last_mut() {
         last.output = sends.last_answer();
     }
+    // The boundary after the last turn, as a watcher beside jp (or the
+    // inspector's replay) evaluates it: its firings are the policy's too,
+    // though no request here comes after them.
+    if let (Some(done), Some(config)) = (current_turn, &config) {
+        clock += chrono::Duration::seconds(1);
+        boundary(conv, &mut replay, done, config, summarizer, clock, &mut out)?;
+    }
     out.final_chars = replay.total;
     out.compactions = replay.overlays.into_iter().map(|o| o.compaction).collect();
     Ok(out)
@@ -194,8 +201,13 @@ fn boundary(
             estimate::tokens(crate::core::model::event::count_chars(&s.text));
         texts.push(s.text);
     }
-    let decision = trigger::settle(replay, decision, texts, config);
+    let decision = trigger::settle(replay, decision, texts, summarizer.name(), config);
+    let mut before: Vec<crate::core::model::compaction::Compaction> = Vec::new();
     for a in &decision.actions {
+        use super::trigger::Stream;
+        let without = replay.chars_with(&before);
+        before.push(a.compaction.clone());
+        let saved = estimate::tokens(without.saturating_sub(replay.chars_with(&before)));
         match a.kind {
             ActionKind::Summary => out.summaries += 1,
             ActionKind::Elision => out.elisions += 1,
@@ -206,6 +218,7 @@ fn boundary(
             after_turn: done,
             kind: a.kind,
             range: a.range(),
+            saved,
         });
     }
     let compactions: Vec<_> = decision.actions.into_iter().map(|a| a.compaction).collect();

@@ -98,6 +98,8 @@ fn build(rule: &RuleConfig, range: TurnRange, ts: Timestamp, summary: bool) -> C
         strip_reasoning: rule.reasoning,
         tool_calls: rule.tool_calls,
         source: Source::Auto,
+        summarizer: None,
+        authored: false,
     }
 }
 
@@ -207,10 +209,20 @@ fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
         stamp(now, stream.latest_timestamp()),
         summarize,
     );
+    // A summary is judged once written (`settle`); a mechanical rule now.
+    if !summarize && saved_by(stream, &[], &compaction) <= 0 {
+        d.notes.push(Note::SavesNothing {
+            kind: ActionKind::Rule,
+            range,
+            saved: saved_by(stream, &[], &compaction),
+        });
+        return;
+    }
     d.notes.push(Note::Fired {
         kind: ActionKind::Rule,
         range,
         extended_from: (range != requested).then_some(requested),
+        hysteresis: false,
     });
     d.actions.push(Action {
         kind: ActionKind::Rule,
@@ -246,18 +258,30 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
         Some(to) if from <= to => {
             let range = TurnRange { from, to };
             let compaction = build(&c.elide, range, ts, false);
-            ts = stamp(ts, Some(ts));
-            d.notes.push(Note::Fired {
-                kind: ActionKind::Elision,
-                range,
-                extended_from: None,
-            });
-            appended.push(compaction.clone());
-            d.actions.push(Action {
-                kind: ActionKind::Elision,
-                requested: range,
-                compaction,
-            });
+            let saved = saved_by(stream, &[], &compaction);
+            if saved <= 0 {
+                // Nothing over the bound in these turns: an elision that
+                // changes nothing is no firing.
+                d.notes.push(Note::SavesNothing {
+                    kind: ActionKind::Elision,
+                    range,
+                    saved,
+                });
+            } else {
+                ts = stamp(ts, Some(ts));
+                d.notes.push(Note::Fired {
+                    kind: ActionKind::Elision,
+                    range,
+                    extended_from: None,
+                    hysteresis: false,
+                });
+                appended.push(compaction.clone());
+                d.actions.push(Action {
+                    kind: ActionKind::Elision,
+                    requested: range,
+                    compaction,
+                });
+            }
         }
         _ => d.notes.push(Note::RangeEmpty {
             kind: ActionKind::Elision,
@@ -290,6 +314,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
             let requested = TurnRange { from, to };
             let summaries = stream.summary_ranges();
             let mut range = range::extend_over(requested, &summaries);
+            let over_summaries = range;
             let rule = RuleConfig {
                 keep_first: c.keep_first,
                 keep_last: 0,
@@ -369,6 +394,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 kind: ActionKind::Summary,
                 range,
                 extended_from: (range != requested).then_some(requested),
+                hysteresis: range != over_summaries,
             });
             d.actions.push(Action {
                 kind: ActionKind::Summary,
@@ -391,6 +417,15 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
             });
         }
     }
+}
+
+/// Characters `extra` takes out of the stream's projection when appended
+/// after `before` (negative when it adds).
+fn saved_by(stream: &dyn Stream, before: &[Compaction], extra: &Compaction) -> i64 {
+    let mut with = before.to_vec();
+    let without = stream.chars_with(&with) as i64;
+    with.push(extra.clone());
+    without - stream.chars_with(&with) as i64
 }
 
 /// Recomputes the estimate after the actions and notes a still-exceeded
@@ -419,16 +454,43 @@ fn settle_estimate(stream: &dyn Stream, d: &mut Decision, window: u64, c: &AutoC
 
 /// Completes a decision once its summaries are written: puts the texts in
 /// and measures the result.
+/// `by` names the summarizer that wrote them.
 pub fn settle(
     stream: &dyn Stream,
     mut d: Decision,
     summaries: Vec<String>,
+    by: &str,
     config: &AutoConfig,
 ) -> Decision {
     let mut texts = summaries.into_iter();
     for a in d.actions.iter_mut().filter(|a| a.needs_summary()) {
         a.compaction.summary = Some(texts.next().unwrap_or_default());
+        a.compaction.summarizer = Some(by.to_string());
     }
+    // A written summary no shorter than what it replaces takes nothing out:
+    // it is not written (and said), whatever the summarizer.
+    let mut kept: Vec<Compaction> = Vec::new();
+    let mut actions = Vec::with_capacity(d.actions.len());
+    for a in std::mem::take(&mut d.actions) {
+        if a.needs_summary() {
+            let saved = saved_by(stream, &kept, &a.compaction);
+            if saved <= 0 {
+                let range = a.range();
+                d.notes.retain(
+                    |n| !matches!(n, Note::Fired { kind, range: r, .. } if *kind == a.kind && *r == range),
+                );
+                d.notes.push(Note::SavesNothing {
+                    kind: a.kind,
+                    range,
+                    saved,
+                });
+                continue;
+            }
+        }
+        kept.push(a.compaction.clone());
+        actions.push(a);
+    }
+    d.actions = actions;
     if let Some(window) = d.window
         && d.fired()
     {
