@@ -153,6 +153,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
     } else {
         None
     };
+    let replay_dir = replay.as_ref().map(|r| r.dir.clone());
     let result = crate::tui::run(
         crate::tui::Options {
             dir,
@@ -166,6 +167,19 @@ fn run(args: Cli) -> anyhow::Result<()> {
         },
         replay,
     );
+    // Said once the screen is the shell's again, before the copy goes: a
+    // replay is a demonstration, and what it wrote is its outcome.
+    if let Some(dir) = replay_dir
+        && let Ok(lines) = crate::core::ops::replay::written_compactions(&dir)
+    {
+        cli::output::say_err(&format!(
+            "replay: automatic compaction wrote {}",
+            crate::core::fmt::count(lines.len() as u64, "compaction")
+        ));
+        for l in lines {
+            cli::output::say_err(&format!("  {l}"));
+        }
+    }
     drop(replay_home);
     result
 }

@@ -94,14 +94,13 @@ fn replayed(source: &Path, window: &str) -> (Vec<(u64, u64)>, Vec<Value>) {
 fn check(source: &Path, window: &str) -> usize {
     let (written, events) = replayed(source, window);
     let fired = simulated(source, window);
-    // simulate evaluates a boundary when the next turn begins; the
-    // inspector also after the last turn, so it may have one more.
-    assert!(
-        written.len() == fired.len() || written.len() == fired.len() + 1,
+    // Every boundary, the one after the last turn too, in both.
+    assert_eq!(
+        written,
+        fired,
         "{}: the replay wrote {written:?}, simulate fired {fired:?}",
         source.display()
     );
-    assert_eq!(&written[..fired.len()], &fired[..], "{}", source.display());
     // No event lost, in order: the source's, its compactions aside.
     let original: Vec<Value> =
         serde_json::from_slice(&std::fs::read(source.join("events.json")).unwrap()).unwrap();
@@ -218,6 +217,7 @@ fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
             paused: true,
             every: Duration::from_millis(100),
         },
+        false,
     );
     let turns = || load::load(&dir).map(|c| c.turn_count).unwrap_or(0);
     std::thread::sleep(Duration::from_millis(400));
@@ -240,4 +240,113 @@ fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
     });
     assert!(all, "resumed, every turn came");
     assert!(w.take_error().is_none());
+}
+
+/// With `A` on, the writer writes a turn only once the inspector has
+/// evaluated the boundary before it: a fast pace can't fold two turns into
+/// one boundary.
+#[test]
+fn the_writer_waits_for_each_boundarys_evaluation() {
+    let conv = load::load(&common::demo()).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let r = replay::prepare(&conv, home.path()).unwrap();
+    let dir = r.dir.clone();
+    let w = jp_inspect::tui::replay::Writer::start(
+        r,
+        ReplayPace {
+            paused: false,
+            every: Duration::from_millis(10),
+        },
+        true,
+    );
+    let turns = || load::load(&dir).map(|c| c.turn_count).unwrap_or(0);
+    let reach = |n: usize| {
+        (0..250).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            turns() == n
+        })
+    };
+    assert!(reach(1), "the first turn needs no boundary");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(turns(), 1, "turn 2 waits for boundary 1");
+    w.evaluated(1);
+    assert!(reach(2));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(turns(), 2);
+    // `A` off: no more waiting.
+    w.lockstep(false);
+    assert!(reach(conv.turn_count));
+}
+
+/// The real program, its writer on its own thread and the inspector
+/// following: at a fast pace and a slow one, every boundary is evaluated,
+/// in order, and what it wrote is what `simulate` fires (what the replay
+/// wrote is said when it ends).
+#[test]
+fn a_replay_at_any_pace_fires_what_simulate_fires() {
+    let fired: Vec<String> = {
+        let out = common::run_anywhere(&[
+            "simulate",
+            "--demo",
+            "--policies",
+            "staged",
+            "--windows",
+            "64k",
+            "--json",
+        ]);
+        common::json(&out)["runs"][0]["firings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                format!(
+                    "after turn {}: {} of turns {}..{}",
+                    f["after_turn"].as_u64().unwrap() + 1,
+                    f["kind"].as_str().unwrap(),
+                    f["from_turn"].as_u64().unwrap() + 1,
+                    f["to_turn"].as_u64().unwrap() + 1
+                )
+            })
+            .collect()
+    };
+    assert!(!fired.is_empty());
+    for pace in ["100ms", "700ms"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut c = common::binary();
+        c.args(["--demo", "--replay", "--window", "64k", "--pace", pace])
+            .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+            .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+            .env("TERM", "xterm-256color");
+        let mut pty = common::pty::Pty::spawn(c, 140, 40);
+        assert!(
+            pty.wait_for("replay done", Duration::from_secs(120))
+                .is_some(),
+            "{pace}: {}",
+            pty.text()
+        );
+        pty.send(b"q");
+        let status = pty.wait_exit(Duration::from_secs(10)).expect("q ends it");
+        assert!(status.success());
+        assert!(
+            pty.wait_for("replay: automatic compaction wrote", Duration::from_secs(5))
+                .is_some()
+        );
+        let text = pty.text();
+        let said = &text[text.find("replay: automatic compaction wrote").unwrap()..];
+        let written: Vec<String> = said
+            .lines()
+            .skip(1)
+            .map(str::trim)
+            .filter(|l| l.starts_with("after turn"))
+            .map(str::to_owned)
+            .collect();
+        // The replay names a summary and an elision by what they are;
+        // simulate by the stage that fired them.
+        let normal = |l: &str| l.replace("compaction of", "elision of");
+        assert_eq!(
+            written.iter().map(|l| normal(l)).collect::<Vec<_>>(),
+            fired,
+            "at {pace}"
+        );
+    }
 }

@@ -326,20 +326,45 @@ fn selected(state: &State) -> Option<DetailText> {
             let ledger = crate::core::compact::ledger::of(conv, &m.projection)
                 .into_iter()
                 .find(|l| l.position == row.position);
-            let text = match ledger {
-                Some(l) => format!(
-                    "{}\n\nthe event (turns stored 0-based: from_turn {} is turn {}):\n{text}",
-                    l.lines().join("\n"),
-                    row.range.map_or(0, |r| r.from),
-                    row.range.map_or(1, |r| r.from + 1)
+            let stored_as = format!(
+                "the event (turns stored 0-based: from_turn {} is turn {})",
+                row.range.map_or(0, |r| r.from),
+                row.range.map_or(1, |r| r.from + 1)
+            );
+            let summary = serde_json::from_str::<Value>(&text)
+                .ok()
+                .and_then(|v| v.pointer("/summary/summary")?.as_str().map(str::to_owned));
+            let (text, language) = match (summary, ledger) {
+                // A summary is Markdown, as the model reads it, rendered as
+                // the event view renders a message; the event beside it.
+                (Some(summary), ledger) => {
+                    let mut event: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                    if let Some(s) = event.pointer_mut("/summary/summary") {
+                        *s = Value::from("(the summary above)");
+                    }
+                    // The ledger keeps its columns: as it is, not reflowed.
+                    let hid = ledger
+                        .map(|l| format!("```text\n{}\n```\n\n", l.lines().join("\n")))
+                        .unwrap_or_default();
+                    (
+                        format!(
+                            "{hid}**The summary, as the model is sent it**\n\n{summary}\n\n**{stored_as}**\n\n```json\n{}\n```\n",
+                            serde_json::to_string_pretty(&event).unwrap_or_default()
+                        ),
+                        Some("md".to_string()),
+                    )
+                }
+                (None, Some(l)) => (
+                    format!("{}\n\n{stored_as}:\n{text}", l.lines().join("\n")),
+                    None,
                 ),
-                None => text,
+                (None, None) => (text, None),
             };
             (
                 format!("compaction #{}", row.position + 1),
                 header,
                 text,
-                None,
+                language,
                 raw,
             )
         }

@@ -178,7 +178,8 @@ pub enum JobResult {
     },
     /// What automatic compaction did at a boundary: the plan it wrote, or
     /// why it wrote nothing.
-    Boundary(Result<crate::core::ops::Boundary, Error>),
+    /// The turns the boundary was after, and what came of it.
+    Boundary(usize, Result<crate::core::ops::Boundary, Error>),
     Searched {
         query: String,
         hits: Vec<usize>,

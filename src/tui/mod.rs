@@ -180,7 +180,7 @@ pub fn run(opts: Options, replay: Option<crate::core::ops::replay::Replay>) -> a
     let mut term = terminal::Terminal::enter()?;
     let writer = replay
         .zip(opts.replay)
-        .map(|(r, s)| replay::Writer::start(r, s.pace));
+        .map(|(r, s)| replay::Writer::start(r, s.pace, true));
     let result = event_loop(
         &mut term,
         opts,
@@ -263,6 +263,16 @@ fn event_loop(
                 Effect::ReplayNext => {
                     if let Some(w) = writer {
                         w.next_now();
+                    }
+                }
+                Effect::ReplayEvaluated(turns) => {
+                    if let Some(w) = writer {
+                        w.evaluated(turns);
+                    }
+                }
+                Effect::ReplayLockstep(on) => {
+                    if let Some(w) = writer {
+                        w.lockstep(on);
                     }
                 }
                 Effect::Copy(text) => {

@@ -124,6 +124,11 @@ pub enum Effect {
     Replay(ReplayPace),
     /// Have the replay's writer write the next turn now.
     ReplayNext,
+    /// Tell the replay's writer the boundary after this many turns was
+    /// evaluated.
+    ReplayEvaluated(usize),
+    /// Tell the replay's writer whether to wait for each evaluation (`A`).
+    ReplayLockstep(bool),
     /// Show `text` in the pager or the editor, the screen given over to it
     /// and restored after.
     Open {

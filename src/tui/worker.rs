@@ -91,6 +91,7 @@ pub fn execute(job: Job) -> JobResult {
             now,
         } => {
             let summarizer = summarize::from_config(&config.summarizer);
+            let turns = conv.turn_count;
             let fire = |conv: &Conversation| {
                 // `A` is the user asking for it here: a configuration that
                 // leaves it disabled doesn't stop it (the status says so).
@@ -103,6 +104,7 @@ pub fn execute(job: Job) -> JobResult {
                 ops::compact_at_boundary(&dir, conv, &config, &at, summarizer.as_ref())
             };
             JobResult::Boundary(
+                turns,
                 match ops::boundary::with_retries(
                     &dir,
                     (*conv).clone(),

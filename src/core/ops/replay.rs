@@ -96,6 +96,30 @@ impl Replay {
     }
 }
 
+/// What a replay wrote into its copy, for the person watching it: one
+/// line per compaction (`after turn 21: elision of turns 6..8`), in order.
+pub fn written_compactions(dir: &Path) -> Result<Vec<String>> {
+    let conv = load::load(dir)?;
+    Ok(conv
+        .valid_compactions()
+        .iter()
+        .zip(conv.compactions().filter(|c| c.parsed.is_ok()))
+        .map(|(c, r)| {
+            let what = match (&c.summary, c.tool_calls.is_some() || c.strip_reasoning) {
+                (Some(_), _) => "summary",
+                (None, true) => "elision",
+                (None, false) => "compaction",
+            };
+            format!(
+                "after turn {}: {what} of turns {}..{}",
+                conv.events[r.event].turn + 1,
+                c.from_turn + 1,
+                c.to_turn + 1
+            )
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

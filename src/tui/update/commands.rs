@@ -298,7 +298,7 @@ pub(super) fn open_simulation(state: &mut State, fx: &mut Vec<Effect>) {
     let Some(m) = &state.inspection else {
         return;
     };
-    let mut windows = vec![32_000, 64_000, 128_000, 200_000];
+    let mut windows = crate::core::ops::DEFAULT_WINDOWS.to_vec();
     let current = state.window().map(|w| w.tokens);
     if let Some(w) = current
         && !windows.contains(&w)

@@ -180,8 +180,11 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 }
             }
         }
-        JobResult::Boundary(result) => {
+        JobResult::Boundary(turns, result) => {
             state.status.busy = None;
+            // However it went, that boundary has been looked at: a replay
+            // may write the next turn.
+            fx.push(Effect::ReplayEvaluated(turns));
             match result {
                 Ok(Boundary::Fired(plan)) => {
                     let what: Vec<String> = plan
@@ -363,6 +366,10 @@ pub(super) fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
     let conv = m.conv.clone();
     let id = conv.id.unwrap_or_default();
     let look = state.settings.boundaries.look(id, &state.dir, &conv, false);
+    if look == Look::NoNewTurn {
+        // Looked at already: a replay waiting on it may go on.
+        fx.push(Effect::ReplayEvaluated(conv.turn_count));
+    }
     // jp writes the file, then lets go of its lock: nothing changes on
     // disk when it does, so the boundary is looked for again at the ticks.
     state.settings.auto_waiting = look == Look::JpBusy;

@@ -221,6 +221,9 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         }
         Action::ToggleAuto => {
             state.settings.auto_run = !state.settings.auto_run;
+            if state.replay.is_some() {
+                fx.push(Effect::ReplayLockstep(state.settings.auto_run));
+            }
             if state.settings.auto_run {
                 if let Some(m) = &state.inspection {
                     let id = m.conv.id.unwrap_or_default();
