@@ -330,13 +330,14 @@ pub struct CompactArgs {
     #[command(flatten)]
     pub configured: ConfigArgs,
     /// First turns kept when a rule gives no range: a count, or a duration
-    /// after the conversation's start (`5h`).
-    #[arg(long, default_value = "1", value_name = "N|DURATION", value_parser = parse_keep)]
-    pub keep_first: Keep,
+    /// after the conversation's start (`5h`) [default: 1]. With no RULE, it
+    /// is the bound of the configured rules (jp's default included).
+    #[arg(long, value_name = "N|DURATION", value_parser = parse_keep)]
+    pub keep_first: Option<Keep>,
     /// Last turns kept when a rule gives no range: a count, or a duration
-    /// before now (`3h`).
-    #[arg(long, default_value = "1", value_name = "N|DURATION", value_parser = parse_keep)]
-    pub keep_last: Keep,
+    /// before now (`3h`) [default: 1]. With no RULE, as --keep-first.
+    #[arg(long, value_name = "N|DURATION", value_parser = parse_keep)]
+    pub keep_last: Option<Keep>,
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
@@ -445,8 +446,9 @@ pub struct SimulateArgs {
     /// workspace, with totals per policy and window.
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub convs: Vec<String>,
-    /// Context windows to simulate.
-    #[arg(long, value_delimiter = ',', value_parser = parse_window, default_value = "32k,64k,128k,200k")]
+    /// Context windows to simulate [default: 32k,64k,128k,200k and each
+    /// conversation's own].
+    #[arg(long, value_delimiter = ',', value_parser = parse_window)]
     pub windows: Vec<u64>,
     /// Policies to compare [default: none,single,staged,staged+backstop;
     /// with --sweep, the one the swept setting changes].

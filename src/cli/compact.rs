@@ -6,6 +6,7 @@ use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
 use crate::core::compact::plan::Keeps;
+use crate::core::compact::range::Keep;
 use crate::core::compact::rule;
 use crate::core::ops::{self, RuleOptions};
 use serde_json::{Value, json};
@@ -25,8 +26,29 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     print_warnings(&conv);
     let auto_config = args.configured.config(&conv)?;
     super::output::print_notices(&auto_config);
+    let given = Keeps {
+        keep_first: args.keep_first.unwrap_or(Keep::Turns(1)),
+        keep_last: args.keep_last.unwrap_or(Keep::Turns(1)),
+    };
     let rules = if args.rules.is_empty() {
+        // The configured rules (or jp's default) with the bounds given here:
+        // `--keep-first 3` means three, whatever the default rule says.
         ops::configured_rules(&auto_config)
+            .into_iter()
+            .map(|(name, mut r)| {
+                if args.keep_first.is_some() || args.keep_last.is_some() {
+                    let mut keeps = r.keeps.unwrap_or_default();
+                    if let Some(k) = args.keep_first {
+                        keeps.keep_first = k;
+                    }
+                    if let Some(k) = args.keep_last {
+                        keeps.keep_last = k;
+                    }
+                    r.keeps = Some(keeps);
+                }
+                (name, r)
+            })
+            .collect()
     } else {
         args.rules
             .iter()
@@ -41,10 +63,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         &conv,
         &rules,
         &RuleOptions {
-            keeps: Keeps {
-                keep_first: args.keep_first,
-                keep_last: args.keep_last,
-            },
+            keeps: given,
             summarizer: summarizer.as_ref(),
             instructions: auto_config.instructions(),
             now: chrono::Utc::now(),

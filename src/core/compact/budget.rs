@@ -189,8 +189,11 @@ mod tests {
     fn the_context_adds_system_prompt_and_tools_and_the_window_leaves_the_reserve() {
         let b = Budget::of_config(&config(), None, Measure::Context);
         assert_eq!(b.overhead.system_chars, 4000);
-        assert_eq!(b.overhead.tool_chars, 1 + 396);
-        assert_eq!(b.context_tokens(4000), (4000 + 4000 + 397) / 4);
+        // Its name, its summary and the empty object schema a tool without
+        // parameters is sent with.
+        let empty = r#"{"type":"object","properties":{}}"#.len() as u64;
+        assert_eq!(b.overhead.tool_chars, 1 + 396 + empty);
+        assert_eq!(b.context_tokens(4000), (4000 + 4000 + 397 + empty) / 4);
         assert_eq!(b.reserve(), 8000);
         assert_eq!(b.usable(), Some(200_000 - 8000));
     }

@@ -151,15 +151,13 @@ pub fn parts(config: &Value) -> Vec<Part> {
     }
     for (name, tool) in enabled_tools(config) {
         let counted = Counted::of(name, tool);
-        let mut shown = counted.texts.join("\n\n");
-        match &counted.schema {
-            Some(schema) => {
-                shown.push_str("\n\ninput schema:\n");
-                shown.push_str(&serde_json::to_string_pretty(schema).unwrap_or_default());
-            }
-            None if counted.unknown_schema => shown
-                .push_str("\n\n(its input schema is known to its MCP server only, so not counted)"),
-            None => {}
+        let mut shown = counted.description.clone();
+        if counted.unknown_schema {
+            shown
+                .push_str("\n\n(its input schema is known to its MCP server only, so not counted)");
+        } else {
+            shown.push_str("\n\ninput schema:\n");
+            shown.push_str(&serde_json::to_string_pretty(&counted.schema).unwrap_or_default());
         }
         let chars = counted.chars;
         out.push(Part {
@@ -226,23 +224,12 @@ pub struct ToolDefinition {
 pub fn tool_definitions(config: &Value) -> Vec<ToolDefinition> {
     enabled_tools(config)
         .map(|(name, tool)| {
-            let description = ["summary", "description", "examples"]
-                .iter()
-                .filter_map(|k| text(tool.get(*k)))
-                .collect::<Vec<_>>()
-                .join("\n\n");
-            let (schema, unknown_schema) = match tool.get("parameters") {
-                Some(p) => (input_schema(p), false),
-                None => (
-                    serde_json::json!({"type": "object", "properties": {}}),
-                    text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")),
-                ),
-            };
+            let c = Counted::of(name, tool);
             ToolDefinition {
                 name: name.clone(),
-                description,
-                schema,
-                unknown_schema,
+                description: c.description,
+                schema: c.schema,
+                unknown_schema: c.unknown_schema,
             }
         })
         .collect()
@@ -263,31 +250,41 @@ pub fn tools(config: &Value) -> Tools {
     out
 }
 
-/// One enabled tool as the estimate counts it: its name, its texts
-/// (summary, description, examples) and its input schema as compact JSON;
-/// the one counting the totals and the `O` list share.
-struct Counted<'a> {
-    texts: Vec<&'a str>,
-    schema: Option<Value>,
+/// One enabled tool as a request offers it and as the estimate counts it:
+/// its name, its description (summary, description and examples, joined
+/// as jp's docs join them) and its input schema as compact JSON (an empty
+/// object schema for a tool without parameters). One way of counting, for
+/// the totals, the `O` list, `count` and the request.
+struct Counted {
+    description: String,
+    schema: Value,
     /// Only its MCP server knows its schema: not counted, and said.
     unknown_schema: bool,
     chars: u64,
 }
 
-impl<'a> Counted<'a> {
-    fn of(name: &str, tool: &'a Value) -> Counted<'a> {
-        let texts: Vec<&str> = ["summary", "description", "examples"]
+impl Counted {
+    fn of(name: &str, tool: &Value) -> Counted {
+        let description = ["summary", "description", "examples"]
             .iter()
             .filter_map(|k| text(tool.get(*k)))
-            .collect();
-        let schema = tool.get("parameters").map(input_schema);
-        let unknown_schema =
-            schema.is_none() && text(tool.get("source")).is_some_and(|s| s.starts_with("mcp"));
-        let chars = count_chars(name)
-            + texts.iter().map(|t| count_chars(t)).sum::<u64>()
-            + schema.as_ref().map_or(0, |s| count_chars(&s.to_string()));
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let (schema, unknown_schema) = match tool.get("parameters") {
+            Some(p) => (input_schema(p), false),
+            None => (
+                serde_json::json!({"type": "object", "properties": {}}),
+                text(tool.get("source")).is_some_and(|s| s.starts_with("mcp")),
+            ),
+        };
+        let schema_chars = if unknown_schema {
+            0
+        } else {
+            count_chars(&schema.to_string())
+        };
+        let chars = count_chars(name) + count_chars(&description) + schema_chars;
         Counted {
-            texts,
+            description,
             schema,
             unknown_schema,
             chars,
@@ -437,9 +434,11 @@ mod tests {
         // The schema as sent: an object of the parameters, none required.
         let params =
             r#"{"type":"object","properties":{"p":{"type":"string"}},"required":[]}"#.len() as u64;
+        // A tool without parameters is sent with an empty object schema.
+        let empty = r#"{"type":"object","properties":{}}"#.len() as u64;
         assert_eq!(
             t.chars,
-            2 + 2 + params + 6 + 10 + 6 + 2,
+            2 + 2 + params + 6 + empty + 10 + empty + 6 + 2,
             "names, summaries and the schema"
         );
     }

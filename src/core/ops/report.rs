@@ -64,12 +64,24 @@ pub fn effects(
     let tokens = |p: &Projection| {
         estimate::tokens(estimate::of_projection(&conv.events, p).total_chars() + overhead_chars)
     };
+    let chars = |p: &Projection| estimate::of_projection(&conv.events, p).total_chars();
     let mut before = project(first);
     let mut before_tokens = tokens(&before);
+    let mut before_chars = chars(&before);
+    // What each saves is rounded from the characters the compactions save,
+    // summed from the stream's first one: a turn appended later (in both
+    // the before and the after) moves none of them, the rows add up to
+    // what they save together, and a preview says what `stats` will list.
+    let mut saved_chars: i64 = chars(&project(0)) as i64 - before_chars as i64;
     (first..overlays.len())
         .map(|k| {
             let after = project(k + 1);
             let after_tokens = tokens(&after);
+            let after_chars = chars(&after);
+            let rounded = |c: i64| c.signum() * estimate::tokens(c.unsigned_abs()) as i64;
+            let saved_before = rounded(saved_chars);
+            saved_chars += before_chars as i64 - after_chars as i64;
+            let saved = rounded(saved_chars) - saved_before;
             let (was, now) = (sent(&before), sent(&after));
             let same = was.iter().zip(&now).take_while(|(a, b)| a == b).count();
             let kept_chars: u64 = before.events[..same]
@@ -83,12 +95,12 @@ pub fn effects(
                 .map(|e| before.chars(&conv.events, e))
                 .sum();
             let effect = Impact {
-                saved: before_tokens as i64 - after_tokens as i64,
+                saved,
                 changes: was != now,
                 before: before_tokens,
                 kept: estimate::tokens(kept_chars + overhead_chars).min(before_tokens),
             };
-            (before, before_tokens) = (after, after_tokens);
+            (before, before_tokens, before_chars) = (after, after_tokens, after_chars);
             effect
         })
         .collect()
