@@ -58,6 +58,54 @@ fn real(c: &mut Criterion) {
     show_json_bench(c, "largest real conversation", &dir, 50);
     provenance_and_context(c, &dir);
     history_bench(c, "largest real conversation", &dir, 50);
+    thresholds(c, &dir);
+}
+
+/// Load + project with size-bounded compactions appended: what reading
+/// `over` costs, as a byte count and as jp's size strings.
+fn thresholds(c: &mut Criterion, dir: &Path) {
+    let forms: [(&str, &[&str]); 2] = [
+        (
+            "byte counts",
+            &[
+                r#"{"policy":"strip","request":true,"response":true,"over":1024}"#,
+                r#"{"policy":"strip","request":false,"response":true,"over":2048}"#,
+                r#"{"policy":"omit","over":4096}"#,
+            ],
+        ),
+        (
+            "size strings",
+            &[
+                r#"{"policy":"strip","request":true,"response":true,"over":"1KB"}"#,
+                r#"{"policy":"strip","request":false,"response":true,"over":"2KB"}"#,
+                r#"{"policy":"omit","over":"4KB"}"#,
+            ],
+        ),
+    ];
+    let base = files(dir);
+    let mut g = c.benchmark_group("largest real conversation, thresholded compactions");
+    g.sample_size(50);
+    for (what, tool_calls) in forms {
+        let mut events: Vec<serde_json::Value> = serde_json::from_slice(&base.events).unwrap();
+        for (k, t) in tool_calls.iter().enumerate() {
+            let compaction = format!(
+                r#"{{"type":"compaction","timestamp":"2030-01-01 00:00:0{k}.0","from_turn":0,"to_turn":{k},"tool_calls":{t}}}"#
+            );
+            events.push(serde_json::from_str(&compaction).unwrap());
+        }
+        let f = Files {
+            events: serde_json::to_vec(&events).unwrap(),
+            ..base.clone()
+        };
+        g.bench_function(format!("{what}: load + project + estimate"), |b| {
+            b.iter_batched(
+                || f.clone(),
+                |f| black_box(load_and_project(dir, f)),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    g.finish();
 }
 
 /// `history` as it is now made: the real context curve, then every
@@ -183,6 +231,7 @@ fn write_under_lock(c: &mut Criterion) {
         to_turn: 0,
         summary: None,
         strip_reasoning: true,
+        reasoning_over: None,
         tool_calls: None,
         source: jp_inspect::core::Source::Auto,
         summarizer: None,

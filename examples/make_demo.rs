@@ -727,6 +727,7 @@ fn story(g: &mut Gen) {
                 .into(),
         ),
         strip_reasoning: false,
+        reasoning_over: None,
         tool_calls: None,
         source: Source::Manual,
         summarizer: None,

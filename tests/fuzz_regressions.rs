@@ -33,6 +33,7 @@ fn legacy_file_round_trips_with_its_base_config() {
         to_turn: 0,
         summary: None,
         strip_reasoning: true,
+        reasoning_over: None,
         tool_calls: None,
         source: Source::Auto,
         summarizer: None,

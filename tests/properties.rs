@@ -99,6 +99,7 @@ fn compaction(s: &Spec, second: u32) -> Compaction {
         to_turn: s.to,
         summary: s.summary.clone(),
         strip_reasoning: s.reasoning,
+        reasoning_over: None,
         tool_calls: s.tools.map(|(k, o)| tools_of(k, o)),
         source: if s.auto { Source::Auto } else { Source::Manual },
         summarizer: None,

@@ -105,6 +105,7 @@ fn compaction(seconds: u32, source: Source, over: Option<u64>) -> Compaction {
         to_turn: 0,
         summary: None,
         strip_reasoning: true,
+        reasoning_over: None,
         tool_calls: Some(ToolCalls::Strip {
             request: true,
             response: true,

@@ -26,6 +26,7 @@ fn compaction() -> Compaction {
         to_turn: 2,
         summary: None,
         strip_reasoning: true,
+        reasoning_over: None,
         tool_calls: None,
         source: Source::Manual,
         summarizer: None,

@@ -20,6 +20,7 @@ fn compaction(from: usize, to: usize) -> Compaction {
         to_turn: to,
         summary: None,
         strip_reasoning: true,
+        reasoning_over: None,
         tool_calls: Some(ToolCalls::Strip {
             request: true,
             response: true,

@@ -269,7 +269,13 @@ pub struct WindowArg {
 
 pub fn parse_keep(s: &str) -> Result<Keep, String> {
     Keep::parse(s)
-        .ok_or_else(|| format!("`{s}` is neither a turn count nor a duration (try 3 or 5h)"))
+        .ok_or_else(|| {
+            format!("`{s}` is not a bound: try 3 (turns), @4 (a turn), -4 (from the end), 5h or last-compaction")
+        })
+}
+
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    crate::core::model::byte_size::parse(s)
 }
 
 pub fn parse_window(s: &str) -> Result<u64, String> {
@@ -329,15 +335,30 @@ pub struct CompactArgs {
 
     #[command(flatten)]
     pub configured: ConfigArgs,
-    /// First turns kept when a rule gives no range: a count, or a duration
-    /// after the conversation's start (`5h`) [default: 1]. With no RULE, it
-    /// is the bound of the configured rules (jp's default included).
-    #[arg(long, value_name = "N|DURATION", value_parser = parse_keep)]
+    /// First turns kept when a rule gives no range: a count, `@N` (compact
+    /// from turn N), `-N` (from N turns before the last), a duration after
+    /// the conversation's start (`5h`), or `last-compaction` [default: 1].
+    /// With no RULE, it is the bound of the configured rules (jp's default
+    /// included).
+    #[arg(long, value_name = "BOUND", value_parser = parse_keep, allow_hyphen_values = true)]
     pub keep_first: Option<Keep>,
-    /// Last turns kept when a rule gives no range: a count, or a duration
-    /// before now (`3h`) [default: 1]. With no RULE, as --keep-first.
-    #[arg(long, value_name = "N|DURATION", value_parser = parse_keep)]
+    /// Last turns kept when a rule gives no range: a count (`-N` the same),
+    /// `@N` (compact up to turn N), or a duration before now (`3h`)
+    /// [default: 1]. With no RULE, as --keep-first.
+    #[arg(long, value_name = "BOUND", value_parser = parse_keep, allow_hyphen_values = true)]
     pub keep_last: Option<Keep>,
+    /// Only compact items larger than SIZE (`512KB`, `1MB`, binary, or a
+    /// byte count): every reasoning and tools policy of the rules that has
+    /// no `,over=` of its own. A tool call's halves are judged each on its
+    /// own size, `omit` on the pair's total.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub over: Option<u64>,
+    /// The summary's text, verbatim: written as an authored summary (no
+    /// summarizer runs, no range ever grows over it). With no RULE, it
+    /// summarises the turns --keep-first/--keep-last leave; with RULEs, the
+    /// one that has `s`.
+    #[arg(long, value_name = "TEXT", conflicts_with = "summarize")]
+    pub summary: Option<String>,
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,

@@ -7,7 +7,7 @@ use super::output::{
 };
 use crate::core::compact::plan::Keeps;
 use crate::core::compact::range::Keep;
-use crate::core::compact::rule;
+use crate::core::compact::{rule, threshold};
 use crate::core::ops::{self, RuleOptions};
 use serde_json::{Value, json};
 
@@ -30,7 +30,17 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         keep_first: args.keep_first.unwrap_or(Keep::Turns(1)),
         keep_last: args.keep_last.unwrap_or(Keep::Turns(1)),
     };
-    let rules = if args.rules.is_empty() {
+    let mut rules = if args.summary.is_some() && args.rules.is_empty() {
+        // `--summary TEXT` alone: the text stands for the turns the keeps
+        // leave, whatever rules are configured.
+        vec![(
+            "s".to_string(),
+            crate::core::compact::rule::Rule {
+                summarize: true,
+                ..Default::default()
+            },
+        )]
+    } else if args.rules.is_empty() {
         // The configured rules (or jp's default) with the bounds given here:
         // `--keep-first 3` means three, whatever the default rule says.
         ops::configured_rules(&auto_config)
@@ -55,6 +65,12 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             .map(|s| rule::parse(s).map(|r| (s.clone(), r)))
             .collect::<Result<Vec<_>, _>>()?
     };
+    if let Some(text) = &args.summary {
+        give_text(&mut rules, text)?;
+    }
+    if let Some(over) = args.over {
+        narrow(&mut rules, over)?;
+    }
     let configured = args.configured.summarizer(&auto_config)?;
     let summarizer =
         crate::core::summarize::for_preview(configured.as_ref(), !args.dry_run || args.summarize);
@@ -92,6 +108,12 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
                 }
                 v["requested"] = json!([a.requested.from, a.requested.to]);
                 v["tokens_saved"] = json!(a.effect.saved);
+                if let Some(items) = threshold::reached(&conv, &a.compaction) {
+                    v["reached"] = items
+                        .iter()
+                        .map(|r| json!({"turn": r.turn + 1, "item": r.item, "bytes": r.bytes}))
+                        .collect();
+                }
                 v
             })
             .collect();
@@ -127,6 +149,20 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
                 crate::core::fmt::count(a.effect.saved.unsigned_abs(), "token")
             ),
         });
+        // A threshold picks part of its range: say what it picked.
+        if let Some(items) = threshold::reached(&conv, &a.compaction) {
+            if items.is_empty() {
+                lines.push("  nothing over the threshold.".into());
+            }
+            lines.extend(items.iter().map(|r| {
+                format!(
+                    "  turn {}  {}  {}",
+                    r.turn + 1,
+                    r.item,
+                    crate::core::model::byte_size::human(r.bytes)
+                )
+            }));
+        }
     }
     if !plan.additions.is_empty() {
         lines.push(format!(
@@ -149,4 +185,52 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         None => {}
     }
     print_lines(lines)
+}
+
+/// `--summary TEXT`: the one summarising rule's text.
+fn give_text(rules: &mut [(String, rule::Rule)], text: &str) -> anyhow::Result<()> {
+    if text.trim().is_empty() {
+        return Err(super::UsageError("--summary: the text is empty".into()).into());
+    }
+    let mut summarising = rules.iter_mut().filter(|(_, r)| r.summarize);
+    let Some((_, first)) = summarising.next() else {
+        return Err(super::UsageError(
+            "--summary gives a summary's text, and no rule summarises: add `s` to one (`s:2..9`)"
+                .into(),
+        )
+        .into());
+    };
+    first.text = Some(text.to_string());
+    if let Some((spec, _)) = summarising.next() {
+        return Err(super::UsageError(format!(
+            "--summary gives one text, and more than one rule summarises (`{spec}` too)"
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// `--over SIZE`: every reasoning and tools policy without a bound of its
+/// own is narrowed to items larger than SIZE.
+fn narrow(rules: &mut [(String, rule::Rule)], over: u64) -> anyhow::Result<()> {
+    let mut narrowed = false;
+    for (_, r) in rules.iter_mut() {
+        if r.reasoning {
+            r.reasoning_over = r.reasoning_over.or(Some(over));
+            narrowed = true;
+        }
+        if let Some(t) = r.tools {
+            r.tools = Some(t.with_over(t.over().or(Some(over))));
+            narrowed = true;
+        }
+    }
+    if narrowed {
+        Ok(())
+    } else {
+        Err(super::UsageError(
+            "--over narrows a reasoning or tools policy, and no rule has one: add `r` or `t`"
+                .into(),
+        )
+        .into())
+    }
 }

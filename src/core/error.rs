@@ -105,6 +105,18 @@ pub enum Error {
 
     #[error(transparent)]
     Summarize(#[from] SummarizeError),
+
+    #[error(transparent)]
+    Overlap(#[from] SummaryOverlap),
+}
+
+impl From<PlanError> for Error {
+    fn from(e: PlanError) -> Error {
+        match e {
+            PlanError::Summarize(e) => Error::Summarize(e),
+            PlanError::Overlap(e) => Error::Overlap(e),
+        }
+    }
 }
 
 // The layers' own errors are defined here, below every folder that returns
@@ -126,6 +138,54 @@ pub struct ConfigError {
     pub origin: String,
     pub key: String,
     pub message: String,
+}
+
+/// A summary whose range would have to grow over a summary a person
+/// wrote, or whose own authored text would have to stand in for turns it
+/// was not written for. Summaries are never nested or split, so the range
+/// would have to become `required`; with authored text on either side that
+/// is the user's call, not an automatic repair (jp refuses it the same
+/// way). Turn ranges are 0-based; they are said 1-based.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct SummaryOverlap {
+    /// The turns asked for, 0-based inclusive.
+    pub requested: (usize, usize),
+    /// The turns a summary there would have to cover.
+    pub required: (usize, usize),
+    /// The summary being written is the authored one.
+    pub new_is_authored: bool,
+}
+
+impl SummaryOverlap {
+    fn describe(&self) -> String {
+        let human = |(from, to): (usize, usize)| format!("{}..{}", from + 1, to.saturating_add(1));
+        let (asked, needs) = (human(self.requested), human(self.required));
+        let why = if self.new_is_authored {
+            format!(
+                "your text for turns {asked} would have to stand in for turns {needs} as well: \
+                 a summary cannot be nested inside or split across another one"
+            )
+        } else {
+            format!(
+                "summarising turns {asked} would have to grow to turns {needs}, replacing a \
+                 summary written by hand with a generated one"
+            )
+        };
+        format!(
+            "summary overlap: {why}. The range that fits is {needs} (`s:{needs}`); or remove \
+             the summary it touches first (`reset --index N`)"
+        )
+    }
+}
+
+/// Why a plan of manual compactions could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    Summarize(#[from] SummarizeError),
+    #[error(transparent)]
+    Overlap(#[from] SummaryOverlap),
 }
 
 /// Why a summary could not be made; nothing is written then.

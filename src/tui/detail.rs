@@ -131,7 +131,7 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
             let (text, how) = encoding::decode_for_display(content);
             header.push(format!(
                 "call id: {id}   tool: {}   {}",
-                m.projection.tool_name(id),
+                m.projection.tool_name(&conv.events, i),
                 if *is_error { "ERROR" } else { "success" }
             ));
             header.push(
@@ -183,8 +183,8 @@ pub fn projected_event(m: &Inspection, p: &Projected) -> DetailText {
                     d.header.push("the model is sent empty arguments".into());
                 }
                 Change::StatusLine => {
-                    if let Kind::ToolCallResponse { id, is_error } = &m.conv.events[index].kind {
-                        d.body = m.projection.status_line(id, *is_error);
+                    if let Kind::ToolCallResponse { .. } = &m.conv.events[index].kind {
+                        d.body = m.projection.status_line(&m.conv.events, index);
                         d.language = None;
                         d.header.push(
                             "the model is sent this status line instead of the content".into(),

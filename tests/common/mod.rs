@@ -3,6 +3,7 @@
 
 pub mod harness;
 pub mod jp;
+pub mod oracle;
 pub mod pty;
 pub mod server;
 

@@ -304,6 +304,7 @@ impl AutoConfig {
         let mut c = self.clone();
         for rule in [&mut c.rule, &mut c.elide] {
             rule.tool_calls = rule.tool_calls.map(|t| t.with_over(None));
+            rule.reasoning_over = None;
         }
         c
     }
@@ -440,6 +441,50 @@ mod tests {
                 over: Some(2048)
             })
         );
+    }
+
+    /// jp's next release writes sizes as strings and a reasoning threshold
+    /// as a table: read them as it does.
+    #[test]
+    fn thresholds_as_jps_next_release_writes_them() {
+        let mut c = AutoConfig::default();
+        c.apply(
+            &json!({"elide": {
+                "tool_calls": {"policy": "strip", "request": false, "response": true, "over": "1MB"},
+                "reasoning": {"policy": "strip", "over": "16KB"}
+            }}),
+            "f",
+        )
+        .unwrap();
+        assert_eq!(c.elide.tool_calls.and_then(ToolCalls::over), Some(1 << 20));
+        assert_eq!(
+            (c.elide.reasoning, c.elide.reasoning_over),
+            (true, Some(16 << 10))
+        );
+        let as_jp = c.as_jp();
+        assert_eq!(as_jp.elide.reasoning_over, None);
+        for (bad, says) in [
+            (
+                json!({"elide": {"reasoning": {"policy": "strip", "oer": "1KB"}}}),
+                "elide.reasoning.oer",
+            ),
+            (
+                json!({"elide": {"reasoning": {"policy": "keep"}}}),
+                "elide.reasoning.policy",
+            ),
+            (
+                json!({"elide": {"tool_calls": {"policy": "omit", "over": "1.5MB"}}}),
+                "unknown size unit",
+            ),
+        ] {
+            let e = AutoConfig::default().apply(&bad, "f").unwrap_err();
+            assert!(
+                format!("{} {}", e.key, e.message).contains(says),
+                "{} {}",
+                e.key,
+                e.message
+            );
+        }
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub struct RuleConfig {
     pub keep_first: usize,
     pub keep_last: usize,
     pub reasoning: bool,
+    /// With `reasoning`: only reasoning over this many bytes.
+    pub reasoning_over: Option<u64>,
     pub tool_calls: Option<ToolCalls>,
     /// `Some` makes the rule summarise (with these instructions, if any).
     pub summary: Option<SummaryConfig>,
@@ -116,6 +118,7 @@ impl Default for AutoConfig {
                 keep_first: 1,
                 keep_last: 3,
                 reasoning: true,
+                reasoning_over: None,
                 tool_calls: Some(ToolCalls::Strip {
                     request: true,
                     response: true,
@@ -132,6 +135,7 @@ impl Default for AutoConfig {
                 keep_first: 1,
                 keep_last: 0,
                 reasoning: true,
+                reasoning_over: None,
                 tool_calls: Some(ToolCalls::Strip {
                     request: true,
                     response: true,

@@ -114,15 +114,49 @@ impl Layer<'_> {
         }
     }
 
-    pub(super) fn reasoning(&self, key: &str, v: &Value) -> Result<bool, ConfigError> {
+    /// `"strip"` (or a bool), or jp's table with a threshold:
+    /// `{ policy = "strip", over = "16KB" }`.
+    pub(super) fn reasoning(
+        &self,
+        key: &str,
+        v: &Value,
+    ) -> Result<(bool, Option<u64>), ConfigError> {
         match unwrap(v) {
-            Value::String(s) if s == "strip" => Ok(true),
-            Value::Bool(b) => Ok(*b),
+            Value::String(s) if s == "strip" => Ok((true, None)),
+            Value::Bool(b) => Ok((*b, None)),
+            Value::Object(t) => {
+                if let Some(k) = t.keys().find(|k| !["policy", "over"].contains(&k.as_str())) {
+                    return self.err(&format!("{key}.{k}"), "unknown key (expected policy, over)");
+                }
+                match t.get("policy").map(unwrap) {
+                    Some(Value::String(s)) if s == "strip" => {}
+                    Some(other) => {
+                        return self.err(
+                            &format!("{key}.policy"),
+                            format!("expected \"strip\", found {}", describe(other)),
+                        );
+                    }
+                    None => return self.err(key, "a reasoning table needs `policy = \"strip\"`"),
+                }
+                let over = match t.get("over") {
+                    Some(o) => Some(self.size(&format!("{key}.over"), o)?),
+                    None => None,
+                };
+                Ok((true, over))
+            }
             other => self.err(
                 key,
-                format!("expected \"strip\", found {}", describe(other)),
+                format!(
+                    "expected \"strip\" or {{ policy = \"strip\", over = \"16KB\" }}, found {}",
+                    describe(other)
+                ),
             ),
         }
+    }
+
+    /// A byte size as jp reads one: a count, or `"16KB"`, `"1MB"` (binary).
+    pub(super) fn size(&self, key: &str, v: &Value) -> Result<u64, ConfigError> {
+        crate::core::model::byte_size::from_json(unwrap(v)).or_else(|e| self.err(key, e))
     }
 
     pub(super) fn tool_calls(
@@ -157,7 +191,7 @@ impl Layer<'_> {
                     }
                 }
                 let over = match t.get("over") {
-                    Some(o) => Some(self.count(&format!("{key}.over"), o)? as u64),
+                    Some(o) => Some(self.size(&format!("{key}.over"), o)?),
                     None => None,
                 };
                 let flag = |name: &str| match t.get(name) {
@@ -211,7 +245,7 @@ impl Layer<'_> {
             match k.as_str() {
                 "keep_first" => into.keep_first = self.count(&path, v)?,
                 "keep_last" => into.keep_last = self.count(&path, v)?,
-                "reasoning" => into.reasoning = self.reasoning(&path, v)?,
+                "reasoning" => (into.reasoning, into.reasoning_over) = self.reasoning(&path, v)?,
                 "tool_calls" => into.tool_calls = self.tool_calls(&path, v)?,
                 "summary" => into.summary = Some(self.summary(&path, v)?),
                 _ => return self.err(&path, "unknown key"),
@@ -230,7 +264,7 @@ impl Layer<'_> {
             match k.as_str() {
                 "keep_first" => keeps.keep_first = self.keep(&path, v)?,
                 "keep_last" => keeps.keep_last = self.keep(&path, v)?,
-                "reasoning" => rule.reasoning = self.reasoning(&path, v)?,
+                "reasoning" => (rule.reasoning, rule.reasoning_over) = self.reasoning(&path, v)?,
                 "tool_calls" => rule.tools = self.tool_calls(&path, v)?,
                 "summary" => {
                     rule.summarize = true;
@@ -258,7 +292,8 @@ impl Layer<'_> {
                 self.err(
                     key,
                     format!(
-                        "expected a turn count or a duration such as \"5h\", found {}",
+                        "expected a turn count (3), \"@N\" (a turn), \"-N\" (from the end), a \
+                         duration (\"5h\") or \"last-compaction\", found {}",
                         describe(v)
                     ),
                 )

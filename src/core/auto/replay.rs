@@ -3,12 +3,11 @@
 //! far, its projection kept per turn so a replay costs O(events).
 
 use super::trigger::Stream;
-use crate::core::compact::projection::{self, Overlay, TurnPolicy};
+use crate::core::compact::projection::{self, Bounds, Overlay, Pairing, TurnPolicy};
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
-use crate::core::model::event::{Event, Kind};
+use crate::core::model::event::Event;
 use crate::core::model::timestamp::Timestamp;
-use std::collections::HashMap;
 
 /// The replayed stream: the conversation's events up to the current
 /// boundary, with the compactions the policy made so far.
@@ -22,8 +21,7 @@ pub(super) struct Replay<'a> {
     pub(super) total: u64,
     pub(super) overlays: Vec<Overlay>,
     pub(super) policies: Vec<TurnPolicy>,
-    pub(super) names: HashMap<&'a str, &'a str>,
-    pub(super) pairs: HashMap<&'a str, u64>,
+    pub(super) pairing: Pairing,
     pub(super) after_last: usize,
     pub(super) after_last_summary: usize,
     pub(super) summary_ranges: Vec<(usize, usize)>,
@@ -42,12 +40,6 @@ impl<'a> Replay<'a> {
                 )
             })
             .collect();
-        let mut names = HashMap::new();
-        for e in events {
-            if let Kind::ToolCallRequest { id, name } = &e.kind {
-                names.insert(&**id, &**name);
-            }
-        }
         Replay {
             events,
             turn_spans,
@@ -56,8 +48,7 @@ impl<'a> Replay<'a> {
             total: 0,
             overlays: Vec::new(),
             policies: vec![TurnPolicy::default(); conv.turn_count],
-            names,
-            pairs: projection::pair_payloads(events),
+            pairing: Pairing::of(events),
             after_last: 0,
             after_last_summary: 0,
             summary_ranges: Vec::new(),
@@ -99,18 +90,15 @@ impl<'a> Replay<'a> {
                 0
             };
         }
-        let pairs = |id: &str| self.pairs.get(id).copied();
-        let tools_of = |i: usize| self.compaction(extra, i).tool_calls;
+        let of = |i: usize| Bounds::of(self.compaction(extra, i));
         let (start, end) = self.turn_spans[t];
-        self.events[start..end]
-            .iter()
-            .filter(|e| e.chars > 0 && e.kind.is_model_visible())
-            .map(|e| {
-                let d = projection::decide(e, &p, &tools_of, &pairs);
+        (start..end)
+            .filter(|&i| self.events[i].chars > 0 && self.events[i].kind.is_model_visible())
+            .map(|i| {
+                let e = &self.events[i];
+                let d = projection::decide(e, &p, &of, self.pair(i));
                 if d.is_sent() {
-                    projection::sent_chars(e, d.change, |id| {
-                        self.names.get(id).copied().unwrap_or("unknown")
-                    })
+                    projection::sent_chars(e, d.change, || self.pairing.name(self.events, i))
                 } else {
                     0
                 }
@@ -152,9 +140,7 @@ impl<'a> Replay<'a> {
     /// turn). All of it when `extra` changes nothing.
     pub(super) fn unchanged_chars(&self, extra: &[Compaction]) -> u64 {
         let touched = self.touched(extra);
-        let tools_of = |i: usize| self.compaction(extra, i).tool_calls;
-        let pairs = |id: &str| self.pairs.get(id).copied();
-        let name = |id: &str| self.names.get(id).copied().unwrap_or("unknown");
+        let of = |i: usize| Bounds::of(self.compaction(extra, i));
         // Characters of the turns before `t`, summed as `t` moves on.
         let (mut before, mut upto) = (0u64, 0usize);
         for t in touched {
@@ -170,21 +156,31 @@ impl<'a> Replay<'a> {
             }
             let (start, end) = self.turn_spans[t];
             let mut within = 0;
-            for e in self.events[start..end]
-                .iter()
-                .filter(|e| e.chars > 0 && e.kind.is_model_visible())
+            for i in (start..end)
+                .filter(|&i| self.events[i].chars > 0 && self.events[i].kind.is_model_visible())
             {
-                let a = projection::decide(e, &old, &tools_of, &pairs);
-                let b = projection::decide(e, &new, &tools_of, &pairs);
+                let e = &self.events[i];
+                let a = projection::decide(e, &old, &of, self.pair(i));
+                let b = projection::decide(e, &new, &of, self.pair(i));
                 if (a.fate, a.change) != (b.fate, b.change) {
                     return before + within;
                 }
                 if a.is_sent() {
-                    within += projection::sent_chars(e, a.change, name);
+                    within +=
+                        projection::sent_chars(e, a.change, || self.pairing.name(self.events, i));
                 }
             }
         }
         self.total
+    }
+
+    /// The bytes of both halves of the call event `i` belongs to.
+    fn pair(&self, i: usize) -> u64 {
+        if self.events[i].kind.is_tool() {
+            self.pairing.pair_bytes(self.events, i)
+        } else {
+            0
+        }
     }
 
     pub(super) fn apply(&mut self, compactions: Vec<Compaction>) {

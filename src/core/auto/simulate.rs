@@ -92,7 +92,7 @@ pub fn run_with(
     let mut last_visible: Option<&Kind> = None;
     let mut current_turn: Option<usize> = None;
 
-    for e in &conv.events {
+    for (i, e) in conv.events.iter().enumerate() {
         if matches!(e.kind, Kind::Compaction(_)) {
             continue;
         }
@@ -153,11 +153,11 @@ pub fn run_with(
             // The turn being replayed has no compaction yet: raw size.
             replay.turn_chars[e.turn] += e.chars;
             replay.total += e.chars;
-            if let (true, Kind::ToolCallResponse { id, .. }) = (backstop, &e.kind)
+            if let (true, Kind::ToolCallResponse { .. }) = (backstop, &e.kind)
                 && e.payload > bound
             {
-                let name = replay.names.get(&**id).copied().unwrap_or("unknown");
-                let elided = projection::sent_chars(e, Change::StatusLine, |_| name);
+                let name = replay.pairing.name(&conv.events, i);
+                let elided = projection::sent_chars(e, Change::StatusLine, || name);
                 live.push((e.chars, elided.min(e.chars), replay.total - e.chars));
             }
         }

@@ -96,6 +96,7 @@ fn build(rule: &RuleConfig, range: TurnRange, ts: Timestamp, summary: bool) -> C
         to_turn: range.to,
         summary: summary.then(String::new),
         strip_reasoning: rule.reasoning,
+        reasoning_over: rule.reasoning_over.filter(|_| rule.reasoning),
         tool_calls: rule.tool_calls,
         source: Source::Auto,
         summarizer: None,
@@ -319,6 +320,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 keep_first: c.keep_first,
                 keep_last: 0,
                 reasoning: false,
+                reasoning_over: None,
                 tool_calls: None,
                 summary: Some(c.summary.clone()),
             };

@@ -55,8 +55,8 @@ pub fn projected(conv: &Conversation, proj: &Projection, p: &Projected, max: usi
             (Change::EmptyArguments, Kind::ToolCallRequest { name, .. }) => {
                 one_line(&format!("{name} {{}}"), max)
             }
-            (Change::StatusLine, Kind::ToolCallResponse { id, is_error }) => {
-                one_line(&proj.status_line(id, *is_error), max)
+            (Change::StatusLine, Kind::ToolCallResponse { .. }) => {
+                one_line(&proj.status_line(&conv.events, index), max)
             }
             _ => raw(conv, index, max),
         },

@@ -4,7 +4,7 @@
 //! ones. jp-inspect projects with `over` honoured by default; this says
 //! where the two differ and projects as jp does on request (`--as-jp`, `J`).
 
-use crate::core::compact::window::human_bytes;
+use crate::core::model::byte_size::human as human_bytes;
 use crate::core::model::compaction::{Compaction, ToolCalls};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
@@ -65,6 +65,20 @@ impl OverDifference {
             human_bytes(self.over)
         )
     }
+}
+
+/// How today's jp differs on `c`, in words: a reasoning threshold it cannot
+/// read at all, else an `over` bound on tool calls it ignores.
+pub fn difference(conv: &Conversation, c: &Compaction) -> Option<String> {
+    if c.strip_reasoning && c.reasoning_over.is_some() && c.summary.is_none() {
+        return Some(format!(
+            "today's jp refuses to load this conversation: the compaction of turns {} has a \
+             reasoning threshold, which only jp's next release (#994) reads; remove it \
+             (`reset --index N`) to use a jp before it",
+            c.range().human()
+        ));
+    }
+    over_difference(conv, c).map(|d| d.describe())
 }
 
 /// The difference `c` makes between the two views, if it has an `over`

@@ -184,13 +184,6 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
             fetched_again: Vec::new(),
         })
         .collect();
-    // The requests by call id, so a response finds its call.
-    let mut requests: HashMap<&str, usize> = HashMap::new();
-    for (i, e) in conv.events.iter().enumerate() {
-        if let Kind::ToolCallRequest { id, .. } = &e.kind {
-            requests.insert(id, i);
-        }
-    }
     // Calls hidden, by their request, per overlay.
     let mut items: HashMap<(usize, usize), Item> = HashMap::new();
     let mut hidden_calls: Vec<(usize, (String, String))> = Vec::new();
@@ -231,7 +224,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
                 item.target = target;
                 item.tokens += tokens;
             }
-            Kind::ToolCallResponse { id, is_error, .. } => {
+            Kind::ToolCallResponse { is_error, .. } => {
                 entry.hidden.tool_results += 1;
                 if *is_error && let Some(line) = error_line(&conv.text(i)) {
                     entry.hidden.errors += 1;
@@ -239,14 +232,14 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
                 } else if *is_error {
                     entry.hidden.errors += 1;
                 }
-                let request = requests.get(&**id).copied();
+                let request = p.request_of(&conv.events, i);
                 // A result stripped alone still says what its call was
                 // about (its request decoded only then).
                 let item = items
                     .entry((by, request.unwrap_or(i)))
                     .or_insert_with(|| Item {
                         turn: e.turn + 1,
-                        tool: p.tool_name(id).to_string(),
+                        tool: p.tool_name(&conv.events, i).to_string(),
                         target: request.and_then(|r| call_of(conv, r)).and_then(|c| c.0),
                         tokens: 0,
                         error: false,

@@ -72,7 +72,7 @@ pub fn requested(
         Some(r) => range::resolve(conv.turn_count, existing, r.from, r.to),
         None => {
             let k = rule.keeps.unwrap_or(keeps);
-            range::keep_bounds(conv, k.keep_first, k.keep_last, now)
+            range::keep_bounds(conv, existing, k.keep_first, k.keep_last, now)
         }
     }
 }
@@ -162,6 +162,7 @@ mod tests {
                 to_turn: to,
                 summary: None,
                 strip_reasoning: r.reasoning,
+                reasoning_over: r.reasoning_over,
                 tool_calls: r.tools,
                 source: Source::Manual,
                 summarizer: None,

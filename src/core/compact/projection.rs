@@ -6,12 +6,12 @@
 //! of the inspector show.
 
 use crate::core::compact::jp_view::View;
+pub use crate::core::compact::pairing::Pairing;
 use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, ResponseKind, count_chars};
 use crate::core::model::timestamp;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 
 /// The request text `jp` injects before a summary.
 pub const SUMMARY_REQUEST: &str = "[Summary of previous conversation]";
@@ -96,8 +96,10 @@ pub struct Projection {
     pub policies: Vec<TurnPolicy>,
     /// For each raw event, its index in `events` if it is there.
     pub position_of_raw: Vec<Option<usize>>,
-    /// Tool names by call id, for status lines (`unknown` when missing).
-    tool_names: HashMap<Box<str>, Box<str>>,
+    /// Which request each response answers, for status lines.
+    pairing: Pairing,
+    /// Raw events projected (a prefix of the conversation's, for `as_of`).
+    len: usize,
 }
 
 /// The winners of each content type for each raw turn: the covering overlay
@@ -123,16 +125,21 @@ pub fn resolve_policies(overlays: &[Overlay], turn_count: usize) -> Vec<TurnPoli
     policies
 }
 
-/// Combined payload bytes of each tool call (request + response), which an
-/// `omit` with `over` judges.
-pub fn pair_payloads(events: &[Event]) -> HashMap<&str, u64> {
-    let mut pairs: HashMap<&str, u64> = HashMap::new();
-    for e in events {
-        if let Kind::ToolCallRequest { id, .. } | Kind::ToolCallResponse { id, .. } = &e.kind {
-            *pairs.entry(id).or_default() += e.payload;
+/// What of an overlay's policies `decide` needs, besides which types it
+/// wins: its tool policy and its reasoning threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    pub tools: Option<ToolCalls>,
+    pub reasoning_over: Option<u64>,
+}
+
+impl Bounds {
+    pub fn of(c: &Compaction) -> Bounds {
+        Bounds {
+            tools: c.tool_calls,
+            reasoning_over: c.reasoning_over,
         }
     }
-    pairs
 }
 
 /// How a conversation event that no summary covers is projected.
@@ -158,34 +165,32 @@ impl Verdict {
 }
 
 /// The fate of conversation event `e` under the reasoning and tool winners
-/// of its turn (a summary winner is handled by the caller). `tools_of`
-/// gives the tool policy of an overlay index; `pairs` is only consulted for
-/// `omit` with `over`.
-pub fn decide(
-    e: &Event,
-    policy: &TurnPolicy,
-    tools_of: &dyn Fn(usize) -> Option<ToolCalls>,
-    pairs: &dyn Fn(&str) -> Option<u64>,
-) -> Verdict {
+/// of its turn (a summary winner is handled by the caller). `of` gives the
+/// bounds of an overlay index; `pair` is the bytes of both halves of the
+/// call `e` belongs to, which `omit` with `over` judges. A threshold is
+/// strict (`size > over`), and a turn's winner decides alone: a newer
+/// thresholded overlay leaves small items that an older one stripped.
+pub fn decide(e: &Event, policy: &TurnPolicy, of: &dyn Fn(usize) -> Bounds, pair: u64) -> Verdict {
     if let (Some(r), Kind::ChatResponse(ResponseKind::Reasoning)) = (policy.reasoning, &e.kind) {
-        return Verdict {
-            fate: Fate::Stripped,
-            by: Some(r),
-            change: Change::None,
-        };
+        if of(r).reasoning_over.is_none_or(|n| e.payload > n) {
+            return Verdict {
+                fate: Fate::Stripped,
+                by: Some(r),
+                change: Change::None,
+            };
+        }
+        return Verdict::KEPT;
     }
     let Some(t) = policy.tools.filter(|_| e.kind.is_tool()) else {
         return Verdict::KEPT;
     };
-    let Some(tools) = tools_of(t) else {
+    let Some(tools) = of(t).tools else {
         return Verdict::KEPT;
     };
     match tools {
         ToolCalls::Omit { over } => {
             let size = match &e.kind {
-                Kind::ToolCallRequest { id, .. } | Kind::ToolCallResponse { id, .. } => {
-                    pairs(id).unwrap_or(e.payload)
-                }
+                Kind::ToolCallRequest { .. } | Kind::ToolCallResponse { .. } => pair,
                 _ => e.payload,
             };
             if over.is_none_or(|n| size > n) {
@@ -228,13 +233,13 @@ pub fn status_line(tool: &str, is_error: bool) -> String {
 }
 
 /// Characters the model is sent for raw event `e` changed by `change`;
-/// `tool_name` names a call id for status lines.
-pub fn sent_chars<'a>(e: &Event, change: Change, tool_name: impl Fn(&str) -> &'a str) -> u64 {
+/// `tool_name` names the tool of a stripped response's status line.
+pub fn sent_chars<'a>(e: &Event, change: Change, tool_name: impl FnOnce() -> &'a str) -> u64 {
     match (change, &e.kind) {
         (Change::EmptyArguments, Kind::ToolCallRequest { name, .. }) => count_chars(name) + 2,
-        (Change::StatusLine, Kind::ToolCallResponse { id, is_error }) => {
+        (Change::StatusLine, Kind::ToolCallResponse { is_error, .. }) => {
             // "[compacted] " + name + ": " + status
-            12 + count_chars(tool_name(id)) + 2 + if *is_error { 5 } else { 7 }
+            12 + count_chars(tool_name()) + 2 + if *is_error { 5 } else { 7 }
         }
         _ => e.chars,
     }
@@ -245,28 +250,22 @@ pub fn summary_chars(text: &str) -> u64 {
     SUMMARY_REQUEST.len() as u64 + count_chars(text)
 }
 
-/// Projects `events` (with `turn_count` turns) through `overlays`.
+/// Projects `events` (with `turn_count` turns) through `overlays`, as
+/// jp's next release does.
 pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> Projection {
-    let policies = resolve_policies(&overlays, turn_count);
-    let mut tool_names: HashMap<Box<str>, Box<str>> = HashMap::new();
-    for e in events {
-        if let Kind::ToolCallRequest { id, name } = &e.kind {
-            tool_names.insert(id.clone(), name.clone());
-        }
-    }
-    let needs_pairs = overlays.iter().any(|o| {
-        matches!(
-            o.compaction.tool_calls,
-            Some(ToolCalls::Omit { over: Some(_) })
-        )
-    });
-    let pairs = if needs_pairs {
-        pair_payloads(events)
-    } else {
-        HashMap::new()
-    };
-    let pair_of = |id: &str| pairs.get(id).copied();
+    project_paired(events, turn_count, overlays, Pairing::of(events))
+}
 
+/// `project` with the tool calls paired by `pairing`.
+pub fn project_paired(
+    events: &[Event],
+    turn_count: usize,
+    overlays: Vec<Overlay>,
+    pairing: Pairing,
+) -> Projection {
+    let policies = resolve_policies(&overlays, turn_count);
+    let bounds: Vec<Bounds> = overlays.iter().map(|o| Bounds::of(&o.compaction)).collect();
+    let of = |i: usize| bounds[i];
     let turn_origins = origins(&policies);
     let mut out = Vec::with_capacity(events.len() + 3);
     let mut fates = Vec::with_capacity(events.len());
@@ -310,7 +309,12 @@ pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> P
             });
             continue;
         }
-        let d = decide(e, &policy, &|i| overlays[i].compaction.tool_calls, &pair_of);
+        let pair = if e.kind.is_tool() {
+            pairing.pair_bytes(events, i)
+        } else {
+            0
+        };
+        let d = decide(e, &policy, &of, pair);
         if d.is_sent() {
             position_of_raw[i] = Some(out.len());
             out.push(Projected::Raw {
@@ -331,7 +335,8 @@ pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> P
         fates,
         policies,
         position_of_raw,
-        tool_names,
+        pairing,
+        len: events.len(),
     }
 }
 
@@ -365,9 +370,33 @@ impl View {
         if self == View::Jp {
             for o in &mut overlays {
                 o.compaction.tool_calls = o.compaction.tool_calls.map(|t| t.with_over(None));
+                o.compaction.reasoning_over = None;
             }
         }
         overlays
+    }
+
+    /// How this view pairs the tool calls of `events`.
+    pub fn pairing(self, events: &[Event]) -> Pairing {
+        match self {
+            View::Inspect => Pairing::of(events),
+            View::Jp => Pairing::as_today(events),
+        }
+    }
+
+    /// `events` projected through `overlays` in this view.
+    pub fn project(
+        self,
+        events: &[Event],
+        turn_count: usize,
+        overlays: Vec<Overlay>,
+    ) -> Projection {
+        project_paired(
+            events,
+            turn_count,
+            self.apply(overlays),
+            self.pairing(events),
+        )
     }
 }
 
@@ -389,12 +418,12 @@ pub fn as_of(conv: &Conversation, end: usize, view: View) -> Projection {
         .into_iter()
         .filter(|o| appended[o.position] < end)
         .collect();
-    project(events, turn_count, view.apply(overlays))
+    view.project(events, turn_count, overlays)
 }
 
 /// The projection of `conv` with its own compactions, in `view`.
 pub fn of_view(conv: &Conversation, view: View) -> Projection {
-    project(&conv.events, conv.turn_count, view.apply(overlays(conv)))
+    view.project(&conv.events, conv.turn_count, overlays(conv))
 }
 
 /// The projection of `conv` with its own compactions, as jp-inspect sees it.
@@ -403,21 +432,34 @@ pub fn of(conv: &Conversation) -> Projection {
 }
 
 impl Projection {
-    /// The tool name for a call id, as the status line names it.
-    pub fn tool_name(&self, id: &str) -> &str {
-        self.tool_names.get(id).map_or("unknown", |n| &**n)
+    /// The tool a stripped response at raw event `index` names: its
+    /// request's, else `unknown`.
+    pub fn tool_name<'a>(&self, events: &'a [Event], index: usize) -> &'a str {
+        self.pairing
+            .name(&events[..self.len.min(events.len())], index)
     }
 
-    /// The status line a stripped response carries.
-    pub fn status_line(&self, id: &str, is_error: bool) -> String {
-        status_line(self.tool_name(id), is_error)
+    /// The request the response at raw event `index` answers.
+    pub fn request_of(&self, events: &[Event], index: usize) -> Option<usize> {
+        self.pairing
+            .partner(index, self.len.min(events.len()))
+            .filter(|&r| matches!(events[r].kind, Kind::ToolCallRequest { .. }))
+    }
+
+    /// The status line a stripped response at raw event `index` carries.
+    pub fn status_line(&self, events: &[Event], index: usize) -> String {
+        let is_error = matches!(
+            events[index].kind,
+            Kind::ToolCallResponse { is_error: true, .. }
+        );
+        status_line(self.tool_name(events, index), is_error)
     }
 
     /// Characters the model is sent for projected event `p`.
     pub fn chars(&self, events: &[Event], p: &Projected) -> u64 {
         match *p {
             Projected::Raw { index, change } => {
-                sent_chars(&events[index], change, |id| self.tool_name(id))
+                sent_chars(&events[index], change, || self.tool_name(events, index))
             }
             Projected::Summary { overlay, part, .. } => match part {
                 SummaryPart::TurnStart => 0,
@@ -454,8 +496,8 @@ impl Projection {
                     (Change::EmptyArguments, _) => {
                         v["arguments"] = json!({});
                     }
-                    (Change::StatusLine, Kind::ToolCallResponse { id, is_error }) => {
-                        v["content"] = json!(self.status_line(id, *is_error));
+                    (Change::StatusLine, Kind::ToolCallResponse { .. }) => {
+                        v["content"] = json!(self.status_line(&conv.events, index));
                     }
                     _ => {}
                 }

@@ -1,6 +1,7 @@
 //! User-facing range bounds, resolved against the stream to absolute turns
 //! once, when a compaction is created (never at projection time).
 
+use crate::core::error::SummaryOverlap;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
@@ -18,20 +19,44 @@ pub enum Bound {
 
 pub use crate::core::model::turns::TurnRange;
 
-/// How many turns a rule protects at one end: a count, or (jp's form) a
-/// duration such as `"5h"`.
+/// Where a rule's range ends at one side, in jp's config forms
+/// (`keep_first`/`keep_last`): a count of turns kept, an absolute turn, a
+/// count from the end, a duration, or "after the last compaction".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
+    /// `3`: that many turns kept at this end.
     Turns(usize),
+    /// `"@4"`: 1-based turn 4 is the first (`keep_first`) or the last
+    /// (`keep_last`) one compacted.
+    Absolute(usize),
+    /// `"-4"`: four turns before the last; at the end, the same as `4`.
+    FromEnd(usize),
     /// `keep_first`: the opening window after the conversation's start;
     /// `keep_last`: the trailing window before now.
     Duration(chrono::Duration),
+    /// `"last-compaction"` (`"last"`, as jp still reads it): start after
+    /// the newest compaction's range; at the end, no bound.
+    AfterLastCompaction,
 }
 
 impl Keep {
-    /// `3`, or a duration humantime understands (`5h`, `2days`, `90m`).
+    /// `3`, `@4`, `-4`, `last-compaction` (or `last`), or a duration
+    /// humantime understands (`5h`, `2days`, `90m`).
     pub fn parse(s: &str) -> Option<Keep> {
         let s = s.trim();
+        if s.eq_ignore_ascii_case("last-compaction") || s.eq_ignore_ascii_case("last") {
+            return Some(Keep::AfterLastCompaction);
+        }
+        if let Some(n) = s.strip_prefix('@') {
+            return n
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .map(Keep::Absolute);
+        }
+        if let Some(n) = s.strip_prefix('-') {
+            return n.parse::<usize>().ok().map(Keep::FromEnd);
+        }
         if let Ok(n) = s.parse::<usize>() {
             return Some(Keep::Turns(n));
         }
@@ -44,10 +69,17 @@ impl std::fmt::Display for Keep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Keep::Turns(n) => f.write_str(&crate::core::fmt::count(*n as u64, "turn")),
+            Keep::Absolute(n) => write!(f, "up to turn {n}"),
+            Keep::FromEnd(n) => write!(
+                f,
+                "all but the last {}",
+                crate::core::fmt::count(*n as u64, "turn")
+            ),
             Keep::Duration(d) => match d.to_std() {
                 Ok(d) => write!(f, "{}", humantime::format_duration(d)),
                 Err(_) => write!(f, "{d}"),
             },
+            Keep::AfterLastCompaction => f.write_str("up to the last compaction"),
         }
     }
 }
@@ -71,14 +103,15 @@ impl Default for Keeps {
 /// The turns left between `first` and `last` kept turns, jp's way: a
 /// `keep_first` duration protects the turns that began within it after the
 /// conversation's first event, a `keep_last` duration the turns that began
-/// after `now` less it. `None` is "nothing to compact".
+/// after `now` less it; the other forms resolve as range bounds do.
+/// `None` is "nothing to compact".
 pub fn keep_bounds(
     conv: &Conversation,
+    compactions: &[&Compaction],
     first: Keep,
     last: Keep,
     now: Timestamp,
 ) -> Option<TurnRange> {
-    let last_turn = conv.turn_count.checked_sub(1)?;
     let starts: Vec<Option<Timestamp>> = conv
         .turn_starts()
         .into_iter()
@@ -87,17 +120,22 @@ pub fn keep_bounds(
     // The turn running at `t`: the last to begin at or before it.
     let turn_at = |t: Timestamp| starts.iter().rposition(|s| s.is_some_and(|s| s <= t));
     let from = match first {
-        Keep::Turns(n) => n,
+        Keep::Turns(n) => Some(Bound::Absolute(n)),
+        Keep::Absolute(n) => Some(Bound::Absolute(n.saturating_sub(1))),
+        Keep::FromEnd(n) => Some(Bound::FromEnd(n)),
+        Keep::AfterLastCompaction => Some(Bound::AfterLastCompaction),
         Keep::Duration(d) => {
             let opened = conv.events.iter().find_map(|e| e.timestamp)?;
-            turn_at(opened + d).map_or(0, |t| t + 1)
+            Some(Bound::Absolute(turn_at(opened + d).map_or(0, |t| t + 1)))
         }
     };
     let to = match last {
-        Keep::Turns(n) => last_turn.checked_sub(n)?,
-        Keep::Duration(d) => turn_at(now - d)?,
+        Keep::Turns(n) | Keep::FromEnd(n) => Some(Bound::FromEnd(n)),
+        Keep::Absolute(n) => Some(Bound::Absolute(n.saturating_sub(1))),
+        Keep::AfterLastCompaction => None,
+        Keep::Duration(d) => Some(Bound::Absolute(turn_at(now - d)?)),
     };
-    (from <= to).then_some(TurnRange { from, to })
+    resolve(conv.turn_count, compactions, from, to)
 }
 
 /// One past the highest `to_turn` of `compactions`, or 0.
@@ -166,6 +204,38 @@ pub fn extend_for_summary(range: TurnRange, compactions: &[&Compaction]) -> Turn
     extend_over(range, &summaries)
 }
 
+/// `extend_for_summary`, as long as no text a person wrote is involved: a
+/// range that must grow while it or a summary it touches is authored is
+/// refused, naming the range that would fit. Growth not needed (a range
+/// already covering every summary it touches) is never refused.
+pub fn fit_summary(
+    requested: TurnRange,
+    compactions: &[&Compaction],
+    authored: bool,
+) -> Result<TurnRange, SummaryOverlap> {
+    let summaries: Vec<&Compaction> = compactions
+        .iter()
+        .copied()
+        .filter(|c| c.summary.is_some() && c.from_turn <= c.to_turn)
+        .collect();
+    let spans: Vec<(usize, usize)> = summaries.iter().map(|c| (c.from_turn, c.to_turn)).collect();
+    let required = extend_over(requested, &spans);
+    if required == requested {
+        return Ok(requested);
+    }
+    let touches_authored = summaries
+        .iter()
+        .any(|c| c.authored && required.intersects(c.from_turn, c.to_turn));
+    if authored || touches_authored {
+        return Err(SummaryOverlap {
+            requested: (requested.from, requested.to),
+            required: (required.from, required.to),
+            new_is_authored: authored,
+        });
+    }
+    Ok(required)
+}
+
 /// Grows `range` to the union with every range of `others` it intersects,
 /// until stable.
 pub fn extend_over(range: TurnRange, others: &[(usize, usize)]) -> TurnRange {
@@ -203,11 +273,31 @@ mod tests {
             to_turn: to,
             summary: Some("s".into()),
             strip_reasoning: false,
+            reasoning_over: None,
             tool_calls: None,
             source: Source::Manual,
             summarizer: None,
             authored: false,
         }
+    }
+
+    #[test]
+    fn keeps_read_every_form_jp_writes() {
+        assert_eq!(Keep::parse("3"), Some(Keep::Turns(3)));
+        assert_eq!(Keep::parse("@4"), Some(Keep::Absolute(4)));
+        assert_eq!(Keep::parse("@0"), None, "turns are 1-based");
+        assert_eq!(Keep::parse("-4"), Some(Keep::FromEnd(4)));
+        assert_eq!(
+            Keep::parse("last-compaction"),
+            Some(Keep::AfterLastCompaction)
+        );
+        assert_eq!(Keep::parse("LAST"), Some(Keep::AfterLastCompaction));
+        assert_eq!(
+            Keep::parse("5h"),
+            Some(Keep::Duration(chrono::Duration::hours(5)))
+        );
+        assert_eq!(Keep::parse("-x"), None);
+        assert_eq!(Keep::parse("soon"), None);
     }
 
     #[test]

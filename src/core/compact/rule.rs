@@ -9,11 +9,13 @@
 //! BOUND    = N (1-based turn, N >= 1) | -N (N turns before the last)
 //! ```
 //!
-//! Two extensions: a tools policy may end in `,over=N` (only calls whose
-//! payload is larger than N bytes; `4k` = 4096), and a range may start at
-//! `last` (the turn after the last compaction).
+//! As jp's next release has it, `r` and `t` may end in `,over=SIZE`: only
+//! items larger than SIZE bytes (`16KB` = 16384; for a tool call each half
+//! on its own size, for `omit` the pair's total). One extension: a range
+//! may start at `last` (the turn after the last compaction).
 
 use crate::core::compact::range::Bound;
+use crate::core::model::byte_size;
 use crate::core::model::compaction::ToolCalls;
 
 /// A parsed rule: what to compact and, optionally, which turns.
@@ -21,6 +23,8 @@ use crate::core::model::compaction::ToolCalls;
 pub struct Rule {
     pub summarize: bool,
     pub reasoning: bool,
+    /// With `reasoning`: only reasoning larger than this many bytes.
+    pub reasoning_over: Option<u64>,
     pub tools: Option<ToolCalls>,
     /// `None`: the configured `keep_first`/`keep_last` apply.
     pub range: Option<RangeSpec>,
@@ -29,6 +33,9 @@ pub struct Rule {
     pub keeps: Option<crate::core::compact::range::Keeps>,
     /// A configured rule's own summary instructions.
     pub instructions: Option<String>,
+    /// A summary's text, verbatim (`compact --summary TEXT`, jp's
+    /// `summary.text`): no summarizer runs, and the summary is authored.
+    pub text: Option<String>,
 }
 
 /// A range as written: either end may be open.
@@ -47,6 +54,7 @@ impl Rule {
         Rule {
             summarize: false,
             reasoning: true,
+            reasoning_over: None,
             tools: Some(ToolCalls::Strip {
                 request: true,
                 response: true,
@@ -55,6 +63,7 @@ impl Rule {
             range: None,
             keeps: Some(crate::core::compact::range::Keeps::default()),
             instructions: None,
+            text: None,
         }
     }
 
@@ -65,7 +74,10 @@ impl Rule {
             parts.push("summary".to_string());
         }
         if self.reasoning {
-            parts.push("reasoning".to_string());
+            parts.push(match self.reasoning_over {
+                Some(n) => format!("reasoning>{}", crate::core::model::byte_size::label(n)),
+                None => "reasoning".to_string(),
+            });
         }
         if let Some(t) = self.tools {
             parts.push(match t {
@@ -88,11 +100,12 @@ pub const SYNTAX_HELP: &str = "\
 RULE = POLICIES[:RANGE]
   policies (join with +): r (strip reasoning), s (summarise),
     t (strip tool calls), t=sreq / t=sres (requests / responses only),
-    t=omit (drop tool calls); add ,over=N to touch only calls over N bytes
-    (t=strip,over=4k)
+    t=omit (drop tool calls); add ,over=SIZE to r or t to touch only
+    items over SIZE bytes (16KB, 1mb: binary; a call's halves each on
+    their own size, omit on the pair's total)
   range (1-based turns): 2..6, 3.. (from 3), ..-3 (all but the last 3),
     -3 (= ..-3), 5 (= 5..), last.. (after the last compaction), .. (all)
-  examples: s:..-3   r+t:2..   t=sreq:2..6   t=strip,over=1024";
+  examples: s:..-3   r+t:2..   t=sreq:2..6   r,over=16kb+t=sres,over=1mb:..-3";
 
 struct Parser<'a> {
     spec: &'a str,
@@ -161,11 +174,12 @@ pub fn parse(spec: &str) -> Result<Rule, RuleError> {
     loop {
         let (at, name) = p.word(&['+', ':', '=', ',']);
         match name.as_str() {
-            "r" | "reasoning" | "s" | "summarize" | "summarise" => {
+            "r" | "reasoning" | "s" | "summarize" | "summarise" | "summary" => {
                 if p.peek() == Some('=') {
                     return p.err(p.pos, format!("`{name}` takes no value"));
                 }
-                let flag = if name.starts_with('r') {
+                let reasoning = name.starts_with('r');
+                let flag = if reasoning {
                     &mut rule.reasoning
                 } else {
                     &mut rule.summarize
@@ -174,6 +188,14 @@ pub fn parse(spec: &str) -> Result<Rule, RuleError> {
                     return p.err(at, format!("`{name}` given twice"));
                 }
                 *flag = true;
+                if p.peek() == Some(',') {
+                    if !reasoning {
+                        // A summary replaces its whole range: there is
+                        // nothing for a size to select.
+                        return p.err(p.pos, format!("`{name}` takes no `over` threshold"));
+                    }
+                    rule.reasoning_over = Some(parse_over(&mut p)?);
+                }
             }
             "t" | "tools" => {
                 if rule.tools.is_some() {
@@ -213,21 +235,8 @@ pub fn parse(spec: &str) -> Result<Rule, RuleError> {
                         }
                     };
                 }
-                if p.eat(",") {
-                    let kat = p.pos;
-                    if !p.eat("over=") {
-                        return p.err(
-                            kat,
-                            format!("expected `over=N` after `,`, found {}", p.found(kat)),
-                        );
-                    }
-                    let (nat, n) = p.word(&['+', ':']);
-                    let bytes = parse_bytes(&n).ok_or(()).or_else(|_| {
-                        p.err(
-                            nat,
-                            format!("expected a byte count (1024, 4k), found `{n}`"),
-                        )
-                    })?;
+                if p.peek() == Some(',') {
+                    let bytes = parse_over(&mut p)?;
                     tools = match tools {
                         ToolCalls::Strip {
                             request, response, ..
@@ -380,19 +389,23 @@ fn parse_bound(p: &mut Parser<'_>, is_start: bool) -> Result<Option<Bound>, Rule
     }
 }
 
-/// `1024`, `4k`, `4kb`, `1m` (binary multiples).
-pub fn parse_bytes(s: &str) -> Option<u64> {
-    let lower = s.trim().to_ascii_lowercase();
-    let (num, mult) = if let Some(n) = lower.strip_suffix("kb").or(lower.strip_suffix('k')) {
-        (n, 1024)
-    } else if let Some(n) = lower.strip_suffix("mb").or(lower.strip_suffix('m')) {
-        (n, 1024 * 1024)
-    } else if let Some(n) = lower.strip_suffix('b') {
-        (n, 1)
-    } else {
-        (lower.as_str(), 1)
-    };
-    num.parse::<u64>().ok()?.checked_mul(mult)
+/// `,over=SIZE` after a policy: only items larger than SIZE (jp's sizes:
+/// `1024`, `4k`, `16KB`, `1mb`, binary).
+fn parse_over(p: &mut Parser<'_>) -> Result<u64, RuleError> {
+    p.pos += 1;
+    let kat = p.pos;
+    if !p.eat("over=") {
+        return p.err(
+            kat,
+            format!("expected `over=SIZE` after `,`, found {}", p.found(kat)),
+        );
+    }
+    let (nat, n) = p.word(&['+', ':', ',']);
+    if p.peek() == Some(',') {
+        let at = p.pos;
+        return p.err(at, "one `over` per policy (the only option)");
+    }
+    byte_size::parse(&n).or_else(|e| p.err(nat, format!("expected a size (1024, 16KB, 1MB): {e}")))
 }
 
 #[cfg(test)]
@@ -498,6 +511,32 @@ mod tests {
         );
     }
 
+    /// The examples of jp's own `--compact` help.
+    #[test]
+    fn jps_threshold_examples() {
+        let r = parse("t=sres,over=1mb").unwrap();
+        assert_eq!(
+            r.tools,
+            Some(ToolCalls::Strip {
+                request: false,
+                response: true,
+                over: Some(1 << 20)
+            })
+        );
+        let r = parse("r,over=16kb+t=sres,over=1mb:..-3").unwrap();
+        assert!(r.reasoning);
+        assert_eq!(r.reasoning_over, Some(16 << 10));
+        assert_eq!(r.tools.and_then(ToolCalls::over), Some(1 << 20));
+        assert_eq!(
+            r.range,
+            Some(RangeSpec {
+                from: None,
+                to: Some(Bound::FromEnd(3))
+            })
+        );
+        assert!(parse("summary:..-3").unwrap().summarize);
+    }
+
     #[test]
     fn errors_say_what_was_expected_and_where() {
         // Ranges that are fine however the ends compare.
@@ -515,7 +554,11 @@ mod tests {
             ("s:1..2..3", 6, "unexpected"),
             ("r+", 2, "expected a policy"),
             ("r+r", 2, "given twice"),
-            ("t,over=lots", 7, "byte count"),
+            ("t,over=lots", 7, "expected a size"),
+            ("t,over=1.5mb", 7, "unknown size unit"),
+            ("s,over=1kb", 1, "takes no `over` threshold"),
+            ("r,size=1kb", 2, "expected `over=SIZE`"),
+            ("r,over=1kb,over=2kb", 10, "one `over` per policy"),
             ("s:-", 3, "number after `-`"),
             ("r s", 0, "unknown policy `r s`"),
             ("s:5..2", 2, "`5..2` runs backwards; did you mean `2..5`?"),

@@ -156,21 +156,6 @@ pub fn human_tokens(n: u64) -> String {
     }
 }
 
-/// `512 B`, `1 KiB`, `4.5 KiB`, `2.1 MiB`.
-pub fn human_bytes(n: u64) -> String {
-    let unit = |v: f64, u: &str| {
-        let s = format!("{v:.1}");
-        format!("{} {u}", s.strip_suffix(".0").unwrap_or(&s))
-    };
-    if n >= 1 << 20 {
-        unit(n as f64 / (1 << 20) as f64, "MiB")
-    } else if n >= 1 << 10 {
-        unit(n as f64 / (1 << 10) as f64, "KiB")
-    } else {
-        format!("{n} B")
-    }
-}
-
 pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {

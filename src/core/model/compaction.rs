@@ -1,6 +1,7 @@
 //! The compaction event: an overlay that changes what the model sees of a
 //! range of turns without touching the raw events.
 
+use crate::core::model::byte_size;
 use crate::core::model::timestamp::{self, Timestamp};
 use serde_json::{Map, Value, json};
 
@@ -80,7 +81,7 @@ impl ToolCalls {
             ToolCalls::Omit { .. } => "omit",
         };
         match self.over() {
-            Some(n) => format!("{base}>{n}B"),
+            Some(n) => format!("{base}>{}", byte_size::label(n)),
             None => base.to_string(),
         }
     }
@@ -97,6 +98,9 @@ pub struct Compaction {
     pub summary: Option<String>,
     /// `true` = `"reasoning": "strip"`.
     pub strip_reasoning: bool,
+    /// With `strip_reasoning`: only reasoning larger than this many bytes
+    /// is stripped (jp writes `{"policy": "strip", "over": "16KB"}`).
+    pub reasoning_over: Option<u64>,
     pub tool_calls: Option<ToolCalls>,
     pub source: Source,
     /// Which of jp-inspect's summarizers wrote `summary` (`digest`,
@@ -164,11 +168,18 @@ impl Compaction {
     /// A short label of its policies: `summary`, `reasoning + tools(strip)`.
     pub fn policy_label(&self) -> String {
         if self.summary.is_some() {
-            return "summary".to_string();
+            return if self.authored {
+                "authored summary".to_string()
+            } else {
+                "summary".to_string()
+            };
         }
         let mut parts = Vec::new();
         if self.strip_reasoning {
-            parts.push("reasoning".to_string());
+            parts.push(match self.reasoning_over {
+                Some(n) => format!("reasoning>{}", byte_size::label(n)),
+                None => "reasoning".to_string(),
+            });
         }
         if let Some(t) = self.tool_calls {
             parts.push(format!("tools({})", t.label()));
@@ -200,7 +211,13 @@ impl Compaction {
             obj.insert("summary".into(), summary);
         }
         if self.strip_reasoning {
-            obj.insert("reasoning".into(), json!("strip"));
+            // The bare form whenever it can be: a jp before thresholds
+            // refuses the whole conversation over the object form.
+            let reasoning = match self.reasoning_over {
+                Some(n) => json!({"policy": "strip", "over": byte_size::format(n)}),
+                None => json!("strip"),
+            };
+            obj.insert("reasoning".into(), reasoning);
         }
         if let Some(tools) = self.tool_calls {
             let mut t = Map::new();
@@ -217,7 +234,7 @@ impl Compaction {
                 }
             }
             if let Some(over) = tools.over() {
-                t.insert("over".into(), json!(over));
+                t.insert("over".into(), json!(byte_size::format(over)));
             }
             obj.insert("tool_calls".into(), Value::Object(t));
         }
@@ -262,15 +279,16 @@ impl Compaction {
             Some(other) => return Err(format!("summary is {}, not an object", kind(other))),
         };
 
-        let strip_reasoning = match obj.get("reasoning") {
-            None | Some(Value::Null) => false,
-            Some(Value::String(s)) if s == "strip" => true,
-            Some(Value::String(s)) => {
+        let (strip_reasoning, reasoning_over) = match obj.get("reasoning") {
+            None | Some(Value::Null) => (false, None),
+            Some(Value::String(s)) => (reasoning_policy(s)?, None),
+            Some(Value::Object(r)) => parse_reasoning(r)?,
+            Some(other) => {
                 return Err(format!(
-                    "unknown reasoning policy `{s}` (the only one is `strip`)"
+                    "reasoning is {}, not \"strip\" or {{\"policy\": \"strip\", \"over\": SIZE}}",
+                    kind(other)
                 ));
             }
-            Some(other) => return Err(format!("reasoning is {}, not a string", kind(other))),
         };
 
         let tool_calls = match obj.get("tool_calls") {
@@ -303,6 +321,7 @@ impl Compaction {
             to_turn,
             summary,
             strip_reasoning,
+            reasoning_over,
             tool_calls,
             source,
             summarizer,
@@ -311,13 +330,39 @@ impl Compaction {
     }
 }
 
+fn reasoning_policy(s: &str) -> Result<bool, String> {
+    match s {
+        "strip" => Ok(true),
+        other => Err(format!(
+            "unknown reasoning policy `{other}` (the only one is `strip`)"
+        )),
+    }
+}
+
+/// jp's object form, `{"policy": "strip", "over": "16KB"}`: any other key
+/// is a mistake (a misspelt `over` would strip everything), as jp says.
+fn parse_reasoning(r: &Map<String, Value>) -> Result<(bool, Option<u64>), String> {
+    if let Some(k) = r.keys().find(|k| *k != "policy" && *k != "over") {
+        return Err(format!("unknown reasoning option `{k}` (expected `over`)"));
+    }
+    let strip = match r.get("policy") {
+        Some(Value::String(s)) => reasoning_policy(s)?,
+        Some(other) => {
+            return Err(format!("reasoning.policy is {}, not a string", kind(other)));
+        }
+        None => return Err("reasoning object without a `policy`".into()),
+    };
+    let over = match r.get("over") {
+        None => None,
+        Some(v) => Some(byte_size::from_json(v).map_err(|e| format!("reasoning.over: {e}"))?),
+    };
+    Ok((strip, over))
+}
+
 fn parse_tool_calls(t: &Map<String, Value>) -> Result<ToolCalls, String> {
     let over = match t.get("over") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .ok_or_else(|| format!("tool_calls.over is {v}, not a byte count"))?,
-        ),
+        None => None,
+        Some(v) => Some(byte_size::from_json(v).map_err(|e| format!("tool_calls.over: {e}"))?),
     };
     match t.get("policy").and_then(Value::as_str) {
         Some("strip") => {
@@ -385,12 +430,81 @@ mod tests {
     }
 
     #[test]
-    fn over_is_kept() {
+    fn over_is_read_as_a_count_or_a_size_and_written_as_jp_writes_it() {
+        for over in [json!(1024), json!("1KB"), json!("1kb"), json!("1 KiB")] {
+            let mut v = base();
+            v["tool_calls"] = json!({"policy":"strip","request":true,"response":true,"over":over});
+            let c = Compaction::from_json(&v).unwrap();
+            assert_eq!(c.tool_calls.unwrap().over(), Some(1024), "{over}");
+            assert_eq!(c.to_json()["tool_calls"]["over"], "1KB");
+        }
         let mut v = base();
-        v["tool_calls"] = json!({"policy":"strip","request":true,"response":true,"over":1024});
+        v["tool_calls"] = json!({"policy":"omit","over":"4KB"});
         let c = Compaction::from_json(&v).unwrap();
-        assert_eq!(c.tool_calls.unwrap().over(), Some(1024));
-        assert_eq!(c.to_json()["tool_calls"]["over"], 1024);
+        assert_eq!(c.tool_calls, Some(ToolCalls::Omit { over: Some(4096) }));
+    }
+
+    #[test]
+    fn a_reasoning_threshold_is_jps_object_and_only_then() {
+        let mut v = base();
+        v["reasoning"] = json!({"policy": "strip", "over": "16KB"});
+        let c = Compaction::from_json(&v).unwrap();
+        assert!(c.strip_reasoning);
+        assert_eq!(c.reasoning_over, Some(16 * 1024));
+        assert_eq!(
+            c.to_json()["reasoning"],
+            json!({"policy": "strip", "over": "16KB"})
+        );
+        assert_eq!(c.policy_label(), "reasoning>16KB");
+        // Without a threshold, the object reads as the bare policy and is
+        // written back bare, the form every jp reads.
+        v["reasoning"] = json!({"policy": "strip"});
+        let c = Compaction::from_json(&v).unwrap();
+        assert_eq!((c.strip_reasoning, c.reasoning_over), (true, None));
+        assert_eq!(c.to_json()["reasoning"], "strip");
+    }
+
+    #[test]
+    fn a_bad_threshold_says_where_and_why() {
+        for (field, value, says) in [
+            (
+                "reasoning",
+                json!({"policy": "strip", "oer": "1KB"}),
+                "unknown reasoning option `oer`",
+            ),
+            (
+                "reasoning",
+                json!({"policy": "keep", "over": 1}),
+                "unknown reasoning policy `keep`",
+            ),
+            ("reasoning", json!({"over": 1}), "without a `policy`"),
+            (
+                "reasoning",
+                json!({"policy": "strip", "over": null}),
+                "reasoning.over: null",
+            ),
+            (
+                "reasoning",
+                json!({"policy": "strip", "over": "1.5MB"}),
+                "reasoning.over",
+            ),
+            (
+                "tool_calls",
+                json!({"policy": "omit", "over": -1}),
+                "tool_calls.over: -1",
+            ),
+            (
+                "tool_calls",
+                json!({"policy": "omit", "over": "1TB"}),
+                "unit `tb`",
+            ),
+            ("reasoning", json!(true), "not \"strip\""),
+        ] {
+            let mut v = base();
+            v[field] = value;
+            let e = Compaction::from_json(&v).unwrap_err();
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]

@@ -128,8 +128,8 @@ pub struct Event {
     /// Model-visible characters (Unicode scalar values) as compaction.md
     /// counts them; 0 for events the model is not sent.
     pub chars: u64,
-    /// Bytes of a tool call's own payload, for `over`: a request's arguments
-    /// as compact JSON, a response's content.
+    /// Bytes `over` judges: a tool call request's arguments as compact
+    /// JSON, a response's content, a reasoning block's text.
     pub payload: u64,
 }
 

@@ -171,7 +171,11 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
                     } else {
                         "reasoning"
                     };
-                    count_chars(&need_str(name, Some(r))?)
+                    let text = need_str(name, Some(r))?;
+                    if which == ResponseKind::Reasoning {
+                        event.payload = text.len() as u64;
+                    }
+                    count_chars(&text)
                 }
             };
             Kind::ChatResponse(which)

@@ -1,6 +1,7 @@
 //! What a conversation is, as data: its events, its compaction events, its
 //! turns and its merged config.
 
+pub mod byte_size;
 pub mod compaction;
 pub mod config;
 pub mod conversation;

@@ -12,7 +12,7 @@ use crate::core::compact::plan::{self, Keeps, Outcome};
 use crate::core::compact::projection::{self, Overlay};
 use crate::core::compact::reset::{self, Reset};
 use crate::core::compact::rule::Rule;
-use crate::core::error::{Error, Result};
+use crate::core::error::{Error, PlanError, Result};
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
@@ -47,7 +47,7 @@ fn jp_differences<'a>(
     conv: &'a Conversation,
     compactions: impl Iterator<Item = &'a Compaction> + 'a,
 ) -> impl Iterator<Item = String> + 'a {
-    compactions.filter_map(move |c| jp_view::over_difference(conv, c).map(|d| d.describe()))
+    compactions.filter_map(move |c| jp_view::difference(conv, c))
 }
 
 /// What `jp conversation compact` applies when given no rule: the
@@ -74,7 +74,7 @@ pub fn preview_rules(
     conv: &Conversation,
     rules: &[(String, Rule)],
     opts: &RuleOptions<'_>,
-) -> std::result::Result<Plan, SummarizeError> {
+) -> std::result::Result<Plan, PlanError> {
     let outcomes = plan_rules(
         conv,
         rules,

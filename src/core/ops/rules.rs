@@ -6,10 +6,11 @@
 use crate::core::compact::plan::{self, Keeps, Outcome, Planned};
 use crate::core::compact::range;
 use crate::core::compact::rule::Rule;
+use crate::core::error::PlanError;
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::summarize::{self, SummarizeError, Summarizer};
+use crate::core::summarize::{self, Summarizer};
 
 /// Options of a planning run.
 pub struct Options<'a> {
@@ -25,7 +26,7 @@ pub fn plan_rules(
     conv: &Conversation,
     rules: &[(String, Rule)],
     opts: &Options<'_>,
-) -> Result<Vec<Outcome>, SummarizeError> {
+) -> Result<Vec<Outcome>, PlanError> {
     let stored = conv.valid_compactions();
     let mut planned: Vec<Compaction> = Vec::new();
     let mut outcomes = Vec::new();
@@ -42,16 +43,22 @@ pub fn plan_rules(
             });
             continue;
         };
-        let (range, summary, input_chars) = if rule.summarize {
-            let range = range::extend_for_summary(requested, &existing);
-            let s = opts.summarizer.summarize(&summarize::Request {
-                conversation: conv,
-                range,
-                instructions: rule.instructions.as_deref().unwrap_or(opts.instructions),
-            })?;
-            (range, Some(s.text), s.input_chars)
-        } else {
-            (requested, None, 0)
+        let authored = rule.summarize && rule.text.is_some();
+        let (range, summary, input_chars) = match (rule.summarize, &rule.text) {
+            (true, Some(text)) => {
+                let range = range::fit_summary(requested, &existing, true)?;
+                (range, Some(text.clone()), 0)
+            }
+            (true, None) => {
+                let range = range::fit_summary(requested, &existing, false)?;
+                let s = opts.summarizer.summarize(&summarize::Request {
+                    conversation: conv,
+                    range,
+                    instructions: rule.instructions.as_deref().unwrap_or(opts.instructions),
+                })?;
+                (range, Some(s.text), s.input_chars)
+            }
+            (false, _) => (requested, None, 0),
         };
         let compaction = Compaction {
             timestamp: plan::next_timestamp(opts.now, &existing),
@@ -59,10 +66,11 @@ pub fn plan_rules(
             to_turn: range.to,
             summary,
             strip_reasoning: rule.reasoning,
+            reasoning_over: rule.reasoning_over.filter(|_| rule.reasoning),
             tool_calls: rule.tools,
             source: opts.source,
-            summarizer: rule.summarize.then(|| opts.summarizer.name().to_string()),
-            authored: false,
+            summarizer: (rule.summarize && !authored).then(|| opts.summarizer.name().to_string()),
+            authored,
         };
         planned.push(compaction.clone());
         outcomes.push(Outcome::Planned(Box::new(Planned {

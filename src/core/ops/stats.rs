@@ -461,7 +461,7 @@ pub fn compaction_entries(
         saved: impact.get(&position).map_or(0, |i| i.saved),
         before: impact.get(&position).map_or(0, |i| i.before),
         kept: impact.get(&position).map_or(0, |i| i.kept),
-        jp_differs: jp_view::over_difference(conv, x).map(|d| d.describe()),
+        jp_differs: jp_view::difference(conv, x),
         warning: x.oddity(conv.turn_count).map(|o| o.describe()),
     };
     let mut entries: Vec<CompactionEntry> = conv

@@ -32,6 +32,8 @@ pub struct Record {
     pub over: Option<u64>,
     /// Which summarizer wrote its summary.
     pub summarizer: Option<String>,
+    /// Its summary is a person's text (jp before #932 drops the mark).
+    pub authored: bool,
 }
 
 impl Record {
@@ -39,7 +41,8 @@ impl Record {
     pub fn of(c: &Compaction) -> Option<Record> {
         let over = c.tool_calls.and_then(ToolCalls::over);
         let summarizer = c.summary.as_ref().and(c.summarizer.clone());
-        let keep = c.source == Source::Auto || over.is_some() || summarizer.is_some();
+        let authored = c.summary.is_some() && c.authored;
+        let keep = c.source == Source::Auto || over.is_some() || summarizer.is_some() || authored;
         keep.then_some(Record {
             timestamp: c.timestamp,
             from_turn: c.from_turn,
@@ -47,6 +50,7 @@ impl Record {
             source: c.source,
             over,
             summarizer,
+            authored,
         })
     }
 
@@ -67,6 +71,9 @@ impl Record {
         if let Some(by) = &self.summarizer {
             v["summarizer"] = json!(by);
         }
+        if self.authored {
+            v["authored"] = json!(true);
+        }
         v
     }
 
@@ -85,6 +92,7 @@ impl Record {
                 .and_then(Value::as_str)
                 .filter(|s| matches!(*s, "digest" | "command" | "openai" | "anthropic"))
                 .map(str::to_owned),
+            authored: v.get("authored").and_then(Value::as_bool).unwrap_or(false),
         })
     }
 }
@@ -198,6 +206,9 @@ pub fn recall(conv: &mut Conversation, records: &[Record]) {
         }
         if raw.get("summarizer").is_none() && c.summary.is_some() {
             c.summarizer = r.summarizer.clone();
+        }
+        if raw.pointer("/summary/source").is_none() && c.summary.is_some() && r.authored {
+            c.authored = true;
         }
         let has_over = raw.pointer("/tool_calls/over").is_some();
         if let (false, Some(over), Some(tc)) = (has_over, r.over, c.tool_calls) {

@@ -2,8 +2,8 @@
 //! order; the columns filled by reading a conversation show `…` until it is
 //! read. A narrow terminal drops number columns before the title shrinks.
 
-use crate::core::compact::window::human_bytes;
 use crate::core::fmt::thousands;
+use crate::core::model::byte_size::human as human_bytes;
 use crate::core::ops::catalog::{Details, Listing};
 use crate::tui::picker::Picker;
 use crate::tui::state::State;
