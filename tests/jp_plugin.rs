@@ -471,7 +471,10 @@ fn one_conversation_in_two_copies_is_one_conversation() {
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert!(rows[0]["other_copy"].is_string(), "{}", rows[0]);
 
-    // jp holds its lock (in the silo) for the whole of a query.
+    // jp holds its lock (in the silo) for the whole of a query. The lock
+    // file alone is no sign it is held yet (jp names itself in it before
+    // taking the flock): wait for the query to reach the stub.
+    let asked = jp.chat_requests().len();
     let mut query = Reaped(
         jp.jp(&["query", &format!("--id={id}"), "a slow one"])
             .stdout(Stdio::null())
@@ -481,7 +484,9 @@ fn one_conversation_in_two_copies_is_one_conversation() {
     );
     let lock = silo.join(format!("locks/{id}.lock"));
     let start = Instant::now();
-    while !fs::read_to_string(&lock).is_ok_and(|t| t.contains("pid")) {
+    while !(fs::read_to_string(&lock).is_ok_and(|t| t.contains("pid"))
+        && jp.chat_requests().len() > asked)
+    {
         assert!(start.elapsed() < Duration::from_secs(10), "jp took no lock");
         std::thread::sleep(Duration::from_millis(20));
     }
