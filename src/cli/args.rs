@@ -112,6 +112,10 @@ pub enum Command {
     /// would send, counted by the provider's token-counting endpoint, as a
     /// whole and per part; or offline with OpenAI's tokenizer (--offline).
     Count(CountArgs),
+    /// The request body jp sends at a point, as JSON: its provider code's
+    /// shape for the projected events (what `count` has counted), with the
+    /// system parts and tools of the config in force.
+    Request(RequestArgs),
     /// Print a shell completion script: `jp-inspect completions bash >
     /// ~/.local/share/bash-completion/completions/jp-inspect`.
     Completions {
@@ -164,6 +168,27 @@ pub struct CountArgs {
     #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
     pub timeout: std::time::Duration,
     /// Print the result as JSON (exact text, for scripts).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RequestArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
+    pub conv: Option<String>,
+    /// Whose shape: default the conversation's model's provider.
+    #[arg(long, value_enum)]
+    pub provider: Option<crate::core::providers::Provider>,
+    /// The request sent at this turn's first answer (1-based); default:
+    /// the next request, after the last event.
+    #[arg(long, value_name = "TURN")]
+    pub at: Option<usize>,
+    /// Print the body with what it is (provider, model, point, notes) as
+    /// one JSON object; otherwise the body alone on stdout, the rest on
+    /// stderr.
     #[arg(long)]
     pub json: bool,
 }

@@ -11,17 +11,7 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
     let dir = ctx.resolve(args.conv.as_deref())?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
-    let turn = match args.at {
-        Some(0) => return Err(super::UsageError("--at counts turns from 1".into()).into()),
-        Some(t) if t > conv.turn_count => {
-            return Err(super::UsageError(format!(
-                "--at {t}: the conversation has {}",
-                crate::core::fmt::count(conv.turn_count as u64, "turn")
-            ))
-            .into());
-        }
-        t => t.map(|t| t - 1),
-    };
+    let turn = at_turn(&conv, args.at)?;
     let point = count::point(&conv, turn);
     let at = match args.at {
         Some(t) => format!("the request of turn {t}"),
@@ -116,4 +106,20 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
             kept.display()
         ),
     ])
+}
+
+/// `--at TURN` (1-based) as a 0-based turn of `conv`, or a usage error.
+pub(super) fn at_turn(
+    conv: &crate::core::Conversation,
+    at: Option<usize>,
+) -> anyhow::Result<Option<usize>> {
+    match at {
+        Some(0) => Err(super::UsageError("--at counts turns from 1".into()).into()),
+        Some(t) if t > conv.turn_count => Err(super::UsageError(format!(
+            "--at {t}: the conversation has {}",
+            crate::core::fmt::count(conv.turn_count as u64, "turn")
+        ))
+        .into()),
+        t => Ok(t.map(|t| t - 1)),
+    }
 }

@@ -15,6 +15,7 @@ mod models;
 pub(crate) mod output;
 mod policy;
 mod reprint;
+mod request;
 mod reset;
 mod show;
 mod show_json;
@@ -75,6 +76,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::History(a) => history::run(ctx, a),
         Command::Models(a) => models::run(a),
         Command::Count(a) => count::run(ctx, a),
+        Command::Request(a) => request::run(ctx, a),
         Command::Completions { shell } => {
             // The script asks jp-inspect at each Tab, so CONV completes to
             // the workspace's conversations.

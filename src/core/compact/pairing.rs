@@ -10,7 +10,7 @@
 //! today's jp does.
 
 use crate::core::model::event::{Event, Kind};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 const NONE: u32 = u32::MAX;
 
@@ -26,19 +26,34 @@ impl Pairing {
     /// `events` too (a partner at or past a prefix's end is no partner).
     pub fn of(events: &[Event]) -> Pairing {
         let mut partner = vec![NONE; events.len()];
-        let mut pending: HashMap<(usize, &str), VecDeque<usize>> = HashMap::new();
+        // The requests of one (turn, id) still waiting, oldest first: a
+        // queue threaded through `next`, so that the usual unique id costs
+        // no allocation of its own.
+        let mut next = vec![NONE; events.len()];
+        let mut pending: HashMap<(usize, &str), (u32, u32)> = HashMap::new();
         for (i, e) in events.iter().enumerate() {
             match &e.kind {
-                Kind::ToolCallRequest { id, .. } => {
-                    pending.entry((e.turn, id)).or_default().push_back(i);
-                }
+                Kind::ToolCallRequest { id, .. } => match pending.get_mut(&(e.turn, &**id)) {
+                    Some((_, tail)) if *tail != NONE => {
+                        next[*tail as usize] = i as u32;
+                        *tail = i as u32;
+                    }
+                    Some(queue) => *queue = (i as u32, i as u32),
+                    None => {
+                        pending.insert((e.turn, id), (i as u32, i as u32));
+                    }
+                },
                 Kind::ToolCallResponse { id, .. } => {
-                    if let Some(r) = pending
-                        .get_mut(&(e.turn, &**id))
-                        .and_then(VecDeque::pop_front)
+                    if let Some((head, tail)) = pending.get_mut(&(e.turn, &**id))
+                        && *head != NONE
                     {
+                        let r = *head as usize;
                         partner[i] = r as u32;
                         partner[r] = i as u32;
+                        *head = next[r];
+                        if *head == NONE {
+                            *tail = NONE;
+                        }
                     }
                 }
                 _ => {}
@@ -155,6 +170,24 @@ mod tests {
             [1, 3, 4].map(|i| today.name(&events, i)),
             ["grep", "grep", "grep"]
         );
+    }
+
+    #[test]
+    fn parallel_calls_with_one_id_pair_oldest_first() {
+        let events = vec![
+            request(0, "c", "a", 1),
+            request(0, "c", "b", 2),
+            request(0, "c", "c", 3),
+            response(0, "c", 10),
+            response(0, "c", 20),
+            request(0, "c", "d", 4),
+            response(0, "c", 30),
+            response(0, "c", 40),
+        ];
+        let p = Pairing::of(&events);
+        let names: Vec<&str> = [3, 4, 6, 7].map(|i| p.name(&events, i)).to_vec();
+        assert_eq!(names, ["a", "b", "c", "d"]);
+        assert_eq!(p.pair_bytes(&events, 2), 33);
     }
 
     #[test]

@@ -96,8 +96,10 @@ pub struct Projection {
     pub policies: Vec<TurnPolicy>,
     /// For each raw event, its index in `events` if it is there.
     pub position_of_raw: Vec<Option<usize>>,
-    /// Which request each response answers, for status lines.
-    pairing: Pairing,
+    /// Which request each response answers, for status lines: made when a
+    /// tool policy needs it, else on first use.
+    pairing: std::sync::OnceLock<Pairing>,
+    view: View,
     /// Raw events projected (a prefix of the conversation's, for `as_of`).
     len: usize,
 }
@@ -253,16 +255,20 @@ pub fn summary_chars(text: &str) -> u64 {
 /// Projects `events` (with `turn_count` turns) through `overlays`, as
 /// jp's next release does.
 pub fn project(events: &[Event], turn_count: usize, overlays: Vec<Overlay>) -> Projection {
-    project_paired(events, turn_count, overlays, Pairing::of(events))
+    project_in(events, turn_count, overlays, View::Inspect)
 }
 
-/// `project` with the tool calls paired by `pairing`.
-pub fn project_paired(
+/// `project` with the tool calls paired as `view` pairs them.
+fn project_in(
     events: &[Event],
     turn_count: usize,
     overlays: Vec<Overlay>,
-    pairing: Pairing,
+    view: View,
 ) -> Projection {
+    let pairing = std::sync::OnceLock::new();
+    if overlays.iter().any(|o| o.compaction.tool_calls.is_some()) {
+        let _ = pairing.set(view.pairing(events));
+    }
     let policies = resolve_policies(&overlays, turn_count);
     let bounds: Vec<Bounds> = overlays.iter().map(|o| Bounds::of(&o.compaction)).collect();
     let of = |i: usize| bounds[i];
@@ -309,10 +315,9 @@ pub fn project_paired(
             });
             continue;
         }
-        let pair = if e.kind.is_tool() {
-            pairing.pair_bytes(events, i)
-        } else {
-            0
+        let pair = match pairing.get() {
+            Some(p) if e.kind.is_tool() => p.pair_bytes(events, i),
+            _ => 0,
         };
         let d = decide(e, &policy, &of, pair);
         if d.is_sent() {
@@ -336,6 +341,7 @@ pub fn project_paired(
         policies,
         position_of_raw,
         pairing,
+        view,
         len: events.len(),
     }
 }
@@ -391,12 +397,7 @@ impl View {
         turn_count: usize,
         overlays: Vec<Overlay>,
     ) -> Projection {
-        project_paired(
-            events,
-            turn_count,
-            self.apply(overlays),
-            self.pairing(events),
-        )
+        project_in(events, turn_count, self.apply(overlays), self)
     }
 }
 
@@ -435,15 +436,21 @@ impl Projection {
     /// The tool a stripped response at raw event `index` names: its
     /// request's, else `unknown`.
     pub fn tool_name<'a>(&self, events: &'a [Event], index: usize) -> &'a str {
-        self.pairing
-            .name(&events[..self.len.min(events.len())], index)
+        let events = &events[..self.len.min(events.len())];
+        self.pairing(events).name(events, index)
     }
 
     /// The request the response at raw event `index` answers.
     pub fn request_of(&self, events: &[Event], index: usize) -> Option<usize> {
-        self.pairing
-            .partner(index, self.len.min(events.len()))
+        let events = &events[..self.len.min(events.len())];
+        self.pairing(events)
+            .partner(index, events.len())
             .filter(|&r| matches!(events[r].kind, Kind::ToolCallRequest { .. }))
+    }
+
+    /// The pairing of the projected events (`events` cut to them).
+    fn pairing(&self, events: &[Event]) -> &Pairing {
+        self.pairing.get_or_init(|| self.view.pairing(events))
     }
 
     /// The status line a stripped response at raw event `index` carries.

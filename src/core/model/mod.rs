@@ -10,6 +10,7 @@ pub mod event;
 pub mod event_read;
 pub mod id;
 pub mod overhead;
+pub mod system_parts;
 pub mod timestamp;
 pub mod turn_range;
 pub mod turns;

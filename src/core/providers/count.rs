@@ -97,7 +97,7 @@ fn once(
         ),
         Provider::Google => (
             format!("{}/models/{model}:countTokens", ep.base_url),
-            req.google(model, inc),
+            serde_json::json!({"generateContentRequest": req.google(model, inc)}),
             "totalTokens",
         ),
     };
