@@ -122,3 +122,49 @@ pub fn jp_oracle() -> Option<PathBuf> {
     }
     oracle.is_file().then_some(oracle)
 }
+
+/// 500 turns with `n` overlapping automatic compactions between them.
+pub fn compacted(n: usize) -> PathBuf {
+    generated(
+        &format!("500-turns-{n}-compactions"),
+        &Spec {
+            turns: 500,
+            tool_output_chars: 2_000,
+            compactions: n,
+            ..Spec::default()
+        },
+    )
+}
+
+/// `n` turns of 2 000-character tool results.
+pub fn turns(n: usize) -> PathBuf {
+    generated(
+        &format!("{n}-turns"),
+        &Spec {
+            turns: n,
+            tool_output_chars: 2_000,
+            ..Spec::default()
+        },
+    )
+}
+
+/// A workspace holding the demo whose config extends `n` files of 512 KiB
+/// of compaction rules each (the config read grows with them).
+pub fn config_heavy(n: usize) -> PathBuf {
+    let root = data_dir().join(format!("config-{n}-files"));
+    let big = root.join(".jp/big");
+    if !big.join(format!("rules-{:02}.toml", n - 1)).exists() {
+        let conv = root
+            .join(".jp/conversations")
+            .join(jp_inspect::demo::DIR_NAME);
+        tests_common::copy_dir(&tests_common::demo(), &conv);
+        std::fs::create_dir_all(&big).unwrap();
+        let rule = "[[conversation.compaction.rules]]\nkeep_first = 1\nkeep_last = 2\nreasoning = \"strip\"\n\n";
+        let file = rule.repeat((512 << 10) / rule.len());
+        for i in 0..n {
+            std::fs::write(big.join(format!("rules-{i:02}.toml")), &file).unwrap();
+        }
+        std::fs::write(root.join(".jp/config.toml"), "extends = [\"big/*.toml\"]\n").unwrap();
+    }
+    root
+}

@@ -21,6 +21,9 @@ pub struct Spec {
     pub error_every: usize,
     pub model: String,
     pub seed: u64,
+    /// Automatic compactions appended between turns, spread evenly and
+    /// overlapping (a long session a trigger kept firing in).
+    pub compactions: usize,
 }
 
 impl Default for Spec {
@@ -35,6 +38,7 @@ impl Default for Spec {
             error_every: 7,
             model: "anthropic/claude-sonnet-4-5".into(),
             seed: 42,
+            compactions: 0,
         }
     }
 }
@@ -149,6 +153,7 @@ pub fn write_events(spec: &Spec, out: &mut dyn Write) -> io::Result<()> {
     let mut clock = 0u64;
     let mut first = true;
     let mut call = 0usize;
+    let mut placed = 0usize;
     out.write_all(b"[")?;
     let mut emit = |out: &mut dyn Write, mut v: Value| -> io::Result<()> {
         encoding::encode_event(&mut v);
@@ -203,8 +208,41 @@ pub fn write_events(spec: &Spec, out: &mut dyn Write) -> io::Result<()> {
             json!({"timestamp": ts(clock), "type": "chat_response",
                    "message": rng.text(spec.message_chars)}),
         )?;
+        while placed < spec.compactions && placed * spec.turns < (turn + 1) * spec.compactions {
+            clock += 1;
+            emit(out, compaction(&mut rng, placed, turn + 1, clock))?;
+            placed += 1;
+        }
     }
     out.write_all(b"\n]\n")
+}
+
+/// The `k`-th automatic compaction, appended once `turns` turns are done:
+/// a recent stretch of them, by one of the policies the staged trigger
+/// writes (a summary, tool elision over a size, reasoning stripped).
+fn compaction(rng: &mut Rng, k: usize, turns: usize, clock: u64) -> Value {
+    let to = turns.saturating_sub(2);
+    let span = 20 + (rng.next() % 100) as usize;
+    let mut c = json!({"type": "compaction", "timestamp": ts(clock),
+                       "from_turn": to.saturating_sub(span), "to_turn": to});
+    match k % 4 {
+        0 => {
+            c["summary"] = json!({"summary": rng.text(300)});
+            c["reasoning"] = json!("strip");
+            c["summarizer"] = json!("digest");
+        }
+        1 => {
+            c["tool_calls"] = json!({"policy": "strip", "request": false, "response": true,
+                                     "over": "1KB"});
+        }
+        2 => {
+            c["tool_calls"] = json!({"policy": "strip", "request": true, "response": true});
+            c["reasoning"] = json!({"policy": "strip", "over": "512B"});
+        }
+        _ => c["reasoning"] = json!("strip"),
+    }
+    c["source"] = json!("auto");
+    c
 }
 
 /// The `events.json` text of `spec`.

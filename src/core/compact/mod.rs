@@ -14,5 +14,6 @@ pub mod projection;
 pub mod range;
 pub mod reset;
 pub mod rule;
+pub mod stepwise;
 pub mod threshold;
 pub mod window;

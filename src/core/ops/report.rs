@@ -3,6 +3,7 @@
 use crate::core::compact::estimate;
 use crate::core::compact::fate::{Projected, SummaryPart};
 use crate::core::compact::projection::{self, Change, Overlay, Projection};
+use crate::core::compact::stepwise::Stepwise;
 use crate::core::model::conversation::Conversation;
 
 /// What one compaction does, given the ones before it.
@@ -54,6 +55,41 @@ fn sent<'a>(p: &'a Projection) -> Vec<Sent<'a>> {
 /// counted with the events (the system prompt and tools of a context), so
 /// that they add up to the same estimate's difference exactly.
 pub fn effects(
+    conv: &Conversation,
+    overlays: &[Overlay],
+    first: usize,
+    overhead_chars: u64,
+) -> Vec<Impact> {
+    let Some(mut steps) = Stepwise::new(&conv.events, conv.turn_count, overlays) else {
+        return effects_by_prefix(conv, overlays, first, overhead_chars);
+    };
+    let start = steps.total_chars();
+    for _ in 0..first {
+        steps.step();
+    }
+    let tokens = |chars: u64| estimate::tokens(chars + overhead_chars);
+    let rounded = |c: i64| c.signum() * estimate::tokens(c.unsigned_abs()) as i64;
+    let mut saved_chars: i64 = start as i64 - steps.total_chars() as i64;
+    (first..overlays.len())
+        .map(|_| {
+            let s = steps.step();
+            let saved_before = rounded(saved_chars);
+            saved_chars += s.chars_before as i64 - s.chars_after as i64;
+            let before = tokens(s.chars_before);
+            Impact {
+                saved: rounded(saved_chars) - saved_before,
+                changes: s.changes,
+                before,
+                kept: tokens(s.kept_chars).min(before),
+            }
+        })
+        .collect()
+}
+
+/// [`effects`] by projecting every prefix of the overlays: quadratic in
+/// them, for a stream whose turns are not contiguous (and as the
+/// reference the tests hold the stepwise one to).
+pub fn effects_by_prefix(
     conv: &Conversation,
     overlays: &[Overlay],
     first: usize,
@@ -133,4 +169,103 @@ pub fn impact_per_compaction(
         .zip(effects(conv, &p.overlays, 0, overhead_chars))
         .map(|(o, e)| (o.position, e))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::compaction::Compaction;
+    use crate::core::store::load::{self, Files};
+    use crate::synth::{self, Spec};
+    use serde_json::json;
+
+    fn conv(spec: &Spec) -> Conversation {
+        let files = Files {
+            events: synth::events_json(spec).into_bytes(),
+            base_config: None,
+            metadata: None,
+        };
+        load::parse(std::path::Path::new("generated"), files).unwrap()
+    }
+
+    /// Overlays of every kind, over random ranges, with timestamps that
+    /// go back and forth and tie (the winning order is by timestamp).
+    fn random_overlays(conv: &Conversation, n: usize, seed: u64) -> Vec<Overlay> {
+        let mut x = seed;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m.max(1)
+        };
+        let turns = conv.turn_count as u64;
+        let mut list = projection::overlays(conv);
+        let base = conv.compactions().count();
+        for i in 0..n {
+            let from = next(turns + 2);
+            let to = from + next(turns / 2 + 2);
+            let mut c = json!({"type": "compaction", "from_turn": from, "to_turn": to,
+                "timestamp": format!("2026-09-{:02}T00:00:{:02}Z", 1 + next(28), next(3))});
+            let texts = ["one", "two", "the same words"];
+            match next(7) {
+                0 => c["summary"] = json!({"summary": texts[next(3) as usize]}),
+                1 => c["reasoning"] = json!("strip"),
+                2 => c["reasoning"] = json!({"policy": "strip", "over": next(900)}),
+                3 => c["tool_calls"] = json!({"policy": "omit", "over": next(20_000)}),
+                4 => {
+                    c["tool_calls"] =
+                        json!({"policy": "strip", "request": next(2) == 0, "response": true})
+                }
+                5 => {
+                    c["tool_calls"] = json!({"policy": "strip", "request": true,
+                                             "response": next(2) == 0, "over": next(9_000)});
+                    c["reasoning"] = json!("strip");
+                }
+                _ => {
+                    c["summary"] = json!({"summary": texts[next(3) as usize]});
+                    c["tool_calls"] = json!({"policy": "omit"});
+                }
+            }
+            list.push(Overlay {
+                compaction: Compaction::from_json(&c).unwrap(),
+                position: base + i,
+                preview: true,
+            });
+        }
+        list
+    }
+
+    #[test]
+    fn stepwise_effects_equal_projecting_every_prefix() {
+        for (seed, compactions) in [(3, 0), (5, 40), (11, 7), (42, 120)] {
+            let spec = Spec {
+                turns: 30,
+                tool_calls_per_turn: 3,
+                tool_output_chars: 1_500,
+                compactions,
+                seed,
+                ..Spec::default()
+            };
+            let conv = conv(&spec);
+            let overlays = random_overlays(&conv, 80, seed * 7 + 1);
+            for first in [0, 1, overlays.len() / 2] {
+                assert_eq!(
+                    effects(&conv, &overlays, first, 1_234),
+                    effects_by_prefix(&conv, &overlays, first, 1_234),
+                    "seed {seed}, {compactions} stored, from {first}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_demo_and_its_compactions_agree_both_ways() {
+        let demo = crate::demo::materialize().unwrap();
+        let demo = load::load(&demo.conversation_dir).unwrap();
+        let overlays = random_overlays(&demo, 60, 99);
+        assert_eq!(
+            effects(&demo, &overlays, 0, 0),
+            effects_by_prefix(&demo, &overlays, 0, 0)
+        );
+    }
 }

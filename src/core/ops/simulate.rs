@@ -44,6 +44,8 @@ pub fn simulate_grid(
         .map(|c| super::budget_of(c.merged_config(), None, base))
         .collect();
     let budgets = &budgets;
+    let memo = crate::core::summarize::memo::Memo::new(summarizer);
+    let summarizer: &dyn Summarizer = &memo;
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)

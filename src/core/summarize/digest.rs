@@ -80,12 +80,13 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
     let mut last_message: Option<(usize, String)> = None;
     let mut last_turn_answered = BTreeMap::<usize, bool>::new();
 
+    let (mut first, mut last) = (None, None);
     for i in conv.events_of_turns(range.from, range.to) {
         let e = &conv.events[i];
+        // Formatted at the end: a range's first and last are all it shows.
         if let Some(t) = e.timestamp {
-            let s = timestamp::short(&t);
-            f.first.get_or_insert_with(|| s.clone());
-            f.last = Some(s);
+            first.get_or_insert(t);
+            last = Some(t);
         }
         let turn = e.turn + 1;
         match &e.kind {
@@ -166,6 +167,8 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
         f.open
             .push(format!("turn {turn}: the request had no answer yet"));
     }
+    f.first = first.map(|t| timestamp::short(&t));
+    f.last = last.map(|t| timestamp::short(&t));
     f
 }
 
@@ -364,9 +367,17 @@ fn add_path(paths: &mut Vec<(String, Vec<&'static str>)>, path: String, action: 
 
 /// Paths mentioned in prose: tokens with a `/` or a file extension.
 fn note_paths(paths: &mut Vec<(String, Vec<&'static str>)>, text: &str, action: &'static str) {
-    for raw in text.split(|c: char| c.is_whitespace() || "`'\"()[]{}<>,;".contains(c)) {
+    let separator = |c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '`' | '\'' | '"' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | ';'
+            )
+    };
+    for raw in text.split(separator) {
         let token = raw.trim_end_matches([':', '.', '!', '?']);
-        if looks_like_path(token) {
+        // A path has a dot or a slash: most words are out at one scan.
+        if token.len() >= 4 && token.contains(['.', '/']) && looks_like_path(token) {
             add_path(paths, token.to_string(), action);
         }
     }

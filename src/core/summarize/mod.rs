@@ -9,6 +9,7 @@ pub mod command;
 pub mod config;
 pub mod digest;
 mod http;
+pub mod memo;
 
 pub mod openai;
 pub mod transcript;
