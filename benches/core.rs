@@ -236,6 +236,7 @@ fn write_under_lock(c: &mut Criterion) {
         source: jp_inspect::core::Source::Auto,
         summarizer: None,
         authored: false,
+        tool_overrides: Default::default(),
     };
     let mut g = c.benchmark_group("largest real conversation, write");
     g.bench_function("append one compaction under jp's lock", |b| {

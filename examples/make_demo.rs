@@ -732,6 +732,7 @@ fn story(g: &mut Gen) {
         source: Source::Manual,
         summarizer: None,
         authored: true,
+        tool_overrides: Default::default(),
     });
 
     // 12: structured response

@@ -38,6 +38,7 @@ fn legacy_file_round_trips_with_its_base_config() {
         source: Source::Auto,
         summarizer: None,
         authored: false,
+        tool_overrides: Default::default(),
     };
     let (text, _) = save::render(&conv, &Edit::append(vec![c])).unwrap();
     let with = load::parse(

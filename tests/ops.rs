@@ -166,6 +166,7 @@ fn preview(conv: &Conversation, specs: &[&str], force: bool) -> ops::Plan {
             now: timestamp::parse("2026-11-20 09:00:00").unwrap(),
             budget: &Budget::bare(None),
             force,
+            tool_hints: &Default::default(),
         },
     )
     .unwrap()

@@ -104,6 +104,7 @@ fn compaction(s: &Spec, second: u32) -> Compaction {
         source: if s.auto { Source::Auto } else { Source::Manual },
         summarizer: None,
         authored: false,
+        tool_overrides: Default::default(),
     }
 }
 

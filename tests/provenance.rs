@@ -114,6 +114,7 @@ fn compaction(seconds: u32, source: Source, over: Option<u64>) -> Compaction {
         source,
         summarizer: None,
         authored: false,
+        tool_overrides: Default::default(),
     }
 }
 

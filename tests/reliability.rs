@@ -31,6 +31,7 @@ fn compaction() -> Compaction {
         source: Source::Manual,
         summarizer: None,
         authored: false,
+        tool_overrides: Default::default(),
     }
 }
 

@@ -29,6 +29,7 @@ fn compaction(from: usize, to: usize) -> Compaction {
         source: Source::Manual,
         summarizer: None,
         authored: false,
+        tool_overrides: Default::default(),
     }
 }
 
@@ -320,6 +321,10 @@ fn large_files_are_read_on_every_core_identically() {
 /// The benchmarks measure against jp on generated conversations, so jp
 /// must accept them: it refuses a configuration that leaves a tool's `run`
 /// unset.
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn generated_conversations_are_ones_jp_loads() {
     let Some(shared) = common::shared() else {

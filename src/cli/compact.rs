@@ -85,6 +85,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             now: chrono::Utc::now(),
             budget: &budget,
             force: args.force,
+            tool_hints: &auto_config.tool_hints,
         },
     )?;
     let written = if args.dry_run || plan.is_empty() {
@@ -139,7 +140,19 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| format!("Nothing to compact for `{}`: {}.", s.spec, s.reason))
         .collect();
-    lines.extend(plan.notes.iter().map(ToString::to_string));
+    // A dry run says what would be done, not what was.
+    lines.extend(plan.notes.iter().map(|n| {
+        let line = n.to_string();
+        match (
+            args.dry_run,
+            line.strip_prefix("Compacted "),
+            line.strip_prefix("Kept "),
+        ) {
+            (true, Some(rest), _) => format!("Would compact {rest}"),
+            (true, _, Some(rest)) => format!("Would keep {rest}"),
+            _ => line,
+        }
+    }));
     for a in &plan.additions {
         lines.push(match a.raises() {
             Some(why) => format!("`{}` {why}.", a.label()),

@@ -131,6 +131,18 @@ pub enum Job {
         windows: Vec<u64>,
         config: AutoConfig,
     },
+    /// Which tools fill the context, with their hints' replayed savings.
+    Tools {
+        conv: Arc<Conversation>,
+        config: AutoConfig,
+        window: Option<u64>,
+    },
+    /// Write a tool's hint into a config file.
+    WriteHint {
+        file: PathBuf,
+        tool: String,
+        hint: String,
+    },
     /// Find the events whose text contains the query.
     Search {
         conv: Arc<Conversation>,
@@ -166,6 +178,9 @@ pub enum JobResult {
     },
     Written(Result<Written, Error>),
     Simulated(Result<Vec<Run>, Error>),
+    ToolsReported(Box<crate::core::ops::tools::ToolsReport>),
+    /// A hint written (the file and the block), or why not.
+    HintWritten(Result<(PathBuf, String), Error>),
     /// The session's requests and what each was billed.
     History(
         Vec<crate::core::auto::history::HistoryPoint>,

@@ -108,6 +108,8 @@ pub enum Panel {
     Simulation(Simulation),
     /// The projected events by size (`L`).
     Largest(super::largest::Largest),
+    /// Which tools fill the context (`T`).
+    Tools(Box<super::tools::ToolsView>),
 }
 
 #[derive(Debug, Clone, Default)]

@@ -143,6 +143,14 @@ pub fn execute(job: Job) -> JobResult {
             windows,
             config,
         } => JobResult::Simulated(simulate(&conv, &windows, &config)),
+        Job::Tools {
+            conv,
+            config,
+            window,
+        } => JobResult::ToolsReported(Box::new(ops::tools::tools(&[(&conv, &config)], window))),
+        Job::WriteHint { file, tool, hint } => JobResult::HintWritten(
+            crate::core::store::hint_file::add(&file, &tool, &hint).map(|block| (file, block)),
+        ),
         Job::Details { dirs } => JobResult::Details(
             dirs.into_iter()
                 .map(|d| {
@@ -197,6 +205,7 @@ fn preview(
                     budget,
                     // A no-op is said in the preview, never written.
                     force: false,
+                    tool_hints: &config.tool_hints,
                 },
             )?
         }

@@ -5,6 +5,7 @@ use super::config::{AutoConfig, ConfigError, Estimate, Mode, PLUGIN_TABLE, TABLE
 use super::layer::{Layer, describe, unwrap};
 use crate::core::compact::budget::Measure;
 use crate::core::compact::rule::Rule;
+use crate::core::model::compaction::ToolCalls;
 use crate::core::store::jp_config::{self, Trust};
 use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, SummarizerConfig};
 use serde_json::Value;
@@ -230,10 +231,81 @@ impl AutoConfig {
                 self.apply_table(unwrap_section("auto", auto), TABLE, origin, trust)?;
             }
         }
+        if let Some(tools) = section(doc, &["conversation", "tools"]) {
+            let found = self.apply_hints(&tools, "conversation.tools", origin)?;
+            if place == Place::Jps && !found.is_empty() {
+                self.notices.push(format!(
+                    "{origin}: today's jp refuses `compaction` in `[conversation.tools.{}]` \
+                     (\"unknown field `compaction`\", RFD D17 is a draft) and then runs no \
+                     command at all; put the hint in \
+                     `[plugins.command.inspect.options.tools.{}]` (read here either way)",
+                    found[0], found[0]
+                ));
+            }
+        }
+        if let Some(tools) = section(doc, &["plugins", "command", "inspect", "options", "tools"]) {
+            self.apply_hints(&tools, "plugins.command.inspect.options.tools", origin)?;
+        }
         match section(doc, &["plugins", "command", "inspect", "options", "auto"]) {
             Some(auto) => self.apply_table(&auto, PLUGIN_TABLE, origin, trust),
             None => Ok(()),
         }
+    }
+
+    /// `*`'s hint given to every tool the conversation's config names
+    /// without one of its own, as jp's `*` defaults reach each tool.
+    pub fn expand_tool_hints(&mut self, merged: &Value) {
+        let Some(all) = self.tool_hints.remove("*") else {
+            return;
+        };
+        let tools = merged
+            .pointer("/conversation/tools")
+            .map(unwrap)
+            .and_then(Value::as_object);
+        for name in tools.into_iter().flat_map(|t| t.keys()) {
+            if name != "*" {
+                self.tool_hints.entry(name.clone()).or_insert(all);
+            }
+        }
+    }
+
+    /// D17's `compaction` hint of each tool of a `tools` table (`keep`,
+    /// `strip`, `strip-requests`, `strip-responses`, `omit`); the tools
+    /// that had one.
+    fn apply_hints(
+        &mut self,
+        tools: &Value,
+        key: &str,
+        origin: &str,
+    ) -> Result<Vec<String>, ConfigError> {
+        let l = Layer {
+            origin,
+            trust: Trust::User,
+        };
+        let mut found = Vec::new();
+        let Some(tools) = unwrap(tools).as_object() else {
+            return Ok(found);
+        };
+        for (name, tool) in tools {
+            let Some(hint) = unwrap(tool).get("compaction") else {
+                continue;
+            };
+            let path = format!("{key}.{name}.compaction");
+            let text = l.string(&path, hint)?;
+            let Some(policy) = ToolCalls::from_hint(&text) else {
+                return l.err(
+                    &path,
+                    format!(
+                        "unknown hint `{text}` (expected keep, strip, strip-requests, \
+                         strip-responses or omit)"
+                    ),
+                );
+            };
+            self.tool_hints.insert(name.clone(), policy);
+            self.origins.insert(path, origin.to_string());
+            found.push(name.clone());
+        }
+        Ok(found)
     }
 
     /// One source's `conversation.compaction.rules`, layered over the

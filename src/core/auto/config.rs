@@ -105,6 +105,9 @@ pub struct AutoConfig {
     pub origins: std::collections::BTreeMap<String, String>,
     /// Settings that were ignored, and why (said by every shell).
     pub notices: Vec<String>,
+    /// D17's per-tool hints, by tool name (`*`: every configured tool
+    /// without its own), as the policies they store as.
+    pub tool_hints: std::collections::BTreeMap<String, ToolCalls>,
 }
 
 impl Default for AutoConfig {
@@ -152,6 +155,7 @@ impl Default for AutoConfig {
             user_summarizer: None,
             origins: std::collections::BTreeMap::new(),
             notices: Vec::new(),
+            tool_hints: std::collections::BTreeMap::new(),
         }
     }
 }

@@ -66,6 +66,7 @@ pub fn config_from(
     if let Some(f) = file {
         c.apply_file(f)?;
     }
+    c.expand_tool_hints(merged);
     c.notices.extend(differences_from_jp(&conv.dir));
     Ok(c)
 }

@@ -96,7 +96,9 @@ impl<'a> Replay<'a> {
             .filter(|&i| self.events[i].chars > 0 && self.events[i].kind.is_model_visible())
             .map(|i| {
                 let e = &self.events[i];
-                let d = projection::decide(e, &p, &of, self.pair(i));
+                let d = projection::decide(e, &p, &of, self.pair(i), || {
+                    self.pairing.name(self.events, i)
+                });
                 if d.is_sent() {
                     projection::sent_chars(e, d.change, || self.pairing.name(self.events, i))
                 } else {
@@ -160,8 +162,9 @@ impl<'a> Replay<'a> {
                 .filter(|&i| self.events[i].chars > 0 && self.events[i].kind.is_model_visible())
             {
                 let e = &self.events[i];
-                let a = projection::decide(e, &old, &of, self.pair(i));
-                let b = projection::decide(e, &new, &of, self.pair(i));
+                let name = || self.pairing.name(self.events, i);
+                let a = projection::decide(e, &old, &of, self.pair(i), name);
+                let b = projection::decide(e, &new, &of, self.pair(i), name);
                 if (a.fate, a.change) != (b.fate, b.change) {
                     return before + within;
                 }

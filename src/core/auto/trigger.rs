@@ -9,7 +9,7 @@
 use super::config::{AutoConfig, Mode, RuleConfig};
 use crate::core::compact::estimate;
 use crate::core::compact::range::{self, TurnRange};
-use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::timestamp::Timestamp;
 
 /// What the trigger needs to know of a stream at a boundary.
@@ -90,6 +90,23 @@ pub fn recent_window(
 }
 
 fn build(rule: &RuleConfig, range: TurnRange, ts: Timestamp, summary: bool) -> Compaction {
+    build_with(rule, range, ts, summary, &Default::default())
+}
+
+/// `build`, with the tools' own policies (D17) for what is not a summary
+/// (a summary replaces the turns whatever their tools).
+fn build_with(
+    rule: &RuleConfig,
+    range: TurnRange,
+    ts: Timestamp,
+    summary: bool,
+    hints: &std::collections::BTreeMap<String, ToolCalls>,
+) -> Compaction {
+    let tool_overrides = if summary {
+        Default::default()
+    } else {
+        crate::core::model::compaction::resolve_hints(hints, rule.tool_calls)
+    };
     Compaction {
         timestamp: ts,
         from_turn: range.from,
@@ -101,6 +118,7 @@ fn build(rule: &RuleConfig, range: TurnRange, ts: Timestamp, summary: bool) -> C
         source: Source::Auto,
         summarizer: None,
         authored: false,
+        tool_overrides,
     }
 }
 
@@ -204,11 +222,12 @@ fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     } else {
         requested
     };
-    let compaction = build(
+    let compaction = build_with(
         &c.rule,
         range,
         stamp(now, stream.latest_timestamp()),
         summarize,
+        &c.tool_hints,
     );
     // A summary is judged once written (`settle`); a mechanical rule now.
     if !summarize && saved_by(stream, &[], &compaction) <= 0 {
@@ -258,7 +277,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     match end {
         Some(to) if from <= to => {
             let range = TurnRange { from, to };
-            let compaction = build(&c.elide, range, ts, false);
+            let compaction = build_with(&c.elide, range, ts, false, &c.tool_hints);
             let saved = saved_by(stream, &[], &compaction);
             if saved <= 0 {
                 // Nothing over the bound in these turns: an elision that

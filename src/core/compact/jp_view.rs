@@ -78,7 +78,58 @@ pub fn difference(conv: &Conversation, c: &Compaction) -> Option<String> {
             c.range().human()
         ));
     }
-    over_difference(conv, c).map(|d| d.describe())
+    let parts: Vec<String> = [
+        over_difference(conv, c).map(|d| d.describe()),
+        overrides_difference(conv, c),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// What today's jp does instead of `c`'s per-tool policies (D17): it
+/// reads only the default, so each tool with a policy of its own gets the
+/// default, or is left alone without one.
+pub fn overrides_difference(conv: &Conversation, c: &Compaction) -> Option<String> {
+    if c.summary.is_some() || c.tool_overrides.is_empty() {
+        return None;
+    }
+    let in_range = |turn: usize| c.from_turn <= turn && turn <= c.to_turn;
+    let mut calls: std::collections::BTreeMap<&str, usize> = Default::default();
+    for e in conv.events.iter().filter(|e| in_range(e.turn)) {
+        if let Kind::ToolCallRequest { name, .. } = &e.kind
+            && c.tool_overrides.contains_key(&**name)
+        {
+            *calls.entry(name).or_default() += 1;
+        }
+    }
+    let each: Vec<String> = c
+        .tool_overrides
+        .iter()
+        .filter(|(_, t)| Some(**t) != c.tool_calls.map(|d| d.with_over(t.over())))
+        .map(|(name, t)| {
+            let n = calls.get(name.as_str()).copied().unwrap_or(0);
+            format!(
+                "{name} ({} call{}, {})",
+                n,
+                if n == 1 { "" } else { "s" },
+                t.hint()
+            )
+        })
+        .collect();
+    if each.is_empty() {
+        return None;
+    }
+    let instead = match c.tool_calls {
+        Some(d) => format!("applies `{}` to them", d.label()),
+        None => "leaves them as they are".to_string(),
+    };
+    Some(format!(
+        "today's jp ignores the per-tool policies of {}: {}; it {instead}",
+        c.range().human(),
+        each.join(", ")
+    ))
 }
 
 /// The difference `c` makes between the two views, if it has an `over`

@@ -167,6 +167,7 @@ mod tests {
                 source: Source::Manual,
                 summarizer: None,
                 authored: false,
+                tool_overrides: Default::default(),
             },
             rule: r,
             requested: TurnRange { from, to },

@@ -12,6 +12,7 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, ResponseKind, count_chars};
 use crate::core::model::timestamp;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// The request text `jp` injects before a summary.
 pub const SUMMARY_REQUEST: &str = "[Summary of previous conversation]";
@@ -79,7 +80,7 @@ impl TurnPolicy {
         if c.strip_reasoning {
             self.reasoning = Some(i);
         }
-        if c.tool_calls.is_some() {
+        if c.has_tool_policy() {
             self.tools = Some(i);
         }
     }
@@ -130,17 +131,29 @@ pub fn resolve_policies(overlays: &[Overlay], turn_count: usize) -> Vec<TurnPoli
 /// What of an overlay's policies `decide` needs, besides which types it
 /// wins: its tool policy and its reasoning threshold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Bounds {
+pub struct Bounds<'a> {
     pub tools: Option<ToolCalls>,
     pub reasoning_over: Option<u64>,
+    /// The tools with a policy of their own (D17).
+    pub overrides: &'a BTreeMap<String, ToolCalls>,
 }
 
-impl Bounds {
-    pub fn of(c: &Compaction) -> Bounds {
+impl<'a> Bounds<'a> {
+    pub fn of(c: &'a Compaction) -> Bounds<'a> {
         Bounds {
             tools: c.tool_calls,
             reasoning_over: c.reasoning_over,
+            overrides: &c.tool_overrides,
         }
+    }
+
+    /// The policy for a call of the tool `name` names (asked only when
+    /// some tool has one of its own).
+    fn tools_for<'n>(&self, name: impl FnOnce() -> &'n str) -> Option<ToolCalls> {
+        if self.overrides.is_empty() {
+            return self.tools;
+        }
+        self.overrides.get(name()).copied().or(self.tools)
     }
 }
 
@@ -172,7 +185,15 @@ impl Verdict {
 /// call `e` belongs to, which `omit` with `over` judges. A threshold is
 /// strict (`size > over`), and a turn's winner decides alone: a newer
 /// thresholded overlay leaves small items that an older one stripped.
-pub fn decide(e: &Event, policy: &TurnPolicy, of: &dyn Fn(usize) -> Bounds, pair: u64) -> Verdict {
+/// `tool` names the tool of a call (a response's, by its request), asked
+/// only when the winner has per-tool policies.
+pub fn decide<'a, 'n>(
+    e: &Event,
+    policy: &TurnPolicy,
+    of: &dyn Fn(usize) -> Bounds<'a>,
+    pair: u64,
+    tool: impl FnOnce() -> &'n str,
+) -> Verdict {
     if let (Some(r), Kind::ChatResponse(ResponseKind::Reasoning)) = (policy.reasoning, &e.kind) {
         if of(r).reasoning_over.is_none_or(|n| e.payload > n) {
             return Verdict {
@@ -186,7 +207,10 @@ pub fn decide(e: &Event, policy: &TurnPolicy, of: &dyn Fn(usize) -> Bounds, pair
     let Some(t) = policy.tools.filter(|_| e.kind.is_tool()) else {
         return Verdict::KEPT;
     };
-    let Some(tools) = of(t).tools else {
+    let Some(tools) = of(t).tools_for(|| match &e.kind {
+        Kind::ToolCallRequest { name, .. } => &**name,
+        _ => tool(),
+    }) else {
         return Verdict::KEPT;
     };
     match tools {
@@ -266,7 +290,7 @@ fn project_in(
     view: View,
 ) -> Projection {
     let pairing = std::sync::OnceLock::new();
-    if overlays.iter().any(|o| o.compaction.tool_calls.is_some()) {
+    if overlays.iter().any(|o| o.compaction.has_tool_policy()) {
         let _ = pairing.set(view.pairing(events));
     }
     let policies = resolve_policies(&overlays, turn_count);
@@ -319,7 +343,8 @@ fn project_in(
             Some(p) if e.kind.is_tool() => p.pair_bytes(events, i),
             _ => 0,
         };
-        let d = decide(e, &policy, &of, pair);
+        let name = || pairing.get().map_or("unknown", |p| p.name(events, i));
+        let d = decide(e, &policy, &of, pair, name);
         if d.is_sent() {
             position_of_raw[i] = Some(out.len());
             out.push(Projected::Raw {
@@ -374,9 +399,11 @@ impl View {
     /// `overlays` as this view applies them.
     pub fn apply(self, mut overlays: Vec<Overlay>) -> Vec<Overlay> {
         if self == View::Jp {
+            // Today's jp knows neither `over` nor per-tool policies.
             for o in &mut overlays {
                 o.compaction.tool_calls = o.compaction.tool_calls.map(|t| t.with_over(None));
                 o.compaction.reasoning_over = None;
+                o.compaction.tool_overrides.clear();
             }
         }
         overlays

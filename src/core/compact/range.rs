@@ -278,6 +278,7 @@ mod tests {
             source: Source::Manual,
             summarizer: None,
             authored: false,
+            tool_overrides: Default::default(),
         }
     }
 

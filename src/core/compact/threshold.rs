@@ -118,6 +118,7 @@ mod tests {
             source: Source::Manual,
             summarizer: None,
             authored: false,
+            tool_overrides: Default::default(),
         }
     }
 

@@ -4,6 +4,7 @@
 use crate::core::model::byte_size;
 use crate::core::model::timestamp::{self, Timestamp};
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// Who created a compaction (RFD D50's `CompactionSource`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -39,6 +40,65 @@ pub enum ToolCalls {
 }
 
 impl ToolCalls {
+    /// jp's stored form: `{"policy": "strip", "request": …, "response": …}`
+    /// or `{"policy": "omit"}`, with `over` as jp writes sizes.
+    pub fn to_json(self) -> Value {
+        let mut t = Map::new();
+        match self {
+            ToolCalls::Strip {
+                request, response, ..
+            } => {
+                t.insert("policy".into(), json!("strip"));
+                t.insert("request".into(), json!(request));
+                t.insert("response".into(), json!(response));
+            }
+            ToolCalls::Omit { .. } => {
+                t.insert("policy".into(), json!("omit"));
+            }
+        }
+        if let Some(over) = self.over() {
+            t.insert("over".into(), json!(byte_size::format(over)));
+        }
+        Value::Object(t)
+    }
+
+    /// D17's hint vocabulary: `keep`, `strip`, `strip-requests`,
+    /// `strip-responses`, `omit`.
+    pub fn from_hint(hint: &str) -> Option<ToolCalls> {
+        let strip = |request, response| ToolCalls::Strip {
+            request,
+            response,
+            over: None,
+        };
+        Some(match hint {
+            "keep" => strip(false, false),
+            "strip" => strip(true, true),
+            "strip-requests" => strip(true, false),
+            "strip-responses" => strip(false, true),
+            "omit" => ToolCalls::Omit { over: None },
+            _ => return None,
+        })
+    }
+
+    /// The hint that stores as this policy (`over` aside).
+    pub fn hint(self) -> &'static str {
+        match self {
+            ToolCalls::Strip {
+                request: false,
+                response: false,
+                ..
+            } => "keep",
+            ToolCalls::Strip {
+                request: true,
+                response: true,
+                ..
+            } => "strip",
+            ToolCalls::Strip { request: true, .. } => "strip-requests",
+            ToolCalls::Strip { .. } => "strip-responses",
+            ToolCalls::Omit { .. } => "omit",
+        }
+    }
+
     pub fn over(self) -> Option<u64> {
         match self {
             ToolCalls::Strip { over, .. } | ToolCalls::Omit { over } => over,
@@ -110,6 +170,34 @@ pub struct Compaction {
     /// The summary was written by a person, verbatim (jp's `"source":
     /// "authored"`): no model call made it, and no range may grow over it.
     pub authored: bool,
+    /// Per-tool policies that replace `tool_calls` for the calls of the
+    /// tools they name (jp's RFD D17): the hints of jp's config, resolved
+    /// when the compaction was made. `keep` is a strip of neither half.
+    pub tool_overrides: BTreeMap<String, ToolCalls>,
+}
+
+/// D17's hints resolved into a compaction's `tool_overrides` beside its
+/// default `tool_calls`: a hint that strips takes the default's `over`
+/// bound (the staged elision's hints strip only what is large, as the
+/// elision does); `omit` is for noise, which is small, so it omits every
+/// call; `keep` keeps every call; a hint the default already says is left
+/// out.
+pub fn resolve_hints(
+    hints: &BTreeMap<String, ToolCalls>,
+    default: Option<ToolCalls>,
+) -> BTreeMap<String, ToolCalls> {
+    let over = default.and_then(ToolCalls::over);
+    hints
+        .iter()
+        .map(|(name, h)| {
+            let policy = match h.hint() {
+                "keep" | "omit" => *h,
+                _ => h.with_over(over),
+            };
+            (name.clone(), policy)
+        })
+        .filter(|(_, p)| Some(*p) != default)
+        .collect()
 }
 
 /// What a compaction does that its range doesn't say: jp projects these
@@ -162,7 +250,18 @@ impl Compaction {
 
     /// Whether the compaction has any opinion at all.
     pub fn has_policy(&self) -> bool {
-        self.summary.is_some() || self.strip_reasoning || self.tool_calls.is_some()
+        self.summary.is_some() || self.strip_reasoning || self.has_tool_policy()
+    }
+
+    /// Whether it decides anything of tool calls: a default policy or a
+    /// tool's own.
+    pub fn has_tool_policy(&self) -> bool {
+        self.tool_calls.is_some() || !self.tool_overrides.is_empty()
+    }
+
+    /// The policy for the calls of tool `name`: its own, else the default.
+    pub fn tool_policy(&self, name: &str) -> Option<ToolCalls> {
+        self.tool_overrides.get(name).copied().or(self.tool_calls)
     }
 
     /// A short label of its policies: `summary`, `reasoning + tools(strip)`.
@@ -183,6 +282,14 @@ impl Compaction {
         }
         if let Some(t) = self.tool_calls {
             parts.push(format!("tools({})", t.label()));
+        }
+        if !self.tool_overrides.is_empty() {
+            let each: Vec<String> = self
+                .tool_overrides
+                .iter()
+                .map(|(name, t)| format!("{name}={}", t.hint()))
+                .collect();
+            parts.push(format!("per tool({})", each.join(", ")));
         }
         if parts.is_empty() {
             "none".to_string()
@@ -220,23 +327,15 @@ impl Compaction {
             obj.insert("reasoning".into(), reasoning);
         }
         if let Some(tools) = self.tool_calls {
-            let mut t = Map::new();
-            match tools {
-                ToolCalls::Strip {
-                    request, response, ..
-                } => {
-                    t.insert("policy".into(), json!("strip"));
-                    t.insert("request".into(), json!(request));
-                    t.insert("response".into(), json!(response));
-                }
-                ToolCalls::Omit { .. } => {
-                    t.insert("policy".into(), json!("omit"));
-                }
-            }
-            if let Some(over) = tools.over() {
-                t.insert("over".into(), json!(byte_size::format(over)));
-            }
-            obj.insert("tool_calls".into(), Value::Object(t));
+            obj.insert("tool_calls".into(), tools.to_json());
+        }
+        if !self.tool_overrides.is_empty() {
+            let map: Map<String, Value> = self
+                .tool_overrides
+                .iter()
+                .map(|(name, t)| (name.clone(), t.to_json()))
+                .collect();
+            obj.insert("tool_overrides".into(), Value::Object(map));
         }
         obj.insert("source".into(), json!(self.source.as_str()));
         if let (Some(by), Some(_)) = (&self.summarizer, &self.summary) {
@@ -309,6 +408,28 @@ impl Compaction {
             _ => Source::Manual,
         };
 
+        let tool_overrides = match obj.get("tool_overrides") {
+            None | Some(Value::Null) => BTreeMap::new(),
+            Some(Value::Object(m)) => m
+                .iter()
+                .map(|(name, v)| match v {
+                    Value::Object(t) => parse_tool_calls(t)
+                        .map(|p| (name.clone(), p))
+                        .map_err(|e| format!("tool_overrides.{name}: {e}")),
+                    other => Err(format!(
+                        "tool_overrides.{name} is {}, not a tool_calls object",
+                        kind(other)
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+            Some(other) => {
+                return Err(format!(
+                    "tool_overrides is {}, not an object of tool names",
+                    kind(other)
+                ));
+            }
+        };
+
         // jp drops it too; jp-inspect's record keeps it.
         let summarizer = obj
             .get("summarizer")
@@ -326,6 +447,7 @@ impl Compaction {
             source,
             summarizer,
             authored,
+            tool_overrides,
         })
     }
 }

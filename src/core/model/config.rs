@@ -117,12 +117,28 @@ pub fn plugin_options(doc: &Value) -> Option<Value> {
 fn only_compaction(c: &Value) -> Value {
     let pick = |table: &Value| -> Value {
         match table.as_object() {
-            Some(t) => Value::Object(
-                t.get("compaction")
+            Some(t) => {
+                let mut out: serde_json::Map<String, Value> = t
+                    .get("compaction")
                     .map(|v| ("compaction".to_string(), v.clone()))
                     .into_iter()
-                    .collect(),
-            ),
+                    .collect();
+                // D17's per-tool hints, and nothing else of the tools.
+                let hints: serde_json::Map<String, Value> = t
+                    .get("tools")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(name, tool)| {
+                        let hint = unwrap_value(tool).get("compaction")?;
+                        Some((name.clone(), serde_json::json!({"compaction": hint})))
+                    })
+                    .collect();
+                if !hints.is_empty() {
+                    out.insert("tools".into(), Value::Object(hints));
+                }
+                Value::Object(out)
+            }
             None => table.clone(),
         }
     };

@@ -16,6 +16,7 @@ mod report;
 mod rules;
 mod simulate;
 pub mod stats;
+pub mod tools;
 
 pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};

@@ -33,6 +33,9 @@ pub struct RuleOptions<'a> {
     /// rule twice, a rule inside a summary); otherwise it is skipped with
     /// the reason.
     pub force: bool,
+    /// D17's per-tool hints, stored in each compaction that is no summary.
+    pub tool_hints:
+        &'a std::collections::BTreeMap<String, crate::core::model::compaction::ToolCalls>,
 }
 
 /// The context of a request of `conv` seen through `overlays`.
@@ -84,6 +87,7 @@ pub fn preview_rules(
             now: opts.now,
             summarizer: opts.summarizer,
             instructions: opts.instructions,
+            tool_hints: opts.tool_hints,
         },
     )?;
     let mut planned: Vec<plan::Planned> = Vec::new();

@@ -19,6 +19,9 @@ pub struct Options<'a> {
     pub now: Timestamp,
     pub summarizer: &'a dyn Summarizer,
     pub instructions: &'a str,
+    /// D17's per-tool hints, stored in each compaction that is no summary.
+    pub tool_hints:
+        &'a std::collections::BTreeMap<String, crate::core::model::compaction::ToolCalls>,
 }
 
 /// Plans one compaction per rule, each seeing the ones planned before it.
@@ -71,6 +74,11 @@ pub fn plan_rules(
             source: opts.source,
             summarizer: (rule.summarize && !authored).then(|| opts.summarizer.name().to_string()),
             authored,
+            tool_overrides: if rule.summarize {
+                Default::default()
+            } else {
+                crate::core::model::compaction::resolve_hints(opts.tool_hints, rule.tools)
+            },
         };
         planned.push(compaction.clone());
         outcomes.push(Outcome::Planned(Box::new(Planned {

@@ -4,6 +4,7 @@
 
 pub mod copies;
 pub mod extends_glob;
+pub mod hint_file;
 pub mod host;
 pub mod jp_config;
 pub mod load;

@@ -1,0 +1,418 @@
+//! Which tools fill the context, and what each should get: per tool, its
+//! calls and their weight, what was fetched again, and a suggested D17
+//! hint with what it would save, measured by replaying the staged policy
+//! with the hint against the replay without it (never guessed).
+
+use crate::core::auto::AutoConfig;
+use crate::core::auto::run::Strategy;
+use crate::core::auto::simulate;
+use crate::core::compact::estimate::{self, Category};
+use crate::core::compact::pairing::Pairing;
+use crate::core::compact::projection::{self, Projected};
+use crate::core::model::compaction::ToolCalls;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind;
+use crate::core::summarize::digest::Digest;
+use std::collections::{BTreeMap, HashMap};
+
+/// One tool's row.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct ToolRow {
+    pub name: String,
+    pub calls: usize,
+    /// Estimated tokens of its requests' arguments and its responses, as
+    /// the raw stream holds them: over all tools they add up to `stats`'
+    /// raw tool call and tool result figures.
+    pub request_tokens: u64,
+    pub response_tokens: u64,
+    pub errors: usize,
+    /// Calls that repeat an earlier one (same arguments) and got the same
+    /// answer: the context had it already. A command run again for a new
+    /// result is not counted.
+    pub refetched: usize,
+    /// Its share of the context a request would be sent now.
+    pub share_now: f64,
+    /// Its share of everything the session's requests were sent.
+    pub share_session: f64,
+    /// The hint its shape suggests (`strip-responses`, `strip-requests`,
+    /// `omit`, `keep`), if any, and why.
+    pub hint: Option<String>,
+    pub why: Option<String>,
+    /// Tokens the hint saves over the session's requests, by the staged
+    /// policy's replay with it against the replay without it, at `window`.
+    pub saves: Option<i64>,
+    /// The TOML to paste, for jp's config (D17) and for today's jp.
+    pub toml: Option<String>,
+}
+
+/// The report: rows by response tokens, the largest first.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ToolsReport {
+    pub conversations: Vec<String>,
+    /// The window the savings were replayed at (the conversations' own
+    /// unless given).
+    pub windows: Vec<u64>,
+    pub tools: Vec<ToolRow>,
+    pub request_tokens: u64,
+    pub response_tokens: u64,
+}
+
+/// What a tool's calls weigh in one conversation, before any hint.
+#[derive(Debug, Default, Clone)]
+struct Weight {
+    calls: usize,
+    errors: usize,
+    refetched: usize,
+    request_chars: u64,
+    response_chars: u64,
+    now_chars: u64,
+    session_chars: u128,
+    /// A later message names what it returned (a path, an identifier).
+    referred: usize,
+}
+
+/// Names of state a session keeps coming back to: a plan, a memory.
+const STATEFUL: [&str; 5] = ["plan", "todo", "memory", "note", "task"];
+
+fn weigh(conv: &Conversation) -> (BTreeMap<String, Weight>, u128) {
+    let events = &conv.events;
+    let pairing = Pairing::of(events);
+    let p = projection::of(conv);
+    let mut by: BTreeMap<String, Weight> = BTreeMap::new();
+    // The projected characters of each raw event now.
+    let mut now = vec![0u64; events.len()];
+    for e in &p.events {
+        if let Projected::Raw { index, .. } = e {
+            now[*index] = p.chars(events, e);
+        }
+    }
+    // Requests in stream order, for the session's share: an event is in
+    // every request after it, raw until the compaction that decided it
+    // was appended, then as it is sent now.
+    let requests: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.kind, Kind::ChatRequest | Kind::ToolCallResponse { .. }))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let after = |i: usize| requests.len() - requests.partition_point(|&r| r <= i);
+    let appended: Vec<usize> = conv.compactions().map(|c| c.event).collect();
+    let overlay_at: Vec<usize> = p
+        .overlays
+        .iter()
+        .map(|o| appended.get(o.position).copied().unwrap_or(events.len()))
+        .collect();
+    let mut session_total: u128 = 0;
+    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    let mut request_key: HashMap<usize, (String, String)> = HashMap::new();
+    let mut answers: Vec<(usize, String)> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        if estimate::Category::of(&e.kind).is_none() {
+            continue;
+        }
+        let sent = match p.fates.get(i).and_then(|f| f.by) {
+            Some(k) => {
+                let from = overlay_at.get(k).copied().unwrap_or(events.len());
+                let raw_for = after(i) - after(from.max(i));
+                raw_for as u128 * e.chars as u128 + after(from.max(i)) as u128 * now[i] as u128
+            }
+            None => after(i) as u128 * now[i] as u128,
+        };
+        session_total += sent;
+        let name = match &e.kind {
+            Kind::ToolCallRequest { name, .. } => name.to_string(),
+            Kind::ToolCallResponse { .. } => pairing.name(events, i).to_string(),
+            Kind::ChatResponse(_) | Kind::ChatRequest => {
+                answers.push((i, conv.text(i)));
+                continue;
+            }
+            _ => continue,
+        };
+        let w = by.entry(name.clone()).or_default();
+        w.now_chars += now[i];
+        w.session_chars += sent;
+        match &e.kind {
+            Kind::ToolCallRequest { .. } => {
+                w.calls += 1;
+                w.request_chars += e.chars;
+                let plain = conv.plain(i);
+                let args = plain
+                    .get("arguments")
+                    .map(|a| a.to_string())
+                    .unwrap_or_default();
+                request_key.insert(i, (name, args));
+            }
+            Kind::ToolCallResponse { is_error, .. } => {
+                w.response_chars += e.chars;
+                w.errors += usize::from(*is_error);
+                let Some(req) = pairing.partner(i, events.len()) else {
+                    continue;
+                };
+                let Some(key) = request_key.get(&req) else {
+                    continue;
+                };
+                let content = conv.text(i);
+                if seen.get(key).is_some_and(|c| *c == content) {
+                    w.refetched += 1;
+                }
+                seen.insert(key.clone(), content);
+            }
+            _ => {}
+        }
+    }
+    // A tool referred to again: a later message names a target of it.
+    for (name, args) in seen.keys() {
+        let targets: Vec<&str> = args
+            .split(|c: char| c == '"' || c.is_whitespace())
+            .filter(|t| t.len() >= 6 && t.contains(['/', '.', '_']))
+            .collect();
+        if targets.is_empty() {
+            continue;
+        }
+        if answers
+            .iter()
+            .any(|(_, text)| targets.iter().any(|t| text.contains(t)))
+            && let Some(w) = by.get_mut(name)
+        {
+            w.referred += 1;
+        }
+    }
+    (by, session_total)
+}
+
+/// The hint a tool's shape suggests, and why, from all its calls.
+fn suggest(name: &str, w: &Weight) -> Option<(&'static str, String)> {
+    if w.calls == 0 {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    if STATEFUL.iter().any(|s| lower.contains(s)) {
+        return Some((
+            "keep",
+            format!("`{name}` keeps state the session returns to"),
+        ));
+    }
+    let (req, res) = (
+        w.request_chars / w.calls as u64,
+        w.response_chars / w.calls as u64,
+    );
+    if w.refetched * 2 >= w.calls && w.calls >= 4 {
+        return Some((
+            "omit",
+            format!(
+                "{} of {} calls repeated one with the same answer",
+                w.refetched, w.calls
+            ),
+        ));
+    }
+    if res >= 1_024 && res >= 4 * req.max(1) {
+        return Some((
+            "strip-responses",
+            format!("a short request ({req} chars) brings back bulk ({res} chars a call)"),
+        ));
+    }
+    if req >= 1_024 && req >= 4 * res.max(1) {
+        return Some((
+            "strip-requests",
+            format!("bulk sent ({req} chars a call) for a short answer ({res} chars)"),
+        ));
+    }
+    // What later messages name from most of its calls, a read rather
+    // than a write (whose target is named because it was changed).
+    if w.referred * 2 >= w.calls && res >= 256 && w.response_chars > w.request_chars {
+        return Some((
+            "keep",
+            format!("later messages name what {} of its calls found", w.referred),
+        ));
+    }
+    if req + res < 200 && w.calls >= 4 {
+        return Some((
+            "omit",
+            format!("{} calls of under 200 chars each: noise", w.calls),
+        ));
+    }
+    None
+}
+
+/// The TOML for `hint` of tool `name`: D17's place and the one today's jp
+/// accepts (it refuses D17's).
+fn toml_for(name: &str, hint: &str) -> String {
+    let key = if name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        name.to_string()
+    } else {
+        format!("{name:?}")
+    };
+    format!(
+        "[conversation.tools.{key}]\ncompaction = \"{hint}\"\n\n\
+         # today's jp refuses the key above; it keeps this one for jp-inspect:\n\
+         [plugins.command.inspect.options.tools.{key}]\ncompaction = \"{hint}\"\n"
+    )
+}
+
+/// What `hint` for `name` saves over `conv`'s session: the staged
+/// policy's replay with it against the one without, in tokens sent.
+fn saves(
+    conv: &Conversation,
+    base: &AutoConfig,
+    window: u64,
+    baseline: u64,
+    name: &str,
+    hint: &str,
+) -> Option<i64> {
+    let policy = ToolCalls::from_hint(hint)?;
+    let mut with = base.clone();
+    with.tool_hints.insert(name.to_string(), policy);
+    let run = simulate::run(conv, Strategy::Staged, window, &with, &Digest::default()).ok()?;
+    Some(baseline as i64 - run.input_tokens as i64)
+}
+
+/// The window the hints are replayed at, and the tokens the staged policy
+/// sends there without them: `given`, else the conversation's own window;
+/// where the policy never fires at its own (a session that never got near
+/// it), the largest common window at which it does, so that a hint's
+/// saving says what it would do once compaction is needed.
+fn replay_window(
+    conv: &Conversation,
+    config: &AutoConfig,
+    given: Option<u64>,
+    budget: &crate::core::compact::budget::Budget,
+) -> (u64, Option<u64>) {
+    let own = budget.window.as_ref().map_or(200_000, |w| w.tokens);
+    let run = |w: u64| simulate::run(conv, Strategy::Staged, w, config, &Digest::default()).ok();
+    if let Some(w) = given {
+        return (w, run(w).map(|r| r.input_tokens));
+    }
+    let first = run(own);
+    if first.as_ref().is_some_and(|r| r.elisions + r.summaries > 0) {
+        return (own, first.map(|r| r.input_tokens));
+    }
+    for w in [400_000, 200_000, 128_000, 64_000, 32_000]
+        .into_iter()
+        .filter(|&w| w < own)
+    {
+        if let Some(r) = run(w).filter(|r| r.elisions + r.summaries > 0) {
+            return (w, Some(r.input_tokens));
+        }
+    }
+    (own, first.map(|r| r.input_tokens))
+}
+
+/// The report for `convs`, each under its config; `window` overrides the
+/// window the savings are replayed at. A tool's hint comes from its calls
+/// in all of them; its saving is the sum of each one's replay with it.
+pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> ToolsReport {
+    let mut rows: BTreeMap<String, (Weight, u128, u128, Option<i64>)> = BTreeMap::new();
+    let mut windows = Vec::new();
+    let (mut now_total, mut session_total) = (0u128, 0u128);
+    let (mut req_tokens, mut res_tokens) = (0u64, 0u64);
+    let mut apportioned: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut present: Vec<Vec<String>> = Vec::new();
+    for (conv, config) in convs {
+        let (by, session) = weigh(conv);
+        let budget = super::budget(conv, config, window);
+        let now = estimate::of_projection(&conv.events, &projection::of(conv)).total_chars()
+            + budget.overhead_chars();
+        now_total += now as u128;
+        session_total += session;
+        // Tokens as `stats` rounds them: a category's total, shared out.
+        let raw = estimate::of_raw(&conv.events);
+        let req = estimate::apportion(
+            &by.values().map(|w| w.request_chars).collect::<Vec<_>>(),
+            raw.tokens(Category::ToolRequests),
+        );
+        let res = estimate::apportion(
+            &by.values().map(|w| w.response_chars).collect::<Vec<_>>(),
+            raw.tokens(Category::ToolResponses),
+        );
+        req_tokens += raw.tokens(Category::ToolRequests);
+        res_tokens += raw.tokens(Category::ToolResponses);
+        for (k, name) in by.keys().enumerate() {
+            let a = apportioned.entry(name.clone()).or_default();
+            a.0 += req[k];
+            a.1 += res[k];
+        }
+        present.push(by.keys().cloned().collect());
+        for (name, weight) in by {
+            let row = rows.entry(name).or_default();
+            row.0.calls += weight.calls;
+            row.0.errors += weight.errors;
+            row.0.refetched += weight.refetched;
+            row.0.request_chars += weight.request_chars;
+            row.0.response_chars += weight.response_chars;
+            row.0.referred += weight.referred;
+            row.1 += weight.now_chars as u128;
+            row.2 += weight.session_chars;
+        }
+    }
+    // Each tool's hint from all its calls, then replayed where it occurs.
+    let hints: BTreeMap<String, &'static str> = rows
+        .iter()
+        .filter_map(|(name, r)| suggest(name, &r.0).map(|(h, _)| (name.clone(), h)))
+        .collect();
+    for ((conv, config), names) in convs.iter().zip(&present) {
+        let budget = super::budget(conv, config, window);
+        let (w, baseline) = replay_window(conv, config, window, &budget);
+        windows.push(w);
+        let Some(baseline) = baseline else {
+            continue;
+        };
+        for name in names {
+            let Some(h) = hints.get(name) else {
+                continue;
+            };
+            let saved = saves(conv, config, w, baseline, name, h);
+            if let Some(row) = rows.get_mut(name) {
+                row.3 = match (row.3, saved) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    (a, b) => a.or(b),
+                };
+            }
+        }
+    }
+    let share = |part: u128, whole: u128| {
+        if whole == 0 {
+            0.0
+        } else {
+            part as f64 / whole as f64
+        }
+    };
+    let mut tools: Vec<ToolRow> = rows
+        .into_iter()
+        .map(|(name, (w, now, session, saved))| {
+            let hint = suggest(&name, &w);
+            let (request_tokens, response_tokens) =
+                apportioned.get(&name).copied().unwrap_or_default();
+            ToolRow {
+                calls: w.calls,
+                request_tokens,
+                response_tokens,
+                errors: w.errors,
+                refetched: w.refetched,
+                share_now: share(now, now_total),
+                share_session: share(session, session_total),
+                saves: hint.as_ref().and(saved),
+                toml: hint.as_ref().map(|(h, _)| toml_for(&name, h)),
+                why: hint.as_ref().map(|(_, why)| why.clone()),
+                hint: hint.map(|(h, _)| h.to_string()),
+                name,
+            }
+        })
+        .collect();
+    tools.sort_by(|a, b| {
+        (b.response_tokens, b.request_tokens, &a.name).cmp(&(
+            a.response_tokens,
+            a.request_tokens,
+            &b.name,
+        ))
+    });
+    ToolsReport {
+        conversations: convs.iter().map(|(c, _)| c.display_id()).collect(),
+        windows,
+        tools,
+        request_tokens: req_tokens,
+        response_tokens: res_tokens,
+    }
+}

@@ -1,0 +1,154 @@
+//! Keys of the tools view (`T`): its list, a tool's calls, and writing a
+//! tool's hint after a question.
+
+use super::{commands, run};
+use crate::tui::job::Job;
+use crate::tui::msg::{Action, Effect};
+use crate::tui::state::{Level, Panel, State};
+use crate::tui::tools::{Calls, HintWrite, ToolsView, calls_of, hint_files};
+
+/// `T`: opens the view and computes it off the UI thread (the savings
+/// replay the staged policy once per hint).
+pub(super) fn open(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    let conv = m.conv.clone();
+    state.panel = Some(Panel::Tools(Box::new(ToolsView::pending())));
+    let job = Job::Tools {
+        conv,
+        config: state.settings.config.clone(),
+        window: state.settings.window_override,
+    };
+    run(
+        state,
+        fx,
+        "weighing the tools (replaying the staged policy per hint)",
+        job,
+    );
+}
+
+pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+    let page = crate::tui::layout::pane_rows(state.width, state.height, 0, 0).max(1);
+    let Some(Panel::Tools(v)) = &mut state.panel else {
+        return;
+    };
+    // A question first: only its answers and Tab count.
+    if let Some(w) = &mut v.write {
+        match cmd {
+            Action::SwitchPane => w.chosen = (w.chosen + 1) % w.files.len().max(1),
+            Action::SwitchPaneBack => {
+                w.chosen = (w.chosen + w.files.len().max(1) - 1) % w.files.len().max(1)
+            }
+            Action::Confirm => {
+                let Some(file) = w.files.get(w.chosen).cloned() else {
+                    return;
+                };
+                let (tool, hint) = (w.tool.clone(), w.hint.clone());
+                v.write = None;
+                run(
+                    state,
+                    fx,
+                    "writing the hint",
+                    Job::WriteHint { file, tool, hint },
+                );
+            }
+            Action::Cancel | Action::Quit => {
+                v.write = None;
+                state.set_status("nothing was written", Level::Info);
+            }
+            Action::ForceQuit => state.quit = true,
+            _ => {}
+        }
+        return;
+    }
+    if let Some(c) = &mut v.calls {
+        let last = c.calls.len().saturating_sub(1);
+        match cmd {
+            Action::Down => c.cursor = (c.cursor + 1).min(last),
+            Action::Up => c.cursor = c.cursor.saturating_sub(1),
+            Action::PageDown => c.cursor = (c.cursor + page).min(last),
+            Action::PageUp => c.cursor = c.cursor.saturating_sub(page),
+            Action::Top => c.cursor = 0,
+            Action::Bottom => c.cursor = last,
+            Action::OpenDetail => {
+                let Some(call) = c.calls.get(c.cursor).cloned() else {
+                    return;
+                };
+                state.panel = None;
+                commands::jump_to(state, call.turn, 0, Some(call.raw));
+            }
+            Action::Cancel | Action::Quit => v.calls = None,
+            Action::ForceQuit => state.quit = true,
+            Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+            _ => {}
+        }
+        return;
+    }
+    let last = v.rows().len().saturating_sub(1);
+    match cmd {
+        Action::Down => v.cursor = (v.cursor + 1).min(last),
+        Action::Up => v.cursor = v.cursor.saturating_sub(1),
+        Action::PageDown => v.cursor = (v.cursor + page).min(last),
+        Action::PageUp => v.cursor = v.cursor.saturating_sub(page),
+        Action::Top => v.cursor = 0,
+        Action::Bottom => v.cursor = last,
+        Action::SwitchPane | Action::SwitchPaneBack => {
+            // The cursor stays on the tool it was on.
+            let on = v.selected().map(|t| t.name.clone());
+            v.sort = v.sort.step(cmd == Action::SwitchPane);
+            v.cursor = on
+                .and_then(|n| v.rows().iter().position(|t| t.name == n))
+                .unwrap_or(0);
+        }
+        Action::OpenDetail => {
+            let Some(tool) = v.selected().map(|t| t.name.clone()) else {
+                return;
+            };
+            let Some(m) = &state.inspection else {
+                return;
+            };
+            let calls = calls_of(&m.conv, &tool);
+            let Some(Panel::Tools(v)) = &mut state.panel else {
+                return;
+            };
+            v.calls = Some(Calls {
+                tool,
+                calls,
+                cursor: 0,
+            });
+        }
+        Action::Apply => {
+            let Some(t) = v.selected() else {
+                return;
+            };
+            let Some(hint) = t.hint.clone() else {
+                let said = format!("`{}` has no suggested hint to write", t.name);
+                state.set_status(said, Level::Info);
+                return;
+            };
+            let tool = t.name.clone();
+            let files = hint_files(&state.dir);
+            if files.is_empty() {
+                state.set_status(
+                    "no config file to write into: no workspace and no user config directory",
+                    Level::Error,
+                );
+                return;
+            }
+            let Some(Panel::Tools(v)) = &mut state.panel else {
+                return;
+            };
+            v.write = Some(HintWrite {
+                tool,
+                hint,
+                files,
+                chosen: 0,
+            });
+        }
+        Action::Cancel | Action::Quit => state.panel = None,
+        Action::ForceQuit => state.quit = true,
+        Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+        _ => {}
+    }
+}

@@ -1,0 +1,234 @@
+//! The tools view (`T`): per tool its calls, tokens, errors, calls made
+//! again, its share of the context now and over the session, and the hint
+//! its shape suggests with what the staged policy's replay says it saves;
+//! a tool's calls; the question before a hint is written.
+
+use crate::core::compact::window::human_tokens;
+use crate::core::fmt::{signed_thousands, thousands};
+use crate::core::visible::visible_line;
+use crate::tui::state::State;
+use crate::tui::tools::{Column, ToolsView};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
+    let t = &state.theme;
+    let title = match (&v.calls, &v.report) {
+        (Some(c), _) => format!(
+            " calls of {} · {} · Enter jumps to one · Esc back ",
+            visible_line(&c.tool),
+            c.calls.len()
+        ),
+        (None, Some(Ok(r))) => format!(
+            " tools · {} by {} · Tab sorts · Enter lists the calls · a writes the hint ",
+            r.tools.len(),
+            v.sort.label()
+        ),
+        _ => " tools ".to_string(),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(
+            super::fit::title(title, area.width),
+            t.title(),
+        ));
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    let report = match &v.report {
+        None => {
+            let waiting = "weighing the tools: replaying the staged policy with each hint …";
+            frame.render_widget(Paragraph::new(Span::styled(waiting, t.dim())), inner);
+            return;
+        }
+        Some(Err(e)) => {
+            frame.render_widget(Paragraph::new(Span::styled(e.clone(), t.error())), inner);
+            return;
+        }
+        Some(Ok(r)) => r,
+    };
+    if report.tools.is_empty() {
+        let none = "no tool calls in this conversation";
+        frame.render_widget(Paragraph::new(Span::styled(none, t.dim())), inner);
+        return;
+    }
+    // The lower part says what the selected tool's hint is and does.
+    let foot_rows = if inner.height >= 14 { 6 } else { 3 }.min(inner.height / 2);
+    let list = Rect::new(inner.x, inner.y, inner.width, inner.height - foot_rows);
+    let foot = Rect::new(inner.x, list.y + list.height, inner.width, foot_rows);
+    let width = inner.width as usize;
+    if let Some(c) = &v.calls {
+        let rows = (list.height as usize).saturating_sub(1).max(1);
+        let first = c.cursor.saturating_sub(rows.saturating_sub(1));
+        let mut lines = vec![Line::from(Span::styled(
+            format!("{:>5} {:>6}  arguments", "#", "turn"),
+            t.header_row(),
+        ))];
+        for (k, call) in c.calls.iter().enumerate().skip(first).take(rows) {
+            let head = format!("{:>5} {:>6}  ", k + 1, call.turn + 1);
+            let room = width.saturating_sub(head.chars().count());
+            let text: String = visible_line(&call.text).chars().take(room).collect();
+            let mut line = Line::from(vec![Span::raw(head), Span::styled(text, t.dim())]);
+            if k == c.cursor {
+                line = line.style(t.selected());
+            }
+            lines.push(line);
+        }
+        frame.render_widget(Paragraph::new(lines), list);
+    } else {
+        let rows = v.rows();
+        let height = (list.height as usize).saturating_sub(1).max(1);
+        let first = v.cursor.saturating_sub(height.saturating_sub(1));
+        let mark = |c: Column| if c == v.sort { "▼" } else { " " };
+        // Below 110 columns the request, error and now columns go: the
+        // response, the session's share and the hint say the most.
+        let wide = width >= 110;
+        let name_w = if wide {
+            width.saturating_sub(80).clamp(12, 32)
+        } else {
+            width.saturating_sub(58).clamp(8, 24)
+        };
+        let header = if wide {
+            format!(
+                "{:<name_w$}{} {:>5}{} {:>8}{} {:>8}{} {:>4}{} {:>4}{} {:>5}{} {:>5}{}  {:<15} {:>9}{}",
+                "tool",
+                mark(Column::Name),
+                "calls",
+                mark(Column::Calls),
+                "request",
+                mark(Column::Request),
+                "response",
+                mark(Column::Response),
+                "err",
+                mark(Column::Errors),
+                "agn",
+                mark(Column::Again),
+                "now",
+                mark(Column::Now),
+                "sess",
+                mark(Column::Session),
+                "hint",
+                "saves",
+                mark(Column::Saves),
+            )
+        } else {
+            format!(
+                "{:<name_w$}{} {:>5}{} {:>8}{} {:>3}{} {:>5}{} {:<15} {:>8}{}",
+                "tool",
+                mark(Column::Name),
+                "calls",
+                mark(Column::Calls),
+                "response",
+                mark(Column::Response),
+                "agn",
+                mark(Column::Again),
+                "sess",
+                mark(Column::Session),
+                "hint",
+                "saves",
+                mark(Column::Saves),
+            )
+        };
+        let mut lines = vec![Line::from(Span::styled(header, t.header_row()))];
+        for (k, r) in rows.iter().enumerate().skip(first).take(height) {
+            let name: String = visible_line(&r.name).chars().take(name_w).collect();
+            let hint = r.hint.as_deref().unwrap_or("-");
+            let saves = r.saves.map_or("-".to_string(), signed_thousands);
+            let text = if wide {
+                format!(
+                    "{name:<name_w$}  {:>5}  {:>8}  {:>8}  {:>4}  {:>4}  {:>4.1}%  {:>4.1}%  {hint:<15} {saves:>9} ",
+                    thousands(r.calls as u64),
+                    thousands(r.request_tokens),
+                    thousands(r.response_tokens),
+                    r.errors,
+                    r.refetched,
+                    r.share_now * 100.0,
+                    r.share_session * 100.0,
+                )
+            } else {
+                format!(
+                    "{name:<name_w$}  {:>5}  {:>8}  {:>3}  {:>4.1}%  {hint:<15} {saves:>8} ",
+                    thousands(r.calls as u64),
+                    thousands(r.response_tokens),
+                    r.refetched,
+                    r.share_session * 100.0,
+                )
+            };
+            let mut line = Line::from(Span::raw(text));
+            if k == v.cursor {
+                line = line.style(t.selected());
+            }
+            lines.push(line);
+        }
+        frame.render_widget(Paragraph::new(lines), list);
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    if let Some(w) = &v.write {
+        let file = w
+            .files
+            .get(w.chosen)
+            .map(|f| f.display().to_string())
+            .unwrap_or_default();
+        lines.push(Line::from(vec![
+            Span::styled(format!("Write `{}` for {} into ", w.hint, w.tool), t.key()),
+            Span::styled(file, t.title()),
+            Span::styled("?  y yes · n no · Tab another file", t.key()),
+        ]));
+        let block = crate::core::store::hint_file::block(&w.tool, &w.hint);
+        lines.extend(
+            block
+                .lines()
+                .map(|l| Line::from(Span::styled(format!("  {l}"), t.dim()))),
+        );
+    } else if let Some(r) = v.selected().filter(|_| v.calls.is_none()) {
+        match (&r.hint, &r.why) {
+            (Some(h), Some(why)) => {
+                let at = report
+                    .windows
+                    .iter()
+                    .map(|w| human_tokens(*w))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let effect = match r.saves {
+                    Some(s) if s > 0 => {
+                        format!("saves {} tok over the session", thousands(s as u64))
+                    }
+                    Some(s) if s < 0 => format!(
+                        "costs {} tok more over the session (it keeps what the elision strips)",
+                        thousands(s.unsigned_abs())
+                    ),
+                    Some(_) => "the same as without it: the elision already does this".to_string(),
+                    None => "not replayed".to_string(),
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("{}: {h}", visible_line(&r.name)), t.key()),
+                    Span::styled(format!(" — {why}"), t.dim()),
+                ]));
+                lines.push(Line::from(Span::styled(
+                    format!("the staged policy replayed with it at {at}: {effect}"),
+                    t.dim(),
+                )));
+                lines.push(Line::from(Span::styled(
+                    format!(
+                        "a writes [{}] compaction = \"{h}\" (today's jp refuses it under \
+                         [conversation.tools.{}])",
+                        crate::core::store::hint_file::table_for(&r.name),
+                        visible_line(&r.name)
+                    ),
+                    t.dim(),
+                )));
+            }
+            _ => lines.push(Line::from(Span::styled(
+                format!(
+                    "{}: no hint suggested; its shape is none of the clear cases",
+                    r.name
+                ),
+                t.dim(),
+            ))),
+        }
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), foot);
+}
