@@ -28,6 +28,13 @@ pub fn main() -> i32 {
     let args = match Cli::try_parse() {
         Ok(args) => args,
         Err(e) => {
+            if e.use_stderr() {
+                let argv: Vec<String> = std::env::args().collect();
+                if let Some(hint) = cli::suggest::misspelt_command(&argv) {
+                    cli::output::say_err(&format!("jp-inspect: {hint}"));
+                    return EXIT_USAGE;
+                }
+            }
             let _ = e.print();
             return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
         }
@@ -81,11 +88,16 @@ fn run(args: Cli) -> anyhow::Result<()> {
         workspace: match &demo {
             Some(d) => Some(d.workspace.path().to_path_buf()),
             // Under `jp inspect`, the workspace jp found.
-            None => args.workspace.clone().or_else(|| {
-                crate::plugin::host::init()
-                    .and_then(|i| i.workspace.as_ref())
-                    .map(|w| w.root.clone())
-            }),
+            // `--workspace` alone: the one found from the current directory.
+            None => args
+                .workspace
+                .clone()
+                .filter(|w| w.as_os_str() != cli::args::FOUND_FROM_HERE)
+                .or_else(|| {
+                    crate::plugin::host::init()
+                        .and_then(|i| i.workspace.as_ref())
+                        .map(|w| w.root.clone())
+                }),
         },
         active: args.active,
         demo: demo.as_ref().map(|d| d.conversation_dir.clone()),
@@ -95,7 +107,19 @@ fn run(args: Cli) -> anyhow::Result<()> {
     }
     let mut picker = None;
     let mut dir = match (&args.conv, args.demo || args.active) {
-        (Some(conv), _) => ctx.resolve(Some(conv))?,
+        (Some(conv), _) => ctx.resolve(Some(conv)).map_err(|e| {
+            // A bare word that finds nothing was most likely a command.
+            let said = format!("{}; {e}", cli::suggest::not_a_command(conv));
+            match (cli::suggest::is_word(conv), &e) {
+                // A near miss of a command is a usage error (2); any other
+                // word is a conversation not found (1), said with both.
+                (true, Error::NotFound { .. }) if cli::suggest::command_like(conv).is_some() => {
+                    anyhow::Error::new(UsageError(said))
+                }
+                (true, Error::NotFound { .. }) => anyhow::anyhow!(said),
+                _ => e.into(),
+            }
+        })?,
         (None, true) => ctx.resolve(None)?,
         // Nothing named: pick one of the workspace's conversations.
         (None, false) => {

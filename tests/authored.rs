@@ -145,6 +145,10 @@ fn no_range_grows_over_a_persons_text_nor_it_over_others() {
 /// jp before #932 saves a conversation through types without the mark
 /// (`oracle resave` is its persist path): the record beside the
 /// conversation keeps it, so the text is still a person's.
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn the_mark_survives_a_jp_that_drops_it() {
     let Some(oracle) = common::oracle::binary("oracle") else {

@@ -431,14 +431,14 @@ fn compact_then_show_compacted_and_reset() {
     let text = String::from_utf8_lossy(&dry.stdout).into_owned();
     assert!(dry.status.success(), "{}", stderr(&dry));
     assert!(
-        text.contains("Compacted turns 10..20 (11 total, reasoning + tools)."),
+        text.contains("Would compact turns 10..20 (11 total, reasoning + tools)."),
         "{text}"
     );
     assert!(
-        text.contains("Compacted turns 21..29 (9 total, summary)."),
+        text.contains("Would compact turns 21..29 (9 total, summary)."),
         "{text}"
     );
-    assert!(text.contains("Kept turns 30..32."), "{text}");
+    assert!(text.contains("Would keep turns 30..32."), "{text}");
     assert!(text.contains("Dry run: nothing written."), "{text}");
     assert_eq!(fs::read(&file).unwrap(), before);
 

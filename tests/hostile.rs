@@ -468,6 +468,10 @@ fn impossible_compactions_are_marked_for_what_they_do() {
     assert!(text.contains("covers every future turn as well"), "{text}");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn impossible_compactions_project_as_jp_projects_them() {
     let Some(shared) = common::shared() else {

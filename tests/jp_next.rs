@@ -133,6 +133,10 @@ fn agrees(oracle: &Path, dir: &Path, view: View) -> Result<(), String> {
     common::oracle::compare(&conv, &projection::of_view(&conv, view), &expected)
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn every_form_of_jps_next_release_projects_as_jp_projects_it() {
     let Some(next) = common::oracle::binary("oracle-next") else {
@@ -177,6 +181,10 @@ fn every_form_of_jps_next_release_projects_as_jp_projects_it() {
 /// What `compact` writes from the new rule syntax, jp's next release reads
 /// and projects as jp-inspect does; today's jp still reads every form but a
 /// reasoning threshold (which it refuses whole, as jp-inspect says).
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn what_compact_writes_jps_next_release_reads_the_same() {
     let (Some(next), Some(today)) = (
@@ -239,6 +247,10 @@ fn what_compact_writes_jps_next_release_reads_the_same() {
 
 /// What the staged policy writes (elisions bounded by `over`, summaries),
 /// jp's next release projects as jp-inspect does, and today's jp reads.
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn what_the_staged_policy_writes_jp_projects_the_same() {
     let (Some(next), Some(today)) = (

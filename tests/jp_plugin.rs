@@ -241,6 +241,10 @@ fn with_no_message_it_goes_on_as_typed() {
 
 // --- beside the real jp ---------------------------------------------------
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn jp_help_lists_jp_inspect_in_good_time() {
     let Some(jp) = Jp::new("jp_help_lists_jp_inspect_in_good_time", 0, "") else {
@@ -261,6 +265,10 @@ fn jp_help_lists_jp_inspect_in_good_time() {
     assert!(took < Duration::from_secs(2), "{took:?}");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn jp_inspect_stats_prints_what_jp_inspect_prints_itself() {
     let Some(jp) = Jp::new(
@@ -288,6 +296,10 @@ fn jp_inspect_stats_prints_what_jp_inspect_prints_itself() {
     assert!(said.contains("no conversation matches"), "{said}");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn the_inspector_under_jp_takes_the_terminal_and_gives_it_back() {
     let Some(jp) = Jp::new(
@@ -318,6 +330,10 @@ fn the_inspector_under_jp_takes_the_terminal_and_gives_it_back() {
     assert!(text.contains("\x1b[?1049l"), "the main screen is back");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn ctrl_c_stops_jp_inspect_watch_in_good_time() {
     let Some(jp) = Jp::new("ctrl_c_stops_jp_inspect_watch_in_good_time", 0, "") else {
@@ -337,6 +353,10 @@ fn ctrl_c_stops_jp_inspect_watch_in_good_time() {
     assert!(status.success(), "{status:?}\n{}", pty.text());
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn killing_jp_ends_jp_inspect_in_good_time() {
     let Some(jp) = Jp::new("killing_jp_ends_jp_inspect_in_good_time", 0, "") else {
@@ -372,6 +392,10 @@ fn killing_jp_ends_jp_inspect_in_good_time() {
     assert!(start.elapsed() < Duration::from_secs(2));
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn watch_beside_a_real_query_compacts_after_jps_lock_and_jp_sends_it() {
     let auto = "[plugins.command.inspect.options.auto]\nenabled = true\nmode = \"single\"\n\
@@ -445,6 +469,10 @@ fn watch_beside_a_real_query_compacts_after_jps_lock_and_jp_sends_it() {
     assert!(!sent.contains(&opening.as_str()), "{sent:?}");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn one_conversation_in_two_copies_is_one_conversation() {
     let Some(jp) = Jp::new("one_conversation_in_two_copies_is_one_conversation", 4, "") else {
@@ -513,6 +541,10 @@ fn one_conversation_in_two_copies_is_one_conversation() {
     assert!(printed.status.success(), "{}", common::stderr(&printed));
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn jp_and_jp_inspect_read_a_workspace_laid_out_like_jps_alike() {
     let Some(jp) = Jp::new(
@@ -572,6 +604,10 @@ fn jp_and_jp_inspect_read_a_workspace_laid_out_like_jps_alike() {
     );
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn the_inspector_under_jp_without_a_terminal_says_so() {
     let Some(jp) = Jp::new("the_inspector_under_jp_without_a_terminal_says_so", 0, "") else {

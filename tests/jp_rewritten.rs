@@ -102,6 +102,10 @@ const COMMANDS: &[&[&str]] = &[
     &["compact", "--dry-run", "--json"],
 ];
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn every_command_gives_the_same_numbers_on_jps_save() {
     let Some(root) = rewritten() else {
@@ -169,6 +173,10 @@ fn every_command_gives_the_same_numbers_on_jps_save() {
     assert!(compared >= 8 * COMMANDS.len(), "compared {compared}");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn compact_with_no_rule_applies_the_rules_jp_stored() {
     let Some(root) = rewritten() else {
@@ -197,6 +205,10 @@ fn compact_with_no_rule_applies_the_rules_jp_stored() {
 
 /// What jp-inspect records of its compactions brings back what jp dropped:
 /// after jp saved the folder, `source` and `over` come from the record.
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn sources_and_bounds_come_back_from_the_record_after_jps_save() {
     let Some(root) = rewritten() else {

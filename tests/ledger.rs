@@ -31,13 +31,10 @@ fn the_demos_compactions_hid_what_their_ranges_held() {
         "{kept:?}"
     );
     assert_eq!(kept.total, kept.in_summary.len() + kept.missing.len());
-    // The model ran cargo_test with the same arguments after it.
-    assert!(
-        one.fetched_again
-            .iter()
-            .all(|r| r.tool == "cargo_test" && r.turn > 5)
-    );
-    assert!(!one.fetched_again.is_empty());
+    // The model ran cargo_test with the same arguments after it, and got
+    // a new answer (the fix had landed): a run for a new result, which is
+    // no re-fetch of what the compaction hid.
+    assert!(one.fetched_again.is_empty(), "{:?}", one.fetched_again);
     // #2, automatic, strips the large results of turns 6..8 (over 1 KiB).
     let two = &l[1];
     assert!(two.kept.is_none());
@@ -88,7 +85,7 @@ fn lost_says_it_and_stats_json_carries_it() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("#1  manual turns 2..5"), "{text}");
     assert!(
-        text.contains("src/parser.rs") && text.contains("fetched again after it"),
+        text.contains("src/parser.rs") && !text.contains("fetched again after it"),
         "{text}"
     );
     let lost = common::json(

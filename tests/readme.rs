@@ -1,10 +1,74 @@
-//! README is what a user reads first: its key table and command synopses must
-//! say what the program does.
+//! README and the guide under `docs/` are what a user reads first: the key
+//! table and command synopses must say what the program does, and every
+//! link must lead somewhere.
 
 mod common;
 
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The guide's pages, in name order.
+fn pages() -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    pages.sort();
+    pages
+}
+
+/// README.md, then every page of the guide.
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+    let mut text = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    for page in pages() {
+        text.push('\n');
+        text.push_str(&std::fs::read_to_string(page).unwrap());
+    }
+    text
+}
+
+/// A newcomer's front page: short, and a map of the guide.
+#[test]
+fn the_front_page_is_short_and_leads_to_every_page_of_the_guide() {
+    let front = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let lines = front.lines().count();
+    assert!(
+        lines <= 300,
+        "README.md has {lines} lines; the rest belongs in docs/"
+    );
+    let pages = pages();
+    assert!(pages.len() >= 3, "the guide has {} pages", pages.len());
+    for page in pages {
+        let name = page.file_name().unwrap().to_str().unwrap();
+        assert!(
+            front.contains(&format!("(docs/{name})")),
+            "README.md does not link docs/{name}"
+        );
+    }
+}
+
+/// Every relative link and image of README and the guide names a file
+/// that is there.
+#[test]
+fn every_relative_link_resolves() {
+    let mut broken = Vec::new();
+    let mut files = vec![Path::new(ROOT).join("README.md")];
+    files.extend(pages());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for piece in text.split("](").skip(1) {
+            let target = piece.split([')', '#', ' ']).next().unwrap();
+            if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            if !file.parent().unwrap().join(target).exists() {
+                broken.push(format!("{}: {target}", file.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "links to nothing: {broken:?}");
 }
 
 fn section<'a>(text: &'a str, heading: &str) -> &'a str {
@@ -98,9 +162,7 @@ fn every_example_the_readme_runs_is_there() {
         .collect();
     assert!(!named.is_empty(), "the README names no example");
     for name in named {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("examples")
-            .join(format!("{name}.rs"));
+        let path = Path::new(ROOT).join("examples").join(format!("{name}.rs"));
         assert!(
             path.is_file(),
             "README runs `--example {name}`: {} is missing",

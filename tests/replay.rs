@@ -123,6 +123,10 @@ fn the_demo_replayed_at_64k_compacts_as_simulate_says() {
     assert!(n > 0, "the demo fires at 64k");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn two_real_conversations_replayed_compact_as_simulate_says() {
     let Some(shared) = common::shared() else {

@@ -885,23 +885,24 @@ fn a_window_too_small_is_refused_in_the_prompt() {
 fn help_scrolling_stops_at_its_end() {
     let mut h = Harness::new(120, 36, false);
     h.char('?');
-    for _ in 0..100 {
-        h.char('j');
+    for _ in 0..40 {
+        h.char(' ');
     }
     let Some(Panel::Help { scroll: at_end }) = h.state.panel.clone() else {
         panic!("no help");
     };
-    assert!(at_end > 0 && at_end < 100, "{at_end}");
+    assert!(at_end > 0, "{at_end}");
+    h.char('G');
+    assert!(
+        matches!(h.state.panel, Some(Panel::Help { scroll }) if scroll == at_end),
+        "pages stop at the end G goes to"
+    );
     let last = h.text();
     h.char('k');
     let Some(Panel::Help { scroll }) = h.state.panel.clone() else {
         panic!("no help");
     };
-    assert_eq!(
-        scroll,
-        at_end.saturating_sub(3),
-        "k scrolls back three rows at once"
-    );
+    assert_eq!(scroll, at_end - 1, "k scrolls back a row at once");
     assert_ne!(h.text(), last, "one k moves the text");
 }
 

@@ -293,7 +293,7 @@ fn at_80_columns_the_essentials_stay_and_the_rest_drops_whole() {
     let mut all = String::new();
     for _ in 0..40 {
         all.push_str(&h.text());
-        h.char('j');
+        h.char(' ');
     }
     for b in jp_inspect::tui::keys::bindings() {
         if b.scope == jp_inspect::tui::keys::Scope::Main {
@@ -973,4 +973,118 @@ fn a_compactions_detail_says_what_it_hid() {
     let stats = common::json(&common::run_anywhere(&["stats", "--demo", "--json"]));
     let said = stats["compactions"][0]["payback_text"].as_str().unwrap();
     assert!(text.contains(&format!("cost: {said}")), "{said}\n{text}");
+}
+
+/// `T`: the tools by response tokens, Tab re-sorts keeping the tool under
+/// the cursor, Enter lists its calls and jumps to one, `a` asks before it
+/// writes the tool's hint into the workspace's config.
+#[test]
+fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
+    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::tools::Column;
+    for (w, hgt) in [(80, 24), (200, 50)] {
+        let mut h = Harness::new(w, hgt, true);
+        h.char('T');
+        let Some(Panel::Tools(v)) = &h.state.panel else {
+            panic!("no tools view");
+        };
+        let rows: Vec<_> = v.rows().into_iter().cloned().collect();
+        assert!(
+            rows.windows(2)
+                .all(|p| p[0].response_tokens >= p[1].response_tokens)
+        );
+        assert_eq!(rows[0].name, "fs_read_file");
+        insta::assert_snapshot!(format!("tools_{w}x{hgt}"), h.screen().backend());
+        h.char('j');
+        let second = rows[1].name.clone();
+        h.key(KeyCode::Tab);
+        let Some(Panel::Tools(v)) = &h.state.panel else {
+            panic!("closed by Tab");
+        };
+        assert_eq!(v.sort, Column::Errors);
+        assert_eq!(
+            v.selected().unwrap().name,
+            second,
+            "the cursor follows its tool"
+        );
+        h.key(KeyCode::Enter);
+        let Some(Panel::Tools(v)) = &h.state.panel else {
+            panic!("closed by Enter");
+        };
+        let calls = v.calls.clone().expect("the calls");
+        assert_eq!(calls.tool, second);
+        assert_eq!(calls.calls.len(), rows[1].calls);
+        h.char('j');
+        h.key(KeyCode::Enter);
+        assert!(h.state.panel.is_none());
+        assert_eq!(h.state.selected_raw(), Some(calls.calls[1].raw));
+    }
+    let mut h = Harness::new(120, 36, false);
+    h.char('T');
+    h.char('a');
+    let config = h
+        .dir()
+        .ancestors()
+        .find(|d| d.join(".jp").is_dir())
+        .unwrap()
+        .join(".jp/config.toml");
+    assert!(
+        h.text()
+            .contains("Write `strip-responses` for fs_read_file into"),
+        "{}",
+        h.text()
+    );
+    assert!(!config.exists(), "written before the answer");
+    h.char('n');
+    assert!(!config.exists());
+    h.char('a');
+    h.char('y');
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert_eq!(
+        text,
+        "[plugins.command.inspect.options.tools.fs_read_file]\ncompaction = \"strip-responses\"\n"
+    );
+    // Read again at once: what is previewed from now on takes it.
+    assert!(
+        h.state
+            .settings
+            .config
+            .tool_hints
+            .contains_key("fs_read_file")
+    );
+}
+
+/// The help pages by a screen with Space and goes to its end with `G`.
+#[test]
+fn help_pages_by_the_screen_and_g_goes_to_the_end() {
+    use jp_inspect::tui::state::Panel;
+    let mut h = Harness::new(120, 40, false);
+    h.char('?');
+    let scroll = |h: &Harness| match h.state.panel {
+        Some(Panel::Help { scroll }) => scroll,
+        _ => panic!("help closed"),
+    };
+    h.key(KeyCode::Char(' '));
+    assert!(scroll(&h) >= 20, "a page is {} lines", scroll(&h));
+    h.char('G');
+    let end = jp_inspect::tui::view::overlays::help_max_scroll(&h.state);
+    assert_eq!(scroll(&h), end);
+    h.char('g');
+    assert_eq!(scroll(&h), 0);
+    h.char('j');
+    assert_eq!(scroll(&h), 1);
+}
+
+/// The header says when jp holds the conversation's lock, at any width.
+#[test]
+fn the_header_says_jp_holds_the_lock() {
+    for w in [80, 200] {
+        let mut h = Harness::new(w, 24, false);
+        assert!(!h.text().contains("jp holds the lock"));
+        h.act(jp_inspect::tui::msg::Msg::LockSeen(true));
+        let first = h.text().lines().next().unwrap_or_default().to_string();
+        assert!(first.contains("jp holds the lock"), "{w}: {first}");
+        h.act(jp_inspect::tui::msg::Msg::LockSeen(false));
+        assert!(!h.text().contains("jp holds the lock"));
+    }
 }

@@ -18,6 +18,10 @@ Exit codes: 0 ok, 1 error, 2 usage.";
 
 /// Inspect jp conversations: the raw event stream beside what the model is
 /// sent after compactions; preview, apply and reset compactions.
+/// What `--workspace` with no DIR stands for: the workspace found from the
+/// current directory (no path is spelt so).
+pub const FOUND_FROM_HERE: &str = "\u{1}found from here";
+
 #[derive(Debug, Parser)]
 #[command(name = "jp-inspect", version, after_help = AFTER_HELP)]
 pub struct Cli {
@@ -57,7 +61,14 @@ pub struct Cli {
 
     /// The workspace root (the directory holding .jp/); by default found by
     /// walking up from the current directory.
-    #[arg(long, global = true, value_name = "DIR")]
+    /// (`--workspace` alone: the one found from here.)
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        num_args = 0..=1,
+        default_missing_value = FOUND_FROM_HERE
+    )]
     pub workspace: Option<PathBuf>,
 
     /// Instead of CONV: the workspace's most recently active conversation
@@ -116,6 +127,11 @@ pub enum Command {
     /// shape for the projected events (what `count` has counted), with the
     /// system parts and tools of the config in force.
     Request(RequestArgs),
+    /// Which tools fill the context: per tool, calls, request and response
+    /// tokens, errors, calls made again, its share of the context, and a
+    /// suggested D17 hint with what the staged policy's replay saves with
+    /// it. With no CONV, the workspace's conversations together.
+    Tools(ToolsArgs),
     /// Print a shell completion script: `jp-inspect completions bash >
     /// ~/.local/share/bash-completion/completions/jp-inspect`.
     Completions {
@@ -194,6 +210,25 @@ pub struct RequestArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ToolsArgs {
+    /// Conversations (ids, paths or title fragments); none: every
+    /// conversation of the workspace.
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
+    pub conv: Vec<String>,
+    /// The window the hints' savings are replayed at (default: each
+    /// conversation's own).
+    #[arg(long, value_name = "N", value_parser = parse_window)]
+    pub window: Option<u64>,
+    /// A TOML/JSON/YAML file of compaction settings and tool hints,
+    /// applied over each conversation's own config.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print the result as JSON (exact text, for scripts).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct HistoryArgs {
     /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
     /// unique fragment of its title; left out with --active or --demo.
@@ -255,22 +290,18 @@ pub struct ShowArgs {
     #[arg(long)]
     pub compacted: bool,
     /// Project as today's jp does: it ignores `over` bounds (and `source`),
-    /// so a bounded compaction strips every tool call of its range.
-    #[arg(long, requires = "compacted")]
+    /// so a bounded compaction strips every tool call of its range
+    /// (implies --compacted).
+    #[arg(long)]
     pub as_jp: bool,
     /// What the model had in front of it at turn TURN (1-based): the
     /// request before that turn's first answer, with only the compactions
-    /// appended before it.
-    #[arg(
-        long,
-        value_name = "TURN",
-        requires = "compacted",
-        conflicts_with = "at_event"
-    )]
+    /// appended before it (implies --compacted).
+    #[arg(long, value_name = "TURN", conflicts_with = "at_event")]
     pub at: Option<usize>,
     /// The same, just before raw event N (0-based, as `show --json` numbers
     /// events).
-    #[arg(long, value_name = "N", requires = "compacted")]
+    #[arg(long, value_name = "N")]
     pub at_event: Option<usize>,
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]

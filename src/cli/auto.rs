@@ -92,7 +92,12 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
                 _ => a.compaction.policy_label(),
             };
             lines.push(format!(
-                "Compacted turns {} ({} total, {what}, auto).",
+                "{} turns {} ({} total, {what}, auto).",
+                if args.dry_run {
+                    "Would compact"
+                } else {
+                    "Compacted"
+                },
                 a.range().human(),
                 a.range().turns()
             ));

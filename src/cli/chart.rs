@@ -228,7 +228,16 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
                     format!("rotate(-90 18 {})", top + PLOT_HEIGHT / 2.0),
                 ),
         );
-    for l in &c.levels {
+    // Levels close together (85 % and 75 % on a scale to 500 %) would
+    // print their labels over each other: each label keeps a line apart.
+    let label_ys = spread(
+        &c.levels
+            .iter()
+            .map(|l| y_of(l.value) + 4.0)
+            .collect::<Vec<_>>(),
+        12.0,
+    );
+    for (l, label_y) in c.levels.iter().zip(label_ys) {
         let y = y_of(l.value);
         g = g
             .add(
@@ -237,7 +246,7 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
             )
             .add(text(
                 PLOT_LEFT + plot_w + 6.0,
-                y + 4.0,
+                label_y,
                 "dim",
                 l.label.clone(),
             ));
@@ -539,5 +548,29 @@ mod tests {
         );
         assert!(text.contains("prefers-color-scheme: dark"));
         assert_eq!(tick_step(105.0), 20.0);
+    }
+}
+
+/// `ys` moved apart to at least `gap` each, in their order from the top,
+/// the lowest staying where it is and the others going up.
+fn spread(ys: &[f64], gap: f64) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..ys.len()).collect();
+    order.sort_by(|&a, &b| ys[b].total_cmp(&ys[a]));
+    let mut out = ys.to_vec();
+    for w in 1..order.len() {
+        let (below, at) = (order[w - 1], order[w]);
+        if out[below] - out[at] < gap {
+            out[at] = out[below] - gap;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod spread_tests {
+    #[test]
+    fn labels_close_together_keep_a_line_apart() {
+        let ys = super::spread(&[300.0, 304.0, 310.0, 100.0], 12.0);
+        assert_eq!(ys, vec![286.0, 298.0, 310.0, 100.0]);
     }
 }

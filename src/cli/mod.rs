@@ -1,7 +1,7 @@
 //! The headless command line: the same operations as the inspector, for
 //! scripts and tests, each with `--json`.
 
-mod args;
+pub(crate) mod args;
 mod auto;
 mod chart;
 mod compact;
@@ -21,6 +21,8 @@ mod show;
 mod show_json;
 mod simulate;
 mod stats;
+pub mod suggest;
+mod tools;
 mod watch;
 
 pub use args::{Cli, Command};
@@ -77,6 +79,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Models(a) => models::run(a),
         Command::Count(a) => count::run(ctx, a),
         Command::Request(a) => request::run(ctx, a),
+        Command::Tools(a) => tools::run(ctx, a),
         Command::Completions { shell } => {
             // The script asks jp-inspect at each Tab, so CONV completes to
             // the workspace's conversations.

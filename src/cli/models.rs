@@ -51,9 +51,34 @@ pub fn run(args: ModelsArgs) -> anyhow::Result<()> {
         }
         // What was fetched is kept even when another provider failed; a
         // failed provider keeps its earlier answer.
-        if lines.iter().any(|l| l.contains(" models from ")) {
+        let refreshed = lines.iter().any(|l| l.contains(" models from "));
+        if refreshed {
             let path = cache.write()?;
             lines.push(format!("kept in {}", path.display()));
+        }
+        if !args.json {
+            // The refresh is what was asked for: its lines, not the table
+            // again (`models` alone lists it).
+            print_lines(lines)?;
+            for f in &failed {
+                say_err(&format!("jp-inspect: {f}"));
+            }
+            if !failed.is_empty() {
+                anyhow::bail!(
+                    "{} could not be asked; nothing was kept of them",
+                    crate::core::fmt::count(failed.len() as u64, "provider")
+                );
+            }
+            if !refreshed {
+                anyhow::bail!(
+                    "nothing was refreshed: no provider has a key here (jp's own variables, \
+                     ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, or the api_key_env jp is configured with)"
+                );
+            }
+            return Ok(());
+        }
+        if !refreshed && failed.is_empty() {
+            failed.push("nothing was refreshed: no provider has a key here".to_string());
         }
     }
     if args.json {

@@ -53,7 +53,12 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
         } else {
             "Removed"
         };
-        lines.push(format!("{verb} {removed} ({what})."));
+        let removed_what = match which {
+            Reset::All => crate::core::fmt::count(removed as u64, "compaction"),
+            Reset::Auto => crate::core::fmt::count(removed as u64, "automatic compaction"),
+            Reset::Position(_) => what.clone(),
+        };
+        lines.push(format!("{verb} {removed_what}."));
         lines.push(format!(
             "Estimated tokens: {} -> {} ({})",
             thousands(before),

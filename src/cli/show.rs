@@ -34,7 +34,9 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
 }
 
 fn show(conv: &Conversation, args: &ShowArgs) -> anyhow::Result<()> {
-    if !args.compacted {
+    // What the model saw, at a point or as today's jp, is a projection.
+    let compacted = args.compacted || args.as_jp || args.at.is_some() || args.at_event.is_some();
+    if !compacted {
         return if args.json {
             write_raw_json(std::io::stdout().lock(), conv)
         } else {

@@ -174,7 +174,7 @@ fn run_sweep(
 
 /// Every conversation of the workspace; one that can't be read is said on
 /// stderr and left out.
-fn whole_workspace(ctx: &Context) -> anyhow::Result<Vec<Conversation>> {
+pub(super) fn whole_workspace(ctx: &Context) -> anyhow::Result<Vec<Conversation>> {
     let ws = ctx.require_workspace()?;
     let mut convs = Vec::new();
     for e in ws.entries() {
@@ -356,11 +356,33 @@ fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Docume
             "overflowing requests",
             &|r| r.overflows as f64,
         ),
-        bars(
-            "cost per policy: input tokens sent, summarizer calls included (no prompt cache)",
-            "input tokens",
-            &|r| r.cost() as f64,
-        ),
+        // What the provider bills, with jp's prompt cache, where the runs
+        // were billed; else the tokens sent.
+        match runs.iter().all(|r| r.billed.is_some()).then(|| {
+            runs.iter()
+                .filter_map(|r| r.billed.as_ref().map(|b| b.unit))
+                .next()
+        }) {
+            Some(Some(unit))
+                if runs
+                    .iter()
+                    .all(|r| r.billed.as_ref().is_some_and(|b| b.unit == unit)) =>
+            {
+                bars(
+                    "billed per policy: with jp's prompt cache, summarizer calls included",
+                    match unit {
+                        crate::core::cost::Unit::Usd => "US dollars",
+                        crate::core::cost::Unit::InputTokens => "input-token equivalents",
+                    },
+                    &|r| r.billed.as_ref().map_or(0.0, |b| b.total),
+                )
+            }
+            _ => bars(
+                "cost per policy: input tokens sent, summarizer calls included (no prompt cache)",
+                "input tokens",
+                &|r| r.cost() as f64,
+            ),
+        },
     ];
     let (title, model) = super::chart::heading(conv);
     super::chart::document(
@@ -405,10 +427,27 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
             ));
         }
         if !r.firings.is_empty() {
-            let fired: Vec<String> = r
-                .firings
-                .iter()
+            // A long session fires thousands of times: the first and the
+            // last say how it goes; `--json` has every one.
+            const HEAD: usize = 12;
+            const TAIL: usize = 4;
+            let n = r.firings.len();
+            let shown: Vec<_> = if n > HEAD + TAIL + 1 {
+                r.firings[..HEAD]
+                    .iter()
+                    .map(Some)
+                    .chain([None])
+                    .chain(r.firings[n - TAIL..].iter().map(Some))
+                    .collect()
+            } else {
+                r.firings.iter().map(Some).collect()
+            };
+            let fired: Vec<String> = shown
+                .into_iter()
                 .map(|f| {
+                    let Some(f) = f else {
+                        return format!("… {} more (--json lists them) …", n - HEAD - TAIL);
+                    };
                     format!(
                         "after {} {} {} (saves {})",
                         f.after_turn + 1,

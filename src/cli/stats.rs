@@ -75,10 +75,12 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
             n(w.usable),
         ),
     };
-    out.push(format!(
-        "model: {}   window: {window}",
-        r.model.as_deref().unwrap_or("unknown")
-    ));
+    let model = match (&r.model, &r.model_resolved) {
+        (Some(m), Some(real)) => format!("{m} (the alias of {real})"),
+        (Some(m), None) => m.clone(),
+        (None, _) => "unknown".to_string(),
+    };
+    out.push(format!("model: {model}   window: {window}"));
     out.push(String::new());
     out.push(format!("{:<14} {:>10} {:>10}", "", "raw", "projected"));
     for c in Category::ALL {

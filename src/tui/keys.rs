@@ -21,19 +21,22 @@ pub enum Scope {
     AsOf,
     /// The largest events (`L`).
     Largest,
+    /// The tools view (`T`).
+    Tools,
     /// A replay (`--replay`), before the main bindings.
     Replay,
 }
 
 /// Each scope with the title `?` and `man` list its bindings under, in
 /// the order they list them.
-pub const SECTIONS: [(Scope, &str); 9] = [
+pub const SECTIONS: [(Scope, &str); 10] = [
     (Scope::Main, "The panes"),
     (Scope::Global, "Everywhere"),
     (Scope::AsOf, "As of (t)"),
     (Scope::Replay, "A replay (--replay)"),
     (Scope::Detail, "The full text (Enter)"),
     (Scope::Largest, "Where the tokens are (L, O)"),
+    (Scope::Tools, "The tools (T)"),
     (Scope::Simulation, "The simulation (s)"),
     (Scope::Confirm, "A question"),
     (Scope::Help, "The help (?)"),

@@ -22,6 +22,7 @@ pub mod rows;
 pub mod state;
 pub mod terminal;
 pub mod theme;
+pub mod tools;
 pub mod update;
 pub mod user_config;
 pub mod view;
@@ -224,6 +225,7 @@ fn event_loop(
     let panic_after_draw = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW").is_some();
     let mut dirty = true;
     let mut last_tick = Instant::now();
+    let mut last_lock_look = Instant::now() - Duration::from_secs(1);
     loop {
         let mut effects_after = Vec::new();
         for fx in effects.drain(..) {
@@ -346,6 +348,15 @@ fn event_loop(
             && w.changed()
         {
             actions.push(Msg::FilesChanged);
+        }
+        // jp's lock, looked at twice a second: the header says when jp is
+        // mid-query (a write would be refused).
+        if last_lock_look.elapsed() >= Duration::from_millis(500) {
+            last_lock_look = Instant::now();
+            let held = crate::core::store::save::jp_holds(&state.dir);
+            if held != state.jp_lock {
+                actions.push(Msg::LockSeen(held));
+            }
         }
         let ticking = state.status.busy.is_some()
             || state.settings.auto_waiting

@@ -19,6 +19,8 @@ pub enum Msg {
     Terminate,
     /// The conversation's files changed on disk (follow mode).
     FilesChanged,
+    /// Whether jp holds the conversation's lock, when that changed.
+    LockSeen(bool),
     /// A background job finished.
     Done(Box<Done>),
     /// A command, as a key of the key map or a test asks for it.
@@ -82,6 +84,8 @@ pub enum Action {
     ScrollLeft,
     ScrollRight,
     Largest,
+    /// The tools view.
+    Tools,
     /// The system prompt's parts and the tool definitions (`O`).
     Overhead,
     /// Read the conversation again (`r`).

@@ -54,6 +54,11 @@ pub fn run(program: &str, file: &Path) -> Result<(), String> {
     }
     match cmd.status() {
         Ok(s) if s.success() => Ok(()),
+        // The shell's "command not found".
+        Ok(s) if s.code() == Some(127) => Err(format!(
+            "`{program}` was not found: no such program on PATH (set $VISUAL, $EDITOR or \
+             $PAGER to one that is)"
+        )),
         Ok(s) => Err(format!("`{program}` ended with {s}")),
         Err(e) => Err(format!("cannot run `{program}`: {e}")),
     }
@@ -98,6 +103,17 @@ pub fn temp_file(text: &str, extension: &str, read_only: bool) -> std::io::Resul
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_program_that_is_not_there_is_said_to_be_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("x.txt");
+        std::fs::write(&file, "x").unwrap();
+        let e = super::run("jp-inspect-no-such-editor-here", &file).unwrap_err();
+        assert!(e.contains("was not found"), "{e}");
+        let e = super::run("false", &file).unwrap_err();
+        assert!(e.contains("ended with"), "{e}");
+    }
+
     use super::*;
 
     #[test]

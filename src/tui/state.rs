@@ -234,6 +234,8 @@ pub struct State {
     /// What an outside write changed while not following: shown until `r`
     /// reloads.
     pub changed_on_disk: Option<crate::core::ops::changes::Changes>,
+    /// jp holds the conversation's lock (a query is running): writes wait.
+    pub jp_lock: bool,
     /// The workspace's conversations, when the inspector started without
     /// one; `q` in a conversation opened from it comes back here.
     pub picker: Option<super::picker::Picker>,
@@ -296,6 +298,7 @@ impl State {
             quit: false,
             history: UndoHistory::default(),
             changed_on_disk: None,
+            jp_lock: false,
             replay: None,
             picker: None,
             in_picker: false,

@@ -186,7 +186,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
         .collect();
     // Calls hidden, by their request, per overlay.
     let mut items: HashMap<(usize, usize), Item> = HashMap::new();
-    let mut hidden_calls: Vec<(usize, (String, String))> = Vec::new();
+    let mut hidden_calls: Vec<(usize, (String, String), usize)> = Vec::new();
     let mut facts: Vec<Vec<String>> = vec![Vec::new(); entries.len()];
     for (i, e) in conv.events.iter().enumerate() {
         let f = p.fates.get(i).copied().unwrap_or_default();
@@ -212,7 +212,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
                 let (target, key) = call_of(conv, i).unwrap_or_default();
                 facts[by].push(name.to_string());
                 facts[by].extend(target.clone());
-                hidden_calls.push((by, key));
+                hidden_calls.push((by, key, i));
                 let item = items.entry((by, i)).or_insert_with(|| Item {
                     turn: e.turn + 1,
                     tool: name.to_string(),
@@ -323,7 +323,7 @@ fn refetched(
     conv: &Conversation,
     p: &Projection,
     entries: &mut [Entry],
-    hidden: &[(usize, (String, String))],
+    hidden: &[(usize, (String, String), usize)],
 ) {
     let appended: HashMap<usize, usize> =
         conv.compactions().map(|c| (c.position, c.event)).collect();
@@ -339,8 +339,8 @@ fn refetched(
         };
         let keys: Vec<&(String, String)> = hidden
             .iter()
-            .filter(|(b, _)| *b == by)
-            .map(|(_, k)| k)
+            .filter(|(b, _, _)| *b == by)
+            .map(|(_, k, _)| k)
             .collect();
         if keys.is_empty() {
             continue;
@@ -357,6 +357,20 @@ fn refetched(
                 continue;
             };
             if !keys.contains(&&key) {
+                continue;
+            }
+            // The same call with another answer (a test run again after a
+            // fix) brought something new: no re-fetch of what was hidden.
+            let answer = |request: usize| match &conv.events[request].kind {
+                Kind::ToolCallRequest { id, .. } => responses.get(&**id).map(|&r| conv.text(r)),
+                _ => None,
+            };
+            let now = answer(i);
+            let same_answer = hidden
+                .iter()
+                .filter(|(b, k, _)| *b == by && *k == key)
+                .any(|(_, _, earlier)| answer(*earlier) == now);
+            if !same_answer {
                 continue;
             }
             let tokens = responses
@@ -412,5 +426,52 @@ mod tests {
         assert!(names(s, "Fix the precedence grouping please"));
         assert!(!names(s, "src/lexer.rs"));
         assert!(!names(s, "fs_read_file"));
+    }
+
+    /// A call made again after a compaction hid it is a re-fetch when its
+    /// answer is the one hidden, not when the answer is new (a test run
+    /// again after a fix).
+    #[test]
+    fn the_same_answer_again_is_a_refetch_a_new_one_is_not() {
+        use crate::core::compact::projection;
+        use crate::core::store::load::{self, Files};
+        let call = |id: &str, tool: &str, turn_text: &str| {
+            vec![
+                json!({"type": "turn_start", "timestamp": "2026-01-01 00:00:00.0"}),
+                json!({"type": "chat_request", "timestamp": "2026-01-01 00:00:01.0", "content": turn_text}),
+                json!({"type": "tool_call_request", "timestamp": "2026-01-01 00:00:02.0", "id": id,
+                       "name": tool, "arguments": {"path": "src/lib.rs"}}),
+            ]
+        };
+        let answer = |id: &str, text: &str| {
+            json!({"type": "tool_call_response", "timestamp": "2026-01-01 00:00:03.0", "id": id,
+                   "content": text, "is_error": false})
+        };
+        let done =
+            json!({"type": "chat_response", "timestamp": "2026-01-01 00:00:04.0", "message": "ok"});
+        let run = |later: &str| {
+            let mut events = Vec::new();
+            events.extend(call("a", "cargo_test", "one"));
+            events.push(answer("a", "test result: FAILED. 1 failed"));
+            events.push(done.clone());
+            events.push(
+                json!({"type": "compaction", "timestamp": "2026-01-01 00:00:05.0",
+                "from_turn": 0, "to_turn": 0,
+                "tool_calls": {"policy": "strip", "request": true, "response": true}}),
+            );
+            events.extend(call("b", "cargo_test", "two"));
+            events.push(answer("b", later));
+            events.push(done.clone());
+            let files = Files {
+                events: serde_json::to_vec(&events).unwrap(),
+                base_config: None,
+                metadata: None,
+            };
+            let conv = load::parse(std::path::Path::new("t"), files).unwrap();
+            let p = projection::of(&conv);
+            of(&conv, &p).remove(0).fetched_again.len()
+        };
+        assert_eq!(run("test result: FAILED. 1 failed"), 1);
+        assert_eq!(run("test result: ok. 1 passed"), 0);
     }
 }

@@ -25,6 +25,8 @@ pub struct Stats {
     pub turn_count: usize,
     pub view: View,
     pub model: Option<String>,
+    /// The model an alias (`google`) stands for, where it is one.
+    pub model_resolved: Option<String>,
     pub window: Option<WindowReport>,
     pub context: ContextParts,
     pub raw: Tally,
@@ -514,6 +516,9 @@ pub fn stats(
         turn_count: conv.turn_count,
         view,
         model: config::model_id(conv.merged_config()).map(|m| m.to_string()),
+        model_resolved: budget.model.clone().filter(|m| {
+            config::model_id(conv.merged_config()).is_some_and(|id| id.to_string() != *m)
+        }),
         window: WindowReport::of(&budget),
         system_prompt: SystemPrompt {
             tokens: context.system_prompt,

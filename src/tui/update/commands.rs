@@ -142,10 +142,28 @@ pub(super) fn summarize_preview(state: &mut State, fx: &mut Vec<Effect>) {
         return;
     };
     if preview.plan.withheld.is_none() {
-        state.set_status(
-            "the preview's summaries are already made (or it has none)",
-            Level::Info,
-        );
+        let summaries = preview
+            .plan
+            .compactions()
+            .iter()
+            .filter(|c| c.summary.is_some())
+            .count();
+        let said = if summaries == 0 {
+            "S makes a preview's summaries, and this preview has none (no summary in it)"
+                .to_string()
+        } else {
+            format!(
+                "the preview's {} made already: the `{}` summarizer runs here, with no call \
+                 to withhold (S is for a command or LLM summarizer)",
+                if summaries == 1 {
+                    "summary is".to_string()
+                } else {
+                    format!("{summaries} summaries are")
+                },
+                state.settings.config.summarizer.name()
+            )
+        };
+        state.set_status(said, Level::Info);
         return;
     }
     let request = preview.request.clone();
@@ -192,10 +210,8 @@ pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
         return;
     }
     let question = match which {
-        Reset::All => format!(
-            "Remove all {}?",
-            crate::core::fmt::count(count as u64, "compaction")
-        ),
+        Reset::All if count == 1 => "Remove the only compaction?".to_string(),
+        Reset::All => format!("Remove all {count} compactions?"),
         Reset::Auto => format!(
             "Remove {}?",
             crate::core::fmt::count(count as u64, "automatic compaction")
@@ -569,7 +585,7 @@ pub(super) fn largest_key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) 
 
 /// Puts the cursor on an entry's event: its raw event in the raw pane, or
 /// an injected summary in the projected one.
-fn jump_to(state: &mut State, turn: usize, projected: usize, raw: Option<usize>) {
+pub(super) fn jump_to(state: &mut State, turn: usize, projected: usize, raw: Option<usize>) {
     let Some(m) = &state.inspection else {
         return;
     };

@@ -287,6 +287,38 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 }
             }
         }
+        JobResult::ToolsReported(report) => {
+            state.status.busy = None;
+            if let Some(Panel::Tools(v)) = &mut state.panel {
+                v.report = Some(Ok(*report));
+            }
+        }
+        JobResult::HintWritten(done) => {
+            state.status.busy = None;
+            match done {
+                Ok((file, block)) => {
+                    // The configuration is read again, so that what is
+                    // previewed or applied from now on takes the hint.
+                    let mut job = super::reload(state);
+                    if let Job::Load { config, .. } = &mut job {
+                        *config = Some(crate::tui::job::ConfigFile(
+                            state.settings.config_file.clone(),
+                        ));
+                    }
+                    run(state, fx, "reading the configuration again", job);
+                    state.set_status(
+                        format!(
+                            "wrote `{}` into {}: compactions made from now on take it (older ones \
+                             keep what they stored)",
+                            block.lines().collect::<Vec<_>>().join(" "),
+                            file.display()
+                        ),
+                        Level::Info,
+                    );
+                }
+                Err(e) => state.set_status(format!("not written: {e}"), Level::Error),
+            }
+        }
         JobResult::Simulated(runs) => {
             state.status.busy = None;
             if let Some(Panel::Simulation(s)) = &mut state.panel {

@@ -14,6 +14,7 @@ mod jobs;
 mod nav;
 mod picker;
 mod route;
+mod tools;
 
 use super::job::Job;
 use super::msg::{Action, Effect, Msg};
@@ -80,6 +81,7 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             }
         }
         Msg::Terminate => state.quit = true,
+        Msg::LockSeen(held) => state.jp_lock = held,
         Msg::FilesChanged => {
             // "As of" stays in the past; following resumes on return.
             if state.settings.follow && state.as_of.is_none() {
@@ -99,7 +101,7 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
 
 /// Reads the conversation again, the preview kept on top, saying what
 /// changed since the one shown.
-fn reload(state: &State) -> Job {
+pub(super) fn reload(state: &State) -> Job {
     Job::Load {
         dir: state.dir.clone(),
         preview: state
@@ -333,6 +335,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::OpenPager => commands::open_outside(state, super::msg::Opener::Pager, fx),
         Action::OpenEditor => commands::open_outside(state, super::msg::Opener::Editor, fx),
         Action::Largest => commands::open_largest(state, false),
+        Action::Tools => tools::open(state, fx),
         Action::Overhead => commands::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),
         Action::Redo => commands::undo_redo(state, true, fx),

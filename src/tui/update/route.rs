@@ -41,12 +41,21 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     let scope = match &state.panel {
         Some(Panel::Detail(_)) => Scope::Detail,
         Some(Panel::Largest(_)) => Scope::Largest,
+        Some(Panel::Tools(_)) => Scope::Tools,
         Some(Panel::Simulation(_)) => Scope::Simulation,
         Some(Panel::Help { .. }) => {
             // Help scrolls; any other key closes it.
+            // A page is the box's height, less a line kept for context.
+            let page = crate::tui::view::overlays::help_page(state)
+                .saturating_sub(1)
+                .max(1) as isize;
             match keys::lookup(Scope::Help, &k) {
-                Some(Action::Down) => scroll_help(state, 3),
-                Some(Action::Up) => scroll_help(state, -3),
+                Some(Action::Down) => scroll_help(state, 1),
+                Some(Action::Up) => scroll_help(state, -1),
+                Some(Action::PageDown) => scroll_help(state, page),
+                Some(Action::PageUp) => scroll_help(state, -page),
+                Some(Action::Top) => scroll_help(state, isize::MIN / 2),
+                Some(Action::Bottom) => scroll_help(state, isize::MAX / 2),
                 Some(Action::ForceQuit) => state.quit = true,
                 _ => state.panel = None,
             }
@@ -86,6 +95,9 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     }
     if scope == Scope::Largest {
         return commands::largest_key(state, cmd, fx);
+    }
+    if scope == Scope::Tools {
+        return super::tools::key(state, cmd, fx);
     }
     super::command(state, cmd, fx);
 }

@@ -99,6 +99,10 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         (0, mode),
         (0, follow),
     ];
+    if state.jp_lock {
+        // Kept at any width: a write now would be refused.
+        segments.insert(2, (0, Span::styled("jp holds the lock", t.error())));
+    }
     if let Some(a) = &state.as_of
         && let Some(p) = a.point()
     {
@@ -128,15 +132,20 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
                 Some(crate::core::cost::Break::Expired) => " · cache expired",
                 None => "",
             };
+            // The cost stays at any width; what the cache did, where
+            // there is room for it.
             segments.insert(
                 2,
+                (0, Span::raw(format!("{}{broke}", cost.unit.format(b.cost)))),
+            );
+            segments.insert(
+                3,
                 (
                     3,
                     Span::raw(format!(
-                        "cached {} · wrote {} · {}{broke}",
+                        "cached {} · wrote {}",
                         human_tokens(b.read),
                         human_tokens(b.written + b.uncached),
-                        cost.unit.format(b.cost)
                     )),
                 ),
             );
@@ -321,6 +330,17 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                 vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
             }
             Some(Panel::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
+            Some(Panel::Tools(v)) => match (&v.write, &v.calls) {
+                (Some(_), _) => vec![("y", "write"), ("n", "don't"), ("Tab", "another file")],
+                (None, Some(_)) => vec![("j/k", "move"), ("Enter", "jump to it"), ("Esc", "back")],
+                (None, None) => vec![
+                    ("j/k", "move"),
+                    ("Tab", "sort"),
+                    ("Enter", "calls"),
+                    ("a", "write hint"),
+                    ("Esc", "close"),
+                ],
+            },
             Some(Panel::Largest(l)) => {
                 let enter = match l.entries.get(l.cursor).map(|e| &e.origin) {
                     Some(crate::tui::largest::Origin::Overhead(_)) => "open it",

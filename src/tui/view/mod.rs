@@ -8,10 +8,11 @@ mod gauge;
 mod largest;
 
 mod list;
-pub(crate) mod overlays;
+pub mod overlays;
 mod panes;
 mod picker;
 mod simulation;
+mod tools;
 pub mod why;
 
 use super::layout;
@@ -85,6 +86,11 @@ pub fn draw(frame: &mut Frame, state: &State) {
             let body =
                 ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
             largest::draw(frame, body, l, state);
+        }
+        Some(Panel::Tools(v)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            tools::draw(frame, body, v, state);
         }
         Some(Panel::Simulation(sim)) => {
             let body = ratatui::layout::Rect::new(

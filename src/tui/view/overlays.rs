@@ -88,6 +88,12 @@ fn help_boxes(area: Rect) -> (Rect, Rect) {
 
 /// The farthest the help scrolls on a `width` × `height` screen: shared by
 /// drawing and by the keys, so scrolling past the end moves nothing.
+/// The rows of help one screen shows.
+pub fn help_page(state: &State) -> usize {
+    let (_, inner) = help_boxes(Rect::new(0, 0, state.width, state.height));
+    inner.height as usize
+}
+
 pub fn help_max_scroll(state: &State) -> usize {
     let (_, inner) = help_boxes(Rect::new(0, 0, state.width, state.height));
     let w = inner.width.max(1) as usize;

@@ -86,20 +86,34 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         area.width,
         1,
     );
-    let keys = [
-        ("type", "filter"),
-        ("↑/↓", "move"),
-        ("Enter", "open"),
-        ("Tab", "sort"),
-        ("Esc", "clear"),
-        ("q", "quit"),
-        ("?", "help"),
-        ("/", "type q or ?"),
-    ];
+    // Once a filter has text (or `/` was pressed) `q` and `?` type into
+    // it: the bar says what quits and helps then.
+    let typing = p.typing || !p.filter.is_empty();
+    let keys: &[(&str, &str)] = if typing {
+        &[
+            ("type", "filter"),
+            ("↑/↓", "move"),
+            ("Enter", "open"),
+            ("Tab", "sort"),
+            ("Esc", "clear the filter"),
+            ("Ctrl-C", "quit"),
+        ]
+    } else {
+        &[
+            ("type", "filter"),
+            ("↑/↓", "move"),
+            ("Enter", "open"),
+            ("Tab", "sort"),
+            ("Esc", "clear"),
+            ("q", "quit"),
+            ("?", "help"),
+            ("/", "type q or ?"),
+        ]
+    };
     let mut spans = Vec::new();
     let mut used = 0;
-    for (k, what) in keys {
-        used += k.len() + what.len() + 3;
+    for &(k, what) in keys {
+        used += k.chars().count() + what.chars().count() + 3;
         if used > width {
             break;
         }
