@@ -153,7 +153,10 @@ fn the_simulation_chart_draws_each_run_and_its_overflows_and_cost() {
         // What the provider bills, with jp's prompt cache, where it is
         // known (the demo's model is priced).
         let billed = r["billed"]["total"].as_f64().expect("a billed run");
-        assert!((bar(policy, group, 1) - billed).abs() < 1e-6, "{policy} {group}");
+        assert!(
+            (bar(policy, group, 1) - billed).abs() < 1e-6,
+            "{policy} {group}"
+        );
     }
 }
 
