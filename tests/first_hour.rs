@@ -3,14 +3,7 @@
 
 mod common;
 
-fn run_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    common::binary()
-        .args(args)
-        .current_dir(dir)
-        .env("JP_USER_DATA_DIR", dir.join("no-user-data"))
-        .output()
-        .unwrap()
-}
+use common::run_in;
 
 #[test]
 fn a_misspelt_command_is_named_with_the_one_meant() {

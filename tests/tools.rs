@@ -9,14 +9,7 @@ use std::path::Path;
 
 const DEMO_ID: &str = "17944860430";
 
-fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    common::binary()
-        .args(args)
-        .current_dir(dir)
-        .env("JP_USER_DATA_DIR", dir.join("no-user-data"))
-        .output()
-        .unwrap()
-}
+use common::run_in;
 
 fn events(conv: &Path) -> Vec<Value> {
     serde_json::from_str(&fs::read_to_string(conv.join("events.json")).unwrap()).unwrap()

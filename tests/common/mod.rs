@@ -203,3 +203,13 @@ pub fn compaction_ranges(events: &[serde_json::Value]) -> Vec<(u64, u64)> {
         })
         .collect()
 }
+
+/// The binary run in `dir` with `args`, jp's user data kept inside it.
+pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    binary()
+        .args(args)
+        .current_dir(dir)
+        .env("JP_USER_DATA_DIR", dir.join("no-user-data"))
+        .output()
+        .unwrap()
+}

@@ -551,14 +551,11 @@ pub(super) fn largest_key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) 
     let Some(Panel::Largest(l)) = &mut state.panel else {
         return;
     };
-    let last = l.entries.len().saturating_sub(1);
+    if let Some(to) = super::nav::list_move(l.cursor, l.entries.len(), page, cmd) {
+        l.cursor = to;
+        return;
+    }
     match cmd {
-        Action::Down => l.cursor = (l.cursor + 1).min(last),
-        Action::Up => l.cursor = l.cursor.saturating_sub(1),
-        Action::PageDown => l.cursor = (l.cursor + page).min(last),
-        Action::PageUp => l.cursor = l.cursor.saturating_sub(page),
-        Action::Top => l.cursor = 0,
-        Action::Bottom => l.cursor = last,
         Action::OpenDetail => {
             let Some(e) = l.entries.get(l.cursor).cloned() else {
                 return;

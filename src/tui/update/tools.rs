@@ -63,14 +63,11 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         return;
     }
     if let Some(c) = &mut v.calls {
-        let last = c.calls.len().saturating_sub(1);
+        if let Some(to) = super::nav::list_move(c.cursor, c.calls.len(), page, cmd) {
+            c.cursor = to;
+            return;
+        }
         match cmd {
-            Action::Down => c.cursor = (c.cursor + 1).min(last),
-            Action::Up => c.cursor = c.cursor.saturating_sub(1),
-            Action::PageDown => c.cursor = (c.cursor + page).min(last),
-            Action::PageUp => c.cursor = c.cursor.saturating_sub(page),
-            Action::Top => c.cursor = 0,
-            Action::Bottom => c.cursor = last,
             Action::OpenDetail => {
                 let Some(call) = c.calls.get(c.cursor).cloned() else {
                     return;
@@ -85,14 +82,11 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         }
         return;
     }
-    let last = v.rows().len().saturating_sub(1);
+    if let Some(to) = super::nav::list_move(v.cursor, v.rows().len(), page, cmd) {
+        v.cursor = to;
+        return;
+    }
     match cmd {
-        Action::Down => v.cursor = (v.cursor + 1).min(last),
-        Action::Up => v.cursor = v.cursor.saturating_sub(1),
-        Action::PageDown => v.cursor = (v.cursor + page).min(last),
-        Action::PageUp => v.cursor = v.cursor.saturating_sub(page),
-        Action::Top => v.cursor = 0,
-        Action::Bottom => v.cursor = last,
         Action::SwitchPane | Action::SwitchPaneBack => {
             // The cursor stays on the tool it was on.
             let on = v.selected().map(|t| t.name.clone());
