@@ -24,7 +24,7 @@ pub fn main() -> i32 {
         crate::core::store::host::use_jp_config(init.config.clone());
     }
     // The shell asking for completions is answered before anything else.
-    cli::complete::answer_the_shell();
+    cli::shell::answer_the_shell();
     let args = match Cli::try_parse() {
         Ok(args) => args,
         Err(e) => {

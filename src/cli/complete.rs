@@ -12,25 +12,6 @@ use std::ffi::OsStr;
 /// The variable the registered script sets when it asks for completions.
 pub const VAR: &str = "JP_INSPECT_COMPLETE";
 
-/// Answers the shell and exits, when it is the shell asking.
-pub fn answer_the_shell() {
-    clap_complete::CompleteEnv::with_factory(<super::args::Cli as clap::CommandFactory>::command)
-        .var(VAR)
-        .complete();
-}
-
-/// The registration script for `shell` (what `completions` prints).
-pub fn registration(shell: clap_complete::Shell) -> std::io::Result<Vec<u8>> {
-    let name = shell.to_string();
-    let shells = clap_complete::env::Shells::builtins();
-    let completer = shells
-        .completer(&name)
-        .ok_or_else(|| std::io::Error::other(format!("no completion for {name}")))?;
-    let mut out = Vec::new();
-    completer.write_registration(VAR, "jp-inspect", "jp-inspect", "jp-inspect", &mut out)?;
-    Ok(out)
-}
-
 /// The conversations of the workspace found from the current directory
 /// that start with what was typed: ids, then slugs.
 pub fn conversations(current: &OsStr) -> Vec<CompletionCandidate> {

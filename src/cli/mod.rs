@@ -17,6 +17,7 @@ mod policy;
 mod reprint;
 mod request;
 mod reset;
+pub mod shell;
 mod show;
 mod show_json;
 mod simulate;
@@ -83,7 +84,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Completions { shell } => {
             // The script asks jp-inspect at each Tab, so CONV completes to
             // the workspace's conversations.
-            let script = complete::registration(shell)?;
+            let script = shell::registration(shell)?;
             std::io::Write::write_all(&mut std::io::stdout(), &script)?;
             Ok(())
         }

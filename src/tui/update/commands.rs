@@ -372,7 +372,7 @@ pub(super) fn toggle_as_of(state: &mut State, fx: &mut Vec<Effect>) {
 
 /// `]`/`[` in "as of" mode: the next or previous request.
 pub(super) fn step_request(state: &mut State, by: isize, fx: &mut Vec<Effect>) {
-    go_to_request(
+    super::requests::go_to_request(
         state,
         |a| {
             Some(
@@ -383,37 +383,6 @@ pub(super) fn step_request(state: &mut State, by: isize, fx: &mut Vec<Effect>) {
         },
         fx,
     );
-}
-
-/// "As of" the request `target` picks (`None`: there is none, said).
-pub(super) fn go_to_request(
-    state: &mut State,
-    target: impl Fn(&crate::tui::state::AsOf) -> Option<usize>,
-    fx: &mut Vec<Effect>,
-) {
-    let Some(a) = &state.as_of else {
-        return;
-    };
-    let Some(k) = target(a) else {
-        state.set_status(
-            "no compaction that way: the curve marks each one",
-            Level::Info,
-        );
-        return;
-    };
-    let (Some(a), Some(m)) = (&mut state.as_of, &state.inspection) else {
-        return;
-    };
-    a.current = k.min(a.points.len().saturating_sub(1));
-    let Some(end) = a.point().map(|p| p.raw_index) else {
-        return;
-    };
-    let job = Job::AsOf {
-        conv: m.conv.clone(),
-        end,
-        view: state.settings.view,
-    };
-    run(state, fx, "projecting", job);
 }
 
 /// `u` / `Ctrl-R`: writes the inverse of the last write this session made
@@ -551,7 +520,7 @@ pub(super) fn largest_key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) 
     let Some(Panel::Largest(l)) = &mut state.panel else {
         return;
     };
-    if let Some(to) = super::nav::list_move(l.cursor, l.entries.len(), page, cmd) {
+    if let Some(to) = super::cursor::list_move(l.cursor, l.entries.len(), page, cmd) {
         l.cursor = to;
         return;
     }

@@ -190,7 +190,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
             match text.trim().parse::<usize>() {
                 Ok(k) if (1..=n).contains(&k) => {
                     state.input = None;
-                    super::commands::go_to_request(state, |_| Some(k - 1), fx);
+                    super::requests::go_to_request(state, |_| Some(k - 1), fx);
                 }
                 _ => {
                     if let Some(input) = &mut state.input {

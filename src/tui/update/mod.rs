@@ -9,10 +9,12 @@
 //! - `jobs`: what to do with a finished job.
 
 mod commands;
+mod cursor;
 mod input;
 mod jobs;
 mod nav;
 mod picker;
+mod requests;
 mod route;
 mod tools;
 
@@ -260,18 +262,18 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                 input::open_input(state, super::state::InputKind::Request);
             }
         }
-        Action::FirstRequest => commands::go_to_request(state, |_| Some(0), fx),
+        Action::FirstRequest => requests::go_to_request(state, |_| Some(0), fx),
         Action::LastRequest => {
-            commands::go_to_request(state, |a| a.points.len().checked_sub(1), fx)
+            requests::go_to_request(state, |a| a.points.len().checked_sub(1), fx)
         }
-        Action::NextCompaction => commands::go_to_request(
+        Action::NextCompaction => requests::go_to_request(
             state,
             |a| {
                 (a.current + 1..a.points.len()).find(|&k| !a.points[k].compactions_since.is_empty())
             },
             fx,
         ),
-        Action::PrevCompaction => commands::go_to_request(
+        Action::PrevCompaction => requests::go_to_request(
             state,
             |a| {
                 (0..a.current)

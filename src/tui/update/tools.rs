@@ -63,7 +63,7 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         return;
     }
     if let Some(c) = &mut v.calls {
-        if let Some(to) = super::nav::list_move(c.cursor, c.calls.len(), page, cmd) {
+        if let Some(to) = super::cursor::list_move(c.cursor, c.calls.len(), page, cmd) {
             c.cursor = to;
             return;
         }
@@ -82,7 +82,7 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         }
         return;
     }
-    if let Some(to) = super::nav::list_move(v.cursor, v.rows().len(), page, cmd) {
+    if let Some(to) = super::cursor::list_move(v.cursor, v.rows().len(), page, cmd) {
         v.cursor = to;
         return;
     }
