@@ -101,6 +101,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
         },
         active: args.active,
         demo: demo.as_ref().map(|d| d.conversation_dir.clone()),
+        allow_linked: args.allow_linked_storage,
     };
     if let Some(command) = args.command {
         return cli::run(&ctx, command);
@@ -178,6 +179,17 @@ fn run(args: Cli) -> anyhow::Result<()> {
         None
     };
     let replay_dir = replay.as_ref().map(|r| r.dir.clone());
+    let reach = crate::tui::state::Reach {
+        workspace: ctx.workspace().ok().flatten().map(|w| w.root),
+        // A replay writes only its own copy.
+        refused: match replay {
+            Some(_) => None,
+            None => ctx
+                .check_reach(args.conv.as_deref())
+                .err()
+                .map(|e| e.to_string()),
+        },
+    };
     let result = crate::tui::run(
         crate::tui::Options {
             dir,
@@ -188,6 +200,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
             follow: args.follow,
             notice,
             replay: replay_state,
+            reach,
         },
         replay,
     );

@@ -20,14 +20,21 @@ fn compactions(dir: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// The Bear conversation (12 turns) in a workspace, or the demo without
-/// `../shared`.
+/// The Bear conversation (12 turns) in a workspace, or without `../shared`
+/// the demo with its compactions taken out (its own authored summary of
+/// turns 2..5 would stand where these tests write theirs).
 fn conversation() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = common::fixture_conversations()
+    match common::fixture_conversations()
         .into_iter()
         .find(|d| d.ends_with("17728322628-bear-mcp-server-design-review"))
-        .unwrap_or_else(common::demo);
-    common::workspace_with(&dir)
+    {
+        Some(dir) => common::workspace_with(&dir),
+        None => {
+            let (ws, conv) = common::workspace_with(&common::demo());
+            common::edit_events(&conv, |ev| ev.retain(|e| e["type"] != "compaction"));
+            (ws, conv)
+        }
+    }
 }
 
 const TEXT: &str = "We agreed the MCP server stays read-only; tags come from the note.";

@@ -364,7 +364,6 @@ fn a_config_tree_at_its_bounds_costs_little_and_says_why_it_stopped() {
         "stats with 64 x 1 MiB of config: {took:?}, {} MB",
         rss / 1024
     );
-    assert!(took < Duration::from_secs(3), "{took:?}");
     assert!(rss < 400 * 1024, "{rss} KiB");
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);

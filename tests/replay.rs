@@ -26,6 +26,7 @@ fn replaying(dir: std::path::PathBuf, state: ReplayState) -> jp_inspect::tui::Op
         follow: false,
         notice: None,
         replay: Some(state),
+        reach: Default::default(),
     }
 }
 

@@ -23,7 +23,17 @@ Exit codes: 0 ok, 1 error, 2 usage.";
 pub const FOUND_FROM_HERE: &str = "\u{1}found from here";
 
 #[derive(Debug, Parser)]
-#[command(name = "jp-inspect", version, after_help = AFTER_HELP)]
+#[command(
+    name = "jp-inspect",
+    version,
+    about = "Inspect a jp conversation: the events, the view the model receives, and its compactions",
+    long_about = "Opens a conversation of the jp CLI and shows, side by side, the raw event \
+                  stream and the projected view the model actually receives after compaction \
+                  overlays. Previews, applies and resets compactions, manual ones and the \
+                  automatic ones of RFD D50 (with the staged policy). Every operation of the \
+                  inspector is also a command, for scripts, with --json.",
+    after_help = AFTER_HELP
+)]
 pub struct Cli {
     /// The conversation to open.
     #[arg(conflicts_with = "active")]
@@ -75,6 +85,12 @@ pub struct Cli {
     /// (its `last_activated_at`).
     #[arg(long, global = true)]
     pub active: bool,
+
+    /// Write a conversation found through a `.jp` that is a link out of
+    /// its workspace (refused otherwise: a cloned workspace can point it
+    /// at another's conversations).
+    #[arg(long, global = true)]
+    pub allow_linked_storage: bool,
 
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -22,6 +22,9 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         return Err(super::UsageError("give either CONV or --active, not both".into()).into());
     }
     let dir = ctx.resolve(args.conv.as_deref())?;
+    if !args.dry_run {
+        ctx.check_reach(args.conv.as_deref())?;
+    }
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let auto_config = args.configured.config(&conv)?;

@@ -100,6 +100,9 @@ pub struct Context {
     pub active: bool,
     /// `--demo`: the copy of the demo conversation a missing CONV stands for.
     pub demo: Option<PathBuf>,
+    /// `--allow-linked-storage`: write through a `.jp` that links out of
+    /// its workspace.
+    pub allow_linked: bool,
 }
 
 impl Context {
@@ -138,6 +141,28 @@ impl Context {
             named.push(None);
         }
         named
+    }
+
+    /// [`Context::resolve`] for a command that writes: a conversation found
+    /// through a `.jp` that links out of the workspace is refused
+    /// ([`crate::core::ops::reach`]) unless its path was typed or the
+    /// person allowed it.
+    pub fn resolve_to_write(&self, query: Option<&str>) -> crate::core::Result<PathBuf> {
+        let dir = self.resolve(query)?;
+        self.check_reach(query)?;
+        Ok(dir)
+    }
+
+    /// Refuses writing where `query` (None: --active, --demo, every
+    /// conversation) is found through a `.jp` linked out of the workspace.
+    pub fn check_reach(&self, query: Option<&str>) -> crate::core::Result<()> {
+        use crate::core::ops::reach::{Named, check};
+        let named = match (query, &self.demo) {
+            (Some(q), _) if resolve::names_a_path(q) => Named::Path,
+            (None, Some(_)) if !self.active => Named::Path,
+            _ => Named::Workspace,
+        };
+        check(self.workspace()?.as_ref(), named, self.allow_linked)
     }
 
     pub fn load(&self, query: Option<&str>) -> crate::core::Result<Conversation> {

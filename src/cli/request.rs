@@ -61,13 +61,13 @@ pub fn run(ctx: &Context, args: RequestArgs) -> anyhow::Result<()> {
             "notes": notes,
         }));
     }
-    eprintln!(
+    super::output::say_err(&format!(
         "{}: {at}, as jp's {} code builds it for {model}",
         conv.display_id(),
         provider.name()
-    );
+    ));
     for n in &notes {
-        eprintln!("note: {n}");
+        super::output::say_err(&format!("note: {n}"));
     }
     println!("{}", serde_json::to_string_pretty(&body)?);
     Ok(())

@@ -53,6 +53,14 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         AutoConfig::default().apply_file(file)?;
     }
     let ws = ctx.workspace()?;
+    if !args.dry_run {
+        if args.convs.is_empty() {
+            ctx.check_reach(None)?;
+        }
+        for c in &args.convs {
+            ctx.check_reach(Some(c))?;
+        }
+    }
     let mut tracked = Tracker::default();
     let mut conversations: Vec<PathBuf> = ws
         .as_ref()

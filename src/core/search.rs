@@ -3,6 +3,7 @@
 //! places of every match, for highlighting.
 
 use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind;
 use std::ops::Range;
 
 /// A search query, ready to match.
@@ -69,21 +70,30 @@ impl Needle {
     }
 }
 
-/// Raw events whose text (or raw JSON for events without text) contains
-/// `query`, smart-case: any case unless the query has a capital.
+/// Raw events whose line, as the panes show it, contains `query`,
+/// smart-case: any case unless the query has a capital.
 pub fn events_matching(conv: &Conversation, query: &str) -> Vec<usize> {
     let needle = Needle::new(query);
     (0..conv.events.len())
-        .filter(|&i| {
-            let text = conv.text(i);
-            let hay = if text.is_empty() {
-                conv.raw(i).to_string()
-            } else {
-                text
-            };
-            needle.matches(&hay)
-        })
+        .filter(|&i| needle.matches(&searchable(conv, i)))
         .collect()
+}
+
+/// Everything an event's line shows: its kind, a tool call's name, and its
+/// text decoded (a call's arguments, a result's content), or its decoded
+/// JSON for an event without text (a config delta, a compaction).
+pub fn searchable(conv: &Conversation, i: usize) -> String {
+    let text = conv.text(i);
+    let body = if text.is_empty() {
+        conv.plain(i).to_string()
+    } else {
+        text
+    };
+    let kind = &conv.events[i].kind;
+    match kind {
+        Kind::ToolCallRequest { name, .. } => format!("{} {name} {body}", kind.label()),
+        _ => format!("{} {body}", kind.label()),
+    }
 }
 
 #[cfg(test)]

@@ -21,9 +21,21 @@ fn stand_in(c: char) -> Option<Cow<'static, str>> {
         | '\u{202a}'..='\u{202e}'
         | '\u{2066}'..='\u{2069}'
         | '\u{200e}'
-        | '\u{200f}' => Some(Cow::Owned(format!("\\u{{{:x}}}", c as u32))),
+        | '\u{200f}'
+        | '\u{61c}' => Some(Cow::Owned(format!("\\u{{{:x}}}", c as u32))),
         _ => None,
     }
+}
+
+/// The one-column stand-in for `c` in a terminal cell, if it needs one:
+/// a C0 control's picture, else `�`.
+pub fn cell_stand_in(c: char) -> Option<char> {
+    stand_in(c)?;
+    Some(match c {
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+        '\u{7f}' => '␡',
+        _ => '\u{fffd}',
+    })
 }
 
 fn map(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
@@ -71,6 +83,11 @@ mod tests {
         assert_eq!(visible("a\r\nb\u{0}"), "a␍\nb␀");
         assert_eq!(visible("\u{9b}2J"), "\\u{9b}2J");
         assert_eq!(visible("abc\u{202e}def"), "abc\\u{202e}def");
+        // ARABIC LETTER MARK reorders text as the overrides do.
+        assert_eq!(visible("a\u{61c}b"), "a\\u{61c}b");
+        assert_eq!(cell_stand_in('\u{1b}'), Some('␛'));
+        assert_eq!(cell_stand_in('\u{202e}'), Some('\u{fffd}'));
+        assert_eq!(cell_stand_in('a'), None);
     }
 
     #[test]

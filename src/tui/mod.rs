@@ -57,11 +57,14 @@ pub struct Options {
     /// A replay is being written into `dir`: follow it with automatic
     /// compaction on.
     pub replay: Option<state::ReplayState>,
+    /// The workspace it was started in, and whether writes are refused.
+    pub reach: state::Reach,
 }
 
 impl Options {
     /// Start in the picker over `root`'s `listings`, with nothing else set.
     pub fn picker(root: PathBuf, listings: Vec<crate::core::ops::catalog::Listing>) -> Options {
+        let root_of_picker = root.clone();
         Options {
             dir: PathBuf::new(),
             picker: Some((root, listings)),
@@ -71,6 +74,7 @@ impl Options {
             follow: false,
             notice: None,
             replay: None,
+            reach: state::Reach::of_workspace(&root_of_picker),
         }
     }
 }
@@ -82,6 +86,7 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
     let mut state = State::new(opts.dir.clone(), AutoConfig::default(), opts.window, theme);
     state.settings.config_file = opts.config_file.clone();
     state.settings.mode_override = opts.mode;
+    state.settings.reach = opts.reach.clone();
     let mut effects = update::update(&mut state, Msg::Resize(size.0, size.1));
     if let Some((root, listings)) = opts.picker {
         state.picker = Some(picker::Picker::new(root, listings));

@@ -67,6 +67,31 @@ pub struct Settings {
     /// A new turn came while jp held its lock: automatic compaction runs
     /// once jp lets go (checked at every tick until then).
     pub auto_waiting: bool,
+    /// The workspace the inspector was started in, and whether its writes
+    /// are refused.
+    pub reach: Reach,
+}
+
+/// The workspace the inspector was started in (the current directory's, or
+/// `--workspace`): the one whose `.jp/config.toml` a hint is written into,
+/// never one found from a conversation's folder. `refused` says why no
+/// write is made, when its `.jp` links out of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    pub workspace: Option<PathBuf>,
+    pub refused: Option<String>,
+}
+
+impl Reach {
+    /// Started in the workspace at `root`, its conversations found
+    /// through its `.jp`.
+    pub fn of_workspace(root: &std::path::Path) -> Reach {
+        let ws = crate::core::store::workspace::Workspace::at(root);
+        Reach {
+            refused: crate::core::ops::reach::refusal(&ws),
+            workspace: Some(root.to_path_buf()),
+        }
+    }
 }
 
 /// The status line: the last message and the job in progress.
@@ -293,6 +318,7 @@ impl State {
                 boundaries: Default::default(),
                 withheld: Default::default(),
                 auto_waiting: false,
+                reach: Reach::default(),
             },
             status: Status::default(),
             quit: false,
@@ -400,7 +426,9 @@ impl State {
             let (b, _, _) = m
                 .layout
                 .cells(self.nav.cursor.min(m.layout.rows().saturating_sub(1)));
-            let at_end = self.nav.cursor + 1 >= m.layout.rows();
+            // On the last turn, or not moved since it opened: following
+            // keeps to the newest turn, as `tail -f` does.
+            let at_end = b + 1 >= m.layout.blocks() || self.nav.cursor == 0;
             (
                 b,
                 self.nav.cursor - m.layout.offsets.get(b).copied().unwrap_or(0),

@@ -163,15 +163,29 @@ pub fn calls_of(conv: &Conversation, tool: &str) -> Vec<Call> {
         .collect()
 }
 
-/// The config files a hint may be written into: the workspace's jp
-/// config, then the user's own jp config.
-pub fn hint_files(conv_dir: &std::path::Path) -> Vec<PathBuf> {
+/// The config files a hint may be written into: the `.jp/config.toml` of
+/// the workspace the inspector was started in, then the user's own jp
+/// config. Never a workspace found by walking up from a conversation's
+/// folder (a cloned workspace may plant a `.jp` there), never through a
+/// link, and named by its real path, as the question shows it.
+pub fn hint_files(workspace: Option<&std::path::Path>) -> Vec<PathBuf> {
+    let no_link = |p: &std::path::Path| {
+        std::fs::symlink_metadata(p).map_or(true, |m| !m.file_type().is_symlink())
+    };
     let mut files = Vec::new();
-    if let Some(ws) = crate::core::store::workspace::Workspace::find(conv_dir) {
-        files.push(ws.root.join(".jp/config.toml"));
+    if let Some(root) = workspace.and_then(|r| std::fs::canonicalize(r).ok()) {
+        let storage = root.join(crate::core::store::workspace::STORAGE_DIR);
+        let file = storage.join("config.toml");
+        if std::fs::symlink_metadata(&storage).is_ok_and(|m| m.is_dir()) && no_link(&file) {
+            files.push(file);
+        }
     }
     if let Some(dir) = crate::core::store::jp_config::user_global_dir() {
-        files.push(dir.join("config.toml"));
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        let file = dir.join("config.toml");
+        if no_link(&file) {
+            files.push(file);
+        }
     }
     files
 }

@@ -37,6 +37,8 @@ impl Harness {
             Theme::new(color),
         );
         state.settings.clock = timestamp::parse("2026-11-20 09:00:00");
+        // Started in the demo's workspace, as `--demo` starts it.
+        state.settings.reach.workspace = Some(demo.workspace.path().to_path_buf());
         let mut h = Harness {
             _files: Box::new(demo),
             state,

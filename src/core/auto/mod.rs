@@ -76,6 +76,40 @@ pub fn config_from(
 /// settings, model, tools, system prompt), one notice saying what and that
 /// jp's is used; none when they agree or jp handed nothing over.
 pub fn differences_from_jp(dir: &Path) -> Vec<String> {
+    // jp's configuration is handed over once, and the files a conversation
+    // reads are its workspace's and silo's: one comparison per tree, not
+    // one per conversation (a large tree would be parsed whole each time).
+    static SAID: std::sync::OnceLock<PerTree> = std::sync::OnceLock::new();
+    if crate::core::store::host::jp_config().is_none() {
+        return Vec::new();
+    }
+    SAID.get_or_init(PerTree::default)
+        .get_or(dir, compare_with_jp)
+}
+
+/// A config tree: a workspace's `.jp` and its silo.
+type Tree = (Option<std::path::PathBuf>, Option<std::path::PathBuf>);
+
+/// What was said of each config tree.
+#[derive(Default)]
+struct PerTree(std::sync::Mutex<std::collections::HashMap<Tree, Vec<String>>>);
+
+impl PerTree {
+    /// What `compare` says of `dir`'s tree, asked once per tree.
+    fn get_or(&self, dir: &Path, compare: impl FnOnce(&Path) -> Vec<String>) -> Vec<String> {
+        let tree = crate::core::store::jp_config::storage_of(dir);
+        if let Some(known) = self.0.lock().ok().and_then(|m| m.get(&tree).cloned()) {
+            return known;
+        }
+        let found = compare(dir);
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(tree, found.clone());
+        }
+        found
+    }
+}
+
+fn compare_with_jp(dir: &Path) -> Vec<String> {
     use crate::core::store::host::{TreeFacts, jp_config};
     let Some(jp) = jp_config() else {
         return Vec::new();
@@ -159,4 +193,33 @@ pub fn write_summaries(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PerTree;
+    use std::cell::Cell;
+
+    /// jp's configuration is compared once per config tree, whatever the
+    /// number of conversations read from it.
+    #[test]
+    fn jps_configuration_is_compared_once_per_tree() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = |ws: &str, c: &str| {
+            let d = tmp.path().join(ws).join(".jp/conversations").join(c);
+            std::fs::create_dir_all(&d).unwrap();
+            d
+        };
+        let asked = Cell::new(0);
+        let said = PerTree::default();
+        let compare = |_: &std::path::Path| {
+            asked.set(asked.get() + 1);
+            vec![format!("said {}", asked.get())]
+        };
+        for c in ["17000000001", "17000000002", "17000000003"] {
+            assert_eq!(said.get_or(&dir("a", c), compare), ["said 1"]);
+        }
+        assert_eq!(said.get_or(&dir("b", "17000000001"), compare), ["said 2"]);
+        assert_eq!(asked.get(), 2);
+    }
 }

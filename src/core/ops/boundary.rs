@@ -43,6 +43,13 @@ pub fn compact_at_boundary(
 ) -> Result<Boundary> {
     match plan_at_boundary(conv, config, at, summarizer)? {
         Boundary::WouldFire(plan) if !at.dry_run => {
+            if let Some(why) = save::copies_part(dir) {
+                return Ok(Boundary::Skipped(format!(
+                    "not written: jp's two copies of this conversation are not one \
+                     conversation ({why}); a workspace sharing this one's .jp/.id shares jp's \
+                     user-local folder"
+                )));
+            }
             let mut edit = plan.edit();
             edit.basis = Some(Basis::of(conv));
             save::apply(dir, &edit)?;

@@ -107,7 +107,12 @@ pub fn measure(point: &Point, timeout: std::time::Duration) -> Result<Measuremen
         Provider::of_model(model).ok_or_else(|| CountError::UnknownProvider(model.to_string()))?;
     let mut ep = Endpoint::of(provider, &providers::user_config()?);
     ep.timeout = timeout;
-    let key = ep.key()?;
+    let key = ep.key().map_err(|mut e| {
+        e.message.push_str(
+            "; set it to ask the provider, or count with --offline (OpenAI's tokenizer, no key)",
+        );
+        e
+    })?;
     let measured = providers::count::count(&ep, &key, model.name(), &point.request)?;
     Ok(Measurement {
         provider,

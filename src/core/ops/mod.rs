@@ -11,6 +11,7 @@ pub mod cost;
 pub mod count;
 mod plan;
 mod preview;
+pub mod reach;
 pub mod replay;
 mod report;
 mod rules;

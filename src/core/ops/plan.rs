@@ -56,13 +56,32 @@ impl Addition {
 
     /// What it does to the estimate, in words, when it raises it: a rule
     /// lighter than an earlier compaction over the same turns wins there.
+    /// Only a compaction that overlaps an earlier one can let anything
+    /// back in; a summary longer than the turns it replaces simply adds.
     pub fn raises(&self) -> Option<String> {
-        (self.effect.saved < 0).then(|| {
-            format!(
-                "raises the estimate by {}: it lets back in what an earlier compaction of turns {} took out",
-                crate::core::fmt::count(self.effect.saved.unsigned_abs(), "token"),
-                self.overlaps.unwrap_or_else(|| self.range()).human()
-            )
+        if self.effect.saved >= 0 {
+            return None;
+        }
+        let tokens = crate::core::fmt::count(self.effect.saved.unsigned_abs(), "token");
+        Some(match self.overlaps {
+            Some(earlier) => format!(
+                "raises the estimate by {tokens}: it lets back in what an earlier compaction \
+                 of turns {} took out",
+                earlier.human()
+            ),
+            None => {
+                let range = self.range();
+                let turns = match range.turns() {
+                    1 => format!("turn {}", range.from + 1),
+                    _ => format!("turns {}", range.human()),
+                };
+                let what = if self.compaction.summary.is_some() {
+                    "the summary is"
+                } else {
+                    "it is"
+                };
+                format!("{what} longer than the {turns} it replaces: adds {tokens} a request")
+            }
         })
     }
 

@@ -237,14 +237,7 @@ fn suggest(name: &str, w: &Weight) -> Option<(&'static str, String)> {
 /// The TOML for `hint` of tool `name`: D17's place and the one today's jp
 /// accepts (it refuses D17's).
 fn toml_for(name: &str, hint: &str) -> String {
-    let key = if name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        name.to_string()
-    } else {
-        format!("{name:?}")
-    };
+    let key = crate::core::store::hint_file::toml_key(name);
     format!(
         "[conversation.tools.{key}]\ncompaction = \"{hint}\"\n\n\
          # today's jp refuses the key above; it keeps this one for jp-inspect:\n\
@@ -414,5 +407,38 @@ pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> Too
         tools,
         request_tokens: req_tokens,
         response_tokens: res_tokens,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::toml_for;
+
+    /// Every snippet `tools` prints parses as TOML, back to the tool's
+    /// own name, in both tables.
+    #[test]
+    fn every_snippet_parses_back_to_the_tools_name() {
+        for name in [
+            "fs_read_file",
+            "",
+            "a\u{1b}]0;x\u{7}",
+            "del\u{7f}",
+            "zero\u{200b}width",
+            "rtl\u{202e}txt",
+            "quote\"and\\slash",
+            "mcp.server/read",
+            "new\nline",
+        ] {
+            let text = toml_for(name, "omit");
+            let doc: toml::Table =
+                toml::from_str(&text).unwrap_or_else(|e| panic!("{name:?}: {e}\n{text}"));
+            assert!(doc["conversation"]["tools"].get(name).is_some(), "{name:?}");
+            assert_eq!(
+                doc["plugins"]["command"]["inspect"]["options"]["tools"][name]["compaction"]
+                    .as_str(),
+                Some("omit"),
+                "{name:?}"
+            );
+        }
     }
 }

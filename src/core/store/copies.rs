@@ -9,9 +9,11 @@
 //! So jp-inspect lists each conversation once, reads the copy jp reads,
 //! and writes both, the way jp's own save leaves them.
 
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind;
 use crate::core::model::id::ConversationId;
 use crate::core::store::workspace::{
-    CONVERSATIONS_DIR, STORAGE_DIR, dir_of_id, find_silo_in, user_data_dir,
+    CONVERSATIONS_DIR, STORAGE_DIR, dir_of_id, find_silo_in, is_silo_in, user_data_dir,
 };
 pub use crate::core::store::workspace::{jp_reads, stream_mtime};
 use std::fs;
@@ -39,13 +41,18 @@ pub struct Copies {
 /// The root `dir` lies in and that root's folder (the silo, or `.jp`),
 /// when it sits in a `conversations` folder of either.
 pub fn root_of(dir: &Path) -> Option<(Root, PathBuf)> {
+    root_of_in(dir, user_data_dir().as_deref())
+}
+
+/// [`root_of`] with jp's user data dir given: a silo is only ever one of
+/// that dir's (nothing a workspace holds makes its `.jp` one).
+fn root_of_in(dir: &Path, data: Option<&Path>) -> Option<(Root, PathBuf)> {
     let parent = dir.parent()?;
     if parent.file_name()? != CONVERSATIONS_DIR {
         return None;
     }
     let root = parent.parent()?;
-    // A silo holds a `storage` link back to the workspace's `.jp`.
-    if fs::symlink_metadata(root.join("storage")).is_ok_and(|m| m.file_type().is_symlink()) {
+    if data.is_some_and(|d| is_silo_in(root, d)) {
         return Some((Root::User, root.to_path_buf()));
     }
     (root.file_name()? == STORAGE_DIR).then(|| (Root::Workspace, root.to_path_buf()))
@@ -60,7 +67,7 @@ pub fn twin_of(dir: &Path) -> Option<PathBuf> {
 /// [`twin_of`] with jp's user data dir given.
 fn twin_in(dir: &Path, data: Option<&Path>) -> Option<PathBuf> {
     let id = u64::from(ConversationId::of_dir(dir)?);
-    let (root, folder) = root_of(dir)?;
+    let (root, folder) = root_of_in(dir, data)?;
     let other_root = match root {
         Root::User => fs::canonicalize(folder.join("storage")).ok()?,
         Root::Workspace => find_silo_in(&folder, data?)?,
@@ -77,7 +84,7 @@ pub fn of(dir: &Path) -> Copies {
 }
 
 fn of_in(dir: &Path, data: Option<&Path>) -> Copies {
-    let root = root_of(dir).map(|(r, _)| r);
+    let root = root_of_in(dir, data).map(|(r, _)| r);
     let Some(twin) = twin_in(dir, data) else {
         return Copies {
             read: dir.to_path_buf(),
@@ -111,6 +118,37 @@ impl Copies {
             None => "the folder given",
         }
     }
+}
+
+/// Why `a` and `b` are not jp's two copies of one conversation, if they
+/// aren't: both name the same id, and one's events other than compactions
+/// are the other's or begin them (jp's newer copy may hold a turn more).
+/// Two workspaces that share a `.jp/.id` share jp's silo, so the silo may
+/// hold another workspace's conversation under this id; writing one copy
+/// over the other would then replace that conversation's text.
+pub fn diverge(a: &Conversation, b: &Conversation) -> Option<String> {
+    if a.id != b.id {
+        return Some("they name different conversations".into());
+    }
+    let stream = |c: &'_ Conversation| -> Vec<usize> {
+        c.events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !matches!(e.kind, Kind::Compaction(_)))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let (sa, sb) = (stream(a), stream(b));
+    let same = |i: usize, j: usize| a.raw(i) == b.raw(j) || a.plain(i) == b.plain(j);
+    sa.iter()
+        .zip(&sb)
+        .position(|(&i, &j)| !same(i, j))
+        .map(|k| {
+            format!(
+                "they part at turn {}: one holds events the other does not",
+                a.events[sa[k]].turn + 1
+            )
+        })
 }
 
 #[cfg(test)]

@@ -13,16 +13,40 @@ use std::path::Path;
 
 /// The table a hint for `tool` goes in, its name quoted where TOML needs.
 pub fn table_for(tool: &str) -> String {
-    let bare = !tool.is_empty()
-        && tool
+    format!("plugins.command.inspect.options.tools.{}", toml_key(tool))
+}
+
+/// `name` as a TOML key: bare where TOML allows, else a basic string as
+/// TOML writes one (an empty name too), so it parses back to `name`.
+pub fn toml_key(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    let key = if bare {
-        tool.to_string()
-    } else {
-        toml::Value::String(tool.to_string()).to_string()
-    };
-    format!("plugins.command.inspect.options.tools.{key}")
+    if bare {
+        return name.to_string();
+    }
+    // A basic string on one line: what TOML must escape, escaped, and what
+    // a terminal or an editor would hide (bidi marks, zero widths) too.
+    let mut key = String::with_capacity(name.len() + 2);
+    key.push('"');
+    for c in name.chars() {
+        match c {
+            '"' => key.push_str("\\\""),
+            '\\' => key.push_str("\\\\"),
+            '\t' => key.push_str("\\t"),
+            '\n' => key.push_str("\\n"),
+            '\r' => key.push_str("\\r"),
+            c if crate::core::visible::char_stand_in(c).is_some()
+                || matches!(c, '\u{200b}'..='\u{200d}' | '\u{feff}') =>
+            {
+                key.push_str(&format!("\\u{:04X}", c as u32));
+            }
+            c => key.push(c),
+        }
+    }
+    key.push('"');
+    key
 }
 
 /// The text `add` appends for `tool`'s `hint`.

@@ -9,7 +9,7 @@
 use crate::core::error::{Error, Place};
 use crate::core::model::config::compaction_part;
 use crate::core::store::parse_cache::ParseCache;
-use crate::core::store::workspace::{STORAGE_DIR, find_silo};
+use crate::core::store::workspace::find_silo;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -486,22 +486,16 @@ fn parse_ahead(
 /// The workspace storage (`.jp`) and user silo of the conversation in
 /// `dir`, whichever can be told from where it lives.
 pub fn storage_of(dir: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
-    let Some(parent) = dir.parent() else {
-        return (None, None);
-    };
-    if parent.file_name().is_none_or(|n| n != "conversations") {
-        return (None, None);
-    }
-    let root = parent.parent().unwrap_or(parent);
-    if root.join("storage").exists() {
-        (
-            std::fs::canonicalize(root.join("storage")).ok(),
-            Some(root.to_path_buf()),
-        )
-    } else if root.file_name().is_some_and(|n| n == STORAGE_DIR) {
-        (Some(root.to_path_buf()), find_silo(root))
-    } else {
-        (None, None)
+    use crate::core::store::copies::{Root, root_of};
+    // A silo only under jp's user data dir: nothing a workspace holds makes
+    // its `.jp` one (copies::root_of).
+    match root_of(dir) {
+        Some((Root::User, silo)) => (std::fs::canonicalize(silo.join("storage")).ok(), Some(silo)),
+        Some((Root::Workspace, storage)) => {
+            let silo = find_silo(&storage);
+            (Some(storage), silo)
+        }
+        None => (None, None),
     }
 }
 

@@ -89,6 +89,16 @@ pub fn active(workspace: Option<&Workspace>) -> Result<PathBuf> {
     }
 }
 
+/// Whether [`resolve`] takes `query` for a path the person typed rather
+/// than a name it looks up in a workspace.
+pub fn names_a_path(query: &str) -> bool {
+    if query.starts_with("jp://") {
+        return false;
+    }
+    let path = Path::new(query);
+    path.exists() || path.is_symlink() || looks_like_path(query)
+}
+
 fn looks_like_path(query: &str) -> bool {
     query.contains('/') || query.ends_with(EVENTS_FILE) || query.starts_with('.')
 }

@@ -217,7 +217,7 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
         let lock = lock_for(&named)?;
         // Under the lock: of jp's two copies, the one jp reads now; both
         // are written.
-        let copies = copies::of(&named);
+        let (copies, parted) = one_conversation(copies::of(&named));
         let dir = copies.read.as_path();
         path = dir.join(EVENTS_FILE);
         cleanup_temp_files(dir);
@@ -278,6 +278,14 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
             },
         )?;
         conversation.twin = copies.other.clone();
+        if let Some(why) = parted {
+            conversation.warnings.push(crate::core::error::Warning {
+                path: dir.to_path_buf(),
+                place: None,
+                event: None,
+                message: why,
+            });
+        }
         if let Some(Err(e)) = mirrored {
             conversation.warnings.push(crate::core::error::Warning {
                 path: copies.other.clone().unwrap_or_default(),
@@ -320,6 +328,53 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
         &path,
         "the conversation kept changing while it was being written; nothing was written",
     ))
+}
+
+/// Why jp's two copies of the conversation in `dir` are not one
+/// conversation, if they aren't ([`copies::diverge`]); `watch` writes no
+/// such conversation.
+pub fn copies_part(dir: &Path) -> Option<String> {
+    parted(&copies::of(&fs::canonicalize(dir).ok()?))
+}
+
+fn parted(c: &copies::Copies) -> Option<String> {
+    let other = c.other.as_deref()?;
+    let read = |d: &Path| load::read_files(d).and_then(|f| load::parse(d, f));
+    match (read(&c.read), read(other)) {
+        (Ok(a), Ok(b)) => copies::diverge(&a, &b),
+        (Ok(_), Err(e)) => Some(format!("the other could not be read ({e})")),
+        // The read copy's own failure is the write's to report.
+        (Err(_), _) => None,
+    }
+}
+
+/// jp's copies as a write may treat them: both, when they hold one
+/// conversation; else only the copy in the workspace, and why. The silo of
+/// a workspace id two workspaces share may hold the other one's
+/// conversation under this id: bringing it "level" would write one
+/// workspace's text over the other's.
+fn one_conversation(c: copies::Copies) -> (copies::Copies, Option<String>) {
+    let (Some(why), Some(other)) = (parted(&c), c.other.clone()) else {
+        return (c, None);
+    };
+    let (workspace, silo) = match c.read_root {
+        Some(copies::Root::User) => (other, c.read),
+        _ => (c.read, other),
+    };
+    let said = format!(
+        "jp's two copies of this conversation are not one conversation ({why}): wrote only \
+         the workspace copy and left {} alone — a workspace sharing this one's .jp/.id \
+         shares jp's user-local folder",
+        silo.display()
+    );
+    (
+        copies::Copies {
+            read: workspace,
+            read_root: Some(copies::Root::Workspace),
+            other: None,
+        },
+        Some(said),
+    )
 }
 
 /// Brings jp's other copy in `twin` level with the one just written: its

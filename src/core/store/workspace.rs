@@ -148,6 +148,14 @@ impl Workspace {
         }
     }
 
+    /// Where `.jp` really is, when that is outside the workspace's root
+    /// (`.jp` a link to another workspace's).
+    pub fn storage_elsewhere(&self) -> Option<PathBuf> {
+        let real = fs::canonicalize(&self.storage).ok()?;
+        let root = fs::canonicalize(&self.root).ok()?;
+        (!real.starts_with(&root)).then_some(real)
+    }
+
     /// The directories searched for conversations.
     pub fn conversation_dirs(&self) -> Vec<(PathBuf, Location)> {
         let mut dirs = vec![(self.storage.join(CONVERSATIONS_DIR), Location::Workspace)];
@@ -300,11 +308,32 @@ pub fn find_silo_in(storage: &Path, data: &Path) -> Option<PathBuf> {
         .find(|silo| fs::canonicalize(silo.join("storage")).is_ok_and(|target| target == want))
 }
 
+/// Whether `root` is one of jp's silos: a folder directly under the user
+/// data dir's `workspace/`, holding a `storage` link. Nothing inside a
+/// workspace is ever taken for a silo, whatever it holds: a cloned
+/// workspace could otherwise plant `.jp/storage` and have another
+/// workspace's conversation taken for jp's other copy.
+pub fn is_silo_in(root: &Path, data: &Path) -> bool {
+    let (Ok(real), Ok(home)) = (
+        fs::canonicalize(root),
+        fs::canonicalize(data.join("workspace")),
+    ) else {
+        return false;
+    };
+    real.parent() == Some(home.as_path())
+        && fs::symlink_metadata(root.join("storage")).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 /// Where `jp` takes the lock of the conversation in `dir`: under the user
 /// silo when there is one, else under the workspace's `.jp/`. The second path
 /// is the other location, which `jp` also honours when a lock file exists
 /// there.
 pub fn lock_paths(dir: &Path, id: u64) -> (PathBuf, Option<PathBuf>) {
+    lock_paths_in(dir, id, user_data_dir().as_deref())
+}
+
+/// [`lock_paths`] with jp's user data dir given.
+pub fn lock_paths_in(dir: &Path, id: u64, data: Option<&Path>) -> (PathBuf, Option<PathBuf>) {
     let name = ConversationId(id).lock_name();
     let parent = dir.parent().unwrap_or(dir);
     let in_conversations = parent.file_name().is_some_and(|n| n == CONVERSATIONS_DIR);
@@ -313,22 +342,17 @@ pub fn lock_paths(dir: &Path, id: u64) -> (PathBuf, Option<PathBuf>) {
     } else {
         parent
     };
-    // A silo holds a `storage` link back to the workspace's `.jp`.
-    let (storage, silo) = if root.join("storage").exists() {
-        (
-            fs::canonicalize(root.join("storage")).ok(),
-            Some(root.to_path_buf()),
-        )
-    } else {
-        (Some(root.to_path_buf()), find_silo(root))
-    };
-    let workspace_lock = storage.map(|s| s.join(LOCKS_DIR).join(&name));
-    match silo {
-        Some(silo) => (silo.join(LOCKS_DIR).join(&name), workspace_lock),
-        None => (
-            workspace_lock.unwrap_or_else(|| root.join(LOCKS_DIR).join(&name)),
-            None,
-        ),
+    if in_conversations && data.is_some_and(|d| is_silo_in(root, d)) {
+        let storage = fs::canonicalize(root.join("storage")).ok();
+        return (
+            root.join(LOCKS_DIR).join(&name),
+            storage.map(|s| s.join(LOCKS_DIR).join(&name)),
+        );
+    }
+    let workspace_lock = root.join(LOCKS_DIR).join(&name);
+    match data.and_then(|d| find_silo_in(root, d)) {
+        Some(silo) => (silo.join(LOCKS_DIR).join(&name), Some(workspace_lock)),
+        None => (workspace_lock, None),
     }
 }
 

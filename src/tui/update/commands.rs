@@ -102,6 +102,9 @@ pub(super) fn search_step(state: &mut State, forward: bool) {
 }
 
 pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
+    if state.preview.is_some() && writes_refused(state) {
+        return;
+    }
     let Some(preview) = &state.preview else {
         state.set_status(
             "nothing to apply: preview a compaction first (p)",
@@ -300,6 +303,9 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
     };
     // A reset starts from what is on disk; a pending preview no longer fits.
     state.preview = None;
+    if writes_refused(state) {
+        return;
+    }
     let job = Job::Write {
         dir: state.dir.clone(),
         edit: plan.edit(),
@@ -388,6 +394,9 @@ pub(super) fn step_request(state: &mut State, by: isize, fx: &mut Vec<Effect>) {
 /// `u` / `Ctrl-R`: writes the inverse of the last write this session made
 /// (or of the last undo), a normal locked, atomic write of its own.
 pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
+    if writes_refused(state) {
+        return;
+    }
     let conv = state.inspection.as_ref().map(|m| m.conv.as_ref());
     let Some((step, stale)) = state.history.next(redo, conv) else {
         state.set_status(
@@ -590,4 +599,16 @@ pub(super) fn replay_pace(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) 
         )
     };
     state.set_status(said, Level::Info);
+}
+
+/// Whether the inspector's writes are refused (its workspace's `.jp` links
+/// out of it), said on the status line when they are.
+pub(super) fn writes_refused(state: &mut State) -> bool {
+    match state.settings.reach.refused.clone() {
+        Some(why) => {
+            state.set_status(why, Level::Error);
+            true
+        }
+        None => false,
+    }
 }

@@ -405,7 +405,7 @@ pub(super) fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
     // jp writes the file, then lets go of its lock: nothing changes on
     // disk when it does, so the boundary is looked for again at the ticks.
     state.settings.auto_waiting = look == Look::JpBusy;
-    if look != Look::Boundary {
+    if look != Look::Boundary || super::commands::writes_refused(state) {
         return;
     }
     let job = Job::Boundary {

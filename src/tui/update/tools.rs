@@ -122,7 +122,7 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                 return;
             };
             let tool = t.name.clone();
-            let files = hint_files(&state.dir);
+            let files = hint_files(state.settings.reach.workspace.as_deref());
             if files.is_empty() {
                 state.set_status(
                     "no config file to write into: no workspace and no user config directory",

@@ -23,6 +23,27 @@ use ratatui::widgets::Paragraph;
 
 /// Draws the whole screen for `state`.
 pub fn draw(frame: &mut Frame, state: &State) {
+    draw_views(frame, state);
+    scrub(frame.buffer_mut());
+}
+
+/// Every cell drawn with nothing a terminal would obey: each view shows
+/// text through the visible-text rule, and this catches any string that
+/// reached a cell without it (a tool name, a folder), so a cloned
+/// workspace's names can never set the title or move the cursor.
+fn scrub(buffer: &mut ratatui::buffer::Buffer) {
+    for cell in buffer.content.iter_mut() {
+        if let Some(c) = cell
+            .symbol()
+            .chars()
+            .find_map(crate::core::visible::cell_stand_in)
+        {
+            cell.set_char(c);
+        }
+    }
+}
+
+fn draw_views(frame: &mut Frame, state: &State) {
     let area = frame.area();
     if area.width < 40 || area.height < 10 {
         frame.render_widget(

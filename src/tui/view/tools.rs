@@ -170,10 +170,13 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
         let file = w
             .files
             .get(w.chosen)
-            .map(|f| f.display().to_string())
+            .map(|f| visible_line(&f.display().to_string()).into_owned())
             .unwrap_or_default();
         lines.push(Line::from(vec![
-            Span::styled(format!("Write `{}` for {} into ", w.hint, w.tool), t.key()),
+            Span::styled(
+                format!("Write `{}` for {} into ", w.hint, visible_line(&w.tool)),
+                t.key(),
+            ),
             Span::styled(file, t.title()),
             Span::styled("?  y yes · n no · Tab another file", t.key()),
         ]));
@@ -181,7 +184,7 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
         lines.extend(
             block
                 .lines()
-                .map(|l| Line::from(Span::styled(format!("  {l}"), t.dim()))),
+                .map(|l| Line::from(Span::styled(format!("  {}", visible_line(l)), t.dim()))),
         );
     } else if let Some(r) = v.selected().filter(|_| v.calls.is_none()) {
         match (&r.hint, &r.why) {
@@ -215,7 +218,7 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
                     format!(
                         "a writes [{}] compaction = \"{h}\" (today's jp refuses it under \
                          [conversation.tools.{}])",
-                        crate::core::store::hint_file::table_for(&r.name),
+                        visible_line(&crate::core::store::hint_file::table_for(&r.name)),
                         visible_line(&r.name)
                     ),
                     t.dim(),
@@ -224,7 +227,7 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
             _ => lines.push(Line::from(Span::styled(
                 format!(
                     "{}: no hint suggested; its shape is none of the clear cases",
-                    r.name
+                    visible_line(&r.name)
                 ),
                 t.dim(),
             ))),

@@ -1,0 +1,167 @@
+//! The first hour, fourth pass: figures that add up and reasons that are
+//! true, each through the real binary or the inspector as a person drives
+//! it.
+
+mod common;
+
+use common::harness::Harness;
+use common::run_in;
+use crossterm::event::KeyCode;
+use jp_inspect::core::model::event::Kind;
+use jp_inspect::core::search::events_matching;
+
+/// Search finds what the panes show: a tool call by its name, every call
+/// of it, its decoded arguments, a kind as the panes label it.
+#[test]
+fn search_finds_tool_names_arguments_and_kinds() {
+    let conv = jp_inspect::core::store::load::load(&common::demo()).unwrap();
+    for tool in ["fs_read_file", "cargo_test"] {
+        let calls: Vec<usize> = (0..conv.events.len())
+            .filter(|&i| {
+                matches!(&conv.events[i].kind, Kind::ToolCallRequest { name, .. } if &**name == tool)
+            })
+            .collect();
+        assert!(calls.len() > 1, "{tool}: {}", calls.len());
+        let hits = events_matching(&conv, tool);
+        assert!(calls.iter().all(|c| hits.contains(c)), "{tool}: {hits:?}");
+    }
+    assert!(!events_matching(&conv, "src/parser.rs").is_empty());
+    let results = events_matching(&conv, "tool result");
+    let answered = (0..conv.events.len()).filter(|&i| {
+        matches!(
+            conv.events[i].kind,
+            Kind::ToolCallResponse {
+                is_error: false,
+                ..
+            }
+        )
+    });
+    assert!(answered.into_iter().all(|i| results.contains(&i)));
+}
+
+/// `/fs_read_file` Enter in the inspector: many matches, not "no match".
+#[test]
+fn the_inspectors_search_finds_a_tool_on_many_lines() {
+    let mut h = Harness::new(120, 36, false);
+    h.char('/');
+    h.typed("fs_read_file");
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    let said = text
+        .lines()
+        .find(|l| l.contains("match 1 of"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let n: usize = said
+        .split("match 1 of ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(n > 5, "{said}");
+}
+
+/// A summary longer than the one turn it replaces, where no compaction
+/// covers that turn, is said to add tokens, not to let anything back in.
+#[test]
+fn a_summary_longer_than_its_turn_is_not_said_to_let_anything_back_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(
+        tmp.path(),
+        &[
+            "compact",
+            "csvq",
+            "s:30..30",
+            "--dry-run",
+            "--summarize",
+            "--summarizer",
+            "digest",
+        ],
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        common::stderr(&out)
+    );
+    assert!(!said.contains("lets back in"), "{said}");
+    assert!(
+        said.contains("longer than the turn 30 it replaces: adds"),
+        "{said}"
+    );
+}
+
+/// Appends a turn to the conversation in `dir` the way jp does (a temp
+/// file renamed over `events.json`), then tells the inspector.
+fn append_turn(h: &mut Harness, text: &str) {
+    let dir = h.dir().to_path_buf();
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(
+        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
+        "content": text}),
+    );
+    let tmp = dir.join("events.json.tmp");
+    std::fs::write(&tmp, serde_json::to_string_pretty(&events).unwrap()).unwrap();
+    std::fs::rename(&tmp, dir.join("events.json")).unwrap();
+    h.act(jp_inspect::tui::msg::Msg::FilesChanged);
+}
+
+/// `f` with the cursor where the inspector opened it: new turns move the
+/// view to the newest, as `tail -f` does; a person reading an earlier
+/// turn stays there.
+#[test]
+fn follow_moves_to_each_new_last_turn_unless_the_person_moved() {
+    let mut h = Harness::new(120, 36, false);
+    h.char('f');
+    for n in 0..3 {
+        append_turn(&mut h, &format!("new turn {n}"));
+        let m = h.state.inspection.as_ref().unwrap();
+        assert_eq!(h.state.nav.cursor + 1, m.layout.rows(), "after turn {n}");
+    }
+    assert!(h.text().contains("new turn 2"), "{}", h.text());
+    // Read an earlier turn: following leaves the cursor there.
+    h.char('g');
+    h.char('j');
+    h.char('j');
+    let at = h.state.nav.cursor;
+    append_turn(&mut h, "one more");
+    assert_eq!(h.state.nav.cursor, at);
+}
+
+/// `count` without the provider's key says what to do: set it, or count
+/// with `--offline`.
+#[test]
+fn count_without_a_key_names_offline() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = common::binary()
+        .args(["count", "csvq"])
+        .current_dir(tmp.path())
+        .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+        .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("JP_GLOBAL_CONFIG_DIR")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = common::stderr(&out);
+    assert!(err.contains("ANTHROPIC_API_KEY"), "{err}");
+    assert!(err.contains("--offline"), "{err}");
+}
+
+/// jp-inspect(1) says what it is: a NAME line and a DESCRIPTION.
+#[test]
+fn the_man_page_has_a_name_and_a_description() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = common::run_anywhere(&["man", "--dir", &tmp.path().display().to_string()]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let page = std::fs::read_to_string(tmp.path().join("jp-inspect.1")).unwrap();
+    let name = page.split(".SH NAME").nth(1).unwrap_or_default();
+    let name_line = name.lines().nth(1).unwrap_or_default();
+    assert!(name_line.contains("jp conversation"), "{name_line}");
+    let description = page.split(".SH DESCRIPTION").nth(1).unwrap_or_default();
+    let body = description.split(".SH ").next().unwrap_or_default();
+    assert!(body.contains("projected view"), "{body}");
+}
