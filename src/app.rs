@@ -184,10 +184,14 @@ fn run(args: Cli) -> anyhow::Result<()> {
         // A replay writes only its own copy.
         refused: match replay {
             Some(_) => None,
-            None => ctx
-                .check_reach(args.conv.as_deref())
-                .err()
-                .map(|e| e.to_string()),
+            // The verdict first, the path last, as the status line shows it.
+            None => ctx.check_reach(args.conv.as_deref()).err().map(|e| {
+                ctx.workspace()
+                    .ok()
+                    .flatten()
+                    .and_then(|w| crate::core::ops::reach::refusal(&w))
+                    .unwrap_or_else(|| e.to_string())
+            }),
         },
     };
     let result = crate::tui::run(
