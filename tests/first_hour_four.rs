@@ -165,3 +165,19 @@ fn the_man_page_has_a_name_and_a_description() {
     let body = description.split(".SH ").next().unwrap_or_default();
     assert!(body.contains("projected view"), "{body}");
 }
+
+/// One enabled tool is "1 enabled tool definition", not "definitions".
+#[test]
+fn stats_counts_one_tool_in_the_singular() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = common::demo_copy(tmp.path());
+    let path = conv.join("base_config.json");
+    let mut b: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let tools = b["conversation"]["tools"].as_object_mut().unwrap();
+    tools.retain(|k, _| k == "*" || k == "fs_read_file");
+    std::fs::write(&path, serde_json::to_vec(&b).unwrap()).unwrap();
+    let out = run_in(tmp.path(), &["stats", "csvq"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(1 enabled tool definition)"), "{text}");
+}

@@ -113,12 +113,15 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
         ));
         let unknown = ctx.tools_unknown.len();
         out.push(format!(
-            "{:<14} {:>10}  ({} enabled tool definitions{})",
+            "{:<14} {:>10}  ({}{})",
             "tools",
             thousands(ctx.tools),
-            thousands(ctx.tools_enabled as u64),
+            crate::core::fmt::count(ctx.tools_enabled as u64, "enabled tool definition"),
             if unknown > 0 {
-                format!("; {unknown} MCP schemas unknown, counted by name only")
+                format!(
+                    "; {} unknown, counted by name only",
+                    crate::core::fmt::count(unknown as u64, "MCP schema")
+                )
             } else {
                 String::new()
             }
