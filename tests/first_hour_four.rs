@@ -181,3 +181,83 @@ fn stats_counts_one_tool_in_the_singular() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(1 enabled tool definition)"), "{text}");
 }
+
+/// Every integer is a part of the totals beside it: `show --json`'s and
+/// `show --compacted --json`'s events add up to `stats`' raw and projected
+/// totals, each category too; the context's parts add up to it; the
+/// system prompt's figure does not move when events are compacted.
+#[test]
+fn per_event_tokens_add_up_to_the_totals_in_every_view() {
+    for source in common::corpus() {
+        let (ws, conv) = common::workspace_with(&source);
+        let c = conv.to_str().unwrap();
+        let stats = common::json(&run_in(ws.path(), &["stats", c, "--json"]));
+        for (args, total) in [
+            (vec!["show", c, "--json"], &stats["raw"]),
+            (
+                vec!["show", c, "--compacted", "--json"],
+                &stats["projected"],
+            ),
+        ] {
+            let shown = common::json(&run_in(ws.path(), &args));
+            let events = shown["events"].as_array().unwrap();
+            let sum: u64 = events.iter().map(|e| e["tokens"].as_u64().unwrap()).sum();
+            assert_eq!(
+                sum,
+                total["tokens"].as_u64().unwrap(),
+                "{args:?} {source:?}"
+            );
+            let by: u64 = total["by_category"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_u64().unwrap())
+                .sum();
+            assert_eq!(by, sum, "{source:?}");
+        }
+        let ctx = &stats["context"];
+        let parts = ["system_prompt", "tools", "events"]
+            .iter()
+            .map(|k| ctx[k].as_u64().unwrap_or_else(|| panic!("{k}: {ctx}")))
+            .sum::<u64>();
+        assert_eq!(parts, ctx["tokens"].as_u64().unwrap(), "{source:?}");
+        // Compacting events leaves the system prompt's figure alone.
+        let out = run_in(ws.path(), &["compact", c, "t:..-2"]);
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        let after = common::json(&run_in(ws.path(), &["stats", c, "--json"]));
+        assert_eq!(
+            after["context"]["system_prompt"], ctx["system_prompt"],
+            "{source:?}"
+        );
+    }
+}
+
+/// A simulated session with requests the API would refuse says so beside
+/// what it is billed: it is not the cheapest, it never got through.
+#[test]
+fn simulate_says_refused_requests_beside_the_billed_figure() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(tmp.path(), &["simulate", "csvq", "--windows", "200k"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let none = text
+        .lines()
+        .find(|l| l.contains(" none "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let over: usize = none.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(over > 0, "{none}");
+    assert!(none.ends_with(&format!("({over} refused)")), "{none}");
+    let staged = text.lines().find(|l| l.contains(" staged ")).unwrap();
+    assert!(!staged.contains("refused"), "{staged}");
+}
+
+/// The simulation view at 80×24 keeps what it exists for: the billed cost.
+#[test]
+fn the_simulation_view_keeps_billed_at_80x24() {
+    let mut h = Harness::new(80, 24, false);
+    h.char('s');
+    let text = h.text();
+    assert!(text.contains("billed"), "{text}");
+    assert!(text.contains("refused)"), "{text}");
+}

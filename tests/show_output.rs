@@ -5,7 +5,7 @@
 
 mod common;
 
-use jp_inspect::core::compact::estimate::tokens;
+use jp_inspect::core::compact::estimate;
 use jp_inspect::core::compact::jp_view::View;
 use jp_inspect::core::compact::projection::{self, TurnOrigin};
 use jp_inspect::core::ops::stats::ConversationRef;
@@ -18,13 +18,14 @@ fn pretty(v: &Value) -> String {
 
 fn raw_document(dir: &std::path::Path) -> String {
     let conv = load::load(dir).unwrap();
+    let tokens = estimate::raw_shares(&conv.events);
     let events: Vec<Value> = (0..conv.events.len())
         .map(|i| {
             json!({
                 "index": i,
                 "turn": conv.events[i].turn,
                 "event": conv.plain(i),
-                "tokens": tokens(conv.events[i].chars),
+                "tokens": tokens[i],
             })
         })
         .collect();
@@ -38,6 +39,7 @@ fn raw_document(dir: &std::path::Path) -> String {
 fn projected_document(dir: &std::path::Path, view: View) -> String {
     let conv = load::load(dir).unwrap();
     let p = projection::of_view(&conv, view);
+    let tokens = estimate::projected_shares(&conv.events, &p);
     let mut of_raw = vec![0; conv.turn_count];
     for (k, o) in p.turn_origins.iter().enumerate() {
         match *o {
@@ -60,7 +62,7 @@ fn projected_document(dir: &std::path::Path, view: View) -> String {
                     projection::Projected::Summary { .. } => Value::Null,
                 },
                 "event": p.plain(&conv, e),
-                "tokens": tokens(p.chars(&conv.events, e)),
+                "tokens": tokens[k],
             })
         })
         .collect();

@@ -44,9 +44,15 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     if let Some(s) = &saved {
         super::output::print_new_warnings(&conv, &s.conversation);
     }
-    let reasons = &plan.notes;
     let (estimate, estimate_after) = (plan.tokens.before, plan.tokens.after);
     let fired = !plan.additions.is_empty();
+    // What fired is told in order; why nothing did, the deciding reason
+    // first.
+    let reasons: Vec<&ops::PlanNote> = if fired {
+        plan.notes.iter().collect()
+    } else {
+        plan.notes_deciding_first()
+    };
 
     if args.json {
         let actions: Vec<_> = plan

@@ -5,7 +5,7 @@ use super::UsageError;
 use super::args::ShowArgs;
 use super::output::{conversation_json, print_lines, print_warnings, thousands};
 use super::show_json;
-use crate::core::compact::estimate::tokens;
+use crate::core::compact::estimate;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Projected, TurnOrigin};
 use crate::core::ops;
@@ -90,6 +90,7 @@ pub fn write_raw_json(out: impl std::io::Write, conv: &Conversation) -> anyhow::
         ("conversation", conversation_json(conv)),
         ("turn_count", json!(conv.turn_count)),
     ];
+    let tokens = estimate::raw_shares(&conv.events);
     show_json::write(
         out,
         &head,
@@ -101,7 +102,7 @@ pub fn write_raw_json(out: impl std::io::Write, conv: &Conversation) -> anyhow::
                 buf,
                 &[("index", Some(i)), ("turn", Some(e.turn))],
                 show_json::Event::Stored(conv.raw(i), e.kind.tag()),
-                tokens(e.chars),
+                tokens[i],
             )
         },
     )
@@ -129,6 +130,7 @@ pub fn write_projected_json(
         Projected::Raw { index, .. } => conv.events[index].span.end - conv.events[index].span.start,
         Projected::Summary { .. } => 1024,
     };
+    let tokens = estimate::projected_shares(&conv.events, p);
     show_json::write(out, &head, p.events.len(), weight, |buf, k| {
         let e = &p.events[k];
         let (origin, event) = match *e {
@@ -154,7 +156,7 @@ pub fn write_projected_json(
                 ("origin", origin),
             ],
             event,
-            tokens(p.chars(&conv.events, e)),
+            tokens[k],
         )
     })
 }
@@ -195,6 +197,7 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
             "turn", "event", "kind", "tokens"
         ),
     ];
+    let tokens = estimate::raw_shares(&conv.events);
     for (i, e) in conv.events.iter().enumerate() {
         let f = p.fates[i].fate;
         let fate = if f.is_change() {
@@ -207,7 +210,7 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
             e.turn + 1,
             i,
             e.kind.label(),
-            thousands(tokens(e.chars)),
+            thousands(tokens[i]),
             excerpt::raw(conv, i, PREVIEW)
         ));
     }
@@ -223,6 +226,7 @@ fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) 
             "turn", "from", "kind", "tokens"
         ),
     ];
+    let tokens = estimate::projected_shares(&conv.events, p);
     for (k, e) in p.events.iter().enumerate() {
         let (origin, kind, note) = match *e {
             Projected::Raw { index, change } => (
@@ -248,7 +252,7 @@ fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) 
             turn,
             origin,
             kind,
-            thousands(tokens(p.chars(&conv.events, e))),
+            thousands(tokens[k]),
             excerpt::projected(conv, p, e, PREVIEW)
         ));
     }

@@ -369,7 +369,10 @@ fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Docume
                     .all(|r| r.billed.as_ref().is_some_and(|b| b.unit == unit)) =>
             {
                 bars(
-                    "billed per policy: with jp's prompt cache, summarizer calls included",
+                    &format!(
+                        "billed per policy: with jp's prompt cache, summarizer calls included{}",
+                        refused_said(runs)
+                    ),
                     match unit {
                         crate::core::cost::Unit::Usd => "US dollars",
                         crate::core::cost::Unit::InputTokens => "input-token equivalents",
@@ -485,4 +488,31 @@ fn legend() -> Vec<String> {
             .into(),
     );
     lines
+}
+
+/// The runs whose billed figure leaves out refused requests, said beside
+/// the chart that compares them: such a run is no cheaper, it never got
+/// through.
+fn refused_said(runs: &[&Run]) -> String {
+    let said: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let n = r.billed.map_or(0, |b| b.refused);
+            (n > 0).then(|| {
+                format!(
+                    "{} at {}: {n} refused",
+                    r.policy.as_str(),
+                    window::human_tokens(r.window)
+                )
+            })
+        })
+        .collect();
+    if said.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({}: billed nothing for those, so not cheaper)",
+            said.join(", ")
+        )
+    }
 }

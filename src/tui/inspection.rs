@@ -191,6 +191,10 @@ pub struct Inspection {
     pub before: Option<Estimate>,
     pub layout: Layout,
     pub compactions: Vec<CompactionRow>,
+    /// Each raw and each projected event's tokens: cumulative shares, so
+    /// a turn's events add up to the turn and the turns to the gauge.
+    pub event_tokens: Vec<u64>,
+    pub projected_tokens: Vec<u64>,
     /// Raw and projected tokens of each block.
     pub block_tokens: Vec<(u64, u64)>,
     /// The largest block's raw and projected tokens (for the turn bars).
@@ -246,7 +250,9 @@ impl Inspection {
                 r.saved = None;
             }
         }
-        let block_tokens = block_tokens(&conv, &p, &layout);
+        let event_tokens = estimate::raw_shares(&conv.events);
+        let projected_tokens = estimate::projected_shares(&conv.events, &p);
+        let block_tokens = block_tokens(&event_tokens, &projected_tokens, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
         let model_id = crate::core::model::config::model_id(merged).map(|m| m.to_string());
         Inspection {
@@ -263,6 +269,8 @@ impl Inspection {
                 block_tokens.iter().map(|b| b.1).max().unwrap_or(0),
             ),
             block_tokens,
+            event_tokens,
+            projected_tokens,
             raw_tokens,
             model_id,
         }
@@ -296,18 +304,18 @@ impl Inspection {
     }
 }
 
-fn block_tokens(conv: &Conversation, p: &Projection, layout: &Layout) -> Vec<(u64, u64)> {
+fn block_tokens(raw: &[u64], projected: &[u64], layout: &Layout) -> Vec<(u64, u64)> {
     (0..layout.blocks())
         .map(|b| {
-            let raw: u64 = conv.events[layout.raw_start[b]..layout.raw_start[b + 1]]
-                .iter()
-                .map(|e| e.chars)
-                .sum();
-            let proj: u64 = p.events[layout.proj_start[b]..layout.proj_start[b + 1]]
-                .iter()
-                .map(|e| p.chars(&conv.events, e))
-                .sum();
-            (estimate::tokens(raw), estimate::tokens(proj))
+            let sum = |shares: &[u64], from: usize, to: usize| -> u64 {
+                shares
+                    .get(from..to.min(shares.len()))
+                    .map_or(0, |s| s.iter().sum())
+            };
+            (
+                sum(raw, layout.raw_start[b], layout.raw_start[b + 1]),
+                sum(projected, layout.proj_start[b], layout.proj_start[b + 1]),
+            )
         })
         .collect()
 }

@@ -204,7 +204,7 @@ fn side_raw(
                 label: e.kind.label().to_string(),
                 kind: e.kind.clone(),
                 text,
-                tokens: crate::core::compact::estimate::tokens(e.chars),
+                tokens: m.event_tokens.get(i).copied().unwrap_or_default(),
                 fate: fate.fate,
                 summary: false,
                 band,
@@ -239,8 +239,7 @@ fn side_projected(
                 .entry((true, k, p_id))
                 .or_insert_with(|| excerpt::projected(&m.conv, &m.projection, &p, EXCERPT_CHARS))
                 .clone();
-            let tokens =
-                crate::core::compact::estimate::tokens(m.projection.chars(&m.conv.events, &p));
+            let tokens = m.projected_tokens.get(k).copied().unwrap_or_default();
             match p {
                 Projected::Raw { index, change } => {
                     let e = &m.conv.events[index];

@@ -169,11 +169,38 @@ impl Run {
 pub const RUN_METRICS_HEADER: &str =
     "  peak  over  reqs     input tok  elid  summ   summ in  summ out          cost         billed";
 
+/// The columns a narrow screen keeps: what the simulation is for (how
+/// full, how often refused, what is sent and what it costs).
+pub const RUN_METRICS_HEADER_NARROW: &str = "  peak  over     input tok  summ         billed";
+
 impl Run {
+    /// This run's row under [`RUN_METRICS_HEADER_NARROW`].
+    pub fn metrics_row_narrow(&self) -> String {
+        format!(
+            "{:>5.0}% {:>5} {:>13} {:>5} {}",
+            self.peak_ratio * 100.0,
+            self.overflows,
+            fmt::thousands(self.input_tokens),
+            self.summaries,
+            self.billed_cell()
+        )
+    }
+
+    /// The billed figure in its column, what it leaves out after it.
+    fn billed_cell(&self) -> String {
+        let figure = self
+            .billed
+            .map_or_else(|| "-".to_string(), |b| b.unit.format(b.total));
+        format!(
+            "{figure:>14}{}",
+            refused_note(self.billed.map_or(0, |b| b.refused))
+        )
+    }
+
     /// This run's row under [`RUN_METRICS_HEADER`].
     pub fn metrics_row(&self) -> String {
         format!(
-            "{:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13} {:>14}",
+            "{:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>9} {:>13} {}",
             self.peak_ratio * 100.0,
             self.overflows,
             self.requests,
@@ -183,8 +210,17 @@ impl Run {
             fmt::thousands(self.summarizer_input_tokens),
             fmt::thousands(self.summarizer_output_tokens),
             fmt::thousands(self.cost()),
-            self.billed
-                .map_or_else(|| "-".to_string(), |b| b.unit.format(b.total))
+            self.billed_cell()
         )
+    }
+}
+
+/// Said beside a billed figure that leaves out requests the API would have
+/// refused: such a session never happened as simulated, so its figure is
+/// no cheaper than one whose requests all went through.
+pub fn refused_note(refused: usize) -> String {
+    match refused {
+        0 => String::new(),
+        n => format!(" ({n} refused)"),
     }
 }

@@ -33,6 +33,31 @@ pub fn apportion(chars: &[u64], total: u64) -> Vec<u64> {
     shares
 }
 
+/// Tokens of successive parts of one stream, rounded cumulatively: each
+/// part gets what the running estimate gains with it, so the parts of any
+/// whole (events of a turn, of a category, of the stream) add up to it,
+/// and each part is within a token of its own estimate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Running {
+    chars: u64,
+}
+
+impl Running {
+    /// The share of the next part, of `n` characters.
+    pub fn share(&mut self, n: u64) -> u64 {
+        let before = tokens(self.chars);
+        self.chars += n;
+        tokens(self.chars) - before
+    }
+}
+
+/// The cumulative shares ([`Running`]) of parts of `chars` characters, in
+/// stream order.
+pub fn shares(chars: impl IntoIterator<Item = u64>) -> Vec<u64> {
+    let mut running = Running::default();
+    chars.into_iter().map(|n| running.share(n)).collect()
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {
     User,
@@ -88,15 +113,21 @@ impl Category {
     }
 }
 
-/// Characters by category.
+/// Characters by category, and each category's tokens: the sum of its
+/// events' cumulative shares ([`Running`]), so the events shown add up to
+/// their category and the categories to the total.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Breakdown {
     chars: [u64; 6],
+    shares: [u64; 6],
+    running: Running,
 }
 
 impl Breakdown {
+    /// Counts `n` characters of the next event, in stream order.
     pub fn add(&mut self, c: Category, n: u64) {
         self.chars[c as usize] += n;
+        self.shares[c as usize] += self.running.share(n);
     }
 
     pub fn chars(&self, c: Category) -> u64 {
@@ -114,7 +145,7 @@ impl Breakdown {
 
     /// A category's share of `total_tokens`: the categories add up to it.
     pub fn tokens(&self, c: Category) -> u64 {
-        apportion(&self.chars, self.total_tokens())[c as usize]
+        self.shares[c as usize]
     }
 }
 
@@ -143,8 +174,12 @@ impl Overhead {
         }
     }
 
+    /// The characters the estimate counts for them: each part's own
+    /// estimate, in whole tokens (a multiple of 4), so a context's system
+    /// prompt, tools and events add up to it and the system prompt's figure
+    /// never moves with the events.
     pub fn chars(&self) -> u64 {
-        self.system_chars + self.tool_chars
+        CHARS_PER_TOKEN * (tokens(self.system_chars) + tokens(self.tool_chars))
     }
 }
 
@@ -178,18 +213,32 @@ impl Estimate {
     }
 }
 
+/// Each projected event's category and the characters it counts with in
+/// the estimate, in stream order (an event no category counts: none).
+fn projected_parts<'a>(
+    events: &'a [Event],
+    projection: &'a Projection,
+) -> impl Iterator<Item = Option<(Category, u64)>> + 'a {
+    projection.events.iter().map(move |p| {
+        let category = match p {
+            Projected::Summary { .. } => Category::Summaries,
+            Projected::Raw { index, .. } => Category::of(&events[*index].kind)?,
+        };
+        Some((category, projection.chars(events, p)))
+    })
+}
+
+fn raw_parts(events: &[Event]) -> impl Iterator<Item = Option<(Category, u64)>> + '_ {
+    events
+        .iter()
+        .map(|e| Category::of(&e.kind).map(|c| (c, e.chars)))
+}
+
 /// Characters by category of a projected view.
 pub fn of_projection(events: &[Event], projection: &Projection) -> Breakdown {
     let mut b = Breakdown::default();
-    for p in &projection.events {
-        let category = match p {
-            Projected::Summary { .. } => Category::Summaries,
-            Projected::Raw { index, .. } => match Category::of(&events[*index].kind) {
-                Some(c) => c,
-                None => continue,
-            },
-        };
-        b.add(category, projection.chars(events, p));
+    for (category, n) in projected_parts(events, projection).flatten() {
+        b.add(category, n);
     }
     b
 }
@@ -197,12 +246,22 @@ pub fn of_projection(events: &[Event], projection: &Projection) -> Breakdown {
 /// Characters by category of the raw stream (no compaction applied).
 pub fn of_raw(events: &[Event]) -> Breakdown {
     let mut b = Breakdown::default();
-    for e in events {
-        if let Some(c) = Category::of(&e.kind) {
-            b.add(c, e.chars);
-        }
+    for (category, n) in raw_parts(events).flatten() {
+        b.add(category, n);
     }
     b
+}
+
+/// Each raw event's tokens, shares that add up to [`of_raw`]'s total and
+/// to each of its categories.
+pub fn raw_shares(events: &[Event]) -> Vec<u64> {
+    shares(raw_parts(events).map(|p| p.map_or(0, |(_, n)| n)))
+}
+
+/// Each projected event's tokens, shares that add up to
+/// [`of_projection`]'s total and to each of its categories.
+pub fn projected_shares(events: &[Event], projection: &Projection) -> Vec<u64> {
+    shares(projected_parts(events, projection).map(|p| p.map_or(0, |(_, n)| n)))
 }
 
 /// The estimate of `projection` of `conv`, with `overhead` on every
@@ -222,6 +281,15 @@ mod apportion_tests {
     fn parts_add_up_to_the_whole() {
         // Each 3 chars alone is 0 tokens; together 9 chars are 2.
         assert_eq!(apportion(&[3, 3, 3], 2), vec![1, 1, 0]);
+        assert_eq!(shares([3, 3, 3]), vec![0, 1, 1]);
+        let parts = shares([5, 7, 1, 1, 9, 2, 13]);
+        assert_eq!(parts.iter().sum::<u64>(), tokens(38));
+        assert!(
+            parts
+                .iter()
+                .zip([5, 7, 1, 1, 9, 2, 13])
+                .all(|(&t, c)| t.abs_diff(tokens(c)) <= 1)
+        );
         assert_eq!(apportion(&[8, 5], tokens(13)), vec![2, 1]);
         let mut b = Breakdown::default();
         for (c, n) in Category::ALL.iter().zip([7, 7, 7, 7, 7, 3]) {

@@ -87,12 +87,7 @@ fn plan_at_boundary(
     let budget = super::budget(conv, config, at.window_override);
     let plan = preview_auto(conv, config, &budget, summarizer, at.now, View::Inspect)?;
     if plan.additions.is_empty() {
-        let why = plan
-            .notes
-            .last()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        return Ok(Boundary::Skipped(why));
+        return Ok(Boundary::Skipped(plan.why_nothing()));
     }
     Ok(Boundary::WouldFire(plan))
 }

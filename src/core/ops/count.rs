@@ -50,8 +50,10 @@ pub fn point(conv: &Conversation, turn: Option<usize>) -> Point {
     let sp = overhead::system_prompt(&cfg).chars();
     let tools = overhead::tools(&cfg).chars;
     let events = estimate::of_projection(&conv.events, &p).total_chars();
+    // Each part by its own estimate, as `stats` counts the context: the
+    // parts add up to it.
     let estimated = Estimated {
-        total: estimate::tokens(sp + tools + events),
+        total: estimate::tokens(sp) + estimate::tokens(tools) + estimate::tokens(events),
         system_prompt: estimate::tokens(sp),
         tools: estimate::tokens(tools),
         events: estimate::tokens(events),

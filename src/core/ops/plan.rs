@@ -139,6 +139,18 @@ pub enum PlanNote {
 }
 
 impl PlanNote {
+    /// How much it decides that nothing is written: a compaction tried and
+    /// not written, then a policy that did not run at all, then the rest.
+    fn weight(&self) -> u8 {
+        use crate::core::auto::decision::Note;
+        match self {
+            PlanNote::Trigger(Note::SavesNothing { .. } | Note::Superseded { .. }) => 3,
+            PlanNote::Trigger(Note::Disabled | Note::WindowUnknown | Note::TooFewTurns { .. }) => 2,
+            PlanNote::Trigger(Note::RangeEmpty { .. } | Note::AboveSoftAtFloor { .. }) => 1,
+            _ => 0,
+        }
+    }
+
     /// Whether it says what is appended (a firing, a compacted range).
     pub fn is_action(&self) -> bool {
         matches!(
@@ -207,6 +219,32 @@ impl WithheldSummaries {
 }
 
 impl Plan {
+    /// The notes with the one that decided nothing was written first (a
+    /// compaction tried and not written before "below the hard
+    /// threshold"), the others in their order after it.
+    pub fn notes_deciding_first(&self) -> Vec<&PlanNote> {
+        let mut notes: Vec<&PlanNote> = self.notes.iter().collect();
+        let deciding = notes
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, n)| (n.weight(), *i))
+            .map(|(i, _)| i);
+        if let Some(i) = deciding {
+            let n = notes.remove(i);
+            notes.insert(0, n);
+        }
+        notes
+    }
+
+    /// Why nothing is written, the deciding reason first.
+    pub fn why_nothing(&self) -> String {
+        self.notes_deciding_first()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
     /// The compactions the plan appends.
     pub fn compactions(&self) -> Vec<Compaction> {
         self.additions
@@ -246,5 +284,57 @@ impl Plan {
         if k < self.additions.len() {
             self.additions.remove(k);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::auto::decision::{ActionKind, Note, Threshold};
+
+    fn plan(notes: Vec<PlanNote>) -> Plan {
+        Plan {
+            kind: PlanKind::Auto,
+            additions: Vec::new(),
+            skipped: Vec::new(),
+            removal: Removal::None,
+            removes: 0,
+            notes,
+            tokens: Tokens::default(),
+            withheld: None,
+        }
+    }
+
+    /// Why nothing fired starts with the reason that decided it: the
+    /// elision tried and not written, not the last step's "below the hard
+    /// threshold".
+    #[test]
+    fn the_deciding_reason_comes_first() {
+        let above = Note::AboveThreshold {
+            which: Threshold::Soft,
+            estimate: 120,
+            threshold: 110,
+        };
+        let nothing = Note::SavesNothing {
+            kind: ActionKind::Elision,
+            range: TurnRange { from: 1, to: 3 },
+            saved: 0,
+        };
+        let below = Note::BelowThreshold {
+            which: Threshold::Hard,
+            estimate: 120,
+            threshold: 156,
+        };
+        let p = plan(vec![
+            PlanNote::Trigger(above.clone()),
+            PlanNote::Trigger(nothing.clone()),
+            PlanNote::Trigger(below.clone()),
+        ]);
+        let why = p.why_nothing();
+        assert!(why.starts_with(&nothing.to_string()), "{why}");
+        assert!(why.contains(&below.to_string()), "{why}");
+        // With nothing tried, the order is the policy's.
+        let p = plan(vec![PlanNote::Trigger(below.clone())]);
+        assert_eq!(p.why_nothing(), below.to_string());
     }
 }

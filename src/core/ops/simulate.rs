@@ -137,6 +137,10 @@ impl Total {
     /// `$12.34`, `$12.34 + 1 unpriced (45,678 tok-eq)`, `45,678 tok-eq`,
     /// of what `f` takes from each sum.
     pub fn billed_text(&self, f: fn(&Billed) -> f64) -> String {
+        self.billed_figure(f) + &crate::core::auto::run::refused_note(self.refused())
+    }
+
+    fn billed_figure(&self, f: fn(&Billed) -> f64) -> String {
         match (&self.billed, &self.billed_unpriced) {
             (Some(usd), None) => usd.unit.format(f(usd)),
             (Some(usd), Some(tok)) => format!(

@@ -175,18 +175,14 @@ impl ContextParts {
         } else {
             (0, 0)
         };
-        // The overhead's tokens (the context less the events') are shared
-        // between the system prompt and the tools, so the parts add up.
+        // Each part by its own estimate (`Overhead::chars`), so the parts
+        // add up to the context and the system prompt's never moves.
         let tokens = budget.context_tokens(events.total_chars());
-        let overhead = estimate::apportion(
-            &[system, tools],
-            tokens.saturating_sub(events.total_tokens()),
-        );
         ContextParts {
             measure: budget.measure,
             tokens,
-            system_prompt: overhead[0],
-            tools: overhead[1],
+            system_prompt: estimate::tokens(system),
+            tools: estimate::tokens(tools),
             events: events.total_tokens(),
             tools_enabled: budget.overhead.tools_enabled,
             tools_unknown: budget.overhead.unknown_tools.clone(),

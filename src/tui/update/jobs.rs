@@ -103,12 +103,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 Ok(p) if p.plan.additions.is_empty() => {
                     // The automatic policy says why at each step, all of it.
                     let why = if p.request.is_auto() {
-                        p.plan
-                            .notes
-                            .iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" · ")
+                        p.plan.why_nothing()
                     } else {
                         p.plan
                             .skipped

@@ -1,7 +1,7 @@
 //! The simulation view: the context ratio turn by turn under none / single /
 //! staged, with the firings marked, and the metrics table.
 
-use crate::core::auto::run::RUN_METRICS_HEADER;
+use crate::core::auto::run::{RUN_METRICS_HEADER, RUN_METRICS_HEADER_NARROW};
 use crate::core::auto::run::{Run, Strategy};
 use crate::core::compact::window::human_tokens;
 use crate::tui::state::{Simulation, State};
@@ -191,9 +191,16 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         ));
     frame.render_widget(chart, chart_area);
 
+    // Narrow: fewer columns, "billed" kept.
+    let narrow = (table_area.width as usize) < 17 + RUN_METRICS_HEADER.len() + 10;
+    let header = if narrow {
+        RUN_METRICS_HEADER_NARROW
+    } else {
+        RUN_METRICS_HEADER
+    };
     let mut lines = vec![Line::from(Span::styled(
         format!(
-            " {:<15} {RUN_METRICS_HEADER}  fired (after turn: e/s/r range)",
+            " {:<15} {header}  fired (after turn: e/s/r range)",
             "policy"
         ),
         t.title(),
@@ -213,7 +220,15 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             .collect();
         lines.push(Line::from(vec![
             Span::styled(format!(" {:<15}", r.policy.as_str()), color(r.policy)),
-            Span::raw(format!(" {}  {}", r.metrics_row(), fired.join(", "))),
+            Span::raw(format!(
+                " {}  {}",
+                if narrow {
+                    r.metrics_row_narrow()
+                } else {
+                    r.metrics_row()
+                },
+                fired.join(", ")
+            )),
         ]));
     }
     // Said in full where it fits, cut with an ellipsis where it doesn't.
