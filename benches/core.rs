@@ -59,6 +59,31 @@ fn real(c: &mut Criterion) {
     provenance_and_context(c, &dir);
     history_bench(c, "largest real conversation", &dir, 50);
     thresholds(c, &dir);
+    facts_bench(c, &dir);
+}
+
+/// What `lost` and the preview add: the facts of every compaction's range,
+/// found and judged; beside the projection they come with.
+fn facts_bench(c: &mut Criterion, dir: &Path) {
+    use jp_inspect::core::compact::{jp_view::View, projection};
+    let conv = jp_inspect::core::store::load::load(dir).unwrap();
+    let p = projection::of_view(&conv, View::default());
+    let all = jp_inspect::core::model::turns::TurnRange {
+        from: 0,
+        to: conv.turn_count.saturating_sub(1),
+    };
+    let mut g = c.benchmark_group("largest real conversation, facts");
+    g.sample_size(30);
+    g.bench_function("project (for scale)", |b| {
+        b.iter(|| projection::of_view(&conv, View::default()).events.len())
+    });
+    g.bench_function("facts of the whole conversation, found", |b| {
+        b.iter(|| jp_inspect::core::facts::extract::of_range(&conv, all).len())
+    });
+    g.bench_function("facts of the whole conversation, judged", |b| {
+        b.iter(|| jp_inspect::core::facts::judged(&conv, &p, all).len())
+    });
+    g.finish();
 }
 
 /// Load + project with size-bounded compactions appended: what reading

@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 
 /// The core's layers, lowest first; a folder may use its own layer and the
 /// ones before it.
-const LAYERS: [&[&str]; 8] = [
+const LAYERS: [&[&str]; 9] = [
     &["error", "fmt", "visible"],
     &["model", "search"],
     &["store"],
     &["compact"],
+    &["facts"],
     &["providers", "cost"],
     &["summarize"],
     &["auto"],
@@ -259,6 +260,6 @@ fn the_reader_finds_grouped_and_relative_paths() {
             .iter()
             .any(|p| p.first().is_some_and(|s| s == "model"))
     );
-    assert_eq!(rank("ops"), Some(7));
+    assert_eq!(rank("ops"), Some(8));
     assert!(rank("compact") < rank("summarize"));
 }

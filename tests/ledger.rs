@@ -25,19 +25,20 @@ fn the_demos_compactions_hid_what_their_ranges_held() {
             .iter()
             .any(|i| i.error && i.tool == "cargo_test")
     );
-    let kept = one.kept.as_ref().expect("a summary has facts");
+    // What the model still knows of it: its summary names the parser.
+    let knows = jp_inspect::core::facts::judged(&conv, &p, p.overlays[0].compaction.range());
     assert!(
-        kept.in_summary.iter().any(|f| f == "src/parser.rs"),
-        "{kept:?}"
+        knows.iter().any(|j| j.fact.key == "src/parser.rs"
+            && j.kept
+            && j.at == Some(jp_inspect::core::facts::Where::Summary)),
+        "{knows:?}"
     );
-    assert_eq!(kept.total, kept.in_summary.len() + kept.missing.len());
     // The model ran cargo_test with the same arguments after it, and got
     // a new answer (the fix had landed): a run for a new result, which is
     // no re-fetch of what the compaction hid.
     assert!(one.fetched_again.is_empty(), "{:?}", one.fetched_again);
     // #2, automatic, strips the large results of turns 6..8 (over 1 KiB).
     let two = &l[1];
-    assert!(two.kept.is_none());
     let targets: Vec<&str> = two
         .hidden
         .items
@@ -71,9 +72,6 @@ fn every_real_conversations_ledger_adds_up() {
                 "{}",
                 dir.display()
             );
-            if let Some(k) = &e.kept {
-                assert_eq!(k.total, k.in_summary.len() + k.missing.len());
-            }
         }
     }
 }
@@ -103,11 +101,16 @@ fn lost_says_it_and_stats_json_carries_it() {
     assert_eq!(lost["compactions"], stats["compactions"]);
     let c = &stats["compactions"][1];
     assert_eq!(c["hidden"]["items"].as_array().unwrap().len(), 2);
-    assert!(c.get("kept").is_none());
-    assert!(
-        !stats["compactions"][0]["kept"]["in_summary"]
-            .as_array()
-            .unwrap()
-            .is_empty()
+    // Each compaction's facts, judged, and how they fared per kind.
+    let one = &stats["compactions"][0];
+    let facts = one["facts"].as_array().unwrap();
+    assert!(facts.iter().any(|f| f["kind"] == "file"
+        && f["text"].as_str().unwrap().starts_with("src/parser.rs")
+        && f["kept"] == true
+        && f["where"] == "summary"));
+    let files = &one["survival"]["file"];
+    assert_eq!(
+        files["total"].as_u64().unwrap() as usize,
+        facts.iter().filter(|f| f["kind"] == "file").count()
     );
 }

@@ -163,7 +163,13 @@ fn openai_summarizer_against_a_local_server() {
     let (url, handle) = server(|body| {
         assert_eq!(body["model"], "tiny-model");
         assert_eq!(body["messages"][0]["role"], "system");
-        assert_eq!(body["messages"][0]["content"], "Summarise.");
+        // The instructions, and the range's facts as the summary's checklist.
+        let system = body["messages"][0]["content"].as_str().unwrap();
+        assert!(
+            system.starts_with("Summarise.\n\nThe summary must name"),
+            "{system}"
+        );
+        assert!(system.contains("- file: src/parser.rs"), "{system}");
         let user = body["messages"][1]["content"].as_str().unwrap();
         assert!(user.contains("## Turn 2"), "{user}");
         Some((200, r#"{"choices":[{"message":{"role":"assistant","content":"  SUMMARY FROM SERVER \n"}}]}"#.into()))
@@ -328,7 +334,12 @@ fn anthropic_summarizer_speaks_the_messages_api() {
     let (url, handle) = server_seeing(&["x-api-key", "anthropic-version"], |body| {
         assert_eq!(body["model"], "claude-test");
         assert_eq!(body["max_tokens"], 300);
-        assert_eq!(body["system"], "Summarise.");
+        let system = body["system"].as_str().unwrap();
+        assert!(
+            system.starts_with("Summarise.\n\nThe summary must name"),
+            "{system}"
+        );
+        assert!(system.contains("- command: cargo test"), "{system}");
         assert_eq!(body["messages"].as_array().unwrap().len(), 1);
         assert_eq!(body["messages"][0]["role"], "user");
         let user = body["messages"][0]["content"].as_str().unwrap();

@@ -961,10 +961,12 @@ fn a_compactions_detail_says_what_it_hid() {
         text.contains("fs_read_file") && text.contains("src/parser.rs"),
         "{text}"
     );
+    // What the model no longer knows of its range, the grave marked.
     assert!(
-        text.contains("the summary names 3 of the 11 facts"),
+        text.contains("keeps 0 of 1 errors, 2 of 2 files, 0 of 2 commands"),
         "{text}"
     );
+    assert!(text.contains("lost:"), "{text}");
     assert!(
         text.contains("the event (turns stored 0-based: from_turn 1 is turn 2)"),
         "{text}"

@@ -54,17 +54,20 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         plan.notes_deciding_first()
     };
 
+    let knows = ops::knows::of_additions(&conv, &plan, super::show::view(args.as_jp));
     if args.json {
         let actions: Vec<_> = plan
             .additions
             .iter()
-            .map(|a| {
+            .zip(&knows)
+            .map(|(a, k)| {
                 let mut v = a.compaction.to_json();
                 if let ops::Why::Auto(kind) = a.why {
                     v["kind"] = json!(kind.as_str());
                 }
                 v["requested"] = json!([a.requested.from, a.requested.to]);
                 v["tokens_saved"] = json!(a.effect.saved);
+                (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
                 v
             })
             .collect();
@@ -95,7 +98,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     }
     lines.extend(reasons.iter().map(|r| format!("- {r}")));
     if fired {
-        for a in &plan.additions {
+        for (a, k) in plan.additions.iter().zip(&knows) {
             let what = match a.why {
                 ops::Why::Auto(ActionKind::Summary) => "summary".to_string(),
                 _ => a.compaction.policy_label(),
@@ -110,6 +113,15 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
                 a.range().human(),
                 a.range().turns()
             ));
+            match k {
+                Some(k) => lines.extend(super::knows::lines(
+                    k,
+                    if args.dry_run { "would lose" } else { "lost" },
+                )),
+                None => lines.push(
+                    "  what it keeps is judged once the summary is made (--summarize)".into(),
+                ),
+            }
         }
         lines.push(format!(
             "Estimated tokens: {} -> {} ({})",

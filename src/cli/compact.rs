@@ -100,18 +100,23 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         super::output::print_new_warnings(&conv, &s.conversation);
     }
     let (before, after) = (plan.tokens.before, plan.tokens.after);
+    // What the model would still know of each range, judged as `lost`
+    // judges what is written.
+    let knows = ops::knows::of_additions(&conv, &plan, Default::default());
 
     if args.json {
         let compactions: Vec<Value> = plan
             .additions
             .iter()
-            .map(|a| {
+            .zip(&knows)
+            .map(|(a, k)| {
                 let mut v = a.compaction.to_json();
                 if let ops::Why::Rule { spec, .. } = &a.why {
                     v["spec"] = json!(spec);
                 }
                 v["requested"] = json!([a.requested.from, a.requested.to]);
                 v["tokens_saved"] = json!(a.effect.saved);
+                (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
                 if let Some(items) = threshold::reached(&conv, &a.compaction) {
                     v["reached"] = items
                         .iter()
@@ -156,7 +161,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             _ => line,
         }
     }));
-    for a in &plan.additions {
+    for (a, k) in plan.additions.iter().zip(&knows) {
         lines.push(match a.raises() {
             Some(why) => format!("`{}` {why}.", a.label()),
             None => format!(
@@ -178,6 +183,14 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
                     crate::core::model::byte_size::human(r.bytes)
                 )
             }));
+        }
+        match k {
+            Some(k) => lines.extend(super::knows::lines(
+                k,
+                if args.dry_run { "would lose" } else { "lost" },
+            )),
+            None => lines
+                .push("  what it keeps is judged once the summary is made (--summarize)".into()),
         }
     }
     if !plan.additions.is_empty() {

@@ -1,8 +1,10 @@
-//! `lost`: what each compaction hid, from the loss ledger.
+//! `lost`: what each compaction hid, from the loss ledger, and what the
+//! model no longer knows of its range (`core::facts`).
 
 use super::Context;
 use super::args::StatsArgs;
 use super::output::{print_json, print_lines};
+use crate::core::facts::Survival;
 use crate::core::ops::stats::CompactionEntry;
 use crate::core::visible::visible_line;
 use serde_json::json;
@@ -23,9 +25,18 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     if report.compactions.is_empty() {
         lines.push("no compaction: nothing is hidden".into());
     }
+    let mut session = Survival::default();
     for c in &report.compactions {
         lines.push(String::new());
         lines.extend(entry_lines(c));
+        if let Some(k) = &c.knows {
+            session.add(&Survival::of(k));
+            lines.extend(super::knows::lines(k, "lost"));
+        }
+    }
+    if !report.compactions.is_empty() {
+        lines.push(String::new());
+        lines.push(format!("the session keeps {}", session.describe()));
     }
     print_lines(lines)
 }

@@ -8,6 +8,7 @@ mod compact;
 pub mod complete;
 mod count;
 mod history;
+mod knows;
 mod list;
 mod lost;
 mod man;

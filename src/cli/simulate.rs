@@ -287,6 +287,7 @@ fn run_json(conv: &Conversation, r: &Run, prices: &crate::core::cost::Prices) ->
         "summaries_per_100_turns": r.per_100_turns(r.summaries),
         "compactions_per_100_turns": r.per_100_turns(r.firings.len()),
         "firings": firings,
+        "survival": ops::knows::of_run(conv, &r.compactions),
         "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
         "billed": r.billed,
         "price": crate::core::cost::Billing::of_config(conv.merged_config(), prices).price,
@@ -465,6 +466,11 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
                 r.per_100_turns(r.firings.len()),
                 r.per_100_turns(r.summaries),
                 fired.join("; ")
+            ));
+            // What each policy leaves the model knowing, not only tokens.
+            lines.push(format!(
+                "    keeps {}",
+                ops::knows::of_run(&convs[*ci], &r.compactions).describe()
             ));
         }
     }

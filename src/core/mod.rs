@@ -7,6 +7,9 @@
 //!   the merged config. Pure.
 //! - `compact`: compaction as a function of data — the projection, ranges,
 //!   rules, resets, the size estimate, windows, planning. Pure.
+//! - `facts`: what the model no longer knows after a compaction — the
+//!   files, commands, errors, instructions, decisions, links and figures
+//!   of a range, judged against what is still sent. Pure.
 //! - `auto`: D50's trigger, the staged policy and the simulation. Pure,
 //!   except that reading a `--config` file reads that file.
 //! - `summarize`: turning a range of raw events into summary text; the
@@ -25,6 +28,7 @@ pub mod auto;
 pub mod compact;
 pub mod cost;
 pub mod error;
+pub mod facts;
 pub mod fmt;
 pub mod model;
 pub mod ops;

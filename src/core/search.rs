@@ -96,6 +96,32 @@ pub fn searchable(conv: &Conversation, i: usize) -> String {
     }
 }
 
+/// The text of an event's JSON as a reader sees it: every string and
+/// number in it, keys left out, and its timestamp, type, id and metadata.
+pub fn value_text(v: &serde_json::Value) -> String {
+    fn walk(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::String(s) => {
+                out.push_str(s);
+                out.push(' ');
+            }
+            serde_json::Value::Number(n) => {
+                out.push_str(&n.to_string());
+                out.push(' ');
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(o) => o
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "timestamp" | "type" | "id" | "metadata"))
+                .for_each(|(_, x)| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    walk(v, &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

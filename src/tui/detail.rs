@@ -322,10 +322,36 @@ fn selected(state: &State) -> Option<DetailText> {
             if let Some(w) = row.warning {
                 header.push(format!("warning: {w}"));
             }
+            // What the model no longer knows of its range.
+            let knows = row
+                .range
+                .filter(|_| row.invalid.is_none())
+                .map(|r| crate::core::facts::judged(conv, &m.projection, r));
+            if let Some(k) = &knows {
+                let grave = k.iter().filter(|j| j.is_grave()).count();
+                header.push(format!(
+                    "keeps {}{}",
+                    crate::core::facts::Survival::of(k).describe(),
+                    match grave {
+                        0 => String::new(),
+                        n => format!(
+                            " · ! loses {} (an instruction or an unfixed error)",
+                            crate::core::fmt::count(n as u64, "fact")
+                        ),
+                    }
+                ));
+            }
             // What it hid, then the event itself (stored 0-based).
             let ledger = crate::core::compact::ledger::of(conv, &m.projection)
                 .into_iter()
-                .find(|l| l.position == row.position);
+                .find(|l| l.position == row.position)
+                .map(|l| {
+                    let mut lines = l.lines();
+                    if let Some(k) = &knows {
+                        lines.extend(crate::core::facts::lines(k, "lost"));
+                    }
+                    lines
+                });
             let stored_as = format!(
                 "the event (turns stored 0-based: from_turn {} is turn {})",
                 row.range.map_or(0, |r| r.from),
@@ -344,7 +370,7 @@ fn selected(state: &State) -> Option<DetailText> {
                     }
                     // The ledger keeps its columns: as it is, not reflowed.
                     let hid = ledger
-                        .map(|l| format!("```text\n{}\n```\n\n", l.lines().join("\n")))
+                        .map(|l| format!("```text\n{}\n```\n\n", l.join("\n")))
                         .unwrap_or_default();
                     (
                         format!(
@@ -354,10 +380,7 @@ fn selected(state: &State) -> Option<DetailText> {
                         Some("md".to_string()),
                     )
                 }
-                (None, Some(l)) => (
-                    format!("{}\n\n{stored_as}:\n{text}", l.lines().join("\n")),
-                    None,
-                ),
+                (None, Some(l)) => (format!("{}\n\n{stored_as}:\n{text}", l.join("\n")), None),
                 (None, None) => (text, None),
             };
             (

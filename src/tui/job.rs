@@ -250,4 +250,6 @@ pub struct Previewed {
     pub request: PreviewRequest,
     pub plan: Plan,
     pub inspection: Box<Inspection>,
+    /// What the model would still know of each addition's range.
+    pub knows: Vec<Option<Vec<crate::core::facts::Judged>>>,
 }

@@ -20,6 +20,7 @@ pub mod picker;
 pub mod replay;
 pub mod rows;
 pub mod state;
+pub mod summary_editor;
 pub mod terminal;
 pub mod theme;
 pub mod tools;

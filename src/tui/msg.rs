@@ -54,6 +54,9 @@ pub enum Action {
     Preview,
     Apply,
     Summarize,
+    /// Write the preview's (or the selected compaction's) summary against
+    /// its checklist.
+    EditSummary,
     Cancel,
     Confirm,
     ResetAuto,

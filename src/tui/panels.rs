@@ -44,6 +44,24 @@ impl Input {
 pub struct Preview {
     pub request: crate::tui::job::PreviewRequest,
     pub plan: Plan,
+    /// What the model would still know of each addition's range (`None`:
+    /// a summary not made yet).
+    pub knows: Vec<Option<Vec<crate::core::facts::Judged>>>,
+}
+
+impl Preview {
+    /// How the facts of its ranges fare, together, and whether it loses an
+    /// instruction or an unfixed error; `None` before its summaries exist.
+    pub fn survival(&self) -> Option<(crate::core::facts::Survival, bool)> {
+        let mut all = crate::core::facts::Survival::default();
+        let mut grave = false;
+        for k in &self.knows {
+            let k = k.as_ref()?;
+            all.add(&crate::core::facts::Survival::of(k));
+            grave |= k.iter().any(crate::core::facts::Judged::is_grave);
+        }
+        (!self.knows.is_empty()).then_some((all, grave))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -110,6 +128,8 @@ pub enum Panel {
     Largest(super::largest::Largest),
     /// Which tools fill the context (`T`).
     Tools(Box<super::tools::ToolsView>),
+    /// A summary written against its checklist (`E`).
+    Summary(Box<super::summary_editor::SummaryEditor>),
 }
 
 #[derive(Debug, Clone, Default)]

@@ -210,11 +210,13 @@ fn preview(
             )?
         }
     };
+    let knows = ops::knows::of_additions(&conv, &plan, view);
     let inspection = Box::new(Inspection::build(conv, &plan.compactions(), view));
     Ok(Previewed {
         request,
         plan,
         inspection,
+        knows,
     })
 }
 

@@ -1,10 +1,9 @@
 //! What each compaction hid (the loss ledger): the tool calls it stripped,
 //! omitted or summarised, by tool, with what identifies each (the path,
 //! command, pattern or URL of its arguments), which were errors, the
-//! reasoning and messages it took out, and their tokens; for a summary, the
-//! facts of its range a reader would look for and whether the summary still
-//! names them; and the calls the model made again after it (same tool, same
-//! arguments) — going back for what it lost.
+//! reasoning and messages it took out, and their tokens; and the calls the
+//! model made again after it (same tool, same arguments) — going back for
+//! what it lost. What the model no longer knows of it is `core::facts`'.
 
 use super::estimate;
 use super::fate::Fate;
@@ -41,14 +40,6 @@ pub struct Hidden {
     pub items: Vec<Item>,
 }
 
-/// Of a summary: the facts of its range, and which it still names.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Kept {
-    pub total: usize,
-    pub in_summary: Vec<String>,
-    pub missing: Vec<String>,
-}
-
 /// A call made after the compaction that repeats one it hid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Refetch {
@@ -65,8 +56,6 @@ pub struct Refetch {
 pub struct Entry {
     pub position: usize,
     pub hidden: Hidden,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kept: Option<Kept>,
     pub fetched_again: Vec<Refetch>,
 }
 
@@ -103,15 +92,6 @@ impl Entry {
                 .trim_end()
                 .to_string(),
             );
-        }
-        if let Some(k) = &self.kept {
-            out.push(format!(
-                "the summary names {} of the {} facts of its range{}",
-                k.in_summary.len(),
-                k.total,
-                if k.missing.is_empty() { "" } else { "; not:" }
-            ));
-            out.extend(k.missing.iter().map(|m| format!("    - {}", v(m))));
         }
         if !self.fetched_again.is_empty() {
             let tokens: u64 = self.fetched_again.iter().map(|r| r.tokens).sum();
@@ -180,14 +160,12 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
         .map(|o| Entry {
             position: o.position,
             hidden: Hidden::default(),
-            kept: o.compaction.summary.as_ref().map(|_| Kept::default()),
             fetched_again: Vec::new(),
         })
         .collect();
     // Calls hidden, by their request, per overlay.
     let mut items: HashMap<(usize, usize), Item> = HashMap::new();
     let mut hidden_calls: Vec<(usize, (String, String), usize)> = Vec::new();
-    let mut facts: Vec<Vec<String>> = vec![Vec::new(); entries.len()];
     for (i, e) in conv.events.iter().enumerate() {
         let f = p.fates.get(i).copied().unwrap_or_default();
         let Some(by) =
@@ -210,8 +188,6 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
             Kind::ToolCallRequest { name, .. } => {
                 entry.hidden.tool_calls += 1;
                 let (target, key) = call_of(conv, i).unwrap_or_default();
-                facts[by].push(name.to_string());
-                facts[by].extend(target.clone());
                 hidden_calls.push((by, key, i));
                 let item = items.entry((by, i)).or_insert_with(|| Item {
                     turn: e.turn + 1,
@@ -226,10 +202,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
             }
             Kind::ToolCallResponse { is_error, .. } => {
                 entry.hidden.tool_results += 1;
-                if *is_error && let Some(line) = error_line(&conv.text(i)) {
-                    entry.hidden.errors += 1;
-                    facts[by].push(line);
-                } else if *is_error {
+                if *is_error {
                     entry.hidden.errors += 1;
                 }
                 let request = p.request_of(&conv.events, i);
@@ -249,15 +222,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
                 item.error |= *is_error;
             }
             Kind::ChatResponse(ResponseKind::Reasoning) => entry.hidden.reasoning += 1,
-            Kind::ChatRequest => {
-                entry.hidden.messages += 1;
-                let text = conv.text(i);
-                let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-                if !line.is_empty() {
-                    facts[by].push(line.chars().take(80).collect());
-                }
-            }
-            Kind::ChatResponse(_) => entry.hidden.messages += 1,
+            Kind::ChatRequest | Kind::ChatResponse(_) => entry.hidden.messages += 1,
             _ => {}
         }
     }
@@ -266,56 +231,8 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
     for ((by, _), item) in items {
         entries[by].hidden.items.push(item);
     }
-    for (by, entry) in entries.iter_mut().enumerate() {
-        if let Some(kept) = &mut entry.kept {
-            let summary = p.overlays[by]
-                .compaction
-                .summary
-                .clone()
-                .unwrap_or_default()
-                .to_lowercase();
-            let mut seen = std::collections::BTreeSet::new();
-            for fact in facts[by].iter().filter(|f| seen.insert((*f).clone())) {
-                if names(&summary, fact) {
-                    kept.in_summary.push(fact.clone());
-                } else {
-                    kept.missing.push(fact.clone());
-                }
-            }
-            kept.total = kept.in_summary.len() + kept.missing.len();
-        }
-    }
     refetched(conv, p, &mut entries, &hidden_calls);
     entries
-}
-
-/// The line of an error's output that says what went wrong: the first that
-/// mentions an error, a failure or a panic, else the first that isn't blank; at most 80
-/// characters.
-fn error_line(text: &str) -> Option<String> {
-    let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let telling = |l: &&str| {
-        let l = l.to_lowercase();
-        ["error", "failed", "panicked"]
-            .iter()
-            .any(|w| l.contains(w))
-    };
-    let line = lines().find(telling).or_else(|| lines().next())?;
-    Some(line.chars().take(80).collect())
-}
-
-/// Whether `summary` (lowercased) still names `fact`: it contains it, or,
-/// for a sentence, at least half of its words of five letters or more.
-fn names(summary: &str, fact: &str) -> bool {
-    let fact = fact.to_lowercase();
-    if summary.contains(fact.trim()) {
-        return true;
-    }
-    let words: Vec<&str> = fact
-        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '.' && c != '/')
-        .filter(|w| w.chars().count() >= 5)
-        .collect();
-    words.len() >= 2 && words.iter().filter(|w| summary.contains(*w)).count() * 2 >= words.len()
 }
 
 /// The calls after each compaction was appended that repeat one it hid.
@@ -402,30 +319,6 @@ mod tests {
             Some("src tests")
         );
         assert_eq!(target_of(&json!({"package": "csvq"})), None);
-    }
-
-    #[test]
-    fn an_error_is_known_by_its_error_line() {
-        let out = "   Compiling csvq v0.1\nerror[E0425]: cannot find function `sort_rows`\n";
-        assert_eq!(
-            error_line(out).as_deref(),
-            Some("error[E0425]: cannot find function `sort_rows`")
-        );
-        assert_eq!(
-            error_line("  \nsomething broke").as_deref(),
-            Some("something broke")
-        );
-        assert_eq!(error_line(" \n"), None);
-    }
-
-    #[test]
-    fn a_summary_names_a_fact_by_its_text_or_most_of_its_words() {
-        let s =
-            "turns 2-5 fixed precedence in src/parser.rs; the or/and grouping tests were corrected";
-        assert!(names(s, "src/parser.rs"));
-        assert!(names(s, "Fix the precedence grouping please"));
-        assert!(!names(s, "src/lexer.rs"));
-        assert!(!names(s, "fs_read_file"));
     }
 
     /// A call made again after a compaction hid it is a re-fetch when its

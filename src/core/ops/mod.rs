@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod changes;
 pub mod cost;
 pub mod count;
+pub mod knows;
 mod plan;
 mod preview;
 pub mod reach;

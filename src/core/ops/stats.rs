@@ -311,6 +311,9 @@ pub struct CompactionEntry {
     /// What it hid (`stats` fills it in; the inspector's list doesn't need
     /// it to open).
     pub ledger: Option<crate::core::compact::ledger::Entry>,
+    /// The facts of its range, judged against what is still sent (filled
+    /// in with the ledger).
+    pub knows: Option<Vec<crate::core::facts::Judged>>,
     /// What it costs and buys with the prompt cache, in words too
     /// ([`with_payback`] fills it in).
     pub payback: Option<(crate::core::cost::Payback, String)>,
@@ -352,10 +355,11 @@ impl Serialize for CompactionEntry {
                 m.serialize_entry("warning", &f.warning)?;
                 if let Some(l) = &self.ledger {
                     m.serialize_entry("hidden", &l.hidden)?;
-                    if let Some(k) = &l.kept {
-                        m.serialize_entry("kept", k)?;
-                    }
                     m.serialize_entry("fetched_again", &l.fetched_again)?;
+                }
+                if let Some(k) = &self.knows {
+                    m.serialize_entry("facts", k)?;
+                    m.serialize_entry("survival", &crate::core::facts::Survival::of(k))?;
                 }
                 if let Some((p, text)) = &self.payback {
                     m.serialize_entry("payback", p)?;
@@ -435,6 +439,11 @@ pub fn with_ledger(
             .collect();
     for e in &mut entries {
         e.ledger = ledger.remove(&e.position);
+        e.knows = p
+            .overlays
+            .iter()
+            .find(|o| o.position == e.position)
+            .map(|o| crate::core::facts::judged(conv, p, o.compaction.range()));
     }
     entries
 }
@@ -468,6 +477,7 @@ pub fn compaction_entries(
             position: c.position,
             event: Some(c.event),
             ledger: None,
+            knows: None,
             payback: None,
             facts: match c.parsed {
                 Ok(x) => Ok(facts(c.position, x)),
@@ -480,6 +490,7 @@ pub fn compaction_entries(
             position: o.position,
             event: None,
             ledger: None,
+            knows: None,
             payback: None,
             facts: Ok(facts(o.position, &o.compaction)),
         });

@@ -51,7 +51,7 @@ impl Summarizer for Anthropic {
             "model": self.model,
             "max_tokens": self.max_tokens,
             "temperature": 0,
-            "system": request.instructions,
+            "system": super::instructions_with_checklist(request),
             "messages": [{"role": "user", "content": range}],
         });
         let headers = [

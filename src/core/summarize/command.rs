@@ -32,7 +32,7 @@ impl CommandSummarizer {
 pub fn prompt(request: &Request<'_>) -> String {
     format!(
         "{}\n\n---\n\n{}",
-        request.instructions,
+        super::instructions_with_checklist(request),
         transcript::render(request.conversation, request.range)
     )
 }

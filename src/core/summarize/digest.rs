@@ -5,6 +5,7 @@
 //! their counts and errors, and what was left open, within a size budget.
 
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
+use crate::core::facts::{Fact, FactKind};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
 use crate::core::model::timestamp;
@@ -15,6 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 /// Bounds of the digest's size, in characters.
 const MIN_BUDGET: usize = 1_200;
 const MAX_BUDGET: usize = 8_000;
+/// A range over 20k tokens: its digest stays within a quarter of it.
+const LARGE_RANGE: u64 = 80_000;
 
 #[derive(Debug, Clone, Default)]
 pub struct Digest {
@@ -33,9 +36,18 @@ impl Summarizer for Digest {
             .events_of_turns(request.range.from, request.range.to)
             .map(|i| conv.events[i].chars)
             .sum();
-        let budget = self
-            .budget
-            .unwrap_or_else(|| ((input_chars / 10) as usize).clamp(MIN_BUDGET, MAX_BUDGET));
+        // Room for the range's facts whole where the range allows, never
+        // more than a quarter of a large range.
+        let budget = self.budget.unwrap_or_else(|| {
+            let base = ((input_chars / 10) as usize).clamp(MIN_BUDGET, MAX_BUDGET);
+            let facts = facts_chars(conv, request.range) + 400;
+            let room = base.max(facts);
+            if input_chars > LARGE_RANGE {
+                room.min((input_chars / 4) as usize)
+            } else {
+                room
+            }
+        });
         Ok(Summary {
             text: digest(conv, request.range, budget),
             input_chars,
@@ -172,27 +184,151 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
     f
 }
 
-/// The digest text of `range`, at most about `budget` characters.
+/// The digest text of `range`, at most about `budget` characters: the
+/// range's facts first (the user's instructions, errors, files, commands,
+/// decisions, links and figures: what a reader needs to carry on), then
+/// what was asked and concluded, shortened first when it must be.
 pub fn digest(conv: &Conversation, range: TurnRange, budget: usize) -> String {
     let f = gather(conv, range);
+    let checklist = crate::core::facts::checklist(conv, range);
+    let fits = |text: &String| text.chars().count() <= budget;
     // Longer items first; shorten until the whole fits.
     for item_len in [400, 240, 160, 100, 60] {
-        let text = render(&f, range, item_len, usize::MAX);
-        if text.chars().count() <= budget {
+        let text = render(&f, &checklist, range, item_len, usize::MAX, 0);
+        if fits(&text) {
             return text;
         }
     }
-    // Still too long: keep the most recent items of each list.
-    for keep in [12, 8, 5, 3, 2, 1] {
-        let text = render(&f, range, 60, keep);
-        if text.chars().count() <= budget {
+    // Still too long: keep the most recent requests and conclusions.
+    for keep in [12, 8, 5, 3, 2, 1, 0] {
+        let text = render(&f, &checklist, range, 60, keep, 0);
+        if fits(&text) {
             return text;
         }
     }
-    transcript::clip(&render(&f, range, 60, 1), budget)
+    // Then the facts a reader needs least.
+    for level in 1..=FACT_LEVELS {
+        let text = render(&f, &checklist, range, 60, 0, level);
+        if fits(&text) {
+            return text;
+        }
+    }
+    transcript::clip(&render(&f, &checklist, range, 60, 0, FACT_LEVELS), budget)
 }
 
-fn render(f: &Facts, range: TurnRange, item_len: usize, keep: usize) -> String {
+/// The characters the facts of `range` take in a digest, at their fullest.
+pub fn facts_chars(conv: &Conversation, range: TurnRange) -> usize {
+    facts_section(&crate::core::facts::checklist(conv, range), 240, 0)
+        .chars()
+        .count()
+}
+
+/// How far the facts are cut: 0 all of them; 1 without figures and
+/// links; 2 without decisions; 3 at most 30 files and commands; 4 at most
+/// 10.
+const FACT_LEVELS: usize = 4;
+
+fn facts_section(checklist: &[Fact], item_len: usize, level: usize) -> String {
+    let mut out = String::new();
+    let of = |k: FactKind| checklist.iter().filter(move |f| f.kind == k);
+    let most = match level {
+        0..=2 => usize::MAX,
+        3 => 30,
+        _ => 10,
+    };
+    let list = |out: &mut String, title: &str, items: Vec<String>| {
+        if items.is_empty() {
+            return;
+        }
+        out.push_str(&format!("\n{title}:\n"));
+        let more = items.len().saturating_sub(most);
+        for i in items.into_iter().take(most) {
+            out.push_str(&format!("- {i}\n"));
+        }
+        if more > 0 {
+            out.push_str(&format!("- and {more} more\n"));
+        }
+    };
+    let sentence = |f: &Fact| {
+        format!(
+            "turn {}: {}",
+            f.turn,
+            clip_line(&one_line(&f.key), item_len.max(200))
+        )
+    };
+    list(
+        &mut out,
+        "Instructions from the user",
+        of(FactKind::Instruction).map(sentence).collect(),
+    );
+    list(
+        &mut out,
+        "Errors",
+        of(FactKind::Error)
+            .map(|f| {
+                format!(
+                    "turn {}: {}{}",
+                    f.turn,
+                    f.text,
+                    if f.fixed == Some(true) {
+                        " (fixed later)"
+                    } else {
+                        " (not fixed)"
+                    }
+                )
+            })
+            .collect(),
+    );
+    list(
+        &mut out,
+        "Files",
+        of(FactKind::File).map(|f| f.text.clone()).collect(),
+    );
+    list(
+        &mut out,
+        "Commands run",
+        of(FactKind::Command)
+            .map(|f| {
+                format!(
+                    "{}{}",
+                    f.text,
+                    if f.failed == Some(true) {
+                        " (failed)"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect(),
+    );
+    if level < 2 {
+        list(
+            &mut out,
+            "Decisions",
+            of(FactKind::Decision).map(sentence).collect(),
+        );
+    }
+    if level < 1 {
+        let urls: Vec<String> = of(FactKind::Url).map(|f| f.text.clone()).collect();
+        if !urls.is_empty() {
+            out.push_str(&format!("\nLinks: {}\n", urls.join(" ")));
+        }
+        let figures: Vec<String> = of(FactKind::Number).map(|f| f.text.clone()).collect();
+        if !figures.is_empty() {
+            out.push_str(&format!("\nFigures: {}\n", figures.join("; ")));
+        }
+    }
+    out
+}
+
+fn render(
+    f: &Facts,
+    checklist: &[Fact],
+    range: TurnRange,
+    item_len: usize,
+    keep: usize,
+    level: usize,
+) -> String {
     let mut out = String::new();
     let span = match (&f.first, &f.last) {
         (Some(a), Some(b)) if a != b => format!(", {a} to {b}"),
@@ -206,7 +342,7 @@ fn render(f: &Facts, range: TurnRange, item_len: usize, keep: usize) -> String {
         crate::core::fmt::count(range.turns() as u64, "turn")
     ));
     let list = |out: &mut String, title: &str, items: &[(usize, String)]| {
-        if items.is_empty() {
+        if items.is_empty() || keep == 0 {
             return;
         }
         out.push_str(&format!("\n{title}:\n"));
@@ -218,9 +354,11 @@ fn render(f: &Facts, range: TurnRange, item_len: usize, keep: usize) -> String {
             out.push_str(&format!("- turn {turn}: {}\n", clip_line(text, item_len)));
         }
     };
+    out.push_str(&facts_section(checklist, item_len, level));
     list(&mut out, "User requests", &f.requests);
     list(&mut out, "Assistant conclusions", &f.conclusions);
-    if !f.paths.is_empty() {
+    // Paths named in prose, beside the files the checklist lists.
+    if keep > 0 && !f.paths.is_empty() {
         let max_paths = if keep == usize::MAX { 40 } else { keep * 3 };
         let shown: Vec<String> = f
             .paths

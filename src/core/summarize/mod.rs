@@ -26,6 +26,36 @@ pub struct Request<'a> {
 
 pub use crate::core::error::SummarizeError;
 
+/// The most checklist items a model is given; past them the list says how
+/// many more there are.
+const CHECKLIST_MAX: usize = 120;
+
+/// `request`'s instructions with the range's facts as a checklist: a
+/// model-written summary is held to the same facts as the digest, and its
+/// survival is reported the same way.
+pub fn instructions_with_checklist(request: &Request<'_>) -> String {
+    let facts = crate::core::facts::checklist(request.conversation, request.range);
+    if facts.is_empty() {
+        return request.instructions.to_string();
+    }
+    let mut out = format!(
+        "{}\n\nThe summary must name each of these facts of the conversation (a path, a \
+         command as run, an error and whether it was fixed, the user's instructions word for \
+         word, the decisions, links and figures):\n",
+        request.instructions.trim_end()
+    );
+    for f in facts.iter().take(CHECKLIST_MAX) {
+        out.push_str(&format!("- {}: {}\n", f.kind.as_str(), f.text));
+    }
+    if facts.len() > CHECKLIST_MAX {
+        out.push_str(&format!(
+            "- and {} more of the same kinds\n",
+            facts.len() - CHECKLIST_MAX
+        ));
+    }
+    out
+}
+
 /// What a summary cost, for the simulation's accounting.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {

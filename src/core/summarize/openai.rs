@@ -45,7 +45,7 @@ impl Summarizer for OpenAi {
             "model": self.model,
             "temperature": 0,
             "messages": [
-                {"role": "system", "content": request.instructions},
+                {"role": "system", "content": super::instructions_with_checklist(request)},
                 {"role": "user", "content": range},
             ],
         });

@@ -122,6 +122,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                     state.preview = Some(Preview {
                         request: p.request,
                         plan: p.plan,
+                        knows: p.knows,
                     });
                     state.set_inspection(*p.inspection);
                     state.set_status(status, Level::Info);

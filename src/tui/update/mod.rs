@@ -16,6 +16,7 @@ mod nav;
 mod picker;
 mod requests;
 mod route;
+mod summary;
 mod tools;
 
 use super::job::Job;
@@ -123,6 +124,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Preview
             | Action::Apply
             | Action::Summarize
+            | Action::EditSummary
             | Action::ResetAuto
             | Action::ResetAll
             | Action::Delete
@@ -169,6 +171,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Preview => input::open_input(state, super::state::InputKind::Preview),
         Action::Apply => commands::apply_preview(state, fx),
         Action::Summarize => commands::summarize_preview(state, fx),
+        Action::EditSummary => summary::open(state),
         Action::Cancel => commands::cancel(state, fx),
         Action::ResetAuto => {
             commands::ask_reset(state, crate::core::compact::reset::Reset::Auto, fx)

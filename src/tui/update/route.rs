@@ -23,6 +23,10 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     if state.input.is_some() {
         return input::input_key(state, k, fx);
     }
+    // The summary editor takes text: every key but its own goes to it.
+    if matches!(state.panel, Some(Panel::Summary(_))) {
+        return super::summary::key(state, k, fx);
+    }
     if let Some(Panel::Confirm(c)) = &state.panel {
         match keys::lookup(Scope::Confirm, &k) {
             Some(Action::Confirm) => {
@@ -61,7 +65,7 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
             }
             return;
         }
-        Some(Panel::Confirm(_)) => return,
+        Some(Panel::Confirm(_) | Panel::Summary(_)) => return,
         None => Scope::Main,
     };
     // "As of" mode's own keys come before the main ones.

@@ -229,6 +229,12 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
             thousands(a),
             change(b, a)
         )));
+        if let Some((survival, grave)) = p.survival() {
+            spans.push(Span::styled(
+                format!(" · keeps {}", survival.describe()),
+                if grave { t.error() } else { t.plain() },
+            ));
+        }
         let note = p
             .plan
             .notes
@@ -318,6 +324,7 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
     } else {
         match &state.panel {
             Some(Panel::Confirm(_)) => vec![("y", "yes, write"), ("n", "no")],
+            Some(Panel::Summary(_)) => vec![("Ctrl-S", "keep it"), ("Esc", "drop the edit")],
             Some(Panel::Detail(_)) => vec![
                 ("j/k", "scroll"),
                 ("PgDn/PgUp", "page"),

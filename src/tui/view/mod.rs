@@ -12,6 +12,7 @@ pub mod overlays;
 mod panes;
 mod picker;
 mod simulation;
+mod summary_editor;
 mod tools;
 pub mod why;
 
@@ -112,6 +113,11 @@ fn draw_views(frame: &mut Frame, state: &State) {
             let body =
                 ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
             tools::draw(frame, body, v, state);
+        }
+        Some(Panel::Summary(e)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            summary_editor::draw(frame, body, e, state);
         }
         Some(Panel::Simulation(sim)) => {
             let body = ratatui::layout::Rect::new(

@@ -1,0 +1,284 @@
+//! Whether a text still names a fact: forgiving the way a reader is, never
+//! because a different fact shares a word.
+//!
+//! - a **file** is named by its path (a leading `./` aside), or by its
+//!   file name alone when no other file of the range has that name;
+//! - a **command** by all of its words (program, subcommand, arguments;
+//!   leading dashes and quotes aside) within one sentence, in any order;
+//! - a **url** by itself, or without its scheme;
+//! - a **number** by its figure and unit, with or without the space
+//!   between them;
+//! - an **error**, an **instruction** or a **decision** by its sentence,
+//!   or by at least two thirds of its telling words (four letters or more,
+//!   common words aside, at least two) within one sentence.
+//!
+//! Texts are compared in lower case.
+
+use super::{Fact, FactKind};
+use std::collections::HashMap;
+
+/// What telling a fact from its siblings takes: how many file facts of
+/// the range share each file name.
+pub struct Siblings {
+    file_names: HashMap<String, usize>,
+}
+
+impl Siblings {
+    pub fn of(facts: &[Fact]) -> Siblings {
+        let mut file_names: HashMap<String, usize> = HashMap::new();
+        for f in facts.iter().filter(|f| f.kind == FactKind::File) {
+            *file_names.entry(file_name(&f.key)).or_default() += 1;
+        }
+        Siblings { file_names }
+    }
+}
+
+fn file_name(path: &str) -> String {
+    path.rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(path)
+        .to_lowercase()
+}
+
+/// Whether `text` (lower case) names `fact`.
+pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
+    let key = fact.key.to_lowercase();
+    match fact.kind {
+        FactKind::File => {
+            let path = key.trim_start_matches("./");
+            if contains_bounded(text, path) {
+                return true;
+            }
+            let name = file_name(path);
+            name != path
+                && name.contains('.')
+                && siblings.file_names.get(&name).copied().unwrap_or(0) <= 1
+                && contains_bounded(text, &name)
+        }
+        FactKind::Command => {
+            let words = command_words(&key);
+            !words.is_empty()
+                && words.iter().all(|w| text.contains(w.as_str()))
+                && in_one_window(text, &words, words.len(), contains_word)
+        }
+        FactKind::Url => {
+            let bare = key
+                .trim_start_matches("https://")
+                .trim_start_matches("http://")
+                .trim_end_matches('/');
+            text.contains(&key) || text.contains(bare)
+        }
+        FactKind::Number => {
+            let tight: String = key.split_whitespace().collect();
+            let split = tight
+                .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                .filter(|&at| at > 0 && !tight.starts_with('v'))
+                .map(|at| format!("{} {}", &tight[..at], &tight[at..]));
+            let bare = tight.trim_start_matches('v').to_string();
+            [Some(key.clone()), Some(tight.clone()), split, Some(bare)]
+                .into_iter()
+                .flatten()
+                .any(|form| contains_bounded(text, &form))
+        }
+        FactKind::Error | FactKind::Instruction | FactKind::Decision => {
+            if text.contains(key.trim().trim_end_matches('.')) {
+                return true;
+            }
+            let telling = telling_words(&key);
+            if telling.len() < 2 {
+                return false;
+            }
+            let need = (telling.len() * 2).div_ceil(3);
+            let present: Vec<String> = telling
+                .into_iter()
+                .filter(|w| text.contains(w.as_str()))
+                .collect();
+            present.len() >= need && in_one_window(text, &present, need, contains_bounded)
+        }
+    }
+}
+
+/// Whether one window of `text` holds at least `need` of `words` (each as
+/// `holds` finds it). Such a window holds one of the `len - need + 1`
+/// rarest words, so only the windows around those are looked at: a large
+/// text costs a few searches, not a walk per fact.
+fn in_one_window(text: &str, words: &[String], need: usize, holds: fn(&str, &str) -> bool) -> bool {
+    let mut by_rarity: Vec<(usize, &String)> = words
+        .iter()
+        .map(|w| (text.matches(w.as_str()).count(), w))
+        .collect();
+    by_rarity.sort();
+    let anchors = words.len().saturating_sub(need) + 1;
+    by_rarity.iter().take(anchors).any(|(_, anchor)| {
+        text.match_indices(anchor.as_str()).any(|(at, _)| {
+            let w = window_at(text, at);
+            words.iter().filter(|word| holds(w, word)).count() >= need
+        })
+    })
+}
+
+/// The window around byte `at` of `text`: its line, cut at `;` and at
+/// a sentence's end (`. `).
+fn window_at(text: &str, at: usize) -> &str {
+    let before = &text[..at];
+    let start = [
+        before.rfind('\n').map(|p| p + 1),
+        before.rfind(';').map(|p| p + 1),
+        before.rfind(". ").map(|p| p + 2),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+    .unwrap_or(0);
+    let after = &text[at..];
+    let end = [after.find('\n'), after.find(';'), after.find(". ")]
+        .into_iter()
+        .flatten()
+        .min()
+        .map_or(text.len(), |p| at + p);
+    &text[start..end]
+}
+
+/// `needle` in `hay` not as part of a longer word or path (so `a.rs` is not
+/// named by `data.rs`, nor `test` by `tests`).
+fn contains_bounded(hay: &str, needle: &str) -> bool {
+    bounded(hay, needle, true)
+}
+
+/// [`contains_bounded`] where a dash before it is no part of a name (a
+/// command's `-p`, `--release`).
+fn contains_word(hay: &str, needle: &str) -> bool {
+    bounded(hay, needle, false)
+}
+
+fn bounded(hay: &str, needle: &str, dash_joins: bool) -> bool {
+    if needle.is_empty() {
+        return false;
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    hay.match_indices(needle).any(|(at, _)| {
+        let before = hay[..at].chars().last();
+        let after = hay[at + needle.len()..].chars().next();
+        let joins_before =
+            before.is_some_and(|c| word(c) || c == '/' || c == '.' || (dash_joins && c == '-'));
+        let joins_after = after.is_some_and(|c| word(c) || c == '/');
+        !joins_before && !joins_after
+    })
+}
+
+/// A command's words as a reader repeats them: leading dashes, quotes and
+/// `=` values split off, the program kept.
+fn command_words(command: &str) -> Vec<String> {
+    command
+        .split_whitespace()
+        .flat_map(|w| w.split('='))
+        .map(|w| {
+            w.trim_start_matches('-')
+                .trim_matches(|c| matches!(c, '"' | '\'' | '`' | ','))
+                .to_string()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Words that tell nothing apart.
+const COMMON: [&str; 40] = [
+    "that", "this", "with", "from", "have", "will", "what", "when", "then", "than", "them", "they",
+    "there", "their", "your", "into", "only", "also", "just", "please", "always", "never", "make",
+    "sure", "should", "would", "could", "before", "after", "about", "some", "each", "every",
+    "don't", "dont", "does", "done", "were", "been", "being",
+];
+
+fn telling_words(sentence: &str) -> Vec<String> {
+    let mut out: Vec<String> = sentence
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '/' | '-' | '\'')))
+        .map(|w| w.trim_matches(['.', '\'', '-']).to_string())
+        .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
+        .collect();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fact(kind: FactKind, key: &str) -> Fact {
+        Fact {
+            kind,
+            text: key.into(),
+            turn: 1,
+            key: key.into(),
+            event: 0,
+            fixed: None,
+            failed: None,
+        }
+    }
+
+    fn none() -> Siblings {
+        Siblings::of(&[])
+    }
+
+    #[test]
+    fn a_path_named_in_prose_and_by_its_file_name_when_it_is_the_only_one() {
+        let f = fact(FactKind::File, "src/parser.rs");
+        assert!(names(&f, "i fixed precedence in src/parser.rs.", &none()));
+        assert!(names(&f, "the parser (parser.rs) now splits", &none()));
+        assert!(!names(&f, "the parser is split", &none()));
+        // Another file of the range shares the name: only the path tells.
+        let two = Siblings::of(&[f.clone(), fact(FactKind::File, "tests/parser.rs")]);
+        assert!(!names(&f, "the parser (parser.rs) now splits", &two));
+        // Not part of a longer name.
+        let a = fact(FactKind::File, "a.rs");
+        assert!(!names(&a, "see data.rs", &none()));
+    }
+
+    #[test]
+    fn a_command_with_its_words_in_any_order_within_one_sentence() {
+        let f = fact(FactKind::Command, "cargo test --release -p csvq");
+        assert!(names(
+            &f,
+            "ran cargo test -p csvq --release: green",
+            &none()
+        ));
+        assert!(names(
+            &f,
+            "tests pass (cargo test, release, p csvq)",
+            &none()
+        ));
+        assert!(!names(&f, "ran cargo test", &none()));
+        // The words spread over sentences of different facts don't count.
+        assert!(!names(
+            &f,
+            "cargo test passed.\nthe release is csvq p",
+            &none()
+        ));
+        let g = fact(FactKind::Command, "cargo test");
+        assert!(!names(&g, "cargo tests are slow", &none()));
+    }
+
+    #[test]
+    fn a_sentence_by_two_thirds_of_its_telling_words() {
+        let f = fact(
+            FactKind::Instruction,
+            "Always run cargo fmt before you commit.",
+        );
+        assert!(names(
+            &f,
+            "the user wants cargo fmt run before every commit",
+            &none()
+        ));
+        assert!(!names(&f, "formatting was discussed", &none()));
+        // One shared word is not the fact.
+        assert!(!names(&f, "we commit often", &none()));
+    }
+
+    #[test]
+    fn urls_and_figures() {
+        let u = fact(FactKind::Url, "https://docs.rs/csv/latest/csv");
+        assert!(names(&u, "per docs.rs/csv/latest/csv, ", &none()));
+        let n = fact(FactKind::Number, "14 MB");
+        assert!(names(&n, "peak memory 14mb", &none()));
+        assert!(!names(&n, "peak memory 114 mb", &none()));
+    }
+}

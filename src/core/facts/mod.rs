@@ -1,0 +1,338 @@
+//! What the model no longer knows after a compaction: the facts of its
+//! range a reader would need to carry on (files, commands, errors, the
+//! user's instructions, decisions, links and figures), each judged against
+//! what the model is still sent (the summary, and every event of the range
+//! the projection keeps).
+//!
+//! Extraction ([`extract`]) and matching ([`matching`]) are deterministic;
+//! docs/headless.md ("What was lost") states the rules.
+
+pub mod extract;
+pub mod matching;
+
+use crate::core::compact::projection::{Change, Projected, Projection, SummaryPart};
+use crate::core::model::conversation::Conversation;
+use crate::core::model::event::Kind as EventKind;
+use crate::core::model::turns::TurnRange;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The kinds of fact, most important first: the order lost facts are
+/// listed in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FactKind {
+    Instruction,
+    Error,
+    File,
+    Command,
+    Decision,
+    Url,
+    Number,
+}
+
+impl FactKind {
+    pub const ALL: [FactKind; 7] = [
+        FactKind::Instruction,
+        FactKind::Error,
+        FactKind::File,
+        FactKind::Command,
+        FactKind::Decision,
+        FactKind::Url,
+        FactKind::Number,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FactKind::Instruction => "instruction",
+            FactKind::Error => "error",
+            FactKind::File => "file",
+            FactKind::Command => "command",
+            FactKind::Decision => "decision",
+            FactKind::Url => "url",
+            FactKind::Number => "number",
+        }
+    }
+
+    /// The plural a survival line counts in ("3 of 5 files").
+    pub fn plural(self) -> &'static str {
+        match self {
+            FactKind::Instruction => "instructions",
+            FactKind::Error => "errors",
+            FactKind::File => "files",
+            FactKind::Command => "commands",
+            FactKind::Decision => "decisions",
+            FactKind::Url => "links",
+            FactKind::Number => "figures",
+        }
+    }
+}
+
+/// One fact of a range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fact {
+    pub kind: FactKind,
+    /// As a reader would write it down: a path with its operation, a
+    /// command line, an error's telling line, a sentence, a link, a figure.
+    pub text: String,
+    /// 1-based, as people count turns.
+    pub turn: usize,
+    /// What must still be named for the fact to be known (a path, a
+    /// command's words, a sentence): see [`matching`].
+    #[serde(skip)]
+    pub key: String,
+    /// The raw event it was found in.
+    #[serde(skip)]
+    pub event: usize,
+    /// Of an error: whether a later turn of the range succeeded at what
+    /// failed (the same tool on the same target).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<bool>,
+    /// Of a command: whether it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<bool>,
+}
+
+/// Where a kept fact is still named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Where {
+    /// An event of the range the projection still sends.
+    KeptEvent,
+    /// The summary that stands for the range.
+    Summary,
+}
+
+/// A fact, judged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Judged {
+    #[serde(flatten)]
+    pub fact: Fact,
+    pub kept: bool,
+    #[serde(rename = "where")]
+    pub at: Option<Where>,
+}
+
+impl Judged {
+    /// Lost, and one a reader can't do without: an instruction, or an
+    /// error nothing later fixed.
+    pub fn is_grave(&self) -> bool {
+        !self.kept
+            && match self.fact.kind {
+                FactKind::Instruction => true,
+                FactKind::Error => self.fact.fixed != Some(true),
+                _ => false,
+            }
+    }
+}
+
+/// Kept of total, per kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Count {
+    pub total: usize,
+    pub kept: usize,
+}
+
+/// How the facts of a range fared, per kind (kinds with none left out).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Survival(pub BTreeMap<FactKind, Count>);
+
+impl Survival {
+    pub fn of(judged: &[Judged]) -> Survival {
+        let mut s = Survival::default();
+        for j in judged {
+            let c = s.0.entry(j.fact.kind).or_default();
+            c.total += 1;
+            c.kept += usize::from(j.kept);
+        }
+        s
+    }
+
+    pub fn add(&mut self, other: &Survival) {
+        for (k, c) in &other.0 {
+            let mine = self.0.entry(*k).or_default();
+            mine.total += c.total;
+            mine.kept += c.kept;
+        }
+    }
+
+    /// "keeps 3 of 5 files, 1 of 2 commands" (most important kinds first).
+    pub fn describe(&self) -> String {
+        if self.0.is_empty() {
+            return "no facts to check in its range".into();
+        }
+        self.0
+            .iter()
+            .map(|(k, c)| format!("{} of {} {}", c.kept, c.total, k.plural()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    pub fn total(&self) -> Count {
+        let mut t = Count::default();
+        for c in self.0.values() {
+            t.total += c.total;
+            t.kept += c.kept;
+        }
+        t
+    }
+}
+
+/// What the model is still sent of `range` in projection `p`: the texts of
+/// the range's events it keeps (as sent: a stripped call its name alone)
+/// and of the summaries that stand for turns of it.
+#[derive(Debug, Clone, Default)]
+pub struct Sent {
+    /// The range's events sent whole (not stripped), by index: each
+    /// carries its own facts.
+    whole: std::sync::Arc<std::collections::HashSet<usize>>,
+    /// The texts of the range's kept events as sent, one line apart (no
+    /// window of the matching rule crosses a line).
+    events: std::sync::Arc<String>,
+    summaries: Vec<String>,
+}
+
+impl Sent {
+    pub fn of(conv: &Conversation, p: &Projection, range: TurnRange) -> Sent {
+        let mut whole = std::collections::HashSet::new();
+        let mut events = String::new();
+        let mut summaries = Vec::new();
+        for e in &p.events {
+            match *e {
+                Projected::Raw { index, change } => {
+                    let turn = conv.events[index].turn;
+                    if turn < range.from || turn > range.to {
+                        continue;
+                    }
+                    let text = match change {
+                        Change::None => sent_text(conv, index),
+                        _ => crate::core::search::value_text(&p.plain(conv, e)),
+                    };
+                    if change == Change::None {
+                        whole.insert(index);
+                    }
+                    events.push_str(&text.to_lowercase());
+                    events.push('\n');
+                }
+                Projected::Summary {
+                    overlay,
+                    part: SummaryPart::Response,
+                    turn,
+                    ..
+                } if turn >= range.from && turn <= range.to => {
+                    if let Some(s) = &p.overlays[overlay].compaction.summary {
+                        summaries.push(s.to_lowercase());
+                    }
+                }
+                _ => {}
+            }
+        }
+        Sent {
+            whole: std::sync::Arc::new(whole),
+            events: std::sync::Arc::new(events),
+            summaries,
+        }
+    }
+
+    /// The same events, with `summary` the one summary that stands for
+    /// the range (a summary being written).
+    pub fn with_summary(&self, summary: &str) -> Sent {
+        Sent {
+            whole: self.whole.clone(),
+            events: self.events.clone(),
+            summaries: vec![summary.to_lowercase()],
+        }
+    }
+
+    /// Where `fact` is still named, if it is.
+    pub fn names(&self, fact: &Fact, siblings: &matching::Siblings) -> Option<Where> {
+        // Its own event, sent as it was, carries it whole.
+        if self.whole.contains(&fact.event) || matching::names(fact, &self.events, siblings) {
+            return Some(Where::KeptEvent);
+        }
+        self.summaries
+            .iter()
+            .any(|s| matching::names(fact, s, siblings))
+            .then_some(Where::Summary)
+    }
+}
+
+/// An event's text as the model is sent it: a call's tool name and
+/// arguments, a message's text.
+fn sent_text(conv: &Conversation, i: usize) -> String {
+    match &conv.events[i].kind {
+        EventKind::ToolCallRequest { name, .. } => format!("{name} {}", conv.text(i)),
+        _ => conv.text(i),
+    }
+}
+
+/// Judges `facts` against what is still `sent`.
+pub fn judge(facts: Vec<Fact>, sent: &Sent) -> Vec<Judged> {
+    let siblings = matching::Siblings::of(&facts);
+    facts
+        .into_iter()
+        .map(|fact| {
+            let at = sent.names(&fact, &siblings);
+            Judged {
+                fact,
+                kept: at.is_some(),
+                at,
+            }
+        })
+        .collect()
+}
+
+/// The facts of `range` judged against projection `p`, most important
+/// first, each kind in stream order.
+pub fn judged(conv: &Conversation, p: &Projection, range: TurnRange) -> Vec<Judged> {
+    let mut out = judge(extract::of_range(conv, range), &Sent::of(conv, p, range));
+    out.sort_by_key(|j| (j.fact.kind, j.fact.event));
+    out
+}
+
+/// The facts of `range` as a summary's checklist, for a summarizer's
+/// instructions: "the summary must name: …".
+pub fn checklist(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
+    let mut facts = extract::of_range(conv, range);
+    facts.sort_by_key(|f| (f.kind, f.event));
+    facts
+}
+
+/// The most lost facts listed per compaction; `--json` has them all.
+const LISTED: usize = 20;
+
+/// What the model still knows of a compaction's range, and what it lost,
+/// most important first; `!` marks an instruction or an unfixed error.
+pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
+    let survival = Survival::of(judged);
+    let mut out = vec![format!("  keeps {}", survival.describe())];
+    let lost: Vec<&Judged> = judged.iter().filter(|j| !j.kept).collect();
+    if lost.is_empty() {
+        return out;
+    }
+    out.push(format!("  {lost_word}:"));
+    for j in lost.iter().take(LISTED) {
+        let f = &j.fact;
+        let state = match (f.kind, f.fixed, f.failed) {
+            (FactKind::Error, Some(true), _) => " (fixed later)",
+            (FactKind::Error, _, _) => " (not fixed in the range)",
+            (FactKind::Command, _, Some(true)) => " (failed)",
+            _ => "",
+        };
+        out.push(format!(
+            "  {} turn {:<4} {:<11} {}{state}",
+            if j.is_grave() { "!" } else { " " },
+            f.turn,
+            f.kind.as_str(),
+            crate::core::visible::visible_line(&f.text)
+        ));
+    }
+    if lost.len() > LISTED {
+        out.push(format!(
+            "    and {} more (--json lists every fact)",
+            lost.len() - LISTED
+        ));
+    }
+    out
+}

@@ -1,0 +1,67 @@
+//! What the model would still know after a plan's compactions: the facts
+//! of each addition's range judged against the projection with the plan
+//! applied, so a summary can be judged before it is written.
+
+use super::plan::Plan;
+use crate::core::compact::jp_view::View;
+use crate::core::compact::projection;
+use crate::core::facts::{self, Judged};
+use crate::core::model::conversation::Conversation;
+
+/// Each addition's facts, judged; `None` for a summary the preview did
+/// not make (a withheld summarizer: nothing to judge yet).
+pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<Vec<Judged>>> {
+    if plan.additions.is_empty() {
+        return Vec::new();
+    }
+    let extra: Vec<_> = plan
+        .additions
+        .iter()
+        .map(|a| a.compaction.clone())
+        .collect();
+    let overlays = view.apply(projection::with_preview(conv, &extra));
+    let p = projection::project(&conv.events, conv.turn_count, overlays);
+    let unmade = |a: &super::Addition| {
+        a.compaction.summary.is_some()
+            && plan
+                .withheld
+                .as_ref()
+                .is_some_and(|w| w.ranges.contains(&a.range()))
+    };
+    plan.additions
+        .iter()
+        .map(|a| (!unmade(a)).then(|| facts::judged(conv, &p, a.range())))
+        .collect()
+}
+
+/// What a simulated run leaves the model knowing: the facts of every turn
+/// its compactions cover, judged against the projection with all of them
+/// (each turn once, however many compactions cover it).
+pub fn of_run(
+    conv: &Conversation,
+    compactions: &[crate::core::model::compaction::Compaction],
+) -> facts::Survival {
+    if compactions.is_empty() {
+        return facts::Survival::default();
+    }
+    let p = projection::project(
+        &conv.events,
+        conv.turn_count,
+        projection::with_preview(conv, compactions),
+    );
+    let mut ranges: Vec<crate::core::model::turns::TurnRange> =
+        compactions.iter().map(|c| c.range()).collect();
+    ranges.sort_by_key(|r| (r.from, r.to));
+    let mut merged: Vec<crate::core::model::turns::TurnRange> = Vec::new();
+    for r in ranges {
+        match merged.last_mut() {
+            Some(last) if r.from <= last.to + 1 => last.to = last.to.max(r.to),
+            _ => merged.push(r),
+        }
+    }
+    let mut all = facts::Survival::default();
+    for r in merged {
+        all.add(&facts::Survival::of(&facts::judged(conv, &p, r)));
+    }
+    all
+}

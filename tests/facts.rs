@@ -1,0 +1,438 @@
+//! What the model still knows after a compaction: facts planted in known
+//! turns of a conversation, judged through the real binary (`compact
+//! --dry-run`, `lost`) and in the inspector's preview.
+
+mod common;
+
+use base64::Engine as _;
+use common::harness::Harness;
+use crossterm::event::KeyCode;
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn b64(s: &str) -> String {
+    base64::engine::general_purpose::STANDARD.encode(s)
+}
+
+fn ts(turn: usize, k: usize) -> String {
+    format!("2026-11-20 10:{turn:02}:{k:02}.000000")
+}
+
+/// Five turns; in turn 2 a file read, a failing `cargo test`, the user's
+/// instruction buried mid-message, a link and a decision; in turn 4 an
+/// instruction outside any range compacted here.
+fn planted(root: &Path) -> PathBuf {
+    let dir = root.join(".jp/conversations/17950000000-planted");
+    fs::create_dir_all(&dir).unwrap();
+    let mut ev: Vec<Value> = Vec::new();
+    let user = |ev: &mut Vec<Value>, turn: usize, text: &str| {
+        ev.push(json!({"timestamp": ts(turn, 0), "type": "turn_start"}));
+        ev.push(json!({"timestamp": ts(turn, 1), "type": "chat_request", "content": text}));
+    };
+    let say = |ev: &mut Vec<Value>, turn: usize, text: &str| {
+        ev.push(json!({"timestamp": ts(turn, 9), "type": "chat_response", "message": text}));
+    };
+    let call = |ev: &mut Vec<Value>,
+                turn: usize,
+                id: &str,
+                name: &str,
+                args: Value,
+                out: &str,
+                err: bool| {
+        let args: serde_json::Map<String, Value> = args
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    match v {
+                        Value::String(s) => json!(b64(s)),
+                        other => other.clone(),
+                    },
+                )
+            })
+            .collect();
+        ev.push(json!({"timestamp": ts(turn, 3), "type": "tool_call_request", "id": id, "name": name, "arguments": args}));
+        ev.push(json!({"timestamp": ts(turn, 4), "type": "tool_call_response", "id": id, "content": b64(out), "is_error": err}));
+    };
+    user(
+        &mut ev,
+        0,
+        "Set up the csvq project for a first release please.",
+    );
+    say(&mut ev, 0, "The project builds and its layout is ready.");
+    user(
+        &mut ev,
+        1,
+        "The parser gets precedence wrong. Have a look at it, and always run cargo fmt \
+         before you commit anything. The grammar is at https://example.org/csvq/grammar for \
+         reference.",
+    );
+    call(
+        &mut ev,
+        1,
+        "c1",
+        "fs_read_file",
+        json!({"path": "src/parser.rs"}),
+        &"fn parse() {}\n".repeat(400),
+        false,
+    );
+    call(
+        &mut ev,
+        1,
+        "c2",
+        "cargo_test",
+        json!({}),
+        "running 4 tests\ntest parser::precedence ... FAILED\nerror: test failed, to rerun pass `--lib`",
+        true,
+    );
+    say(
+        &mut ev,
+        1,
+        "The tests show it: OR binds tighter than AND here. I'll store precedence as a table \
+         instead of nested ifs.",
+    );
+    user(&mut ev, 2, "Sounds good, go on with the table.");
+    say(&mut ev, 2, "Working on the table now.");
+    user(&mut ev, 3, "Never push to main without a review from Mara.");
+    say(&mut ev, 3, "Understood, nothing goes to main unreviewed.");
+    user(&mut ev, 4, "Thanks, that is all for today.");
+    say(&mut ev, 4, "Good night.");
+    fs::write(
+        dir.join("events.json"),
+        serde_json::to_string_pretty(&ev).unwrap(),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("base_config.json"),
+        r#"{"assistant": {"model": {"id": {"provider": "anthropic", "name": "claude-sonnet-4-5"}}}}"#,
+    )
+    .unwrap();
+    dir
+}
+
+fn facts_of(out: &std::process::Output) -> Vec<Value> {
+    let v = common::json(out);
+    v["compactions"][0]["facts"].as_array().unwrap().clone()
+}
+
+fn find<'a>(facts: &'a [Value], kind: &str, text: &str) -> &'a Value {
+    facts
+        .iter()
+        .find(|f| f["kind"] == kind && f["text"].as_str().unwrap().contains(text))
+        .unwrap_or_else(|| panic!("no {kind} fact with {text:?}: {facts:#?}"))
+}
+
+#[test]
+fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = planted(tmp.path());
+    let c = conv.to_str().unwrap();
+    let out = common::run_in(
+        tmp.path(),
+        &[
+            "compact",
+            c,
+            "s:2..3",
+            "--summary",
+            "We looked at src/parser.rs and chose a precedence table.",
+            "--dry-run",
+            "--json",
+        ],
+    );
+    let facts = facts_of(&out);
+    let file = find(&facts, "file", "src/parser.rs");
+    assert_eq!(
+        (file["kept"].clone(), file["where"].clone()),
+        (json!(true), json!("summary"))
+    );
+    assert_eq!(file["turn"], 2);
+    for (kind, text) in [
+        ("command", "cargo test"),
+        ("error", "precedence ... FAILED"),
+        ("instruction", "always run cargo fmt"),
+        ("url", "https://example.org/csvq/grammar"),
+    ] {
+        let f = find(&facts, kind, text);
+        assert_eq!(f["kept"], false, "{f}");
+        assert_eq!(f["where"], Value::Null, "{f}");
+    }
+    // Outside the range: not one of its facts.
+    assert!(
+        !facts
+            .iter()
+            .any(|f| f["text"].as_str().unwrap().contains("Never push")),
+        "{facts:#?}"
+    );
+    let survival = &common::json(&out)["compactions"][0]["survival"];
+    assert_eq!(survival["file"], json!({"total": 1, "kept": 1}));
+    assert_eq!(survival["instruction"], json!({"total": 1, "kept": 0}));
+
+    // The text says it, the most important first.
+    let text = common::run_in(
+        tmp.path(),
+        &[
+            "compact",
+            c,
+            "s:2..3",
+            "--summary",
+            "We looked at src/parser.rs.",
+            "--dry-run",
+        ],
+    );
+    let said = String::from_utf8_lossy(&text.stdout);
+    let lose = said
+        .split("would lose:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{said}"));
+    let instruction = lose.find("instruction").unwrap();
+    let error = lose.find("error").unwrap();
+    let command = lose.find("command").unwrap();
+    assert!(instruction < error && error < command, "{said}");
+    assert!(said.contains("1 of 1 files"), "{said}");
+    assert!(said.contains("0 of 1 instructions"), "{said}");
+}
+
+#[test]
+fn a_strip_keeps_the_messages_and_loses_the_stripped_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = planted(tmp.path());
+    let c = conv.to_str().unwrap();
+    let out = common::run_in(tmp.path(), &["compact", c, "t:2..3", "--dry-run", "--json"]);
+    let facts = facts_of(&out);
+    for (kind, text) in [
+        ("instruction", "always run cargo fmt"),
+        ("url", "https://example.org/csvq/grammar"),
+        ("decision", "I'll store precedence as a table"),
+    ] {
+        let f = find(&facts, kind, text);
+        assert_eq!(f["kept"], true, "{f}");
+        assert_eq!(f["where"], "kept_event", "{f}");
+    }
+    assert_eq!(
+        find(&facts, "error", "precedence ... FAILED")["kept"],
+        false
+    );
+    assert_eq!(find(&facts, "file", "src/parser.rs")["kept"], false);
+
+    // Written, `lost` judges it the same way, and counts the session.
+    let out = common::run_in(tmp.path(), &["compact", c, "t:2..3"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let lost = common::json(&common::run_in(tmp.path(), &["lost", c, "--json"]));
+    let written = lost["compactions"][0]["facts"].as_array().unwrap();
+    assert_eq!(written, &facts);
+    let text = common::run_in(tmp.path(), &["lost", c]);
+    let said = String::from_utf8_lossy(&text.stdout);
+    // An unfixed error lost is marked.
+    assert!(
+        said.lines()
+            .any(|l| l.trim_start().starts_with("! turn 2") && l.contains("error")),
+        "{said}"
+    );
+    assert!(said.contains("the session keeps"), "{said}");
+}
+
+/// The inspector's preview says what the model would still know, per
+/// kind, as it says the tokens.
+#[test]
+fn the_preview_says_what_it_keeps() {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut h = Harness::new(w, h, false);
+        h.char('p');
+        // The demo's turns 2..5 are a person's summary already.
+        h.typed("s:10..12");
+        h.key(KeyCode::Enter);
+        let preview = h.state.preview.as_ref().expect("a preview");
+        let (survival, _) = preview.survival().expect("the digest made its summary");
+        assert!(survival.0.len() >= 2, "{survival:?}");
+        let text = h.text();
+        assert!(text.contains(" of "), "{text}");
+        if w == 200 {
+            let line = text.lines().find(|l| l.contains("PREVIEW")).unwrap();
+            assert!(line.contains(&survival.describe()), "{line}");
+        }
+        insta::assert_snapshot!(
+            format!("preview_facts_{w}x{}", h.state.height),
+            h.screen().backend()
+        );
+    }
+}
+
+/// The digest keeps at least 90 % of the files, commands, errors and
+/// instructions of its range, within a quarter of a range over 20k tokens,
+/// over every conversation of the corpus.
+#[test]
+fn the_digest_keeps_what_matters_within_a_quarter_of_a_large_range() {
+    let mut kept = std::collections::BTreeMap::<String, (u64, u64)>::new();
+    for source in common::corpus() {
+        let conv = jp_inspect::core::store::load::load(&source).unwrap();
+        if conv.turn_count < 5 {
+            continue;
+        }
+        let (ws, dir) = common::workspace_with(&source);
+        let out = common::run_in(
+            ws.path(),
+            &[
+                "compact",
+                dir.to_str().unwrap(),
+                "s:2..-3",
+                "--dry-run",
+                "--summarize",
+                "--summarizer",
+                "digest",
+                "--json",
+            ],
+        );
+        let v = common::json(&out);
+        for c in v["compactions"].as_array().unwrap() {
+            let (from, to) = (
+                c["from_turn"].as_u64().unwrap() as usize,
+                c["to_turn"].as_u64().unwrap() as usize,
+            );
+            let range_chars: u64 = conv
+                .events_of_turns(from, to)
+                .map(|i| conv.events[i].chars)
+                .sum();
+            let summary = c["summary"]["summary"]
+                .as_str()
+                .or(c["summary"].as_str())
+                .unwrap();
+            if range_chars > 80_000 {
+                assert!(
+                    summary.chars().count() as u64 <= range_chars / 4,
+                    "{source:?}: {} of {range_chars}",
+                    summary.chars().count()
+                );
+            }
+            for (kind, n) in c["survival"].as_object().unwrap() {
+                let e = kept.entry(kind.clone()).or_default();
+                e.0 += n["kept"].as_u64().unwrap();
+                e.1 += n["total"].as_u64().unwrap();
+            }
+        }
+    }
+    eprintln!("digest survival: {kept:?}");
+    for kind in ["file", "command", "error", "instruction"] {
+        let (k, n) = kept.get(kind).copied().unwrap_or_default();
+        assert!(n > 0, "no {kind} facts in the corpus: {kept:?}");
+        assert!(k * 10 >= n * 9, "{kind}: {k} of {n}");
+    }
+}
+
+/// `E` on a preview's summary: the text in an editor, the range's facts
+/// beside it checked as the person types; Ctrl-S keeps the text and `a`
+/// writes it as an authored summary.
+#[test]
+fn e_writes_a_summary_against_its_checklist() {
+    use jp_inspect::core::facts::FactKind;
+    use jp_inspect::tui::state::Panel;
+    for (w, hgt) in [(80, 24), (200, 50)] {
+        let mut h = Harness::new(w, hgt, false);
+        h.char('p');
+        h.typed("s:10..12");
+        h.key(KeyCode::Enter);
+        h.char('E');
+        let Some(Panel::Summary(e)) = &mut h.state.panel else {
+            panic!("no editor: {}", h.text());
+        };
+        assert!(
+            e.text().starts_with("Digest of turns 10-12"),
+            "{}",
+            e.text()
+        );
+        assert!(
+            e.checks.iter().all(Option::is_some),
+            "the digest names them all"
+        );
+        // Start from nothing, as a person writing their own.
+        e.area = tui_textarea::TextArea::default();
+        e.recheck();
+        let file = e
+            .facts
+            .iter()
+            .position(|f| f.kind == FactKind::File)
+            .expect("a file in turns 10..12");
+        let path = e.facts[file].key.clone();
+        assert!(e.checks.iter().all(Option::is_none));
+        let text = format!("Reviewed {path} and kept the layout.");
+        h.typed(&text);
+        let Some(Panel::Summary(e)) = &h.state.panel else {
+            panic!("closed by typing");
+        };
+        assert_eq!(e.text(), text);
+        assert!(e.checks[file].is_some(), "{path} named");
+        assert!(
+            e.checks.iter().any(Option::is_none),
+            "not every fact is named by one sentence"
+        );
+        let screen = h.text();
+        assert!(screen.contains("✓ file"), "{screen}");
+        assert!(screen.contains("✗ "), "{screen}");
+        insta::assert_snapshot!(format!("summary_editor_{w}x{hgt}"), h.screen().backend());
+        // Ctrl-S keeps it, previewed as the person's; `a` writes it.
+        h.act(jp_inspect::tui::msg::Msg::Key(
+            crossterm::event::KeyEvent::new(
+                KeyCode::Char('s'),
+                crossterm::event::KeyModifiers::CONTROL,
+            ),
+        ));
+        assert!(h.state.panel.is_none());
+        assert!(h.state.preview.is_some(), "{}", h.text());
+        h.char('a');
+        let events: Vec<Value> =
+            serde_json::from_slice(&fs::read(h.dir().join("events.json")).unwrap()).unwrap();
+        let last = events
+            .iter()
+            .rev()
+            .find(|e| e["type"] == "compaction")
+            .unwrap();
+        assert_eq!(last["summary"]["summary"], text.as_str(), "{last}");
+        assert_eq!(last["summary"]["source"], "authored", "{last}");
+        assert_eq!(
+            (last["from_turn"].clone(), last["to_turn"].clone()),
+            (json!(9), json!(11))
+        );
+    }
+}
+
+/// `E` where there is no summary says how to get one.
+#[test]
+fn e_without_a_summary_says_what_to_do() {
+    let mut h = Harness::new(120, 36, false);
+    h.char('E');
+    assert!(h.state.panel.is_none());
+    assert!(h.text().contains("E edits a summary"), "{}", h.text());
+}
+
+/// `simulate` says what each policy leaves the model knowing, per kind,
+/// beside its tokens: the staged policy and D50 compared on what they keep.
+#[test]
+fn simulate_reports_survival_per_policy() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let v = common::json(&common::run_in(
+        tmp.path(),
+        &["simulate", "csvq", "--windows", "64k", "--json"],
+    ));
+    let runs = v["runs"].as_array().unwrap();
+    let of = |policy: &str| {
+        runs.iter()
+            .find(|r| r["policy"] == policy)
+            .unwrap_or_else(|| panic!("{policy}: {runs:?}"))["survival"]
+            .clone()
+    };
+    assert_eq!(of("none"), json!({}), "nothing compacted, nothing lost");
+    for policy in ["single", "staged"] {
+        let s = of(policy);
+        let kinds = s.as_object().unwrap();
+        assert!(kinds.len() >= 2, "{policy}: {s}");
+        for (kind, n) in kinds {
+            assert!(n["kept"].as_u64() <= n["total"].as_u64(), "{policy} {kind}: {n}");
+        }
+    }
+    let text = common::run_in(tmp.path(), &["simulate", "csvq", "--windows", "64k"]);
+    let said = String::from_utf8_lossy(&text.stdout);
+    assert!(said.lines().any(|l| l.trim_start().starts_with("keeps ")), "{said}");
+}
