@@ -429,10 +429,116 @@ fn simulate_reports_survival_per_policy() {
         let kinds = s.as_object().unwrap();
         assert!(kinds.len() >= 2, "{policy}: {s}");
         for (kind, n) in kinds {
-            assert!(n["kept"].as_u64() <= n["total"].as_u64(), "{policy} {kind}: {n}");
+            assert!(
+                n["kept"].as_u64() <= n["total"].as_u64(),
+                "{policy} {kind}: {n}"
+            );
         }
     }
     let text = common::run_in(tmp.path(), &["simulate", "csvq", "--windows", "64k"]);
     let said = String::from_utf8_lossy(&text.stdout);
-    assert!(said.lines().any(|l| l.trim_start().starts_with("keeps ")), "{said}");
+    assert!(
+        said.lines().any(|l| l.trim_start().starts_with("keeps ")),
+        "{said}"
+    );
+}
+
+/// `E` on a stored summary starts from its text; what is kept becomes a
+/// new authored compaction over the same range (the old one stays).
+#[test]
+fn e_on_a_stored_summary_starts_from_its_text() {
+    use jp_inspect::tui::state::Panel;
+    let mut h = Harness::new(120, 36, false);
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    h.char('E');
+    let Some(Panel::Summary(e)) = &h.state.panel else {
+        panic!("no editor: {}", h.text());
+    };
+    let stored = h.state.inspection.as_ref().unwrap().projection.overlays[0]
+        .compaction
+        .summary
+        .clone()
+        .unwrap();
+    assert_eq!(e.text(), stored);
+    assert_eq!(e.range.human(), "2..5");
+    // A sentence more, at its end.
+    if let Some(Panel::Summary(e)) = &mut h.state.panel {
+        e.area.move_cursor(tui_textarea::CursorMove::Bottom);
+        e.area.move_cursor(tui_textarea::CursorMove::End);
+    }
+    h.typed(" The cargo test run failed once, then passed.");
+    h.act(jp_inspect::tui::msg::Msg::Key(
+        crossterm::event::KeyEvent::new(
+            KeyCode::Char('s'),
+            crossterm::event::KeyModifiers::CONTROL,
+        ),
+    ));
+    h.char('a');
+    let events: Vec<Value> =
+        serde_json::from_slice(&fs::read(h.dir().join("events.json")).unwrap()).unwrap();
+    let summaries: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "compaction" && e["from_turn"] == 1 && e["to_turn"] == 4)
+        .collect();
+    assert_eq!(
+        summaries.len(),
+        2,
+        "the old one stays, the new one is added"
+    );
+    assert_eq!(
+        summaries[1]["summary"]["summary"],
+        format!("{stored} The cargo test run failed once, then passed.").as_str()
+    );
+    assert_eq!(summaries[1]["summary"]["source"], "authored");
+}
+
+/// The compaction list says what the model still knows of each range once
+/// it has the focus, and marks a compaction that lost an instruction or an
+/// unfixed error.
+#[test]
+fn the_list_marks_what_each_compaction_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = planted(tmp.path());
+    let c = conv.to_str().unwrap();
+    for args in [
+        &["t:2..3"][..],
+        &[
+            "s:4..4",
+            "--summary",
+            "Never push to main without a review from Mara.",
+        ][..],
+    ] {
+        let out = common::run_in(tmp.path(), &[&["compact", c][..], args].concat());
+        assert!(out.status.success(), "{}", common::stderr(&out));
+    }
+    let lost = common::json(&common::run_in(tmp.path(), &["lost", c, "--json"]));
+    let total = |k: usize| {
+        let s = lost["compactions"][k]["survival"].as_object().unwrap();
+        let n = |f: &str| s.values().map(|v| v[f].as_u64().unwrap()).sum::<u64>();
+        (n("kept"), n("total"))
+    };
+    let mut options = jp_inspect::tui::Options::picker(tmp.path().to_path_buf(), Vec::new());
+    options.picker = None;
+    options.dir = conv.clone();
+    let mut h = Harness::opened(options, (160, 40), tmp);
+    assert!(
+        !h.text().contains("knows "),
+        "asked only with the list focused"
+    );
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    let text = h.text();
+    let (kept, all) = total(0);
+    let row = text
+        .lines()
+        .find(|l| l.contains("#1 ") && l.contains("saved"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains(&format!("!knows {kept}/{all}")), "{row}");
+    let (kept, all) = total(1);
+    let row = text
+        .lines()
+        .find(|l| l.contains("#2 ") && l.contains("saved"))
+        .unwrap();
+    assert!(row.contains(&format!(" knows {kept}/{all}")), "{row}");
 }

@@ -148,6 +148,13 @@ pub enum Job {
         conv: Arc<Conversation>,
         query: String,
     },
+    /// What the model still knows of each compaction's range, for the
+    /// list's marks (asked when the list gets the focus).
+    ListKnows {
+        conv: Arc<Conversation>,
+        preview: Vec<crate::core::model::compaction::Compaction>,
+        view: crate::core::compact::jp_view::View,
+    },
     /// Highlight an event's full text for the detail view.
     Highlight {
         title: String,
@@ -199,6 +206,9 @@ pub enum JobResult {
         query: String,
         hits: Vec<usize>,
     },
+    /// By compaction position: facts kept of all, and whether it lost an
+    /// instruction or an unfixed error.
+    ListKnows(std::collections::HashMap<usize, crate::core::facts::Mark>),
     Highlighted {
         title: String,
         lines: Vec<Line<'static>>,

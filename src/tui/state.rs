@@ -240,6 +240,11 @@ pub struct State {
     /// Bumped whenever the inspection is replaced; stale job results are
     /// dropped.
     pub generation: u64,
+    /// The list's marks, for the inspection of that generation.
+    pub list_marks: Option<(
+        u64,
+        std::collections::HashMap<usize, crate::core::facts::Mark>,
+    )>,
     pub theme: Theme,
     pub width: u16,
     pub height: u16,
@@ -291,6 +296,7 @@ impl State {
             budget: None,
             measured: None,
             generation: 0,
+            list_marks: None,
             theme,
             width: 80,
             height: 24,

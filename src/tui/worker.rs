@@ -159,6 +159,25 @@ pub fn execute(job: Job) -> JobResult {
                 })
                 .collect(),
         ),
+        Job::ListKnows {
+            conv,
+            preview,
+            view,
+        } => {
+            use crate::core::compact::projection;
+            use crate::core::facts;
+            let overlays = view.apply(projection::with_preview(&conv, &preview));
+            let p = projection::project(&conv.events, conv.turn_count, overlays);
+            JobResult::ListKnows(
+                p.overlays
+                    .iter()
+                    .map(|o| {
+                        let judged = facts::judged(&conv, &p, o.compaction.range());
+                        (o.position, facts::Mark::of(&judged))
+                    })
+                    .collect(),
+            )
+        }
         Job::Search { conv, query } => {
             let hits = crate::core::search::events_matching(&conv, &query);
             JobResult::Searched { query, hits }

@@ -179,6 +179,26 @@ impl Survival {
     }
 }
 
+/// A compaction's facts in one mark: kept of all, and whether it lost an
+/// instruction or an error nothing later fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    pub kept: usize,
+    pub total: usize,
+    pub grave: bool,
+}
+
+impl Mark {
+    pub fn of(judged: &[Judged]) -> Mark {
+        let total = Survival::of(judged).total();
+        Mark {
+            kept: total.kept,
+            total: total.total,
+            grave: judged.iter().any(Judged::is_grave),
+        }
+    }
+}
+
 /// What the model is still sent of `range` in projection `p`: the texts of
 /// the range's events it keeps (as sent: a stripped call its name alone)
 /// and of the summaries that stand for turns of it.

@@ -321,6 +321,12 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 s.runs = Some(runs.map_err(|e| e.to_string()));
             }
         }
+        JobResult::ListKnows(marks) => {
+            state.status.busy = None;
+            if current {
+                state.list_marks = Some((state.generation, marks));
+            }
+        }
         JobResult::Searched { query, hits } => {
             state.status.busy = None;
             if let Some(s) = &mut state.search

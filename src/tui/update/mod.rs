@@ -162,8 +162,14 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Bottom => nav::jump(state, false),
         Action::NextTurn => nav::turn(state, 1),
         Action::PrevTurn => nav::turn(state, -1),
-        Action::SwitchPane => nav::switch(state, true),
-        Action::SwitchPaneBack => nav::switch(state, false),
+        Action::SwitchPane => {
+            nav::switch(state, true);
+            list_marks(state, fx);
+        }
+        Action::SwitchPaneBack => {
+            nav::switch(state, false);
+            list_marks(state, fx);
+        }
         Action::OpenDetail => commands::open_detail(state, fx),
         Action::Search => input::open_input(state, super::state::InputKind::Search),
         Action::SearchNext => commands::search_step(state, true),
@@ -348,4 +354,31 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         // `route` handles them.
         Action::Confirm | Action::ToggleWrap | Action::ScrollLeft | Action::ScrollRight => {}
     }
+}
+
+/// With the list focused, asks once per inspection what the model still
+/// knows of each compaction's range (the marks its rows show).
+fn list_marks(state: &mut State, fx: &mut Vec<Effect>) {
+    let fresh = state
+        .list_marks
+        .as_ref()
+        .is_some_and(|(g, _)| *g == state.generation);
+    if state.nav.focus != crate::tui::state::Focus::Compactions || fresh {
+        return;
+    }
+    let Some(m) = &state.inspection else {
+        return;
+    };
+    if m.compactions.is_empty() || m.as_of.is_some() {
+        return;
+    }
+    fx.push(Effect::job(Job::ListKnows {
+        conv: m.conv.clone(),
+        preview: state
+            .preview
+            .as_ref()
+            .map(|p| p.plan.compactions())
+            .unwrap_or_default(),
+        view: state.settings.view,
+    }));
 }

@@ -64,7 +64,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         ),
         Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
     ])];
+    let marks = state
+        .list_marks
+        .as_ref()
+        .filter(|(g, _)| *g == state.generation)
+        .map(|(_, m)| m);
     for (k, r) in m.compactions.iter().enumerate().skip(first).take(visible) {
+        let mark = marks.and_then(|m| m.get(&r.position));
         let chip = match r.source {
             Some(s) => Span::styled(
                 format!(" {} ", t.band_char(s, r.preview, true)),
@@ -95,6 +101,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 );
                 if area.width >= 100 {
                     s.push_str(&format!("   {}", r.time.clone().unwrap_or_default()));
+                }
+                // What the model still knows of its range; `!` when it lost
+                // an instruction or an unfixed error.
+                if let Some(mk) = mark {
+                    s.push_str(&format!(
+                        "  {}knows {}/{}",
+                        if mk.grave { "!" } else { "" },
+                        mk.kept,
+                        mk.total
+                    ));
                 }
                 if r.jp_differs.is_some() {
                     s.push_str("  ≠jp");
