@@ -261,3 +261,95 @@ fn the_simulation_view_keeps_billed_at_80x24() {
     assert!(text.contains("billed"), "{text}");
     assert!(text.contains("refused)"), "{text}");
 }
+
+/// A rule that changes nothing: the CLI offers `--force`, the inspector,
+/// which has none, doesn't.
+#[test]
+fn only_the_cli_offers_force_for_a_rule_that_changes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(tmp.path(), &["compact", "csvq", "t:3..4"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        common::stderr(&out)
+    );
+    assert!(said.contains("inside the summary of turns 2..5"), "{said}");
+    assert!(said.contains("--force writes it anyway"), "{said}");
+    let mut h = Harness::new(160, 40, false);
+    h.char('p');
+    h.typed("t:3..4");
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    assert!(text.contains("inside the summary of turns 2..5"), "{text}");
+    assert!(!text.contains("--force"), "{text}");
+}
+
+/// `tools` writes its figures with thousands separators and counts in
+/// words.
+#[test]
+fn tools_writes_numbers_as_numbers() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(tmp.path(), &["tools", "csvq"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("1 conversation, "), "{text}");
+    for word in text.split_whitespace() {
+        let digits = word.trim_start_matches('-');
+        if digits.len() >= 4 && digits.chars().all(|c| c.is_ascii_digit()) {
+            panic!("{word} without separators: {text}");
+        }
+    }
+}
+
+/// `request`'s Anthropic body is one the Messages API takes: with the
+/// output bound jp asks for (the demo configures 16k).
+#[test]
+fn requests_anthropic_body_has_max_tokens() {
+    let out = common::run_anywhere(&["request", "--demo"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["max_tokens"], 16_000, "{body}");
+}
+
+/// The picker's key bar says what Esc does on an empty filter: it quits.
+#[test]
+fn the_pickers_bar_says_esc_quits_on_an_empty_filter() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let ws = jp_inspect::core::store::workspace::Workspace::at(tmp.path());
+    let listings = jp_inspect::core::ops::catalog::quick(&ws);
+    let mut h = Harness::opened(
+        jp_inspect::tui::Options::picker(ws.root.clone(), listings),
+        (120, 30),
+        tmp,
+    );
+    let text = h.text();
+    let bar = text.lines().last().unwrap();
+    assert!(bar.contains("q/Esc quit"), "{bar}");
+    assert!(!bar.contains("Esc clear"), "{bar}");
+    h.key(KeyCode::Esc);
+    assert!(
+        h.state.quit,
+        "Esc on an empty filter quits, as the bar says"
+    );
+}
+
+/// After `u`, the key bar offers the redo.
+#[test]
+fn after_an_undo_the_bar_offers_redo() {
+    let mut h = Harness::new(200, 50, false);
+    h.char('p');
+    h.typed("t:10..12");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    let bar = |h: &Harness| h.text().lines().last().unwrap().to_string();
+    assert!(
+        bar(&h).contains("undo") && !bar(&h).contains("redo"),
+        "{}",
+        bar(&h)
+    );
+    h.char('u');
+    assert!(bar(&h).contains("redo"), "{}", bar(&h));
+}

@@ -146,7 +146,14 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     let mut lines: Vec<String> = plan
         .skipped
         .iter()
-        .map(|s| format!("Nothing to compact for `{}`: {}.", s.spec, s.reason))
+        .map(|s| {
+            let force = if s.no_op {
+                "; --force writes it anyway"
+            } else {
+                ""
+            };
+            format!("Nothing to compact for `{}`: {}{force}.", s.spec, s.reason)
+        })
         .collect();
     // A dry run says what would be done, not what was.
     lines.extend(plan.notes.iter().map(|n| {

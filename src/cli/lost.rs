@@ -10,7 +10,12 @@ use crate::core::visible::visible_line;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
-    let (conv, report) = super::stats::report(ctx, &args, true)?;
+    let (conv, mut report) = super::stats::report(ctx, &args, true)?;
+    crate::core::ops::stats::with_knows(
+        &mut report.compactions,
+        &conv,
+        super::show::view(args.as_jp),
+    );
     if args.json {
         return print_json(&json!({
             "conversation": super::output::conversation_json(&conv),

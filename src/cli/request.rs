@@ -33,12 +33,27 @@ pub fn run(ctx: &Context, args: RequestArgs) -> anyhow::Result<()> {
         .model
         .as_ref()
         .map_or("unknown".to_string(), |m| m.name().to_string());
-    let body = match provider {
+    let mut body = match provider {
         Provider::Anthropic => point.request.anthropic(&model, Include::ALL),
         Provider::Openai => point.request.openai(&model, Include::ALL),
         Provider::Google => point.request.google(&model, Include::ALL),
     };
     let mut notes = point.request.notes(provider);
+    // Anthropic's Messages API requires the output bound jp asks for (its
+    // count endpoint refuses it, so only the body printed here has it).
+    if provider == Provider::Anthropic {
+        let config = crate::core::auto::config_for(&conv, None)?;
+        let reserve = crate::core::ops::budget(&conv, &config, None).reserve();
+        if reserve > 0 {
+            body["max_tokens"] = json!(reserve);
+        } else {
+            notes.push(
+                "max_tokens is left out: neither the configuration nor the table of models \
+                 says the model's output bound"
+                    .into(),
+            );
+        }
+    }
     if own.is_some_and(|p| p != provider) {
         notes.push(format!(
             "the conversation's model is {}'s: the body names it as {} would be sent it",

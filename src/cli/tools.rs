@@ -40,8 +40,8 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> anyhow::Result<()> {
 
 fn lines(r: &ToolsReport) -> Vec<String> {
     let mut out = vec![format!(
-        "{} conversation(s), tool calls {} tok, tool results {} tok",
-        r.conversations.len(),
+        "{}, tool calls {} tok, tool results {} tok",
+        crate::core::fmt::count(r.conversations.len() as u64, "conversation"),
         thousands(r.request_tokens),
         thousands(r.response_tokens)
     )];
@@ -74,7 +74,9 @@ fn lines(r: &ToolsReport) -> Vec<String> {
             t.share_now * 100.0,
             t.share_session * 100.0,
             t.hint.as_deref().unwrap_or("-"),
-            t.saves.map_or("-".into(), |s| format!("{s} tok")),
+            t.saves.map_or("-".into(), |s| {
+                format!("{} tok", crate::core::fmt::signed_thousands(s))
+            }),
         ));
     }
     let hinted: Vec<_> = r.tools.iter().filter(|t| t.hint.is_some()).collect();

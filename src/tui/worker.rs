@@ -168,13 +168,12 @@ pub fn execute(job: Job) -> JobResult {
             use crate::core::facts;
             let overlays = view.apply(projection::with_preview(&conv, &preview));
             let p = projection::project(&conv.events, conv.turn_count, overlays);
+            let ranges: Vec<_> = p.overlays.iter().map(|o| o.compaction.range()).collect();
             JobResult::ListKnows(
                 p.overlays
                     .iter()
-                    .map(|o| {
-                        let judged = facts::judged(&conv, &p, o.compaction.range());
-                        (o.position, facts::Mark::of(&judged))
-                    })
+                    .zip(facts::judged_many(&conv, &p, &ranges))
+                    .map(|(o, judged)| (o.position, facts::Mark::of(&judged)))
                     .collect(),
             )
         }

@@ -18,7 +18,7 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
 use crate::core::model::turns::TurnRange;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Argument keys naming a file or folder a call works on.
 const PATH_KEYS: [&str; 9] = [
@@ -78,19 +78,63 @@ const DECISION_MARKS: [&str; 16] = [
 
 /// The facts of `range` of `conv`, in stream order, each once.
 pub fn of_range(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
-    let mut out = Vec::new();
-    let mut seen: HashSet<(FactKind, String)> = HashSet::new();
-    let mut push = |out: &mut Vec<Fact>, f: Fact| {
-        if seen.insert((f.kind, f.key.clone())) {
-            out.push(f);
+    select(
+        &occurrences(conv, conv.events_of_turns(range.from, range.to)),
+        range,
+    )
+}
+
+/// The facts of `range` among `all` (every occurrence, in stream order, as
+/// [`occurrences`] finds them), each once: a command failed if any run of
+/// it in the range did; an error is fixed if what failed succeeded later
+/// in the range.
+pub fn select(all: &[Fact], range: TurnRange) -> Vec<Fact> {
+    select_indexed(all, range)
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect()
+}
+
+/// [`select`], each fact with the index in `all` of the occurrence it is.
+pub fn select_indexed(all: &[Fact], range: TurnRange) -> Vec<(usize, Fact)> {
+    let (first, last) = (range.from + 1, range.to + 1);
+    let start = all.partition_point(|f| f.turn < first);
+    let mut out: Vec<(usize, Fact)> = Vec::new();
+    let mut seen: HashMap<(FactKind, &str), usize> = HashMap::new();
+    for (k, f) in all.iter().enumerate().skip(start) {
+        if f.turn > last {
+            break;
         }
-    };
-    // Each call by id: its tool, target and command, for its result.
+        match seen.get(&(f.kind, f.key.as_str())) {
+            Some(&at) => {
+                if f.failed == Some(true) {
+                    out[at].1.failed = Some(true);
+                }
+            }
+            None => {
+                seen.insert((f.kind, f.key.as_str()), out.len());
+                let mut f = f.clone();
+                if f.kind == FactKind::Error {
+                    f.fixed = Some(f.fixed_turn.is_some_and(|t| t <= last));
+                }
+                out.push((k, f));
+            }
+        }
+    }
+    out
+}
+
+/// Every occurrence of a fact among `events` (indices of `conv`, in stream
+/// order): a command each time it runs, an error with the turn something
+/// later succeeded at what failed.
+pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> Vec<Fact> {
+    let mut out: Vec<Fact> = Vec::new();
+    let mut push = |out: &mut Vec<Fact>, f: Fact| out.push(f);
+    // Each call by id: its tool, target and command fact, for its result.
     let mut calls: HashMap<String, (String, Option<String>, Option<usize>)> = HashMap::new();
-    // Failed calls by (tool, target), for "fixed later".
-    let mut failing: Vec<(String, Option<String>, usize)> = Vec::new();
-    let events: Vec<usize> = conv.events_of_turns(range.from, range.to).collect();
-    for &i in &events {
+    // Errors not fixed yet, by what failed (tool, target).
+    let mut open: HashMap<(String, Option<String>), Vec<usize>> = HashMap::new();
+    for i in events {
         let e = &conv.events[i];
         let turn = e.turn + 1;
         match &e.kind {
@@ -113,28 +157,27 @@ pub fn of_range(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
                             key: path,
                             event: i,
                             fixed: None,
+                            fixed_turn: None,
                             failed: None,
                         },
                     );
                 }
                 let mut command_fact = None;
                 if let Some((shown, cmd)) = command_of(name, &args) {
+                    command_fact = Some(out.len());
                     push(
                         &mut out,
                         Fact {
                             kind: FactKind::Command,
                             text: shown,
                             turn,
-                            key: cmd.clone(),
+                            key: cmd,
                             event: i,
                             fixed: None,
+                            fixed_turn: None,
                             failed: Some(false),
                         },
                     );
-                    // Run again: its result counts for the one fact.
-                    command_fact = out
-                        .iter()
-                        .position(|f| f.kind == FactKind::Command && f.key == cmd);
                 }
                 calls.insert(id.to_string(), (name.to_string(), target, command_fact));
             }
@@ -144,14 +187,8 @@ pub fn of_range(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
                 };
                 if !*is_error {
                     // A later success at what failed fixes it.
-                    for f in out.iter_mut().filter(|f| f.kind == FactKind::Error) {
-                        if f.fixed == Some(false)
-                            && failing
-                                .iter()
-                                .any(|(t, g, ev)| *ev == f.event && *t == tool && *g == target)
-                        {
-                            f.fixed = Some(true);
-                        }
+                    for k in open.remove(&(tool, target)).unwrap_or_default() {
+                        out[k].fixed_turn = Some(turn);
                     }
                     continue;
                 }
@@ -164,7 +201,9 @@ pub fn of_range(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
                 let Some(line) = error_line(&conv.text(i)) else {
                     continue;
                 };
-                failing.push((tool.clone(), target, i));
+                open.entry((tool.clone(), target))
+                    .or_default()
+                    .push(out.len());
                 push(
                     &mut out,
                     Fact {
@@ -174,6 +213,7 @@ pub fn of_range(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
                         key: line,
                         event: i,
                         fixed: Some(false),
+                        fixed_turn: None,
                         failed: None,
                     },
                 );
@@ -220,6 +260,7 @@ fn prose_facts(
                 key: url,
                 event,
                 fixed: None,
+                fixed_turn: None,
                 failed: None,
             },
         );
@@ -234,6 +275,7 @@ fn prose_facts(
                 key: n,
                 event,
                 fixed: None,
+                fixed_turn: None,
                 failed: None,
             },
         );
@@ -249,6 +291,7 @@ fn sentence_fact(kind: FactKind, sentence: &str, turn: usize, event: usize) -> F
         turn,
         event,
         fixed: None,
+        fixed_turn: None,
         failed: None,
     }
 }

@@ -24,9 +24,29 @@ pub struct Siblings {
 }
 
 impl Siblings {
+    /// Whether `fact` (a file) is the only one of its file name.
+    pub fn unique(&self, fact: &Fact) -> bool {
+        fact.kind == FactKind::File
+            && self
+                .file_names
+                .get(&file_name(&fact.key))
+                .copied()
+                .unwrap_or(0)
+                <= 1
+    }
+
     pub fn of(facts: &[Fact]) -> Siblings {
+        Siblings::counting(facts.iter())
+    }
+
+    /// [`Siblings::of`] facts selected with their indices.
+    pub fn of_indexed(facts: &[(usize, Fact)]) -> Siblings {
+        Siblings::counting(facts.iter().map(|(_, f)| f))
+    }
+
+    fn counting<'a>(facts: impl Iterator<Item = &'a Fact>) -> Siblings {
         let mut file_names: HashMap<String, usize> = HashMap::new();
-        for f in facts.iter().filter(|f| f.kind == FactKind::File) {
+        for f in facts.filter(|f| f.kind == FactKind::File) {
             *file_names.entry(file_name(&f.key)).or_default() += 1;
         }
         Siblings { file_names }
@@ -211,6 +231,7 @@ mod tests {
             key: key.into(),
             event: 0,
             fixed: None,
+            fixed_turn: None,
             failed: None,
         }
     }

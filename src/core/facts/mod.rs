@@ -1,8 +1,8 @@
 //! What the model no longer knows after a compaction: the facts of its
 //! range a reader would need to carry on (files, commands, errors, the
 //! user's instructions, decisions, links and figures), each judged against
-//! what the model is still sent (the summary, and every event of the range
-//! the projection keeps).
+//! what the model is still sent of its turn (the summary that stands for
+//! it, and the turn's events the projection keeps).
 //!
 //! Extraction ([`extract`]) and matching ([`matching`]) are deterministic;
 //! docs/headless.md ("What was lost") states the rules.
@@ -15,7 +15,8 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind as EventKind;
 use crate::core::model::turns::TurnRange;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 /// The kinds of fact, most important first: the order lost facts are
 /// listed in.
@@ -88,6 +89,10 @@ pub struct Fact {
     /// failed (the same tool on the same target).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fixed: Option<bool>,
+    /// Of an error: the turn (1-based) something later succeeded at what
+    /// failed, anywhere after it.
+    #[serde(skip)]
+    pub fixed_turn: Option<usize>,
     /// Of a command: whether it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<bool>,
@@ -199,24 +204,29 @@ impl Mark {
     }
 }
 
-/// What the model is still sent of `range` in projection `p`: the texts of
-/// the range's events it keeps (as sent: a stripped call its name alone)
-/// and of the summaries that stand for turns of it.
+/// What the model is still sent of the turns of a range in projection
+/// `p`: each turn's kept events (as sent: a stripped call its name alone),
+/// and the summaries that stand for turns of it. A fact is judged against
+/// its own turn's events and the summaries that stand for its turn.
 #[derive(Debug, Clone, Default)]
 pub struct Sent {
-    /// The range's events sent whole (not stripped), by index: each
-    /// carries its own facts.
-    whole: std::sync::Arc<std::collections::HashSet<usize>>,
-    /// The texts of the range's kept events as sent, one line apart (no
-    /// window of the matching rule crosses a line).
-    events: std::sync::Arc<String>,
-    summaries: Vec<String>,
+    /// Events sent whole (not stripped), by index: each carries its own
+    /// facts.
+    whole: Arc<HashSet<usize>>,
+    /// The kept events' texts of each raw turn (0-based), one event a line
+    /// (no window of the matching rule crosses a line).
+    turns: Arc<HashMap<usize, String>>,
+    /// The summaries sent, with the raw turns each stands for.
+    summaries: Arc<Vec<(TurnRange, String)>>,
+    /// A summary being written, standing for every turn in place of the
+    /// stored ones.
+    edited: Option<String>,
 }
 
 impl Sent {
     pub fn of(conv: &Conversation, p: &Projection, range: TurnRange) -> Sent {
-        let mut whole = std::collections::HashSet::new();
-        let mut events = String::new();
+        let mut whole = HashSet::new();
+        let mut turns: HashMap<usize, String> = HashMap::new();
         let mut summaries = Vec::new();
         for e in &p.events {
             match *e {
@@ -232,26 +242,32 @@ impl Sent {
                     if change == Change::None {
                         whole.insert(index);
                     }
-                    events.push_str(&text.to_lowercase());
-                    events.push('\n');
+                    let t = turns.entry(turn).or_default();
+                    t.push_str(&text.to_lowercase());
+                    t.push('\n');
                 }
                 Projected::Summary {
                     overlay,
                     part: SummaryPart::Response,
-                    turn,
                     ..
-                } if turn >= range.from && turn <= range.to => {
-                    if let Some(s) = &p.overlays[overlay].compaction.summary {
-                        summaries.push(s.to_lowercase());
+                } => {
+                    let c = &p.overlays[overlay].compaction;
+                    let r = c.range();
+                    if r.from <= range.to
+                        && r.to >= range.from
+                        && let Some(s) = &c.summary
+                    {
+                        summaries.push((r, s.to_lowercase()));
                     }
                 }
                 _ => {}
             }
         }
         Sent {
-            whole: std::sync::Arc::new(whole),
-            events: std::sync::Arc::new(events),
-            summaries,
+            whole: Arc::new(whole),
+            turns: Arc::new(turns),
+            summaries: Arc::new(summaries),
+            edited: None,
         }
     }
 
@@ -260,22 +276,74 @@ impl Sent {
     pub fn with_summary(&self, summary: &str) -> Sent {
         Sent {
             whole: self.whole.clone(),
-            events: self.events.clone(),
-            summaries: vec![summary.to_lowercase()],
+            turns: self.turns.clone(),
+            summaries: Arc::new(Vec::new()),
+            edited: Some(summary.to_lowercase()),
         }
     }
 
     /// Where `fact` is still named, if it is.
     pub fn names(&self, fact: &Fact, siblings: &matching::Siblings) -> Option<Where> {
+        let turn = fact.turn.saturating_sub(1);
         // Its own event, sent as it was, carries it whole.
-        if self.whole.contains(&fact.event) || matching::names(fact, &self.events, siblings) {
+        if self.whole.contains(&fact.event)
+            || self
+                .turns
+                .get(&turn)
+                .is_some_and(|t| matching::names(fact, t, siblings))
+        {
             return Some(Where::KeptEvent);
         }
-        self.summaries
-            .iter()
-            .any(|s| matching::names(fact, s, siblings))
-            .then_some(Where::Summary)
+        let by_summary = match &self.edited {
+            Some(text) => matching::names(fact, text, siblings),
+            None => self.summaries.iter().any(|(r, text)| {
+                r.from <= turn && turn <= r.to && matching::names(fact, text, siblings)
+            }),
+        };
+        by_summary.then_some(Where::Summary)
     }
+}
+
+/// The facts of each of `ranges` judged against projection `p`, as
+/// [`judged`] judges one, found and judged once for all: a fact of turns
+/// many compactions cover is judged once, so `lost` on thousands of
+/// overlapping compactions costs a pass over the conversation, not one
+/// per compaction.
+pub fn judged_many(conv: &Conversation, p: &Projection, ranges: &[TurnRange]) -> Vec<Vec<Judged>> {
+    if ranges.is_empty() {
+        return Vec::new();
+    }
+    let from = ranges.iter().map(|r| r.from).min().unwrap_or(0);
+    let to = ranges.iter().map(|r| r.to).max().unwrap_or(0);
+    let scope = TurnRange { from, to };
+    let all = extract::occurrences(conv, conv.events_of_turns(from, to));
+    let sent = Sent::of(conv, p, scope);
+    // By occurrence (its index in `all`) and, for a file, whether its name
+    // is the only one of the range's files.
+    let mut cache: HashMap<(usize, bool), Option<Where>> = HashMap::new();
+    ranges
+        .iter()
+        .map(|&r| {
+            let facts = extract::select_indexed(&all, r);
+            let siblings = matching::Siblings::of_indexed(&facts);
+            let mut out: Vec<Judged> = facts
+                .into_iter()
+                .map(|(k, fact)| {
+                    let unique = siblings.unique(&fact);
+                    let at = *cache
+                        .entry((k, unique))
+                        .or_insert_with(|| sent.names(&fact, &siblings));
+                    Judged {
+                        fact,
+                        kept: at.is_some(),
+                        at,
+                    }
+                })
+                .collect();
+            out.sort_by_key(|j| (j.fact.kind, j.fact.event));
+            out
+        })
+        .collect()
 }
 
 /// An event's text as the model is sent it: a call's tool name and

@@ -28,9 +28,11 @@ pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<
                 .as_ref()
                 .is_some_and(|w| w.ranges.contains(&a.range()))
     };
+    let ranges: Vec<_> = plan.additions.iter().map(|a| a.range()).collect();
     plan.additions
         .iter()
-        .map(|a| (!unmade(a)).then(|| facts::judged(conv, &p, a.range())))
+        .zip(facts::judged_many(conv, &p, &ranges))
+        .map(|(a, judged)| (!unmade(a)).then_some(judged))
         .collect()
 }
 
@@ -60,8 +62,8 @@ pub fn of_run(
         }
     }
     let mut all = facts::Survival::default();
-    for r in merged {
-        all.add(&facts::Survival::of(&facts::judged(conv, &p, r)));
+    for judged in facts::judged_many(conv, &p, &merged) {
+        all.add(&facts::Survival::of(&judged));
     }
     all
 }

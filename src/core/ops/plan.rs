@@ -99,6 +99,9 @@ impl Addition {
 pub struct Skipped {
     pub spec: String,
     pub reason: String,
+    /// It was planned and changes nothing the model is sent: written only
+    /// when the person insists (the CLI's `--force`).
+    pub no_op: bool,
 }
 
 /// Estimated tokens of the projected events before and after the plan.

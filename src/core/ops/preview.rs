@@ -95,7 +95,11 @@ pub fn preview_rules(
     for o in outcomes {
         match o {
             Outcome::Planned(p) => planned.push(*p),
-            Outcome::Nothing { spec, reason } => skipped.push(Skipped { spec, reason }),
+            Outcome::Nothing { spec, reason } => skipped.push(Skipped {
+                spec,
+                reason,
+                no_op: false,
+            }),
         }
     }
     if !opts.force {
@@ -109,6 +113,7 @@ pub fn preview_rules(
                 skipped.push(Skipped {
                     reason: why_nothing(conv, &compactions[..k], &p.compaction),
                     spec: p.spec,
+                    no_op: true,
                 });
             }
         }
@@ -254,7 +259,7 @@ fn why_nothing(conv: &Conversation, earlier: &[Compaction], c: &Compaction) -> S
         ),
         _ => format!("turns {} hold nothing this rule takes out", range.human()),
     };
-    format!("it changes nothing: {what}; --force writes it anyway")
+    format!("it changes nothing: {what}")
 }
 
 /// The first line of an explanation of the automatic policy: the mode, the

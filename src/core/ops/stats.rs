@@ -439,13 +439,24 @@ pub fn with_ledger(
             .collect();
     for e in &mut entries {
         e.ledger = ledger.remove(&e.position);
-        e.knows = p
-            .overlays
-            .iter()
-            .find(|o| o.position == e.position)
-            .map(|o| crate::core::facts::judged(conv, p, o.compaction.range()));
     }
     entries
+}
+
+/// `entries` with what the model still knows of each compaction's range in
+/// `view` (`lost`: every compaction's facts, found and judged in one pass).
+pub fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, view: View) {
+    let p = projection::of_view(conv, view);
+    let ranges: Vec<_> = p.overlays.iter().map(|o| o.compaction.range()).collect();
+    let mut knows: std::collections::HashMap<usize, Vec<crate::core::facts::Judged>> = p
+        .overlays
+        .iter()
+        .map(|o| o.position)
+        .zip(crate::core::facts::judged_many(conv, &p, &ranges))
+        .collect();
+    for e in entries {
+        e.knows = knows.remove(&e.position);
+    }
 }
 
 /// Every compaction of `conv` and every previewed one in `p`, with what

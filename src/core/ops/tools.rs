@@ -208,13 +208,21 @@ fn suggest(name: &str, w: &Weight) -> Option<(&'static str, String)> {
     if res >= 1_024 && res >= 4 * req.max(1) {
         return Some((
             "strip-responses",
-            format!("a short request ({req} chars) brings back bulk ({res} chars a call)"),
+            format!(
+                "a short request ({} chars) brings back bulk ({} chars a call)",
+                crate::core::fmt::thousands(req),
+                crate::core::fmt::thousands(res)
+            ),
         ));
     }
     if req >= 1_024 && req >= 4 * res.max(1) {
         return Some((
             "strip-requests",
-            format!("bulk sent ({req} chars a call) for a short answer ({res} chars)"),
+            format!(
+                "bulk sent ({} chars a call) for a short answer ({} chars)",
+                crate::core::fmt::thousands(req),
+                crate::core::fmt::thousands(res)
+            ),
         ));
     }
     // What later messages name from most of its calls, a read rather

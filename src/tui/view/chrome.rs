@@ -400,6 +400,10 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
                 if matches!(state.history.next(false, conv), Some((_, None))) {
                     v.push((key(Scope::Main, Action::Undo), "undo"));
                 }
+                // And after an undo, the redo that can still be made.
+                if matches!(state.history.next(true, conv), Some((_, None))) {
+                    v.push((key(Scope::Main, Action::Redo), "redo"));
+                }
                 v.extend([
                     (key(Scope::Main, Action::ResetAuto), "reset auto"),
                     (key(Scope::Main, Action::ResetAll), "reset all"),

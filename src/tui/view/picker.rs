@@ -104,8 +104,7 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
             ("↑/↓", "move"),
             ("Enter", "open"),
             ("Tab", "sort"),
-            ("Esc", "clear"),
-            ("q", "quit"),
+            ("q/Esc", "quit"),
             ("?", "help"),
             ("/", "type q or ?"),
         ]
