@@ -91,20 +91,10 @@ fn a_summary_longer_than_its_turn_is_not_said_to_let_anything_back_in() {
     );
 }
 
-/// Appends a turn to the conversation in `dir` the way jp does (a temp
-/// file renamed over `events.json`), then tells the inspector.
+/// A turn appended the way jp does (under its lock, renamed into place),
+/// then the inspector told.
 fn append_turn(h: &mut Harness, text: &str) {
-    let dir = h.dir().to_path_buf();
-    let mut events: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
-    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
-    events.push(
-        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
-        "content": text}),
-    );
-    let tmp = dir.join("events.json.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(&events).unwrap()).unwrap();
-    std::fs::rename(&tmp, dir.join("events.json")).unwrap();
+    common::jp_appends_a_turn(h.dir(), text);
     h.act(jp_inspect::tui::msg::Msg::FilesChanged);
 }
 

@@ -723,7 +723,7 @@ fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     // jp: one more turn, written under its lock; then the title changes
     // and the folder is renamed.
     let dir = h.dir().to_path_buf();
-    jp_appends_a_turn(&dir, &"Cut the release notes. ".repeat(300));
+    common::jp_appends_a_turn(&dir, &"Cut the release notes. ".repeat(300));
     let id = load::id_of_dir(&dir).unwrap();
     let renamed = dir.with_file_name(format!("{id}-csvq-release-notes"));
     std::fs::rename(&dir, &renamed).unwrap();
@@ -741,7 +741,7 @@ fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     h.act(Msg::FilesChanged);
     assert_eq!(h.compactions_on_disk().len(), n);
     // A turn that needs nothing: the reason is said, once.
-    jp_appends_a_turn(&renamed, "Thanks.");
+    common::jp_appends_a_turn(&renamed, "Thanks.");
     h.act(Msg::FilesChanged);
     assert_eq!(h.compactions_on_disk().len(), n);
     let (text, _) = h.state.status.message.clone().unwrap();
@@ -752,39 +752,6 @@ fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     h.state.status.message = None;
     h.act(Msg::FilesChanged);
     assert!(h.state.status.message.is_none(), "said once per turn");
-}
-
-/// What jp does at the end of a query: the new events.json renamed into
-/// place while `flock` holds `.jp/locks/jp-c<ID>.lock`.
-fn jp_appends_a_turn(dir: &std::path::Path, request: &str) {
-    let mut events: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
-    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
-    events.push(
-        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
-        "content": request}),
-    );
-    jp_writes(dir, &events);
-}
-
-/// `events` written as jp does: renamed into place while `flock` holds
-/// `.jp/locks/jp-c<ID>.lock`.
-fn jp_writes(dir: &std::path::Path, events: &[serde_json::Value]) {
-    let id = load::id_of_dir(dir).unwrap();
-    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(dir, id);
-    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
-    std::fs::write(
-        dir.join("next.json"),
-        serde_json::to_string_pretty(&events).unwrap() + "\n",
-    )
-    .unwrap();
-    let status = std::process::Command::new("flock")
-        .arg(&lock)
-        .arg("-c")
-        .arg(format!("mv {0}/next.json {0}/events.json", dir.display()))
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 /// `t`: "as of" mode. The session's requests from the last; `[`/`]` step;
@@ -1091,7 +1058,7 @@ fn as_of_goes_to_the_ends_to_request_n_and_from_compaction_to_compaction() {
 fn an_outside_write_is_said_and_r_reloads_it() {
     let mut h = Harness::new(120, 36, true);
     assert!(!h.state.settings.follow);
-    jp_appends_a_turn(h.dir(), "One more thing.");
+    common::jp_appends_a_turn(h.dir(), "One more thing.");
     h.act(Msg::FilesChanged);
     let (text, _) = h.state.status.message.clone().unwrap();
     assert_eq!(
@@ -1122,7 +1089,7 @@ fn an_outside_write_is_said_and_r_reloads_it() {
     assert!(h.state.changed_on_disk.is_none());
     // Following: the reload says what came.
     h.char('f');
-    jp_appends_a_turn(h.dir(), "And another.");
+    common::jp_appends_a_turn(h.dir(), "And another.");
     h.act(Msg::FilesChanged);
     assert_eq!(h.state.inspection.as_ref().unwrap().conv.turn_count, 34);
     let (text, _) = h.state.status.message.clone().unwrap();
@@ -1149,7 +1116,7 @@ fn an_undo_that_no_longer_applies_says_why_and_leaves_the_key_bar() {
         .rposition(|e| e["type"] == "compaction")
         .unwrap();
     events.remove(last);
-    jp_writes(&dir, &events);
+    common::jp_writes(&dir, &events);
     h.char('r');
     let (text, _) = h.state.status.message.clone().unwrap();
     assert!(

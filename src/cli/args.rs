@@ -107,8 +107,10 @@ pub enum Command {
     Stats(StatsArgs),
     /// What each compaction hid: the tool calls it stripped, omitted or
     /// summarised (by tool, with their paths and commands, the errors
-    /// among them), the reasoning and messages, their tokens; what a
-    /// summary still names; the calls the model made again after it.
+    /// among them), the reasoning and messages, their tokens; the calls the
+    /// model made again after it; and what the model no longer knows of its
+    /// range (files, commands, errors, instructions, decisions, links,
+    /// figures), kept or lost, per kind.
     Lost(StatsArgs),
     /// Add manual compactions, one per RULE.
     #[command(after_help = crate::core::compact::rule::SYNTAX_HELP)]

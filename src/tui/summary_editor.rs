@@ -4,7 +4,7 @@
 //! the person types. Ctrl-S keeps the text as an authored summary of the
 //! range (previewed, then written with `a`); Esc drops the edit.
 
-use crate::core::facts::{self, Fact, Sent, Where, matching::Siblings};
+use crate::core::facts::{Fact, Sent, Where, matching::Siblings};
 use crate::core::model::turns::TurnRange;
 use tui_textarea::TextArea;
 
@@ -16,7 +16,7 @@ pub struct SummaryEditor {
     /// Where each fact is named now.
     pub checks: Vec<Option<Where>>,
     /// What the model is still sent of the range besides the summary.
-    sent: std::sync::Arc<Sent>,
+    sent: Sent,
 }
 
 impl SummaryEditor {
@@ -30,7 +30,7 @@ impl SummaryEditor {
             range,
             checks: Vec::new(),
             facts,
-            sent: std::sync::Arc::new(sent),
+            sent,
         };
         e.recheck();
         e
@@ -58,13 +58,4 @@ impl SummaryEditor {
             self.facts.len(),
         )
     }
-}
-
-/// The facts of `range`, most important first, as the checklist lists
-/// them.
-pub fn checklist(
-    conv: &crate::core::model::conversation::Conversation,
-    range: TurnRange,
-) -> Vec<Fact> {
-    facts::checklist(conv, range)
 }

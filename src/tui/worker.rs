@@ -228,8 +228,9 @@ fn preview(
             )?
         }
     };
-    let knows = ops::knows::of_additions(&conv, &plan, view);
     let inspection = Box::new(Inspection::build(conv, &plan.compactions(), view));
+    // Judged in the projection the inspection just made with the plan.
+    let knows = ops::knows::of_additions_in(&inspection.conv, &plan, &inspection.projection);
     Ok(Previewed {
         request,
         plan,

@@ -218,3 +218,36 @@ pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// What jp does at the end of a query: the new events.json renamed into
+/// place while `flock` holds `.jp/locks/jp-c<ID>.lock`.
+pub fn jp_appends_a_turn(dir: &std::path::Path, request: &str) {
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));
+    events.push(
+        serde_json::json!({"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request",
+        "content": request}),
+    );
+    jp_writes(dir, &events);
+}
+
+/// `events` written as jp does: renamed into place while `flock` holds
+/// `.jp/locks/jp-c<ID>.lock`.
+pub fn jp_writes(dir: &std::path::Path, events: &[serde_json::Value]) {
+    let id = jp_inspect::core::store::load::id_of_dir(dir).unwrap();
+    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(dir, id);
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    std::fs::write(
+        dir.join("next.json"),
+        serde_json::to_string_pretty(&events).unwrap() + "\n",
+    )
+    .unwrap();
+    let status = std::process::Command::new("flock")
+        .arg(&lock)
+        .arg("-c")
+        .arg(format!("mv {0}/next.json {0}/events.json", dir.display()))
+        .status()
+        .unwrap();
+    assert!(status.success());
+}

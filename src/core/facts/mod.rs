@@ -355,28 +355,10 @@ fn sent_text(conv: &Conversation, i: usize) -> String {
     }
 }
 
-/// Judges `facts` against what is still `sent`.
-pub fn judge(facts: Vec<Fact>, sent: &Sent) -> Vec<Judged> {
-    let siblings = matching::Siblings::of(&facts);
-    facts
-        .into_iter()
-        .map(|fact| {
-            let at = sent.names(&fact, &siblings);
-            Judged {
-                fact,
-                kept: at.is_some(),
-                at,
-            }
-        })
-        .collect()
-}
-
 /// The facts of `range` judged against projection `p`, most important
 /// first, each kind in stream order.
 pub fn judged(conv: &Conversation, p: &Projection, range: TurnRange) -> Vec<Judged> {
-    let mut out = judge(extract::of_range(conv, range), &Sent::of(conv, p, range));
-    out.sort_by_key(|j| (j.fact.kind, j.fact.event));
-    out
+    judged_many(conv, p, &[range]).pop().unwrap_or_default()
 }
 
 /// The facts of `range` as a summary's checklist, for a summarizer's

@@ -4,7 +4,7 @@
 
 use super::plan::Plan;
 use crate::core::compact::jp_view::View;
-use crate::core::compact::projection;
+use crate::core::compact::projection::{self, Projection};
 use crate::core::facts::{self, Judged};
 use crate::core::model::conversation::Conversation;
 
@@ -14,13 +14,15 @@ pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<
     if plan.additions.is_empty() {
         return Vec::new();
     }
-    let extra: Vec<_> = plan
-        .additions
-        .iter()
-        .map(|a| a.compaction.clone())
-        .collect();
+    let extra: Vec<_> = plan.additions.iter().map(|a| a.compaction.clone()).collect();
     let overlays = view.apply(projection::with_preview(conv, &extra));
     let p = projection::project(&conv.events, conv.turn_count, overlays);
+    of_additions_in(conv, plan, &p)
+}
+
+/// [`of_additions`] in `p`, the projection with the plan's compactions
+/// already made (the inspector's preview has it).
+pub fn of_additions_in(conv: &Conversation, plan: &Plan, p: &Projection) -> Vec<Option<Vec<Judged>>> {
     let unmade = |a: &super::Addition| {
         a.compaction.summary.is_some()
             && plan
@@ -31,7 +33,7 @@ pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<
     let ranges: Vec<_> = plan.additions.iter().map(|a| a.range()).collect();
     plan.additions
         .iter()
-        .zip(facts::judged_many(conv, &p, &ranges))
+        .zip(facts::judged_many(conv, p, &ranges))
         .map(|(a, judged)| (!unmade(a)).then_some(judged))
         .collect()
 }

@@ -339,8 +339,16 @@ pub fn copies_part(dir: &Path) -> Option<String> {
 
 fn parted(c: &copies::Copies) -> Option<String> {
     let other = c.other.as_deref()?;
-    let read = |d: &Path| load::read_files(d).and_then(|f| load::parse(d, f));
-    match (read(&c.read), read(other)) {
+    // jp (and jp-inspect) write both copies with the same text: equal
+    // bytes are one conversation without parsing either.
+    let (a, b) = (load::read_files(&c.read), load::read_files(other));
+    if let (Ok(a), Ok(b)) = (&a, &b)
+        && a.events == b.events
+    {
+        return None;
+    }
+    let parse = |d: &Path, f: crate::core::Result<load::Files>| f.and_then(|f| load::parse(d, f));
+    match (parse(&c.read, a), parse(other, b)) {
         (Ok(a), Ok(b)) => copies::diverge(&a, &b),
         (Ok(_), Err(e)) => Some(format!("the other could not be read ({e})")),
         // The read copy's own failure is the write's to report.

@@ -36,11 +36,12 @@ impl Summarizer for Digest {
             .events_of_turns(request.range.from, request.range.to)
             .map(|i| conv.events[i].chars)
             .sum();
+        let checklist = crate::core::facts::checklist(conv, request.range);
         // Room for the range's facts whole where the range allows, never
         // more than a quarter of a large range.
         let budget = self.budget.unwrap_or_else(|| {
             let base = ((input_chars / 10) as usize).clamp(MIN_BUDGET, MAX_BUDGET);
-            let facts = facts_chars(conv, request.range) + 400;
+            let facts = facts_chars(&checklist) + 400;
             let room = base.max(facts);
             if input_chars > LARGE_RANGE {
                 room.min((input_chars / 4) as usize)
@@ -49,7 +50,7 @@ impl Summarizer for Digest {
             }
         });
         Ok(Summary {
-            text: digest(conv, request.range, budget),
+            text: digest_with(conv, request.range, budget, &checklist),
             input_chars,
         })
     }
@@ -189,38 +190,40 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
 /// decisions, links and figures: what a reader needs to carry on), then
 /// what was asked and concluded, shortened first when it must be.
 pub fn digest(conv: &Conversation, range: TurnRange, budget: usize) -> String {
+    digest_with(conv, range, budget, &crate::core::facts::checklist(conv, range))
+}
+
+/// [`digest`] of a range whose `checklist` is found already.
+fn digest_with(conv: &Conversation, range: TurnRange, budget: usize, checklist: &[Fact]) -> String {
     let f = gather(conv, range);
-    let checklist = crate::core::facts::checklist(conv, range);
     let fits = |text: &String| text.chars().count() <= budget;
     // Longer items first; shorten until the whole fits.
     for item_len in [400, 240, 160, 100, 60] {
-        let text = render(&f, &checklist, range, item_len, usize::MAX, 0);
+        let text = render(&f, checklist, range, item_len, usize::MAX, 0);
         if fits(&text) {
             return text;
         }
     }
     // Still too long: keep the most recent requests and conclusions.
     for keep in [12, 8, 5, 3, 2, 1, 0] {
-        let text = render(&f, &checklist, range, 60, keep, 0);
+        let text = render(&f, checklist, range, 60, keep, 0);
         if fits(&text) {
             return text;
         }
     }
     // Then the facts a reader needs least.
     for level in 1..=FACT_LEVELS {
-        let text = render(&f, &checklist, range, 60, 0, level);
+        let text = render(&f, checklist, range, 60, 0, level);
         if fits(&text) {
             return text;
         }
     }
-    transcript::clip(&render(&f, &checklist, range, 60, 0, FACT_LEVELS), budget)
+    transcript::clip(&render(&f, checklist, range, 60, 0, FACT_LEVELS), budget)
 }
 
-/// The characters the facts of `range` take in a digest, at their fullest.
-pub fn facts_chars(conv: &Conversation, range: TurnRange) -> usize {
-    facts_section(&crate::core::facts::checklist(conv, range), 240, 0)
-        .chars()
-        .count()
+/// The characters `checklist` takes in a digest, at its fullest.
+fn facts_chars(checklist: &[Fact]) -> usize {
+    facts_section(checklist, 240, 0).chars().count()
 }
 
 /// How far the facts are cut: 0 all of them; 1 without figures and

@@ -9,7 +9,7 @@ use crate::core::model::turns::TurnRange;
 use crate::tui::job::PreviewRequest;
 use crate::tui::msg::Effect;
 use crate::tui::state::{Focus, Level, Panel, State};
-use crate::tui::summary_editor::{SummaryEditor, checklist};
+use crate::tui::summary_editor::SummaryEditor;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The summary to start from and its range: the preview's first summary
@@ -59,7 +59,7 @@ pub(super) fn open(state: &mut State) {
     let Some(m) = &state.inspection else {
         return;
     };
-    let facts = checklist(&m.conv, range);
+    let facts = crate::core::facts::checklist(&m.conv, range);
     let sent = Sent::of(&m.conv, &m.projection, range);
     let editor = SummaryEditor::new(&text, range, facts, sent);
     state.panel = Some(Panel::Summary(Box::new(editor)));

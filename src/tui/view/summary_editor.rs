@@ -6,7 +6,7 @@ use crate::core::visible::visible_line;
 use crate::tui::state::State;
 use crate::tui::summary_editor::SummaryEditor;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
@@ -20,32 +20,10 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
         " your summary of turns {} · names {named} of {of} facts · Ctrl-S keeps it · Esc drops the edit ",
         e.range.human()
     );
-    let (text_area, list_area) = if area.width >= SIDE_BY_SIDE {
-        let text_w = area.width * 3 / 5;
-        (
-            Rect {
-                width: text_w,
-                ..area
-            },
-            Rect {
-                x: area.x + text_w,
-                width: area.width - text_w,
-                ..area
-            },
-        )
+    let [text_area, list_area] = if area.width >= SIDE_BY_SIDE {
+        Layout::horizontal([Constraint::Percentage(60), Constraint::Fill(1)]).areas(area)
     } else {
-        let text_h = (area.height / 2).max(4);
-        (
-            Rect {
-                height: text_h,
-                ..area
-            },
-            Rect {
-                y: area.y + text_h,
-                height: area.height - text_h,
-                ..area
-            },
-        )
+        Layout::vertical([Constraint::Percentage(50), Constraint::Fill(1)]).areas(area)
     };
     frame.render_widget(Clear, area);
     let mut editor = e.area.clone();
