@@ -14,7 +14,11 @@ pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<
     if plan.additions.is_empty() {
         return Vec::new();
     }
-    let extra: Vec<_> = plan.additions.iter().map(|a| a.compaction.clone()).collect();
+    let extra: Vec<_> = plan
+        .additions
+        .iter()
+        .map(|a| a.compaction.clone())
+        .collect();
     let overlays = view.apply(projection::with_preview(conv, &extra));
     let p = projection::project(&conv.events, conv.turn_count, overlays);
     of_additions_in(conv, plan, &p)
@@ -22,7 +26,11 @@ pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<
 
 /// [`of_additions`] in `p`, the projection with the plan's compactions
 /// already made (the inspector's preview has it).
-pub fn of_additions_in(conv: &Conversation, plan: &Plan, p: &Projection) -> Vec<Option<Vec<Judged>>> {
+pub fn of_additions_in(
+    conv: &Conversation,
+    plan: &Plan,
+    p: &Projection,
+) -> Vec<Option<Vec<Judged>>> {
     let unmade = |a: &super::Addition| {
         a.compaction.summary.is_some()
             && plan

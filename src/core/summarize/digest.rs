@@ -190,7 +190,12 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
 /// decisions, links and figures: what a reader needs to carry on), then
 /// what was asked and concluded, shortened first when it must be.
 pub fn digest(conv: &Conversation, range: TurnRange, budget: usize) -> String {
-    digest_with(conv, range, budget, &crate::core::facts::checklist(conv, range))
+    digest_with(
+        conv,
+        range,
+        budget,
+        &crate::core::facts::checklist(conv, range),
+    )
 }
 
 /// [`digest`] of a range whose `checklist` is found already.
