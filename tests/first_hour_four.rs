@@ -343,3 +343,77 @@ fn after_an_undo_the_bar_offers_redo() {
     h.char('u');
     assert!(bar(&h).contains("redo"), "{}", bar(&h));
 }
+
+/// A stored compaction that makes requests larger says what it adds, not
+/// "saves 0".
+#[test]
+fn stats_says_what_a_longer_summary_adds() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(
+        tmp.path(),
+        &["compact", "csvq", "s:30..30", "--summarizer", "digest"],
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let out = run_in(tmp.path(), &["stats", "csvq"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text
+        .lines()
+        .skip_while(|l| !l.contains("30..30"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.trim_start().starts_with("adds "), "{row}");
+    assert!(row.contains("never pays for itself"), "{row}");
+    assert!(!row.contains("saves 0"), "{row}");
+}
+
+/// The inspector asks before applying a summary that adds tokens: `n`
+/// writes nothing, `y` writes it.
+#[test]
+fn applying_a_summary_that_adds_tokens_asks_first() {
+    let mut h = Harness::new(120, 36, false);
+    let before = h.compactions_on_disk().len();
+    h.char('p');
+    h.typed("s:30..30");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    let text = h.text();
+    assert!(text.contains("Apply it anyway?"), "{text}");
+    assert!(text.contains("longer than the turn 30"), "{text}");
+    assert_eq!(h.compactions_on_disk().len(), before);
+    h.char('n');
+    assert_eq!(h.compactions_on_disk().len(), before);
+    h.char('a');
+    h.char('y');
+    assert_eq!(h.compactions_on_disk().len(), before + 1);
+}
+
+/// A window of whole thousands is shown as such: `1k`, not `1.0k`.
+#[test]
+fn a_window_of_whole_thousands_reads_as_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(tmp.path(), &["tools", "csvq", "--window", "4k"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("at 4k"), "{text}");
+    assert!(!text.contains("4.0k"), "{text}");
+}
+
+/// `tools` says at which window its savings were replayed, and why there.
+#[test]
+fn tools_says_which_window_it_replays_at_and_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let own = run_in(tmp.path(), &["tools", "csvq"]);
+    let own = String::from_utf8_lossy(&own.stdout);
+    assert!(
+        own.contains("replayed at 200k, the conversation's own window"),
+        "{own}"
+    );
+    let given = run_in(tmp.path(), &["tools", "csvq", "--window", "64k"]);
+    let given = String::from_utf8_lossy(&given.stdout);
+    assert!(
+        given.contains("replayed at 64k, as --window gives"),
+        "{given}"
+    );
+}

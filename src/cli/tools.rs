@@ -82,15 +82,15 @@ fn lines(r: &ToolsReport) -> Vec<String> {
     let hinted: Vec<_> = r.tools.iter().filter(|t| t.hint.is_some()).collect();
     if !hinted.is_empty() {
         out.push(String::new());
-        out.push(format!(
-            "Suggested hints (savings: the staged policy replayed with the hint against without, \
-             at {}):",
-            r.windows
-                .iter()
-                .map(|w| crate::core::compact::window::human_tokens(*w))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        out.push(
+            "Suggested hints (savings: the staged policy replayed with the hint against without):"
+                .to_string(),
+        );
+        out.extend(
+            r.replayed_at()
+                .into_iter()
+                .map(|l| format!("  replayed {l}")),
+        );
         for t in hinted {
             out.push(format!(
                 "  {}: {} ({})",
@@ -98,6 +98,9 @@ fn lines(r: &ToolsReport) -> Vec<String> {
                 t.hint.as_deref().unwrap_or_default(),
                 t.why.as_deref().unwrap_or_default()
             ));
+            if t.saves.is_some_and(|s| s < 0) {
+                out.push(format!("    {}", t.effect()));
+            }
             if let Some(toml) = &t.toml {
                 out.extend(toml.lines().map(|l| {
                     if l.is_empty() {

@@ -67,6 +67,8 @@ impl Preview {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ConfirmKind {
     Reset(Reset),
+    /// Apply a preview that makes every later request larger.
+    ApplyAdding,
 }
 
 #[derive(Debug, Clone, PartialEq)]

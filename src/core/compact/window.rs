@@ -149,6 +149,8 @@ pub fn human_tokens(n: u64) -> String {
         }
     } else if n >= 10_000 {
         format!("{}k", (n as f64 / 1000.0).round())
+    } else if n >= 1_000 && n.is_multiple_of(1_000) {
+        format!("{}k", n / 1_000)
     } else if n >= 1_000 {
         format!("{:.1}k", n as f64 / 1000.0)
     } else {
@@ -402,5 +404,7 @@ mod tests {
         assert_eq!(human_tokens(1_000_000), "1m");
         assert_eq!(human_tokens(1_234), "1.2k");
         assert_eq!(human_tokens(999), "999");
+        assert_eq!(human_tokens(1_000), "1k");
+        assert_eq!(human_tokens(4_000), "4k");
     }
 }

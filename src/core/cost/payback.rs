@@ -13,6 +13,9 @@ use std::time::Duration;
 pub struct Payback {
     /// Tokens fewer in every request from the next on.
     pub saves: u64,
+    /// Tokens more in every request from the next on: what stands for its
+    /// range is longer than what it hides (0 when it saves).
+    pub adds: u64,
     /// Tokens of live cache after the compaction's first change that the
     /// next request writes again (0 when the cache would be cold anyway).
     pub rewrites: u64,
@@ -39,14 +42,17 @@ fn seconds<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S:
 }
 
 /// The payback of a compaction that leaves the first `kept` tokens of a
-/// `before`-token context as they were and takes `saves` tokens out.
+/// `before`-token context as they were and takes `saved` tokens out (less
+/// than 0: puts them in).
 pub fn payback(
     billing: &Billing,
     before: u64,
     kept: u64,
-    saves: u64,
+    saved: i64,
     pace: Option<Duration>,
 ) -> Payback {
+    let saves = saved.max(0) as u64;
+    let adds = saved.min(0).unsigned_abs();
     let r = billing.rates;
     let ttl = billing.caching.ttl();
     let warm =
@@ -72,6 +78,7 @@ pub fn payback(
     };
     Payback {
         saves,
+        adds,
         rewrites,
         saves_billed,
         next_extra,
@@ -85,7 +92,14 @@ impl Payback {
     /// "saves 31.7k a request; the next request writes 48.3k of cache
     /// again; pays for itself after 18 requests (one every 40s, cache 5m)".
     pub fn sentence(&self, billing: &Billing) -> String {
-        let mut s = format!("saves {} a request", human_tokens(self.saves));
+        let mut s = if self.adds > 0 {
+            format!(
+                "adds {} a request (what stands for its turns is longer than what it hides)",
+                human_tokens(self.adds)
+            )
+        } else {
+            format!("saves {} a request", human_tokens(self.saves))
+        };
         if self.rewrites > 0 {
             s.push_str(&format!(
                 "; the next request writes {} of cache again",
@@ -189,6 +203,17 @@ mod tests {
             Some(1)
         );
         assert_eq!(payback(&b, 100_000, 20_000, 0, None).requests, None);
+    }
+
+    #[test]
+    fn a_compaction_that_adds_tokens_says_so_and_never_pays() {
+        let b = billing("anthropic/claude-sonnet-4-5", CachePolicy::Short);
+        let p = payback(&b, 100_000, 90_000, -69, Some(Duration::from_secs(40)));
+        assert_eq!((p.saves, p.adds, p.requests), (0, 69, None));
+        let s = p.sentence(&b);
+        assert!(s.starts_with("adds 69 a request ("), "{s}");
+        assert!(s.contains("never pays for itself"), "{s}");
+        assert!(!s.contains("saves"), "{s}");
     }
 
     #[test]

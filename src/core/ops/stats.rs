@@ -391,13 +391,7 @@ pub fn with_payback(
                 (Some(_), Some(&t)) => t,
                 _ => (f.before, f.kept),
             };
-            let p = crate::core::cost::payback::payback(
-                billing,
-                before,
-                kept,
-                f.saved.max(0) as u64,
-                pace,
-            );
+            let p = crate::core::cost::payback::payback(billing, before, kept, f.saved, pace);
             let text = p.sentence(billing);
             e.payback = Some((p, text));
         }

@@ -52,6 +52,8 @@ pub struct ToolsReport {
     /// The window the savings were replayed at (the conversations' own
     /// unless given).
     pub windows: Vec<u64>,
+    /// Why each of `windows` was chosen.
+    pub window_choices: Vec<WindowChoice>,
     pub tools: Vec<ToolRow>,
     pub request_tokens: u64,
     pub response_tokens: u64,
@@ -270,6 +272,81 @@ fn saves(
     Some(baseline as i64 - run.input_tokens as i64)
 }
 
+/// Why the hints of a conversation were replayed at the window they were.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "why")]
+pub enum WindowChoice {
+    /// `--window` gave it.
+    Given,
+    /// The conversation's own window, where the policy fires.
+    Own,
+    /// The policy never fires at the conversation's own window (`own`):
+    /// the largest common window below it where it does.
+    WhereItFires { own: u64 },
+    /// The policy fires at no window tried: its own, where hints save
+    /// nothing.
+    NeverFires,
+}
+
+impl ToolsReport {
+    /// Where the savings were replayed and why there, a line per window
+    /// and reason: "at 400k: the staged policy never fires at the
+    /// conversation's own 1m window; 400k is the largest common window
+    /// where it does".
+    pub fn replayed_at(&self) -> Vec<String> {
+        use crate::core::compact::window::human_tokens;
+        let mut seen: Vec<(u64, WindowChoice, usize)> = Vec::new();
+        for (w, c) in self.windows.iter().zip(&self.window_choices) {
+            match seen.iter_mut().find(|(sw, sc, _)| sw == w && sc == c) {
+                Some(s) => s.2 += 1,
+                None => seen.push((*w, *c, 1)),
+            }
+        }
+        let several = self.windows.len() > 1;
+        seen.iter()
+            .map(|&(w, c, n)| {
+                let (at, whose) = if several {
+                    let convs = crate::core::fmt::count(n as u64, "conversation");
+                    let whose = if n == 1 { "its" } else { "their" };
+                    (format!("{convs} at {}", human_tokens(w)), whose)
+                } else {
+                    (format!("at {}", human_tokens(w)), "the conversation's")
+                };
+                match c {
+                    WindowChoice::Given => format!("{at}, as --window gives"),
+                    WindowChoice::Own => format!("{at}, {whose} own window"),
+                    WindowChoice::WhereItFires { own } => format!(
+                        "{at}: the staged policy never fires at {whose} own {} window; {} is the \
+                         largest common window where it does",
+                        human_tokens(own),
+                        human_tokens(w)
+                    ),
+                    WindowChoice::NeverFires => format!(
+                        "{at}, {whose} own window: the staged policy fires neither there nor at a smaller \
+                         common window, so a hint saves nothing"
+                    ),
+                }
+            })
+            .collect()
+    }
+}
+
+impl ToolRow {
+    /// What its hint does over the session, in words.
+    pub fn effect(&self) -> String {
+        use crate::core::fmt::thousands;
+        match self.saves {
+            Some(s) if s > 0 => format!("saves {} tok over the session", thousands(s as u64)),
+            Some(s) if s < 0 => format!(
+                "costs {} tok more over the session (it keeps whole what the elision strips)",
+                thousands(s.unsigned_abs())
+            ),
+            Some(_) => "the same as without it: the elision already does this".to_string(),
+            None => "not replayed".to_string(),
+        }
+    }
+}
+
 /// The window the hints are replayed at, and the tokens the staged policy
 /// sends there without them: `given`, else the conversation's own window;
 /// where the policy never fires at its own (a session that never got near
@@ -280,25 +357,25 @@ fn replay_window(
     config: &AutoConfig,
     given: Option<u64>,
     budget: &crate::core::compact::budget::Budget,
-) -> (u64, Option<u64>) {
+) -> (u64, WindowChoice, Option<u64>) {
     let own = budget.window.as_ref().map_or(200_000, |w| w.tokens);
     let run = |w: u64| simulate::run(conv, Strategy::Staged, w, config, &Digest::default()).ok();
     if let Some(w) = given {
-        return (w, run(w).map(|r| r.input_tokens));
+        return (w, WindowChoice::Given, run(w).map(|r| r.input_tokens));
     }
     let first = run(own);
     if first.as_ref().is_some_and(|r| r.elisions + r.summaries > 0) {
-        return (own, first.map(|r| r.input_tokens));
+        return (own, WindowChoice::Own, first.map(|r| r.input_tokens));
     }
     for w in [400_000, 200_000, 128_000, 64_000, 32_000]
         .into_iter()
         .filter(|&w| w < own)
     {
         if let Some(r) = run(w).filter(|r| r.elisions + r.summaries > 0) {
-            return (w, Some(r.input_tokens));
+            return (w, WindowChoice::WhereItFires { own }, Some(r.input_tokens));
         }
     }
-    (own, first.map(|r| r.input_tokens))
+    (own, WindowChoice::NeverFires, first.map(|r| r.input_tokens))
 }
 
 /// The report for `convs`, each under its config; `window` overrides the
@@ -307,6 +384,7 @@ fn replay_window(
 pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> ToolsReport {
     let mut rows: BTreeMap<String, (Weight, u128, u128, Option<i64>)> = BTreeMap::new();
     let mut windows = Vec::new();
+    let mut window_choices = Vec::new();
     let (mut now_total, mut session_total) = (0u128, 0u128);
     let (mut req_tokens, mut res_tokens) = (0u64, 0u64);
     let mut apportioned: BTreeMap<String, (u64, u64)> = BTreeMap::new();
@@ -355,8 +433,9 @@ pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> Too
         .collect();
     for ((conv, config), names) in convs.iter().zip(&present) {
         let budget = super::budget(conv, config, window);
-        let (w, baseline) = replay_window(conv, config, window, &budget);
+        let (w, choice, baseline) = replay_window(conv, config, window, &budget);
         windows.push(w);
+        window_choices.push(choice);
         let Some(baseline) = baseline else {
             continue;
         };
@@ -412,6 +491,7 @@ pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> Too
     ToolsReport {
         conversations: convs.iter().map(|(c, _)| c.display_id()).collect(),
         windows,
+        window_choices,
         tools,
         request_tokens: req_tokens,
         response_tokens: res_tokens,
@@ -420,7 +500,74 @@ pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> Too
 
 #[cfg(test)]
 mod tests {
-    use super::toml_for;
+    use super::{ToolRow, ToolsReport, WindowChoice, toml_for};
+
+    fn report(windows: &[(u64, WindowChoice)]) -> ToolsReport {
+        ToolsReport {
+            conversations: Vec::new(),
+            windows: windows.iter().map(|w| w.0).collect(),
+            window_choices: windows.iter().map(|w| w.1).collect(),
+            tools: Vec::new(),
+            request_tokens: 0,
+            response_tokens: 0,
+        }
+    }
+
+    /// The window a saving was replayed at says why it was that one.
+    #[test]
+    fn the_replay_window_says_why() {
+        let one = report(&[(400_000, WindowChoice::WhereItFires { own: 1_000_000 })]);
+        assert_eq!(
+            one.replayed_at(),
+            [
+                "at 400k: the staged policy never fires at the conversation's own 1m window; \
+              400k is the largest common window where it does"
+            ]
+        );
+        assert_eq!(
+            report(&[(4_000, WindowChoice::Given)]).replayed_at(),
+            ["at 4k, as --window gives"]
+        );
+        let many = report(&[
+            (200_000, WindowChoice::Own),
+            (1_000_000, WindowChoice::NeverFires),
+            (200_000, WindowChoice::Own),
+        ]);
+        let lines = many.replayed_at();
+        assert_eq!(lines[0], "2 conversations at 200k, their own window");
+        assert!(
+            lines[1].starts_with("1 conversation at 1m, its own window:")
+                && lines[1].ends_with("so a hint saves nothing"),
+            "{lines:?}"
+        );
+    }
+
+    /// A hint that sends more says what it costs.
+    #[test]
+    fn a_negative_saving_says_what_it_costs() {
+        let row = |saves| ToolRow {
+            name: "fs_grep_files".into(),
+            calls: 1,
+            request_tokens: 0,
+            response_tokens: 0,
+            errors: 0,
+            refetched: 0,
+            share_now: 0.0,
+            share_session: 0.0,
+            hint: Some("keep".into()),
+            why: None,
+            saves,
+            toml: None,
+        };
+        assert_eq!(
+            row(Some(-57_479)).effect(),
+            "costs 57,479 tok more over the session (it keeps whole what the elision strips)"
+        );
+        assert_eq!(
+            row(Some(5_995)).effect(),
+            "saves 5,995 tok over the session"
+        );
+    }
 
     /// Every snippet `tools` prints parses as TOML, back to the tool's
     /// own name, in both tables.

@@ -117,6 +117,30 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
         state.set_status(why, Level::Error);
         return;
     }
+    // A compaction that makes every later request larger is seldom what
+    // the person meant: it is asked about first, with its reason.
+    if preview.plan.tokens.after > preview.plan.tokens.before {
+        let why = preview
+            .plan
+            .additions
+            .iter()
+            .find_map(|a| a.raises())
+            .unwrap_or_else(|| "it adds tokens to every later request".to_string());
+        state.panel = Some(Panel::Confirm(Confirm {
+            kind: ConfirmKind::ApplyAdding,
+            question: format!("Apply it anyway? {why}"),
+            plan: Some(preview.plan.clone()),
+        }));
+        return;
+    }
+    write_preview(state, fx);
+}
+
+/// Writes the open preview as it stands.
+fn write_preview(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(preview) = &state.preview else {
+        return;
+    };
     let n = preview.plan.additions.len();
     let what = format!(
         "appended {} ({})",
@@ -283,7 +307,15 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
     let (Some(m), Some(budget)) = (&state.inspection, state.budget()) else {
         return;
     };
-    let ConfirmKind::Reset(which) = c.kind;
+    let which = match c.kind {
+        ConfirmKind::Reset(which) => which,
+        ConfirmKind::ApplyAdding => {
+            if !writes_refused(state) {
+                write_preview(state, fx);
+            }
+            return;
+        }
+    };
     // The plan comes from the worker; pressing `y` before it arrives plans
     // here (the removal is cheap, only its estimate is not).
     let plan = match c.plan {

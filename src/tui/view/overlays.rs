@@ -249,11 +249,14 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
             )
         })
     });
-    let mut lines = vec![
-        Line::from(Span::styled(c.question.clone(), t.title())),
-        Line::raw(""),
-        Line::raw(tokens),
-    ];
+    let width = 78.min(area.width);
+    let question = wrap_words(&c.question, usize::from(width.saturating_sub(2)).max(1));
+    let asked = question.len() as u16;
+    let mut lines: Vec<Line> = question
+        .into_iter()
+        .map(|q| Line::from(Span::styled(q, t.title())))
+        .collect();
+    lines.extend([Line::raw(""), Line::raw(tokens)]);
     let warned = over.is_some();
     if let Some(w) = over {
         lines.push(Line::from(Span::styled(w, t.error())));
@@ -271,7 +274,7 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
             Span::raw(" / Esc no"),
         ]),
     ]);
-    let box_area = centered(area, 78, 8 + u16::from(warned));
+    let box_area = centered(area, width, 7 + asked + u16::from(warned));
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.error())

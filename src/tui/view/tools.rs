@@ -3,8 +3,8 @@
 //! its shape suggests with what the staged policy's replay says it saves;
 //! a tool's calls; the question before a hint is written.
 
-use crate::core::compact::window::human_tokens;
 use crate::core::fmt::{signed_thousands, thousands};
+use crate::core::ops::tools::ToolsReport;
 use crate::core::visible::visible_line;
 use crate::tui::state::State;
 use crate::tui::tools::{Column, ToolsView};
@@ -55,8 +55,12 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
         frame.render_widget(Paragraph::new(Span::styled(none, t.dim())), inner);
         return;
     }
-    // The lower part says what the selected tool's hint is and does.
-    let foot_rows = if inner.height >= 14 { 6 } else { 3 }.min(inner.height / 2);
+    // The lower part says what the selected tool's hint is and does, in
+    // as many rows as its words take, leaving the table a header and
+    // three rows at least.
+    let foot_text = Paragraph::new(foot_lines(v, report, state)).wrap(Wrap { trim: false });
+    let needed = u16::try_from(foot_text.line_count(inner.width)).unwrap_or(u16::MAX);
+    let foot_rows = needed.min(inner.height.saturating_sub(4));
     let list = Rect::new(inner.x, inner.y, inner.width, inner.height - foot_rows);
     let foot = Rect::new(inner.x, list.y + list.height, inner.width, foot_rows);
     let width = inner.width as usize;
@@ -165,6 +169,13 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
         }
         frame.render_widget(Paragraph::new(lines), list);
     }
+    frame.render_widget(foot_text, foot);
+}
+
+/// What the selected tool's hint is and does, or the question before it
+/// is written.
+fn foot_lines<'a>(v: &ToolsView, report: &ToolsReport, state: &'a State) -> Vec<Line<'a>> {
+    let t = &state.theme;
     let mut lines: Vec<Line> = Vec::new();
     if let Some(w) = &v.write {
         let file = w
@@ -189,29 +200,14 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
     } else if let Some(r) = v.selected().filter(|_| v.calls.is_none()) {
         match (&r.hint, &r.why) {
             (Some(h), Some(why)) => {
-                let at = report
-                    .windows
-                    .iter()
-                    .map(|w| human_tokens(*w))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let effect = match r.saves {
-                    Some(s) if s > 0 => {
-                        format!("saves {} tok over the session", thousands(s as u64))
-                    }
-                    Some(s) if s < 0 => format!(
-                        "costs {} tok more over the session (it keeps what the elision strips)",
-                        thousands(s.unsigned_abs())
-                    ),
-                    Some(_) => "the same as without it: the elision already does this".to_string(),
-                    None => "not replayed".to_string(),
-                };
+                let at = report.replayed_at().join("; ");
+                let effect = r.effect();
                 lines.push(Line::from(vec![
                     Span::styled(format!("{}: {h}", visible_line(&r.name)), t.key()),
                     Span::styled(format!(" — {why}"), t.dim()),
                 ]));
                 lines.push(Line::from(Span::styled(
-                    format!("the staged policy replayed with it at {at}: {effect}"),
+                    format!("the staged policy replayed with it {at}: {effect}"),
                     t.dim(),
                 )));
                 lines.push(Line::from(Span::styled(
@@ -233,5 +229,5 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
             ))),
         }
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), foot);
+    lines
 }
