@@ -474,7 +474,10 @@ fn e_on_a_stored_summary_starts_from_its_text() {
             crossterm::event::KeyModifiers::CONTROL,
         ),
     ));
+    // Longer than the summary it stands beside, it is asked about first.
     h.char('a');
+    assert!(h.text().contains("Apply it anyway?"), "{}", h.text());
+    h.char('y');
     let events: Vec<Value> =
         serde_json::from_slice(&fs::read(h.dir().join("events.json")).unwrap()).unwrap();
     let summaries: Vec<&Value> = events

@@ -417,3 +417,22 @@ fn tools_says_which_window_it_replays_at_and_why() {
         "{given}"
     );
 }
+
+/// At 80×24 a preview's gauge keeps its markers' labels apart: each stops
+/// short of the next, and the figures are rounded to give the bar room.
+#[test]
+fn the_preview_gauge_keeps_its_labels_apart_at_80x24() {
+    let mut h = Harness::new(80, 24, false);
+    h.char('p');
+    h.typed("t:10..12");
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    let gauge = text.lines().nth(1).unwrap();
+    assert!(gauge.contains(" → "), "{text}");
+    let marks = text.lines().nth(2).unwrap();
+    assert!(marks.contains("└85% hard"), "{marks}");
+    assert!(marks.contains("└60%"), "{marks}");
+    assert!(!marks.contains("%└"), "{marks}");
+    let bar = gauge.chars().filter(|c| "█░▒┃".contains(*c)).count();
+    assert!(bar >= 30, "{gauge}");
+}

@@ -260,3 +260,19 @@ fn at_40_columns_the_title_keeps_its_width() {
     assert!(row.contains("Bear MCP Server Design Re"), "{row}");
     insta::assert_snapshot!("picker_40x12", p.screen().backend());
 }
+
+/// At 80×24 the column the list is sorted by is shown, whichever it is.
+#[test]
+fn the_sorted_column_is_shown_at_80x24() {
+    let mut p = fixed_picker(80, 24);
+    p.key(KeyCode::Tab);
+    let text = p.text();
+    assert!(text.contains("by size (Tab)"), "{text}");
+    let header = text.lines().nth(2).unwrap();
+    assert!(header.contains("size"), "{header}");
+    assert!(text.contains("2.9 MiB"), "{text}");
+    assert!(text.contains("500 B"), "{text}");
+    p.key(KeyCode::Tab);
+    let header = p.text().lines().nth(2).unwrap().to_string();
+    assert!(header.contains("ctx"), "{header}");
+}

@@ -31,7 +31,7 @@ pub fn run(ctx: &Context, args: ListArgs) -> anyhow::Result<()> {
             l.id,
             num("turns"),
             num("events"),
-            crate::core::model::byte_size::human(l.size),
+            crate::core::model::byte_size::column(l.size),
             r["context_ratio"]
                 .as_f64()
                 .map_or("-".into(), |c| format!("{:.0}%", c * 100.0)),

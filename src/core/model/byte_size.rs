@@ -96,10 +96,30 @@ pub fn human(n: u64) -> String {
     }
 }
 
+/// `n` bytes for a column of sizes: one decimal always, so that sizes
+/// of one unit line up and read alike ("540.0 KiB" above "814.4 KiB").
+pub fn column(n: u64) -> String {
+    if n >= MB {
+        format!("{:.1} MiB", n as f64 / MB as f64)
+    } else if n >= KB {
+        format!("{:.1} KiB", n as f64 / KB as f64)
+    } else {
+        format!("{n} B")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_column_of_sizes_has_one_style() {
+        assert_eq!(column(540 * 1024), "540.0 KiB");
+        assert_eq!(column(834_458), "814.9 KiB");
+        assert_eq!(column(3 << 20), "3.0 MiB");
+        assert_eq!(column(12), "12 B");
+    }
 
     #[test]
     fn units_are_binary_and_any_case() {

@@ -17,6 +17,9 @@ use ratatui::widgets::Paragraph;
 
 const LABEL: &str = " context ";
 
+/// The narrowest bar whose markers' labels are read at a glance.
+const MIN_BAR: usize = 30;
+
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
     let Some(m) = &state.inspection else {
@@ -87,8 +90,26 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 ),
                 None => format!(" {:.1}% of {}", ratio * 100.0, human_tokens(usable)),
             };
-            let text = format!("{figure}{pct}");
             let label_w = LABEL.chars().count();
+            let full = format!("{figure}{pct}");
+            // The bar needs room for its markers' labels: narrow, the
+            // figures are rounded (thousands, whole percents) to give it.
+            let text = if (area.width as usize) < label_w + full.chars().count() + 2 + MIN_BAR {
+                match (before, ratio_before) {
+                    (Some(b), Some(rb)) => format!(
+                        " {} → {} ({}) {:.0}% → {:.0}% of {}",
+                        human_tokens(b),
+                        human_tokens(after),
+                        change(b, after),
+                        rb * 100.0,
+                        ratio * 100.0,
+                        human_tokens(usable)
+                    ),
+                    _ => full,
+                }
+            } else {
+                full
+            };
             let bar_w = (area.width as usize)
                 .saturating_sub(label_w + text.chars().count() + 2)
                 .max(10);
@@ -126,7 +147,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             let mut row: Vec<char> = vec![' '; (area.width as usize).max(label_w + bar_w + 2)];
             for (k, (_, label, _)) in markers.iter().enumerate() {
                 let start = label_w + 1 + marker_cols[k];
-                for (j, ch) in format!("└{label}").chars().enumerate() {
+                // A label stops a space short of the next marker's: the
+                // name goes first, then the whole label.
+                let room = marker_cols.get(k + 1).map_or(usize::MAX, |&next| {
+                    (label_w + 1 + next).saturating_sub(start + 1)
+                });
+                let percent = label.split(' ').next().unwrap_or_default();
+                let label = [format!("└{label}"), format!("└{percent}")]
+                    .into_iter()
+                    .find(|l| l.chars().count() <= room)
+                    .unwrap_or_default();
+                for (j, ch) in label.chars().enumerate() {
                     if let Some(cell) = row.get_mut(start + j) {
                         *cell = ch;
                     }

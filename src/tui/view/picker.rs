@@ -3,7 +3,6 @@
 //! read. A narrow terminal drops number columns before the title shrinks.
 
 use crate::core::fmt::thousands;
-use crate::core::model::byte_size::human as human_bytes;
 use crate::core::ops::catalog::{Details, Listing};
 use crate::tui::picker::Picker;
 use crate::tui::state::State;
@@ -49,7 +48,7 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
             t.dim(),
         ),
     ]);
-    let columns = columns_for(width);
+    let columns = columns_for(width, p.sort);
     let head: String = columns.iter().map(|c| c.pad(c.name())).collect();
     let mut lines = vec![
         super::fit::fit(header, width),
@@ -167,11 +166,22 @@ const IMPORTANCE: [Column; 8] = [
 ];
 
 /// The columns that fit `width` beside a title of at least 28 columns, or
-/// 45 % of a wide terminal: the title is what a person picks by.
-fn columns_for(width: usize) -> Vec<Column> {
+/// 45 % of a wide terminal: the title is what a person picks by. The
+/// column the list is sorted by is kept first: an order is read by it.
+fn columns_for(width: usize, sort: crate::tui::picker::SortKey) -> Vec<Column> {
+    use crate::tui::picker::SortKey;
+    let sorted = match sort {
+        SortKey::Activity => Some(Column::Last),
+        SortKey::Size => Some(Column::Size),
+        SortKey::Context => Some(Column::Context),
+        SortKey::Title => None,
+    };
     let mut used = 2 + (width * 45 / 100).max(28);
     let mut kept = Vec::new();
-    for c in IMPORTANCE {
+    for c in sorted
+        .into_iter()
+        .chain(IMPORTANCE.into_iter().filter(|&c| Some(c) != sorted))
+    {
         if used + c.width() < width {
             used += c.width() + 1;
             kept.push(c);
@@ -234,7 +244,7 @@ impl Column {
             Column::Events => num(&|d| thousands(d.events as u64)),
             Column::Compactions => num(&|d| format!("{}/{}", d.manual, d.auto)),
             Column::Jp => if l.locked { "jp" } else { "" }.into(),
-            Column::Size => human_bytes(l.size),
+            Column::Size => crate::core::model::byte_size::column(l.size),
             Column::Id => l.id.clone(),
             Column::Last => {
                 let when = l.when();
