@@ -436,3 +436,56 @@ fn the_preview_gauge_keeps_its_labels_apart_at_80x24() {
     let bar = gauge.chars().filter(|c| "█░▒┃".contains(*c)).count();
     assert!(bar >= 30, "{gauge}");
 }
+
+/// A held lock: the status line says the verdict first and what to do
+/// next, the lock's path last; cut at 80 columns it says `M` reads the
+/// rest, and `M` shows it whole.
+#[test]
+fn a_held_lock_says_the_verdict_first_and_m_reads_it_all() {
+    let mut h = Harness::new(80, 24, false);
+    let dir = h.dir().to_path_buf();
+    let id = jp_inspect::core::store::load::id_of_dir(&dir).unwrap();
+    let (lock_path, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
+    let _held = jp_inspect::core::store::lock::Lock::acquire(&lock_path, None).unwrap();
+    h.char('X');
+    h.char('y');
+    let text = h.text();
+    let status = text.lines().rev().nth(1).unwrap().trim_matches('"').trim();
+    assert!(status.starts_with("jp holds the lock"), "{status}");
+    assert!(status.ends_with("M: all of it"), "{status}");
+    let said = &h.state.status.log.said.back().unwrap().text;
+    assert!(said.contains("try again when jp's query ends"), "{said}");
+    assert!(said.contains("jp-inspect watch"), "{said}");
+    assert!(
+        said.ends_with(&format!("(lock: {})", lock_path.display())),
+        "{said}"
+    );
+    h.char('M');
+    let text = h.text();
+    assert!(text.contains("messages · "), "{text}");
+    assert!(text.contains("try again when jp's query ends"), "{text}");
+    h.char('x');
+    assert!(h.state.panel.is_none());
+}
+
+/// `S` on a preview whose summary the digest made already says so, over
+/// the preview's line.
+#[test]
+fn s_on_a_digest_preview_says_why_there_is_nothing_to_make() {
+    let mut h = Harness::new(120, 36, false);
+    h.char('p');
+    h.typed("s:10..12");
+    h.key(KeyCode::Enter);
+    assert!(h.state.preview.is_some());
+    let status = |h: &Harness| h.text().lines().rev().nth(1).unwrap().to_string();
+    assert!(status(&h).contains("PREVIEW"), "{}", status(&h));
+    h.char('S');
+    let line = status(&h);
+    assert!(
+        line.contains("nothing for S to make: `digest` made the summary already"),
+        "{line}"
+    );
+    assert!(!line.contains("M: all"), "{line}");
+    assert!(line.contains("preview open"), "{line}");
+    assert!(h.state.preview.is_some());
+}

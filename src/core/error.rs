@@ -83,14 +83,24 @@ pub enum Error {
         candidates: Vec<String>,
     },
 
-    #[error("{}: jp holds the lock on this conversation{}; nothing was written", lock_path.display(), holder(*pid))]
+    /// The verdict first, what to do next, the lock's path last: a line cut
+    /// at the screen's edge still says what happened.
+    #[error(
+        "jp holds the lock on this conversation{}: nothing was written; try again when jp's \
+         query ends, or run `jp-inspect watch`, which writes at each turn's end (lock: {})",
+        holder(*pid),
+        lock_path.display()
+    )]
     Locked {
         lock_path: PathBuf,
         pid: Option<u32>,
     },
 
     /// A write planned against a version of the file that is gone.
-    #[error("{}: changed since the plan was made ({why}); nothing was written", path.display())]
+    #[error(
+        "changed since the plan was made ({why}): nothing was written; plan it again ({})",
+        path.display()
+    )]
     Changed { path: PathBuf, why: String },
 
     /// A compaction asked for by its 1-based position that isn't there.

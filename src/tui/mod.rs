@@ -13,6 +13,7 @@ pub mod keys;
 pub mod largest;
 pub mod layout;
 pub mod markdown;
+pub mod messages;
 pub mod msg;
 pub mod outside;
 pub mod panels;

@@ -37,6 +37,8 @@ pub enum Action {
     /// Back to the shell for now (Ctrl-Z), as a terminal program is.
     Suspend,
     Help,
+    /// The session's messages in full.
+    Messages,
     Down,
     Up,
     PageDown,

@@ -124,6 +124,10 @@ pub enum Panel {
     Help {
         scroll: usize,
     },
+    /// The session's messages in full (`M`).
+    Messages {
+        scroll: usize,
+    },
     Confirm(Confirm),
     Simulation(Simulation),
     /// The projected events by size (`L`).

@@ -98,6 +98,11 @@ impl Reach {
 #[derive(Debug, Clone, Default)]
 pub struct Status {
     pub message: Option<(String, Level)>,
+    /// Every message shown this session, for `M`.
+    pub log: super::messages::Log,
+    /// The message was said with a preview open, about it: it shows over
+    /// the preview's line until it fades.
+    pub over_preview: bool,
     /// When the message was set: information fades after `INFO_SHOWN`.
     pub since: Option<Instant>,
     /// The message is a failed load's, to clear when a load succeeds.
@@ -549,9 +554,20 @@ impl State {
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, level: Level) {
-        self.status.message = Some((text.into(), level));
+        let text = text.into();
+        let at = self.now();
+        self.status.log.push(at, &text, level);
+        self.status.over_preview = false;
+        self.status.message = Some((text, level));
         self.status.since = Some(Instant::now());
         self.status.from_load = false;
+    }
+
+    /// Information about the open preview, shown over its line until it
+    /// fades (the preview's line hides any other).
+    pub fn say_over_preview(&mut self, text: impl Into<String>) {
+        self.set_status(text, Level::Info);
+        self.status.over_preview = self.preview.is_some();
     }
 
     /// Clears an informational message shown longer than `INFO_SHOWN`.

@@ -175,22 +175,22 @@ pub(super) fn summarize_preview(state: &mut State, fx: &mut Vec<Effect>) {
             .iter()
             .filter(|c| c.summary.is_some())
             .count();
+        // S runs a command or LLM summarizer the preview withheld; the
+        // digest has nothing to withhold.
         let said = if summaries == 0 {
-            "S makes a preview's summaries, and this preview has none (no summary in it)"
-                .to_string()
+            "nothing for S to make: this preview has no summary".to_string()
         } else {
             format!(
-                "the preview's {} made already: the `{}` summarizer runs here, with no call \
-                 to withhold (S is for a command or LLM summarizer)",
+                "nothing for S to make: `{}` made the {} already",
+                state.settings.config.summarizer.name(),
                 if summaries == 1 {
-                    "summary is".to_string()
+                    "summary"
                 } else {
-                    format!("{summaries} summaries are")
-                },
-                state.settings.config.summarizer.name()
+                    "summaries"
+                }
             )
         };
-        state.set_status(said, Level::Info);
+        state.say_over_preview(said);
         return;
     }
     let request = preview.request.clone();

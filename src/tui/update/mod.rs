@@ -154,6 +154,12 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                 _ => Some(Panel::Help { scroll: 0 }),
             }
         }
+        // Opened at its end: the newest message is the one looked for.
+        Action::Messages => {
+            state.panel = Some(Panel::Messages {
+                scroll: crate::tui::view::messages::max_scroll(state),
+            })
+        }
         Action::Down => nav::step(state, 1),
         Action::Up => nav::step(state, -1),
         Action::PageDown => nav::page(state, 1),

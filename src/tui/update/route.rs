@@ -47,12 +47,15 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
         Some(Panel::Largest(_)) => Scope::Largest,
         Some(Panel::Tools(_)) => Scope::Tools,
         Some(Panel::Simulation(_)) => Scope::Simulation,
-        Some(Panel::Help { .. }) => {
-            // Help scrolls; any other key closes it.
+        Some(Panel::Help { .. } | Panel::Messages { .. }) => {
+            // Help and the messages scroll; any other key closes them.
             // A page is the box's height, less a line kept for context.
-            let page = crate::tui::view::overlays::help_page(state)
-                .saturating_sub(1)
-                .max(1) as isize;
+            let page = match state.panel {
+                Some(Panel::Messages { .. }) => crate::tui::view::messages::page(state),
+                _ => crate::tui::view::overlays::help_page(state),
+            }
+            .saturating_sub(1)
+            .max(1) as isize;
             match keys::lookup(Scope::Help, &k) {
                 Some(Action::Down) => scroll_help(state, 1),
                 Some(Action::Up) => scroll_help(state, -1),
@@ -107,8 +110,11 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
 }
 
 fn scroll_help(state: &mut State, by: isize) {
-    let max = crate::tui::view::overlays::help_max_scroll(state);
-    if let Some(Panel::Help { scroll }) = &mut state.panel {
+    let max = match state.panel {
+        Some(Panel::Messages { .. }) => crate::tui::view::messages::max_scroll(state),
+        _ => crate::tui::view::overlays::help_max_scroll(state),
+    };
+    if let Some(Panel::Help { scroll } | Panel::Messages { scroll }) = &mut state.panel {
         *scroll = scroll.saturating_add_signed(by).min(max);
     }
 }

@@ -201,6 +201,8 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let mut spans = Vec::new();
+    // Whether the line is the status message (else a preview's).
+    let mut message = true;
     let error = state
         .status
         .message
@@ -214,9 +216,22 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
             "  preview kept: a retries · Esc drops",
             t.dim(),
         ));
+    } else if let (Some((text, Level::Info)), Some(_), true) = (
+        &state.status.message,
+        &state.preview,
+        state.status.over_preview,
+    ) {
+        // Said about the open preview (S on one made already): read first,
+        // the preview's line comes back when it fades.
+        spans.push(Span::styled(format!(" {text}"), t.plain()));
+        spans.push(Span::styled(
+            "  · preview open: a apply · Esc drop",
+            t.dim(),
+        ));
     } else if let (Some(p), Some(m)) = (&state.preview, &state.inspection)
         && let Some(before) = &m.before
     {
+        message = false;
         let (b, a) = (state.context_of(before), state.context_of(&m.estimate));
         spans.push(Span::styled(" PREVIEW ", t.key()));
         // The turns the rule resolved to now (they move as the stream grows).
@@ -290,10 +305,18 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
             frame.render_widget(Paragraph::new(Span::styled(at, t.dim())), right);
         }
     }
-    frame.render_widget(
-        Paragraph::new(super::fit::fit(Line::from(spans), area.width as usize)),
-        area,
-    );
+    let line = Line::from(spans);
+    let width = area.width as usize;
+    // A message cut at the edge says where to read the rest.
+    let line = if line.width() > width && message && state.status.message.is_some() {
+        const MORE: &str = " M: all of it";
+        let mut cut = super::fit::fit(line, width.saturating_sub(MORE.len()));
+        cut.spans.push(Span::styled(MORE, t.key()));
+        super::fit::fit(cut, width)
+    } else {
+        super::fit::fit(line, width)
+    };
+    frame.render_widget(Paragraph::new(line), area);
 }
 
 /// `turn 6/32 · event 49 of 286`, 1-based like the turns.
@@ -336,7 +359,9 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
             Some(Panel::Simulation(_)) => {
                 vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
             }
-            Some(Panel::Help { .. }) => vec![("j/k", "scroll"), ("any key", "close")],
+            Some(Panel::Help { .. } | Panel::Messages { .. }) => {
+                vec![("j/k", "scroll"), ("any key", "close")]
+            }
             Some(Panel::Tools(v)) => match (&v.write, &v.calls) {
                 (Some(_), _) => vec![("y", "write"), ("n", "don't"), ("Tab", "another file")],
                 (None, Some(_)) => vec![("j/k", "move"), ("Enter", "jump to it"), ("Esc", "back")],

@@ -8,6 +8,7 @@ mod gauge;
 mod largest;
 
 mod list;
+pub mod messages;
 pub mod overlays;
 mod panes;
 mod picker;
@@ -144,6 +145,7 @@ fn draw_views(frame: &mut Frame, state: &State) {
     chrome::footer(frame, s.footer, state);
     match &state.panel {
         Some(Panel::Help { scroll }) => overlays::help(frame, area, *scroll, state),
+        Some(Panel::Messages { scroll }) => messages::draw(frame, area, *scroll, state),
         Some(Panel::Confirm(c)) => overlays::confirm(frame, area, c, state),
         _ => {}
     }
