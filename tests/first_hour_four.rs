@@ -489,3 +489,50 @@ fn s_on_a_digest_preview_says_why_there_is_nothing_to_make() {
     assert!(line.contains("preview open"), "{line}");
     assert!(h.state.preview.is_some());
 }
+
+/// `count --offline`'s estimate is `stats`' context, an MCP tool whose
+/// schema is unknown counted one way in both (by name and description),
+/// and said so once.
+#[test]
+fn count_and_stats_count_the_tools_one_way() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    let path = dir.join("base_config.json");
+    let mut config: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    config["conversation"]["tools"]["note_get"] = serde_json::json!({
+        "enable": true,
+        "source": "mcp.grizzly.note_get",
+        "summary": "Read one of the user's notes.",
+    });
+    std::fs::write(&path, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    let mut dirs = vec![dir];
+    dirs.extend(common::fixture_conversations());
+    for dir in dirs {
+        let d = dir.to_str().unwrap();
+        let stats = run_in(tmp.path(), &["stats", d, "--json"]);
+        assert!(stats.status.success(), "{}", common::stderr(&stats));
+        let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+        let count = run_in(tmp.path(), &["count", d, "--offline", "--json"]);
+        assert!(count.status.success(), "{}", common::stderr(&count));
+        let count: serde_json::Value = serde_json::from_slice(&count.stdout).unwrap();
+        let parts = count["parts"].as_array().unwrap();
+        let sum: u64 = parts.iter().map(|p| p["estimated"].as_u64().unwrap()).sum();
+        assert_eq!(
+            Some(sum),
+            stats["context"]["tokens"].as_u64(),
+            "{d}: {stats}"
+        );
+        let tools = parts
+            .iter()
+            .find(|p| p["part"] == "tools")
+            .map_or(0, |p| p["estimated"].as_u64().unwrap());
+        assert_eq!(Some(tools), stats["context"]["tools"].as_u64(), "{d}");
+    }
+    let text = run_in(tmp.path(), &["count", "csvq", "--offline"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("1 MCP schema unknown, counted by name and description only"),
+        "{text}"
+    );
+}

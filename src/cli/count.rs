@@ -58,6 +58,13 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
             thousands(tok),
             tok as f64 / est.max(1) as f64
         ));
+        let unknown = point.unknown_tools();
+        if !unknown.is_empty() {
+            lines.push(format!(
+                "tools: {} unknown, counted by name and description only, as stats counts them",
+                crate::core::fmt::count(unknown.len() as u64, "MCP schema")
+            ));
+        }
         return print_lines(lines);
     }
     let m = count::measure(&point, args.timeout)?;

@@ -35,6 +35,14 @@ pub struct Point {
     config: serde_json::Value,
 }
 
+impl Point {
+    /// The enabled tools whose schema only their MCP server knows: the
+    /// estimate counts them by name and description.
+    pub fn unknown_tools(&self) -> Vec<String> {
+        overhead::tools(&self.config).unknown
+    }
+}
+
 /// The request sent before turn `turn`'s first answer (0-based), or the
 /// next one after the last event.
 pub fn point(conv: &Conversation, turn: Option<usize>) -> Point {
@@ -201,9 +209,19 @@ pub fn offline(conv: &Conversation, point: &Point) -> Vec<OfflineRow> {
         .collect::<Vec<_>>()
         .concat();
     texts.push(("system prompt", system));
+    // As the estimate counts them: a tool whose schema only its MCP
+    // server knows by its name and description (its stand-in schema is
+    // not what jp sends).
     let tools: String = overhead::tool_definitions(&point.config)
         .iter()
-        .map(|t| format!("{}{}{}", t.name, t.description, t.schema))
+        .map(|t| {
+            let schema = if t.unknown_schema {
+                String::new()
+            } else {
+                t.schema.to_string()
+            };
+            format!("{}{}{schema}", t.name, t.description)
+        })
         .collect();
     texts.push(("tools", tools));
     let mut by: std::collections::BTreeMap<usize, String> = Default::default();
@@ -245,15 +263,24 @@ pub fn offline(conv: &Conversation, point: &Point) -> Vec<OfflineRow> {
     for (slot, text) in by {
         texts.push((Category::ALL[slot].label(), text));
     }
+    // The system prompt and the tools are estimated each alone, the
+    // events' parts as shares of their whole: the rows add up to the
+    // context `stats` shows.
+    let mut events = estimate::Running::default();
     texts
         .into_iter()
         .filter(|(_, t)| !t.is_empty())
         .map(|(part, t)| {
             let chars = count_chars(&t);
+            let estimated = if matches!(part, "system prompt" | "tools") {
+                estimate::tokens(chars)
+            } else {
+                events.share(chars)
+            };
             OfflineRow {
                 part,
                 chars,
-                estimated: estimate::tokens(chars),
+                estimated,
                 tokens: count(&t),
             }
         })
