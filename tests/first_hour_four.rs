@@ -536,3 +536,66 @@ fn count_and_stats_count_the_tools_one_way() {
         "{text}"
     );
 }
+
+/// A rule's name is words; only a rule as typed is in backticks.
+#[test]
+fn a_rules_name_is_not_quoted_as_if_typed() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(tmp.path(), &["compact", "csvq", "--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\njp's default rule saves "), "{text}");
+    assert!(!text.contains("`jp's default rule`"), "{text}");
+    let out = run_in(tmp.path(), &["compact", "csvq", "t:10..12", "--dry-run"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("`t:10..12` saves "), "{text}");
+}
+
+/// The help's wrapped lines keep their indent at 80×24: every line of the
+/// rules and bands sections is indented under its heading.
+#[test]
+fn the_helps_wrapped_lines_keep_their_indent() {
+    let mut h = Harness::new(80, 24, false);
+    h.char('?');
+    h.key(KeyCode::End);
+    let text = h.text();
+    let inside: Vec<String> = text
+        .lines()
+        .map(|l| l.trim_matches('"').trim_start_matches(' '))
+        .filter_map(|l| l.strip_prefix('│'))
+        .map(|l| l.trim_end_matches(['│', ' ']).to_string())
+        .collect();
+    let rules = inside
+        .iter()
+        .position(|l| l == "Rules")
+        .unwrap_or_else(|| panic!("{text}"));
+    let settings = inside.iter().position(|l| l == "Settings").unwrap();
+    for l in &inside[rules + 1..settings] {
+        if l.is_empty() || l == "Bands" {
+            continue;
+        }
+        assert!(l.starts_with("  "), "{l:?} in\n{text}");
+    }
+}
+
+/// A reserve capped at half a small window is said where the window is
+/// shown: history's heading and the inspector's top bar.
+#[test]
+fn a_reserve_capped_at_half_the_window_is_said_where_it_is_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = run_in(tmp.path(), &["history", "csvq", "--window", "20k"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .contains("10k = window 20k − 10k reserved (capped at half the window, from 16k)"),
+        "{text}"
+    );
+    let mut h = Harness::new(120, 36, false);
+    h.set_window("20k");
+    let top = h.text().lines().next().unwrap().to_string();
+    assert!(top.contains("window 20k (set) − 10k out (half)"), "{top}");
+}

@@ -633,3 +633,34 @@ fn the_inspector_under_jp_without_a_terminal_says_so() {
     let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("the inspector needs a terminal"), "{said}");
 }
+
+/// Of jp's two copies, `reset --json` names the one `stats` read, and the
+/// other beside it.
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
+#[test]
+fn reset_names_the_copy_stats_read() {
+    let Some(jp) = Jp::new("reset_names_the_copy_stats_read", 4, "") else {
+        return;
+    };
+    let id = jp.new_conversation("hello");
+    let compact = jp.jp_inspect(&["compact", &id, "r:1..1"]).output().unwrap();
+    assert!(compact.status.success(), "{}", common::stderr(&compact));
+    let stats = common::json(&jp.jp_inspect(&["stats", &id, "--json"]).output().unwrap());
+    let reset = jp
+        .jp_inspect(&["reset", &id, "--all", "--json"])
+        .output()
+        .unwrap();
+    assert!(reset.status.success(), "{}", common::stderr(&reset));
+    let reset = common::json(&reset);
+    assert_eq!(
+        reset["conversation"]["path"], stats["conversation"]["path"],
+        "{reset}\n{stats}"
+    );
+    assert_eq!(
+        reset["conversation"]["other_copy"], stats["conversation"]["other_copy"],
+        "{reset}\n{stats}"
+    );
+}

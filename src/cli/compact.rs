@@ -170,10 +170,10 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     }));
     for (a, k) in plan.additions.iter().zip(&knows) {
         lines.push(match a.raises() {
-            Some(why) => format!("`{}` {why}.", a.label()),
+            Some(why) => format!("{} {why}.", a.named()),
             None => format!(
-                "`{}` saves {}.",
-                a.label(),
+                "{} saves {}.",
+                a.named(),
                 crate::core::fmt::count(a.effect.saved.unsigned_abs(), "token")
             ),
         });

@@ -67,6 +67,22 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             "#", "turn", "event", "time", "context", "ratio", "cached", "new", "cost"
         ),
     ];
+    // What the ratio is of, with a reserve capped at half the window said.
+    if let Some(w) = ops::budget(&conv, &config, args.window.window).window {
+        use crate::core::compact::window::human_tokens;
+        lines.insert(
+            1,
+            format!(
+                "ratio: of the usable window, {} = window {} − {} reserved{}",
+                human_tokens(w.usable()),
+                human_tokens(w.tokens),
+                human_tokens(w.reserve),
+                w.capped_note()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default()
+            ),
+        );
+    }
     let all: Vec<_> = conv.compactions().collect();
     for (k, (p, b)) in points.iter().zip(&cost.bills).enumerate() {
         let r = ratio(p.context, p.usable);
@@ -173,10 +189,14 @@ fn chart(
     };
     let (title, model) = super::chart::heading(conv);
     let subtitle = format!(
-        "{} · {model} · window {} − {} reserved = usable {} · D50's estimate (characters / 4)",
+        "{} · {model} · window {} − {} reserved{} = usable {} · D50's estimate (characters / 4)",
         conv.display_id(),
         human_tokens(window.tokens),
         human_tokens(window.reserve),
+        window
+            .capped_note()
+            .map(|n| format!(" ({n})"))
+            .unwrap_or_default(),
         human_tokens(window.usable()),
     );
     let line = LineChart {

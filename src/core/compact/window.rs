@@ -97,6 +97,13 @@ pub struct Window {
 }
 
 impl Window {
+    /// "capped at half the window, from 128k": why the reserve is less than
+    /// asked, wherever the window is shown.
+    pub fn capped_note(&self) -> Option<String> {
+        self.capped_from
+            .map(|c| format!("capped at half the window, from {}", human_tokens(c)))
+    }
+
     /// A window of `tokens` with nothing reserved (an override, or a test).
     pub fn of(tokens: u64, source: WindowSource) -> Window {
         Window {

@@ -92,6 +92,17 @@ impl Addition {
             Why::Auto(kind) => kind.as_str(),
         }
     }
+
+    /// Its label as a sentence names it: a rule as typed in backticks
+    /// (`s:30..30`), a name as words ("jp's default rule").
+    pub fn named(&self) -> String {
+        match &self.why {
+            Why::Rule { spec, .. } if crate::core::compact::rule::parse(spec).is_ok() => {
+                format!("`{spec}`")
+            }
+            _ => self.label().to_string(),
+        }
+    }
 }
 
 /// A rule that selected no turns, so nothing is written for it.

@@ -42,7 +42,12 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
                 WindowSource::Table { .. } => "",
             },
             if b.reserve() > 0 {
-                format!(" − {} out", human_tokens(b.reserve()))
+                let capped = if w.capped_from.is_some() && b.reserve() == w.reserve {
+                    " (half)"
+                } else {
+                    ""
+                };
+                format!(" − {} out{capped}", human_tokens(b.reserve()))
             } else {
                 String::new()
             }

@@ -143,6 +143,21 @@ fn wrap_words(text: &str, room: usize) -> Vec<String> {
     out
 }
 
+/// `line` in lines of at most `width` columns, each continuation indented
+/// two columns past the line's own indent, so a wrapped line still reads
+/// as part of its entry.
+fn hanging(line: &str, width: usize) -> impl Iterator<Item = String> {
+    let indent = line.len() - line.trim_start().len();
+    let room = width.saturating_sub(indent + 2).max(20);
+    wrap_words(line.trim_start(), room)
+        .into_iter()
+        .enumerate()
+        .map(move |(k, part)| {
+            let pad = if k == 0 { indent } else { indent + 2 };
+            format!("{}{part}", " ".repeat(pad))
+        })
+}
+
 /// The help's lines for a box `inner_width` wide: each binding's text in
 /// a column of its own, wrapped under itself.
 fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
@@ -179,7 +194,7 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
     }
     lines.push(Line::from(Span::styled("Rules", t.accent())));
     for l in crate::core::compact::rule::SYNTAX_HELP.lines() {
-        lines.push(Line::raw(format!("  {l}")));
+        lines.extend(hanging(&format!("  {l}"), inner_width).map(Line::raw));
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled("Bands", t.accent())));
@@ -199,11 +214,13 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
             t.band(crate::core::Source::Auto, false),
         ),
         Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
-        Span::raw("   thick: the compaction decided that event; thin: it covers the turn"),
     ]));
-    lines.push(Line::raw(
+    for l in [
+        "  thick: the compaction decided that event; thin: it covers the turn",
         "  ✂ stripped   ✗ omitted   ∑ summarised   ◆ compaction event (an overlay)",
-    ));
+    ] {
+        lines.extend(hanging(l, inner_width).map(Line::raw));
+    }
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled("Settings", t.accent())));
     let c = &state.settings.config;
