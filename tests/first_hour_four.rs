@@ -599,3 +599,28 @@ fn a_reserve_capped_at_half_the_window_is_said_where_it_is_shown() {
     let top = h.text().lines().next().unwrap().to_string();
     assert!(top.contains("window 20k (set) − 10k out (half)"), "{top}");
 }
+
+/// What docs/headless.md says `lost --demo` shows, it shows; and it
+/// promises no line the product no longer prints.
+#[test]
+fn the_docs_say_what_lost_shows_on_the_demo() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/headless.md"),
+    )
+    .unwrap();
+    assert!(
+        docs.contains("keeps 2 of 2\nfiles and 1 of 4 decisions")
+            || docs.contains("keeps 2 of 2 files and 1 of 4 decisions"),
+        "the docs' claim moved: update this test with it"
+    );
+    let out = common::run_anywhere(&["lost", "--demo"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.split("\n#2").next().unwrap();
+    assert!(first.contains("2 of 2 files"), "{first}");
+    assert!(first.contains("1 of 4 decisions"), "{first}");
+    assert!(first.contains("command     cargo run --"), "{first}");
+    assert!(first.contains("error       cargo_test:"), "{first}");
+    assert!(!text.contains("fetched again after it"), "{text}");
+    assert!(!docs.contains("fetched again after it"));
+}
