@@ -68,14 +68,16 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     }
     let totals = ops::totals(results.iter().map(|(_, r)| r));
     if args.json {
+        let known = survivals(&refs, &results);
         let runs: Vec<Value> = results
             .iter()
-            .map(|(ci, r)| run_json(&convs[*ci], r, &prices))
+            .zip(&known)
+            .map(|((ci, r), k)| run_json(&convs[*ci], r, k, &prices))
             .collect();
         let totals: Vec<Value> = totals.iter().map(total_json).collect();
         return print_json(&json!({ "runs": runs, "totals": totals }));
     }
-    let mut lines = table(&convs, &results);
+    let mut lines = table(&convs, &results, &survivals(&refs, &results));
     if convs.len() > 1 {
         lines.extend(totals_table(&totals));
     }
@@ -115,9 +117,10 @@ fn run_sweep(
         let out: Vec<Value> = settings
             .iter()
             .map(|(label, runs, totals)| {
+                let known = survivals(convs, runs);
                 json!({
                     "setting": label,
-                    "runs": runs.iter().map(|(ci, r)| run_json(convs[*ci], r, prices)).collect::<Vec<_>>(),
+                    "runs": runs.iter().zip(&known).map(|((ci, r), k)| run_json(convs[*ci], r, k, prices)).collect::<Vec<_>>(),
                     "totals": totals.iter().map(total_json).collect::<Vec<_>>(),
                 })
             })
@@ -254,7 +257,32 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
     lines
 }
 
-fn run_json(conv: &Conversation, r: &Run, prices: &crate::core::cost::Prices) -> Value {
+/// What each of `results` leaves the model knowing, each conversation's
+/// facts found once for all its runs.
+fn survivals(
+    convs: &[&Conversation],
+    results: &[(usize, Run)],
+) -> Vec<crate::core::facts::Survival> {
+    let mut out = vec![crate::core::facts::Survival::default(); results.len()];
+    for (ci, conv) in convs.iter().enumerate() {
+        let mine: Vec<usize> = (0..results.len()).filter(|&k| results[k].0 == ci).collect();
+        let runs: Vec<&[crate::core::model::compaction::Compaction]> = mine
+            .iter()
+            .map(|&k| results[k].1.compactions.as_slice())
+            .collect();
+        for (k, known) in mine.into_iter().zip(ops::knows::of_runs(conv, &runs)) {
+            out[k] = known;
+        }
+    }
+    out
+}
+
+fn run_json(
+    conv: &Conversation,
+    r: &Run,
+    known: &crate::core::facts::Survival,
+    prices: &crate::core::cost::Prices,
+) -> Value {
     let firings: Vec<Value> = r
         .firings
         .iter()
@@ -287,7 +315,7 @@ fn run_json(conv: &Conversation, r: &Run, prices: &crate::core::cost::Prices) ->
         "summaries_per_100_turns": r.per_100_turns(r.summaries),
         "compactions_per_100_turns": r.per_100_turns(r.firings.len()),
         "firings": firings,
-        "survival": ops::knows::of_run(conv, &r.compactions),
+        "survival": known,
         "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
         "billed": r.billed,
         "price": crate::core::cost::Billing::of_config(conv.merged_config(), prices).price,
@@ -404,7 +432,11 @@ fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Docume
     )
 }
 
-fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
+fn table(
+    convs: &[Conversation],
+    results: &[(usize, Run)],
+    known: &[crate::core::facts::Survival],
+) -> Vec<String> {
     let mut lines = vec![format!(
         "{:<17} {:<15} {:>11}{}",
         "conversation",
@@ -412,7 +444,7 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
         "window/use",
         crate::core::auto::run::RUN_METRICS_HEADER
     )];
-    for (ci, r) in results {
+    for ((ci, r), known) in results.iter().zip(known) {
         lines.push(format!(
             "{:<17} {:<15} {:>11}{}",
             convs[*ci].display_id(),
@@ -468,10 +500,7 @@ fn table(convs: &[Conversation], results: &[(usize, Run)]) -> Vec<String> {
                 fired.join("; ")
             ));
             // What each policy leaves the model knowing, not only tokens.
-            lines.push(format!(
-                "    keeps {}",
-                ops::knows::of_run(&convs[*ci], &r.compactions).describe()
-            ));
+            lines.push(format!("    keeps {}", known.describe()));
         }
     }
     lines

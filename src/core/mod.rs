@@ -32,6 +32,7 @@ pub mod facts;
 pub mod fmt;
 pub mod model;
 pub mod ops;
+pub mod parallel;
 pub mod providers;
 pub mod search;
 pub mod store;

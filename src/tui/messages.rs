@@ -1,12 +1,18 @@
 //! Every message the status line showed this session: one cut off at the
 //! screen's edge, or gone after a few seconds, can be read in full (`M`).
 
-use super::state::Level;
 use crate::core::model::timestamp::Timestamp;
 use std::collections::VecDeque;
 
 /// The oldest go first past this many: a session is read back, not kept.
 const KEPT: usize = 500;
+
+/// How a message is shown: information fades, an error stays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Error,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Said {

@@ -24,11 +24,7 @@ pub enum Focus {
     Compactions,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    Info,
-    Error,
-}
+pub use super::messages::Level;
 
 /// Where the person is: the focused pane, the cursor, the scroll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

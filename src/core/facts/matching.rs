@@ -125,12 +125,17 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
 fn in_one_window(text: &str, words: &[String], need: usize, holds: fn(&str, &str) -> bool) -> bool {
     let mut by_rarity: Vec<(usize, &String)> = words
         .iter()
-        .map(|w| (text.matches(w.as_str()).count(), w))
+        .map(|w| {
+            (
+                memchr::memmem::find_iter(text.as_bytes(), w.as_bytes()).count(),
+                w,
+            )
+        })
         .collect();
     by_rarity.sort();
     let anchors = words.len().saturating_sub(need) + 1;
     by_rarity.iter().take(anchors).any(|(_, anchor)| {
-        text.match_indices(anchor.as_str()).any(|(at, _)| {
+        memchr::memmem::find_iter(text.as_bytes(), anchor.as_bytes()).any(|at| {
             let w = window_at(text, at);
             words.iter().filter(|word| holds(w, word)).count() >= need
         })

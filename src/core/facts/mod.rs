@@ -313,10 +313,38 @@ pub fn judged_many(conv: &Conversation, p: &Projection, ranges: &[TurnRange]) ->
     if ranges.is_empty() {
         return Vec::new();
     }
+    judged_among(conv, &occurrences(conv), p, ranges)
+}
+
+/// Every occurrence of a fact in `conv`, in stream order: found on first
+/// use and kept with the conversation, for the summaries of any range and
+/// the judging of any projection of it.
+pub fn occurrences(conv: &Conversation) -> Arc<Vec<Fact>> {
+    let memo = conv.facts_memo.get_or_init(|| {
+        let all: Arc<dyn std::any::Any + Send + Sync> =
+            Arc::new(extract::occurrences(conv, 0..conv.events.len()));
+        all
+    });
+    memo.clone()
+        .downcast::<Vec<Fact>>()
+        .unwrap_or_else(|_| Arc::new(extract::occurrences(conv, 0..conv.events.len())))
+}
+
+/// [`judged_many`] with the occurrences found already (`all`: of the whole
+/// conversation, or of at least the turns of `ranges`). A fact's being
+/// fixed is judged by its range, so the same occurrences serve any ranges.
+pub fn judged_among(
+    conv: &Conversation,
+    all: &[Fact],
+    p: &Projection,
+    ranges: &[TurnRange],
+) -> Vec<Vec<Judged>> {
+    if ranges.is_empty() {
+        return Vec::new();
+    }
     let from = ranges.iter().map(|r| r.from).min().unwrap_or(0);
     let to = ranges.iter().map(|r| r.to).max().unwrap_or(0);
     let scope = TurnRange { from, to };
-    let all = extract::occurrences(conv, conv.events_of_turns(from, to));
     let sent = Sent::of(conv, p, scope);
     // By occurrence (its index in `all`) and, for a file, whether its name
     // is the only one of the range's files.
@@ -324,7 +352,7 @@ pub fn judged_many(conv: &Conversation, p: &Projection, ranges: &[TurnRange]) ->
     ranges
         .iter()
         .map(|&r| {
-            let facts = extract::select_indexed(&all, r);
+            let facts = extract::select_indexed(all, r);
             let siblings = matching::Siblings::of_indexed(&facts);
             let mut out: Vec<Judged> = facts
                 .into_iter()
@@ -364,7 +392,7 @@ pub fn judged(conv: &Conversation, p: &Projection, range: TurnRange) -> Vec<Judg
 /// The facts of `range` as a summary's checklist, for a summarizer's
 /// instructions: "the summary must name: …".
 pub fn checklist(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
-    let mut facts = extract::of_range(conv, range);
+    let mut facts = extract::select(&occurrences(conv), range);
     facts.sort_by_key(|f| (f.kind, f.event));
     facts
 }

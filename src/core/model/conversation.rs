@@ -71,6 +71,11 @@ pub struct Conversation {
     /// first use: it can be large, and the model, the window, the system
     /// prompt and the tools are all read from it.
     pub(crate) merged: std::sync::OnceLock<Value>,
+    /// Every fact's occurrence in the events, found once on first use by
+    /// the facts layer (which alone knows its type: the model knows nothing
+    /// of facts). A summary of any range, and every simulated run, select
+    /// from it instead of reading the events again.
+    pub(crate) facts_memo: std::sync::OnceLock<std::sync::Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Conversation {

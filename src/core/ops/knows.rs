@@ -53,6 +53,27 @@ pub fn of_run(
     conv: &Conversation,
     compactions: &[crate::core::model::compaction::Compaction],
 ) -> facts::Survival {
+    of_runs(conv, &[compactions]).pop().unwrap_or_default()
+}
+
+/// [`of_run`] for each of `runs` of one conversation: its facts found once
+/// for all of them, the runs judged on as many threads as there are cores.
+pub fn of_runs(
+    conv: &Conversation,
+    runs: &[&[crate::core::model::compaction::Compaction]],
+) -> Vec<facts::Survival> {
+    if runs.iter().all(|c| c.is_empty()) {
+        return vec![facts::Survival::default(); runs.len()];
+    }
+    let all = facts::occurrences(conv);
+    crate::core::parallel::each(runs.len(), |k| survival(conv, &all, runs[k]))
+}
+
+fn survival(
+    conv: &Conversation,
+    all: &[facts::Fact],
+    compactions: &[crate::core::model::compaction::Compaction],
+) -> facts::Survival {
     if compactions.is_empty() {
         return facts::Survival::default();
     }
@@ -71,9 +92,9 @@ pub fn of_run(
             _ => merged.push(r),
         }
     }
-    let mut all = facts::Survival::default();
-    for judged in facts::judged_many(conv, &p, &merged) {
-        all.add(&facts::Survival::of(&judged));
+    let mut total = facts::Survival::default();
+    for judged in facts::judged_among(conv, all, &p, &merged) {
+        total.add(&facts::Survival::of(&judged));
     }
-    all
+    total
 }

@@ -46,47 +46,29 @@ pub fn simulate_grid(
     let budgets = &budgets;
     let memo = crate::core::summarize::memo::Memo::new(summarizer);
     let summarizer: &dyn Summarizer = &memo;
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(jobs.len().max(1));
-    let chunks: Vec<&[SimulationJob]> = jobs.chunks(jobs.len().div_ceil(threads).max(1)).collect();
-    let results = std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
-            .iter()
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|&j| {
-                            simulate::run_with(
-                                convs[j.conversation],
-                                &budgets[j.conversation],
-                                j.policy,
-                                j.window,
-                                base,
-                                summarizer,
-                            )
-                            .map(|mut r| {
-                                r.billed = Some(super::cost::bill_run(
-                                    convs[j.conversation],
-                                    &r,
-                                    base,
-                                    prices,
-                                ));
-                                (j, r)
-                            })
-                        })
-                        .collect::<Result<Vec<_>, _>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("simulation thread panicked"))
-            .collect::<Result<Vec<_>, _>>()
-    })?;
-    Ok(results.into_iter().flatten().collect())
+    let jobs = &jobs;
+    crate::core::parallel::each(jobs.len(), |k| {
+        let j = jobs[k];
+        simulate::run_with(
+            convs[j.conversation],
+            &budgets[j.conversation],
+            j.policy,
+            j.window,
+            base,
+            summarizer,
+        )
+        .map(|mut r| {
+            r.billed = Some(super::cost::bill_run(
+                convs[j.conversation],
+                &r,
+                base,
+                prices,
+            ));
+            (j, r)
+        })
+    })
+    .into_iter()
+    .collect()
 }
 
 /// The windows a simulation compares when none are asked for.

@@ -302,6 +302,7 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         warnings,
         twin: None,
         merged: Default::default(),
+        facts_memo: Default::default(),
     })
 }
 
