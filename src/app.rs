@@ -14,6 +14,7 @@ pub const EXIT_USAGE: i32 = 2;
 
 /// Runs the program and returns the process exit code.
 pub fn main() -> i32 {
+    crate::platform::init();
     // jp's plugin host asking (`jp -h`, `jp inspect …`) is answered before
     // anything looks at the terminal.
     if let Some(code) = crate::plugin::serve_if_asked() {

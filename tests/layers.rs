@@ -263,3 +263,53 @@ fn the_reader_finds_grouped_and_relative_paths() {
     assert_eq!(rank("ops"), Some(8));
     assert!(rank("compact") < rank("summarize"));
 }
+
+/// No Linux-only call outside a `cfg(target_os = "linux")` item: the
+/// plugin is installed with `cargo install` on macOS too. A call counts as
+/// guarded when the attribute stands above it in the function that holds
+/// it, or on that function.
+#[test]
+fn linux_only_calls_are_behind_cfg_linux() {
+    const LINUX_ONLY: [&str; 7] = [
+        "prctl", "PR_SET_", "/proc/", "O_PATH", "inotify", "epoll", "MADV_",
+    ];
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches", "examples"] {
+        sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut files);
+    }
+    let mut unguarded = Vec::new();
+    for f in files {
+        if f.ends_with("tests/layers.rs") {
+            continue;
+        }
+        let text = fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (k, line) in lines.iter().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            // A string that only names a path (a test of hostile paths)
+            // is no call.
+            if !LINUX_ONLY.iter().any(|m| code.contains(m))
+                || code.contains("[\"/proc/self/environ\"")
+            {
+                continue;
+            }
+            let linux = |l: &&str| l.contains("cfg(target_os = \"linux\")");
+            let is_fn = |l: &str| {
+                let t = l.trim_start();
+                ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
+                    .iter()
+                    .any(|p| t.starts_with(p))
+            };
+            let start = (0..k).rev().find(|&i| is_fn(lines[i])).unwrap_or(0);
+            let guarded = lines[start.saturating_sub(4)..k].iter().any(linux);
+            if !guarded {
+                unguarded.push(format!("{}:{}: {}", f.display(), k + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        unguarded.is_empty(),
+        "Linux-only, unguarded:\n{}",
+        unguarded.join("\n")
+    );
+}

@@ -510,7 +510,9 @@ fn offline_counts_each_kind_of_content_without_a_key() {
             p["estimated"].as_u64().unwrap(),
             p["tokens"].as_u64().unwrap(),
         );
-        assert_eq!(est, chars / 4, "{p}");
+        // The events' parts are shares of their whole: each within a
+        // token of its own estimate.
+        assert!(est.abs_diff(chars / 4) <= 1, "{p}");
         assert!(tok > 0 && tok < chars, "{p}");
     }
     assert!(

@@ -498,17 +498,8 @@ pub fn save(path: &std::path::Path, doc: &Document) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The process's umask, read without changing it (`/proc/self/status`),
-/// else the usual 022.
 fn umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Umask:"))
-                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
+    crate::platform::umask()
 }
 
 #[cfg(test)]

@@ -231,9 +231,7 @@ fn child_command(
     unsafe {
         command.pre_exec(move || {
             // It never outlives the bridge, even one killed outright.
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            crate::platform::die_with_parent_before_exec()?;
             if libc::getppid() == 1 {
                 return Err(std::io::Error::other("the bridge is gone"));
             }

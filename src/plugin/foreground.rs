@@ -176,25 +176,7 @@ pub fn suspend(tty: RawFd, host: Option<Job>) {
     without_sigttou(|| unsafe { libc::tcsetpgrp(tty, libc::getpgid(0)) });
 }
 
-/// A process's state letter from `/proc/PID/stat` (`T`: stopped), `None`
-/// once it is gone.
+/// A process's state letter (`T`: stopped), `None` once it is gone.
 fn state_of(pid: i32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name is in parentheses and may hold any character.
-    let after = stat.rsplit_once(')')?.1;
-    after.trim_start().chars().next()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_process_state_is_read_past_an_odd_name() {
-        assert!(matches!(
-            state_of(std::process::id() as i32),
-            Some('R' | 'S')
-        ));
-        assert_eq!(state_of(i32::MAX), None);
-    }
+    crate::platform::process_state(pid)
 }

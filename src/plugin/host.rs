@@ -56,6 +56,8 @@ pub fn adopt() -> Option<&'static Init> {
             use std::os::fd::FromRawFd;
             std::fs::File::from_raw_fd(fd)
         };
+        // Ended with the bridge where the kernel doesn't see to it.
+        crate::platform::watch_parent();
         let mut text = String::new();
         if let Err(e) = file.read_to_string(&mut text) {
             crate::cli::output::say_err(&format!(

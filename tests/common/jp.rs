@@ -217,36 +217,25 @@ impl Drop for Reaped {
     }
 }
 
-/// The process ids whose parent is `pid` (from /proc).
+/// The process ids whose parent is `pid` (as `ps` lists them, on Linux
+/// and macOS alike).
 pub fn children_of(pid: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for e in fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(p) = e.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = fs::read_to_string(format!("/proc/{p}/stat")) else {
-            continue;
-        };
-        let Some((_, after)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let ppid = after
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse::<u32>().ok());
-        if ppid == Some(pid) {
-            out.push(p);
-        }
-    }
-    out
+    let out = std::process::Command::new("ps")
+        .args(["-A", "-o", "pid=,ppid="])
+        .output()
+        .expect("ps");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace().map(|n| n.parse::<u32>().ok());
+            Some((f.next()??, f.next()??))
+        })
+        .filter(|&(_, ppid)| ppid == pid)
+        .map(|(p, _)| p)
+        .collect()
 }
 
 /// Whether process `pid` is still there (and not a zombie).
 pub fn alive(pid: u32) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat
-            .rsplit_once(')')
-            .is_some_and(|(_, a)| a.trim_start().starts_with('Z')),
-        Err(_) => false,
-    }
+    jp_inspect::platform::process_state(pid as i32).is_some_and(|s| s != 'Z')
 }

@@ -24,20 +24,22 @@ impl Pty {
     pub fn spawn(mut command: Command, cols: u16, rows: u16) -> Pty {
         use std::os::unix::process::CommandExt;
         let (mut master, mut slave) = (0, 0);
-        let size = libc::winsize {
+        let mut size = libc::winsize {
             ws_row: rows,
             ws_col: cols,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
         // SAFETY: out-parameters for two descriptors and a valid winsize.
+        #[allow(clippy::unnecessary_mut_passed)]
         let rc = unsafe {
             libc::openpty(
                 &mut master,
                 &mut slave,
                 std::ptr::null_mut(),
-                std::ptr::null(),
-                &size,
+                // Const on Linux, mutable on macOS: a mutable pointer is both.
+                std::ptr::null_mut(),
+                &mut size,
             )
         };
         assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
@@ -60,7 +62,9 @@ impl Pty {
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
-                if libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                // The request's type differs between Linux and macOS.
+                #[allow(clippy::useless_conversion)]
+                if libc::ioctl(0, libc::TIOCSCTTY.into(), 0) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())

@@ -90,6 +90,7 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
     }
     // Zeroed by the allocator's fresh mapping: no page is touched yet.
     let mut v: Vec<u8> = vec![0; len];
+    #[cfg(target_os = "linux")]
     advise(&mut v, HUGE, libc::MADV_HUGEPAGE);
     read_halves(&file, &mut v, len)?;
     // Anything written past the length seen, as `read_to_end` would.
@@ -104,15 +105,19 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
 /// Advice only; a kernel without it (before 5.14) reads the same.
 fn populate(v: &mut Vec<u8>) {
     const PAGE: usize = 4096;
+    #[cfg(target_os = "linux")]
     if v.capacity() >= 16 * PAGE {
         advise(v, PAGE, libc::MADV_POPULATE_WRITE);
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (v, PAGE);
 }
 
 /// Gives the kernel `advice` for the whole `unit`-sized pages of `v`'s
 /// allocation: only advice that changes how memory is backed, never what
 /// it holds (huge pages, populating). Without it a read is the same, only
 /// slower.
+#[cfg(target_os = "linux")]
 fn advise(v: &mut Vec<u8>, unit: usize, advice: libc::c_int) {
     let start = v.as_mut_ptr() as usize;
     let first = start.next_multiple_of(unit);
