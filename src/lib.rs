@@ -9,6 +9,7 @@ pub mod app;
 pub mod cli;
 pub mod core;
 pub mod demo;
+pub mod keymap;
 pub mod platform;
 pub mod plugin;
 /// Numbers in words (`12,345 tokens`), under the name scripts know.

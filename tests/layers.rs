@@ -313,3 +313,34 @@ fn linux_only_calls_are_behind_cfg_linux() {
         unguarded.join("\n")
     );
 }
+
+/// The shells: the CLI never imports the inspector (the man page reads the
+/// key map from `crate::keymap`), and only `ops::boundary` asks whether jp
+/// is mid-query, for both.
+#[test]
+fn the_cli_never_imports_the_inspector_and_boundaries_are_watched_in_one_place() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut cli = Vec::new();
+    sources(&root.join("cli"), &mut cli);
+    for f in &cli {
+        let text = code(&fs::read_to_string(f).unwrap());
+        assert!(
+            !text.contains("crate::tui") && !text.contains("tui::"),
+            "{} imports the inspector",
+            f.display()
+        );
+    }
+    let mut shells = Vec::new();
+    for dir in ["cli", "tui", "plugin"] {
+        sources(&root.join(dir), &mut shells);
+    }
+    shells.push(root.join("app.rs"));
+    for f in &shells {
+        let text = code(&fs::read_to_string(f).unwrap());
+        assert!(
+            !text.contains("jp_holds"),
+            "{} watches turn boundaries itself: ask ops::boundary",
+            f.display()
+        );
+    }
+}

@@ -3,7 +3,7 @@
 //! keys (from `assets/keys.toml`, as `?` shows them) and the other pages.
 
 use super::args::Cli;
-use crate::tui::keys;
+use crate::keymap as keys;
 use roff::{Roff, bold, roman};
 use std::io::Write;
 use std::path::PathBuf;

@@ -194,7 +194,7 @@ impl Watch<'_> {
         };
         // jp mid-query: its release is the boundary; don't read the file
         // at every event of the query.
-        if crate::core::store::save::jp_holds(&dir) {
+        if boundary::jp_mid_query(&dir) {
             return;
         }
         let conv = match load::load(&dir) {

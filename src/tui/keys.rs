@@ -1,83 +1,10 @@
-//! The key bindings, read from `assets/keys.toml` straight into typed
-//! [`Action`]s (each with the help text `?` shows).
+//! The key bindings as the terminal sends them: a key's name parsed into
+//! crossterm's terms, and the command a key press runs in a scope. The
+//! table itself is `crate::keymap`, which the man page reads too.
 
 use super::msg::Action;
+pub use crate::keymap::{Binding, SECTIONS, Scope, bindings, bundled, install};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use serde::Deserialize;
-use std::sync::OnceLock;
-
-const BINDINGS: &str = include_str!("../../assets/keys.toml");
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    Global,
-    Main,
-    Detail,
-    Simulation,
-    Confirm,
-    Help,
-    /// "As of" mode, before the main bindings.
-    AsOf,
-    /// The largest events (`L`).
-    Largest,
-    /// The tools view (`T`).
-    Tools,
-    /// A replay (`--replay`), before the main bindings.
-    Replay,
-}
-
-/// Each scope with the title `?` and `man` list its bindings under, in
-/// the order they list them.
-pub const SECTIONS: [(Scope, &str); 10] = [
-    (Scope::Main, "The panes"),
-    (Scope::Global, "Everywhere"),
-    (Scope::AsOf, "As of (t)"),
-    (Scope::Replay, "A replay (--replay)"),
-    (Scope::Detail, "The full text (Enter)"),
-    (Scope::Largest, "Where the tokens are (L, O)"),
-    (Scope::Tools, "The tools (T)"),
-    (Scope::Simulation, "The simulation (s)"),
-    (Scope::Confirm, "A question"),
-    (Scope::Help, "The help (?)"),
-];
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Binding {
-    pub scope: Scope,
-    pub keys: Vec<String>,
-    #[serde(rename = "action")]
-    pub command: Action,
-    pub help: String,
-}
-
-#[derive(Debug, Deserialize)]
-struct File {
-    key: Vec<Binding>,
-}
-
-/// The bindings of `assets/keys.toml`, in its order.
-pub fn bundled() -> &'static [Binding] {
-    static B: OnceLock<Vec<Binding>> = OnceLock::new();
-    B.get_or_init(|| {
-        toml::from_str::<File>(BINDINGS)
-            .expect("assets/keys.toml is valid")
-            .key
-    })
-}
-
-static EFFECTIVE: OnceLock<Vec<Binding>> = OnceLock::new();
-
-/// Makes `bindings` (the user's over the bundled ones) the ones in force;
-/// once, before the screen opens.
-pub fn install(bindings: Vec<Binding>) {
-    let _ = EFFECTIVE.set(bindings);
-}
-
-/// Every binding in force: the installed ones, else the bundled.
-pub fn bindings() -> &'static [Binding] {
-    EFFECTIVE.get().map_or_else(bundled, Vec::as_slice)
-}
 
 /// A key as the asset names it: `j`, `ctrl-d`, `pagedown`, `G`.
 pub fn parse(name: &str) -> Option<(KeyCode, KeyModifiers)> {
@@ -156,13 +83,6 @@ pub fn key_for(scope: Scope, command: Action) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_misspelt_command_is_a_load_error() {
-        let bad = "[[key]]\nscope = \"main\"\nkeys = [\"j\"]\naction = \"dwon\"\nhelp = \"x\"\n";
-        let err = toml::from_str::<File>(bad).unwrap_err().to_string();
-        assert!(err.contains("dwon"), "{err}");
-    }
 
     fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)

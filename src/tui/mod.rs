@@ -360,7 +360,7 @@ fn event_loop(
         // mid-query (a write would be refused).
         if last_lock_look.elapsed() >= Duration::from_millis(500) {
             last_lock_look = Instant::now();
-            let held = crate::core::store::save::jp_holds(&state.dir);
+            let held = crate::core::ops::boundary::jp_mid_query(&state.dir);
             if held != state.jp_lock {
                 actions.push(Msg::LockSeen(held));
             }

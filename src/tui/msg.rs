@@ -5,7 +5,6 @@
 
 use super::job::{Done, Job};
 use crossterm::event::{KeyEvent, MouseEvent};
-use serde::Deserialize;
 
 /// Everything that changes the inspector's state.
 #[derive(Debug)]
@@ -27,91 +26,7 @@ pub enum Msg {
     Action(Action),
 }
 
-/// The commands keys are bound to in `assets/keys.toml` (by their
-/// snake_case names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    Quit,
-    ForceQuit,
-    /// Back to the shell for now (Ctrl-Z), as a terminal program is.
-    Suspend,
-    Help,
-    /// The session's messages in full.
-    Messages,
-    Down,
-    Up,
-    PageDown,
-    PageUp,
-    Top,
-    Bottom,
-    NextTurn,
-    PrevTurn,
-    SwitchPane,
-    SwitchPaneBack,
-    OpenDetail,
-    Search,
-    SearchNext,
-    SearchPrev,
-    Preview,
-    Apply,
-    Summarize,
-    /// Write the preview's (or the selected compaction's) summary against
-    /// its checklist.
-    EditSummary,
-    Cancel,
-    Confirm,
-    ResetAuto,
-    ResetAll,
-    Delete,
-    SetWindow,
-    ToggleMode,
-    ToggleJpView,
-    ToggleAuto,
-    AsOf,
-    NextRequest,
-    PrevRequest,
-    /// "As of": the first and the last request of the session.
-    FirstRequest,
-    LastRequest,
-    /// "As of": the first request after the next (or previous) compaction,
-    /// where the prompt cache breaks.
-    NextCompaction,
-    PrevCompaction,
-    Simulation,
-    Follow,
-    ToggleRaw,
-    PrevWindow,
-    NextWindow,
-    Undo,
-    Redo,
-    ToggleWrap,
-    ScrollLeft,
-    ScrollRight,
-    Largest,
-    /// The tools view.
-    Tools,
-    /// The system prompt's parts and the tool definitions (`O`).
-    Overhead,
-    /// Read the conversation again (`r`).
-    Reload,
-    /// Type a request number to go to ("as of").
-    GoToRequest,
-    /// Pause or resume a replay (Space).
-    ReplayPause,
-    /// Half the time between a replay's turns (`+`).
-    ReplayFaster,
-    /// Twice the time between a replay's turns (`-`).
-    ReplaySlower,
-    /// A replay's next turn, now (`]`).
-    ReplayNext,
-    /// The selected text to the clipboard (`y`).
-    Copy,
-    /// The selected text in `$PAGER` (`o`).
-    OpenPager,
-    /// The selected text, a read-only copy, in `$EDITOR` (`e`).
-    OpenEditor,
-}
+pub use crate::keymap::Action;
 
 impl From<Action> for Msg {
     fn from(c: Action) -> Msg {

@@ -92,6 +92,13 @@ fn plan_at_boundary(
     Ok(Boundary::WouldFire(plan))
 }
 
+/// Whether jp is mid-query on the conversation in `dir` (it holds the
+/// lock): its release is the next boundary, and a write now would be
+/// refused. The one place the shells ask, as they poll.
+pub fn jp_mid_query(dir: &Path) -> bool {
+    save::jp_holds(dir)
+}
+
 /// What a look at a followed conversation found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Look {
