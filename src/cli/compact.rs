@@ -5,8 +5,6 @@ use super::args::CompactArgs;
 use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
-use crate::core::compact::plan::Keeps;
-use crate::core::compact::range::Keep;
 use crate::core::compact::{rule, threshold};
 use crate::core::ops::{self, RuleOptions};
 use serde_json::{Value, json};
@@ -29,51 +27,20 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     print_warnings(&conv);
     let auto_config = args.configured.config(&conv)?;
     super::output::print_notices(&auto_config);
-    let given = Keeps {
-        keep_first: args.keep_first.unwrap_or(Keep::Turns(1)),
-        keep_last: args.keep_last.unwrap_or(Keep::Turns(1)),
-    };
-    let mut rules = if args.summary.is_some() && args.rules.is_empty() {
-        // `--summary TEXT` alone: the text stands for the turns the keeps
-        // leave, whatever rules are configured.
-        vec![(
-            "s".to_string(),
-            crate::core::compact::rule::Rule {
-                summarize: true,
-                ..Default::default()
-            },
-        )]
-    } else if args.rules.is_empty() {
-        // The configured rules (or jp's default) with the bounds given here:
-        // `--keep-first 3` means three, whatever the default rule says.
-        ops::configured_rules(&auto_config)
-            .into_iter()
-            .map(|(name, mut r)| {
-                if args.keep_first.is_some() || args.keep_last.is_some() {
-                    let mut keeps = r.keeps.unwrap_or_default();
-                    if let Some(k) = args.keep_first {
-                        keeps.keep_first = k;
-                    }
-                    if let Some(k) = args.keep_last {
-                        keeps.keep_last = k;
-                    }
-                    r.keeps = Some(keeps);
-                }
-                (name, r)
-            })
-            .collect()
-    } else {
-        args.rules
-            .iter()
-            .map(|s| rule::parse(s).map(|r| (s.clone(), r)))
-            .collect::<Result<Vec<_>, _>>()?
-    };
-    if let Some(text) = &args.summary {
-        give_text(&mut rules, text)?;
-    }
-    if let Some(over) = args.over {
-        narrow(&mut rules, over)?;
-    }
+    let (rules, given) = ops::rules_asked(
+        &ops::Asked {
+            rules: &args.rules,
+            summary: args.summary.as_deref(),
+            keep_first: args.keep_first,
+            keep_last: args.keep_last,
+            over: args.over,
+        },
+        &auto_config,
+    )
+    .map_err(|e| match e {
+        ops::AskError::Rule(e) => anyhow::Error::from(e),
+        other => super::UsageError(other.to_string()).into(),
+    })?;
     let configured = args.configured.summarizer(&auto_config)?;
     let summarizer =
         crate::core::summarize::for_preview(configured.as_ref(), !args.dry_run || args.summarize);
@@ -221,52 +188,4 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         None => {}
     }
     print_lines(lines)
-}
-
-/// `--summary TEXT`: the one summarising rule's text.
-fn give_text(rules: &mut [(String, rule::Rule)], text: &str) -> anyhow::Result<()> {
-    if text.trim().is_empty() {
-        return Err(super::UsageError("--summary: the text is empty".into()).into());
-    }
-    let mut summarising = rules.iter_mut().filter(|(_, r)| r.summarize);
-    let Some((_, first)) = summarising.next() else {
-        return Err(super::UsageError(
-            "--summary gives a summary's text, and no rule summarises: add `s` to one (`s:2..9`)"
-                .into(),
-        )
-        .into());
-    };
-    first.text = Some(text.to_string());
-    if let Some((spec, _)) = summarising.next() {
-        return Err(super::UsageError(format!(
-            "--summary gives one text, and more than one rule summarises (`{spec}` too)"
-        ))
-        .into());
-    }
-    Ok(())
-}
-
-/// `--over SIZE`: every reasoning and tools policy without a bound of its
-/// own is narrowed to items larger than SIZE.
-fn narrow(rules: &mut [(String, rule::Rule)], over: u64) -> anyhow::Result<()> {
-    let mut narrowed = false;
-    for (_, r) in rules.iter_mut() {
-        if r.reasoning {
-            r.reasoning_over = r.reasoning_over.or(Some(over));
-            narrowed = true;
-        }
-        if let Some(t) = r.tools {
-            r.tools = Some(t.with_over(t.over().or(Some(over))));
-            narrowed = true;
-        }
-    }
-    if narrowed {
-        Ok(())
-    } else {
-        Err(super::UsageError(
-            "--over narrows a reasoning or tools policy, and no rule has one: add `r` or `t`"
-                .into(),
-        )
-        .into())
-    }
 }

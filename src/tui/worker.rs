@@ -9,7 +9,6 @@ use super::job::{Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
 use crate::core::auto::{AutoConfig, run::Strategy};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
-use crate::core::compact::plan::Keeps;
 use crate::core::error::Error;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
@@ -211,12 +210,25 @@ fn preview(
         PreviewRequest::Auto => {
             ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now, view)?
         }
-        PreviewRequest::Rule { spec, rule } => {
+        PreviewRequest::Rule { spec, .. } => {
+            // The rule as the CLI's `compact` takes it, through one use case.
+            let typed = [spec.clone()];
+            let asked = ops::Asked {
+                rules: &typed,
+                ..Default::default()
+            };
+            let (rules, keeps) = ops::rules_asked(&asked, config).map_err(|e| match e {
+                ops::AskError::Rule(e) => crate::core::error::Error::from(e),
+                other => crate::core::error::Error::Invalid {
+                    path: conv.dir.clone(),
+                    message: other.to_string(),
+                },
+            })?;
             ops::preview_rules(
                 &conv,
-                &[(spec.clone(), (**rule).clone())],
+                &rules,
                 &RuleOptions {
-                    keeps: Keeps::default(),
+                    keeps,
                     summarizer: summarizer.as_ref(),
                     instructions: config.instructions(),
                     now,

@@ -4,6 +4,7 @@
 //! plan. The CLI and the inspector only resolve, load, call these, save
 //! and present.
 
+mod asked;
 pub mod boundary;
 pub mod catalog;
 pub mod changes;
@@ -20,6 +21,7 @@ mod simulate;
 pub mod stats;
 pub mod tools;
 
+pub use asked::{AskError, Asked, rules_asked};
 pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
 pub use preview::{
