@@ -210,25 +210,15 @@ fn preview(
         PreviewRequest::Auto => {
             ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now, view)?
         }
-        PreviewRequest::Rule { spec, .. } => {
-            // The rule as the CLI's `compact` takes it, through one use case.
-            let typed = [spec.clone()];
-            let asked = ops::Asked {
-                rules: &typed,
-                ..Default::default()
-            };
-            let (rules, keeps) = ops::rules_asked(&asked, config).map_err(|e| match e {
-                ops::AskError::Rule(e) => crate::core::error::Error::from(e),
-                other => crate::core::error::Error::Invalid {
-                    path: conv.dir.clone(),
-                    message: other.to_string(),
-                },
-            })?;
+        PreviewRequest::Rule { spec, rule } => {
+            // Parsed as `compact` parses a typed rule; the summary editor's
+            // carries its text.
+            let rules = [(spec.clone(), (**rule).clone())];
             ops::preview_rules(
                 &conv,
                 &rules,
                 &RuleOptions {
-                    keeps,
+                    keeps: Default::default(),
                     summarizer: summarizer.as_ref(),
                     instructions: config.instructions(),
                     now,

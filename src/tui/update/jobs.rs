@@ -23,64 +23,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
         return;
     }
     match done.result {
-        JobResult::Loaded(Ok(loaded)) => {
-            state.status.busy = None;
-            // A follow error that the file's next version fixed.
-            if state.status.from_load {
-                state.status.message = None;
-                state.status.from_load = false;
-            }
-            let first = state.inspection.is_none();
-            if let Some(config) = loaded.config {
-                state.configure(config);
-            }
-            let warnings: Vec<String> = loaded
-                .inspection
-                .conv
-                .warnings
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            if loaded.dir != state.dir {
-                state.set_status(
-                    format!("jp moved the conversation to {}", loaded.dir.display()),
-                    Level::Info,
-                );
-                state.dir = loaded.dir;
-                fx.push(Effect::Watch(true));
-            } else if first {
-                // Watched followed or not: an outside write is said even
-                // when the view doesn't refresh by itself.
-                fx.push(Effect::Watch(true));
-            }
-            let grew = state
-                .inspection
-                .as_ref()
-                .is_some_and(|m| loaded.inspection.conv.events.len() != m.conv.events.len());
-            state.set_inspection(*loaded.inspection);
-            state.changed_on_disk = None;
-            if let Some(changes) = loaded.changes.filter(|c| !c.is_empty()) {
-                state.set_status(format!("reloaded: {changes}"), Level::Info);
-            }
-            // New events under an open preview: plan it again against them,
-            // so a relative rule (`s:..-3`) moves with the stream.
-            if grew && let Some(p) = &state.preview {
-                let request = p.request.clone();
-                super::input::plan_preview(state, request, fx);
-            }
-            auto_at_boundary(state, fx);
-            replay_progress(state);
-            if first && !warnings.is_empty() {
-                state.set_status(
-                    format!(
-                        "{} reading the file; the first: {}",
-                        crate::core::fmt::count(warnings.len() as u64, "warning"),
-                        warnings[0]
-                    ),
-                    Level::Error,
-                );
-            }
-        }
+        JobResult::Loaded(Ok(loaded)) => on_loaded(state, *loaded, fx),
         JobResult::Loaded(Err(e)) => {
             state.status.busy = None;
             if state.inspection.is_none() {
@@ -90,74 +33,8 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             say(state, &e);
             state.status.from_load = true;
         }
-        JobResult::Previewed(result) => {
-            state.status.busy = None;
-            if !current {
-                state.set_status(
-                    "the conversation changed meanwhile: preview again (p)",
-                    Level::Info,
-                );
-                return;
-            }
-            match result {
-                Ok(p) if p.plan.additions.is_empty() => {
-                    // The automatic policy says why at each step, all of it.
-                    let why = if p.request.is_auto() {
-                        p.plan.why_nothing()
-                    } else {
-                        p.plan
-                            .skipped
-                            .last()
-                            .map(|s| s.reason.clone())
-                            .or_else(|| p.plan.notes.last().map(ToString::to_string))
-                            .unwrap_or_default()
-                    };
-                    state.set_status(format!("nothing to compact: {why}"), Level::Info);
-                }
-                Ok(p) => {
-                    let status = match &p.plan.withheld {
-                        Some(w) => format!("previewing: {}; S makes it, Esc drops", w.describe()),
-                        None => "previewing: a applies, Esc drops".to_string(),
-                    };
-                    state.preview = Some(Preview {
-                        request: p.request,
-                        plan: p.plan,
-                        knows: p.knows,
-                    });
-                    state.set_inspection(*p.inspection);
-                    state.set_status(status, Level::Info);
-                }
-                Err(e) => say(state, &e),
-            }
-        }
-        JobResult::Written(Ok(w)) => {
-            state.status.busy = None;
-            state.preview = None;
-            state.set_inspection(*w.inspection);
-            let step = crate::tui::state::UndoEntry {
-                what: w.what.clone(),
-                inverse: w.inverse,
-            };
-            let said = match w.undo {
-                UndoKind::Record if w.written => {
-                    state.history.undo.push(step);
-                    state.history.redo.clear();
-                    format!("{} · u undoes", w.what)
-                }
-                UndoKind::Record => w.what,
-                UndoKind::Undo => {
-                    state.history.undo.pop();
-                    state.history.redo.push(step);
-                    format!("undone: {} · Ctrl-R redoes", w.what)
-                }
-                UndoKind::Redo => {
-                    state.history.redo.pop();
-                    state.history.undo.push(step);
-                    format!("redone: {}", w.what)
-                }
-            };
-            state.set_status(said, Level::Info);
-        }
+        JobResult::Previewed(result) => on_previewed(state, result, current),
+        JobResult::Written(Ok(w)) => on_written(state, w),
         JobResult::Written(Err(e)) => {
             state.status.busy = None;
             say(state, &e);
@@ -176,67 +53,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 }
             }
         }
-        JobResult::Boundary(turns, result) => {
-            state.status.busy = None;
-            // However it went, that boundary has been looked at: a replay
-            // may write the next turn.
-            fx.push(Effect::ReplayEvaluated(turns));
-            match result {
-                Ok(Boundary::Fired(plan)) => {
-                    let what: Vec<String> = plan
-                        .additions
-                        .iter()
-                        .map(|a| {
-                            let kind = match a.why {
-                                Why::Auto(k) => k.as_str(),
-                                Why::Rule { .. } => "rule",
-                            };
-                            format!("{kind} of turns {}", a.range().human())
-                        })
-                        .collect();
-                    let id = state
-                        .inspection
-                        .as_ref()
-                        .and_then(|m| m.conv.id)
-                        .unwrap_or(0);
-                    let withheld = state
-                        .settings
-                        .withheld
-                        .say(id, &plan)
-                        .map(|why| format!("; {why}"))
-                        .unwrap_or_default();
-                    state.set_status(
-                        format!(
-                            "automatic compaction fired: {} ({} → {} tok){withheld}",
-                            what.join(", "),
-                            thousands(plan.tokens.before),
-                            thousands(plan.tokens.after)
-                        ),
-                        Level::Info,
-                    );
-                    // Show it (the watcher reports the write too; this is
-                    // for a follow that missed it).
-                    fx.push(Effect::job(Job::Load {
-                        dir: state.dir.clone(),
-                        preview: Vec::new(),
-                        since: None,
-                        config: None,
-                        view: state.settings.view,
-                    }));
-                }
-                // Said once per turn: the tracker looks once per turn.
-                Ok(Boundary::Skipped(why)) => {
-                    let turn = state.inspection.as_ref().map_or(0, |m| m.conv.turn_count);
-                    state.set_status(
-                        format!("automatic compaction after turn {turn}: nothing fired: {why}"),
-                        Level::Info,
-                    );
-                }
-                // The inspector never asks for a dry run.
-                Ok(Boundary::WouldFire(_)) => {}
-                Err(e) => say(state, &e),
-            }
-        }
+        JobResult::Boundary(turns, result) => on_boundary(state, turns, result, fx),
         JobResult::Checked(result) => {
             // A check that found nothing new (our own write, a read) stays
             // silent; a failed one is for the reload to say.
@@ -263,58 +80,14 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             state.as_of = Some(crate::tui::state::AsOf::new(points).billed(*cost));
             commands::step_request(state, 0, fx);
         }
-        JobResult::AsOf { end, inspection } => {
-            state.status.busy = None;
-            let shown = state
-                .as_of
-                .as_ref()
-                .and_then(|a| a.point())
-                .map(|p| p.raw_index);
-            if shown == Some(end) {
-                state.set_inspection(*inspection);
-                // Put the request's answer under the cursor.
-                if let Some(m) = &state.inspection
-                    && let Some(e) = m.conv.events.get(end)
-                {
-                    let b = e.turn.min(m.layout.blocks().saturating_sub(1));
-                    state.nav.focus = crate::tui::state::Focus::Raw;
-                    state.nav.cursor = m.layout.row_of_raw(b, end);
-                    state.ensure_visible();
-                }
-            }
-        }
+        JobResult::AsOf { end, inspection } => on_as_of(state, end, inspection),
         JobResult::ToolsReported(report) => {
             state.status.busy = None;
             if let Some(Panel::Tools(v)) = &mut state.panel {
                 v.report = Some(Ok(*report));
             }
         }
-        JobResult::HintWritten(done) => {
-            state.status.busy = None;
-            match done {
-                Ok((file, block)) => {
-                    // The configuration is read again, so that what is
-                    // previewed or applied from now on takes the hint.
-                    let mut job = super::reload(state);
-                    if let Job::Load { config, .. } = &mut job {
-                        *config = Some(crate::tui::job::ConfigFile(
-                            state.settings.config_file.clone(),
-                        ));
-                    }
-                    run(state, fx, "reading the configuration again", job);
-                    state.set_status(
-                        format!(
-                            "wrote `{}` into {}: compactions made from now on take it (older ones \
-                             keep what they stored)",
-                            block.lines().collect::<Vec<_>>().join(" "),
-                            file.display()
-                        ),
-                        Level::Info,
-                    );
-                }
-                Err(e) => state.set_status(format!("not written: {e}"), Level::Error),
-            }
-        }
+        JobResult::HintWritten(done) => on_hint_written(state, done, fx),
         JobResult::Simulated(runs) => {
             state.status.busy = None;
             if let Some(Panel::Simulation(s)) = &mut state.panel {
@@ -418,4 +191,262 @@ pub(super) fn auto_at_boundary(state: &mut State, fx: &mut Vec<Effect>) {
         now: state.now(),
     };
     run(state, fx, "automatic compaction", job);
+}
+
+/// A conversation (re)loaded: shown, and what came with it said.
+fn on_loaded(state: &mut State, loaded: crate::tui::job::Loaded, fx: &mut Vec<Effect>) {
+    state.status.busy = None;
+    // A follow error that the file's next version fixed.
+    if state.status.from_load {
+        state.status.message = None;
+        state.status.from_load = false;
+    }
+    let first = state.inspection.is_none();
+    if let Some(config) = loaded.config {
+        state.configure(config);
+    }
+    let warnings: Vec<String> = loaded
+        .inspection
+        .conv
+        .warnings
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if loaded.dir != state.dir {
+        state.set_status(
+            format!("jp moved the conversation to {}", loaded.dir.display()),
+            Level::Info,
+        );
+        state.dir = loaded.dir;
+        fx.push(Effect::Watch(true));
+    } else if first {
+        // Watched followed or not: an outside write is said even
+        // when the view doesn't refresh by itself.
+        fx.push(Effect::Watch(true));
+    }
+    let grew = state
+        .inspection
+        .as_ref()
+        .is_some_and(|m| loaded.inspection.conv.events.len() != m.conv.events.len());
+    state.set_inspection(*loaded.inspection);
+    state.changed_on_disk = None;
+    if let Some(changes) = loaded.changes.filter(|c| !c.is_empty()) {
+        state.set_status(format!("reloaded: {changes}"), Level::Info);
+    }
+    // New events under an open preview: plan it again against them,
+    // so a relative rule (`s:..-3`) moves with the stream.
+    if grew && let Some(p) = &state.preview {
+        let request = p.request.clone();
+        super::input::plan_preview(state, request, fx);
+    }
+    auto_at_boundary(state, fx);
+    replay_progress(state);
+    if first && !warnings.is_empty() {
+        state.set_status(
+            format!(
+                "{} reading the file; the first: {}",
+                crate::core::fmt::count(warnings.len() as u64, "warning"),
+                warnings[0]
+            ),
+            Level::Error,
+        );
+    }
+}
+
+/// A preview planned: opened, or why there is nothing to compact.
+fn on_previewed(
+    state: &mut State,
+    result: Result<crate::tui::job::Previewed, Error>,
+    current: bool,
+) {
+    state.status.busy = None;
+    if !current {
+        state.set_status(
+            "the conversation changed meanwhile: preview again (p)",
+            Level::Info,
+        );
+        return;
+    }
+    match result {
+        Ok(p) if p.plan.additions.is_empty() => {
+            // The automatic policy says why at each step, all of it.
+            let why = if p.request.is_auto() {
+                p.plan.why_nothing()
+            } else {
+                p.plan
+                    .skipped
+                    .last()
+                    .map(|s| s.reason.clone())
+                    .or_else(|| p.plan.notes.last().map(ToString::to_string))
+                    .unwrap_or_default()
+            };
+            state.set_status(format!("nothing to compact: {why}"), Level::Info);
+        }
+        Ok(p) => {
+            let status = match &p.plan.withheld {
+                Some(w) => format!("previewing: {}; S makes it, Esc drops", w.describe()),
+                None => "previewing: a applies, Esc drops".to_string(),
+            };
+            state.preview = Some(Preview {
+                request: p.request,
+                plan: p.plan,
+                knows: p.knows,
+            });
+            state.set_inspection(*p.inspection);
+            state.set_status(status, Level::Info);
+        }
+        Err(e) => say(state, &e),
+    }
+}
+
+/// A write done: the conversation as written, and the undo history.
+fn on_written(state: &mut State, w: crate::tui::job::Written) {
+    state.status.busy = None;
+    state.preview = None;
+    state.set_inspection(*w.inspection);
+    let step = crate::tui::state::UndoEntry {
+        what: w.what.clone(),
+        inverse: w.inverse,
+    };
+    let said = match w.undo {
+        UndoKind::Record if w.written => {
+            state.history.undo.push(step);
+            state.history.redo.clear();
+            format!("{} · u undoes", w.what)
+        }
+        UndoKind::Record => w.what,
+        UndoKind::Undo => {
+            state.history.undo.pop();
+            state.history.redo.push(step);
+            format!("undone: {} · Ctrl-R redoes", w.what)
+        }
+        UndoKind::Redo => {
+            state.history.redo.pop();
+            state.history.undo.push(step);
+            format!("redone: {}", w.what)
+        }
+    };
+    state.set_status(said, Level::Info);
+}
+
+/// What automatic compaction did at a turn boundary, said.
+fn on_boundary(
+    state: &mut State,
+    turns: usize,
+    result: Result<Boundary, Error>,
+    fx: &mut Vec<Effect>,
+) {
+    state.status.busy = None;
+    // However it went, that boundary has been looked at: a replay
+    // may write the next turn.
+    fx.push(Effect::ReplayEvaluated(turns));
+    match result {
+        Ok(Boundary::Fired(plan)) => {
+            let what: Vec<String> = plan
+                .additions
+                .iter()
+                .map(|a| {
+                    let kind = match a.why {
+                        Why::Auto(k) => k.as_str(),
+                        Why::Rule { .. } => "rule",
+                    };
+                    format!("{kind} of turns {}", a.range().human())
+                })
+                .collect();
+            let id = state
+                .inspection
+                .as_ref()
+                .and_then(|m| m.conv.id)
+                .unwrap_or(0);
+            let withheld = state
+                .settings
+                .withheld
+                .say(id, &plan)
+                .map(|why| format!("; {why}"))
+                .unwrap_or_default();
+            state.set_status(
+                format!(
+                    "automatic compaction fired: {} ({} → {} tok){withheld}",
+                    what.join(", "),
+                    thousands(plan.tokens.before),
+                    thousands(plan.tokens.after)
+                ),
+                Level::Info,
+            );
+            // Show it (the watcher reports the write too; this is
+            // for a follow that missed it).
+            fx.push(Effect::job(Job::Load {
+                dir: state.dir.clone(),
+                preview: Vec::new(),
+                since: None,
+                config: None,
+                view: state.settings.view,
+            }));
+        }
+        // Said once per turn: the tracker looks once per turn.
+        Ok(Boundary::Skipped(why)) => {
+            let turn = state.inspection.as_ref().map_or(0, |m| m.conv.turn_count);
+            state.set_status(
+                format!("automatic compaction after turn {turn}: nothing fired: {why}"),
+                Level::Info,
+            );
+        }
+        // The inspector never asks for a dry run.
+        Ok(Boundary::WouldFire(_)) => {}
+        Err(e) => say(state, &e),
+    }
+}
+
+/// What a request of the session was sent, shown.
+fn on_as_of(state: &mut State, end: usize, inspection: Box<crate::tui::inspection::Inspection>) {
+    state.status.busy = None;
+    let shown = state
+        .as_of
+        .as_ref()
+        .and_then(|a| a.point())
+        .map(|p| p.raw_index);
+    if shown == Some(end) {
+        state.set_inspection(*inspection);
+        // Put the request's answer under the cursor.
+        if let Some(m) = &state.inspection
+            && let Some(e) = m.conv.events.get(end)
+        {
+            let b = e.turn.min(m.layout.blocks().saturating_sub(1));
+            state.nav.focus = crate::tui::state::Focus::Raw;
+            state.nav.cursor = m.layout.row_of_raw(b, end);
+            state.ensure_visible();
+        }
+    }
+}
+
+/// A tool's hint written into a config file, or why not.
+fn on_hint_written(
+    state: &mut State,
+    done: Result<(std::path::PathBuf, String), Error>,
+    fx: &mut Vec<Effect>,
+) {
+    state.status.busy = None;
+    match done {
+        Ok((file, block)) => {
+            // The configuration is read again, so that what is
+            // previewed or applied from now on takes the hint.
+            let mut job = super::reload(state);
+            if let Job::Load { config, .. } = &mut job {
+                *config = Some(crate::tui::job::ConfigFile(
+                    state.settings.config_file.clone(),
+                ));
+            }
+            run(state, fx, "reading the configuration again", job);
+            state.set_status(
+                format!(
+                    "wrote `{}` into {}: compactions made from now on take it (older ones \
+                     keep what they stored)",
+                    block.lines().collect::<Vec<_>>().join(" "),
+                    file.display()
+                ),
+                Level::Info,
+            );
+        }
+        Err(e) => state.set_status(format!("not written: {e}"), Level::Error),
+    }
 }

@@ -16,14 +16,13 @@ mod nav;
 mod picker;
 mod requests;
 mod route;
+mod settings;
 mod summary;
 mod tools;
 
 use super::job::Job;
 use super::msg::{Action, Effect, Msg};
 use super::state::{Level, Panel, State};
-use crate::core::auto::Mode;
-use crate::core::compact::jp_view::View;
 use std::time::Instant;
 
 /// The picker's next background read (the first, when it opens).
@@ -191,84 +190,9 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::ResetAll => commands::ask_reset(state, crate::core::compact::reset::Reset::All, fx),
         Action::Delete => commands::delete(state, fx),
         Action::SetWindow => input::open_input(state, super::state::InputKind::Window),
-        Action::ToggleMode => {
-            state.settings.config.mode = match state.settings.config.mode {
-                Mode::Single => Mode::Staged,
-                Mode::Staged => Mode::Single,
-            };
-            let c = &state.settings.config;
-            let what = match c.mode {
-                Mode::Single => format!(
-                    "single (RFD D50: one trigger at {:.0}%)",
-                    c.trigger_ratio * 100.0
-                ),
-                Mode::Staged => format!(
-                    "staged (elide above {:.0}%, summarise above {:.0}%)",
-                    c.soft_ratio * 100.0,
-                    c.hard_ratio * 100.0
-                ),
-            };
-            state.set_status(format!("automatic mode: {what}"), Level::Info);
-        }
-        Action::ToggleJpView => {
-            state.settings.view = match state.settings.view {
-                View::Inspect => View::Jp,
-                View::Jp => View::Inspect,
-            };
-            let what = match state.settings.view {
-                View::Jp => "projecting as today's jp does: over bounds ignored",
-                View::Inspect => "projecting as jp-inspect does: over bounds honoured",
-            };
-            state.set_status(what, Level::Info);
-            let preview = state
-                .preview
-                .as_ref()
-                .map(|p| p.plan.compactions())
-                .unwrap_or_default();
-            run(
-                state,
-                fx,
-                "reprojecting",
-                Job::Load {
-                    dir: state.dir.clone(),
-                    preview,
-                    config: None,
-                    view: state.settings.view,
-                    since: None,
-                },
-            );
-        }
-        Action::ToggleAuto => {
-            state.settings.auto_run = !state.settings.auto_run;
-            if state.replay.is_some() {
-                fx.push(Effect::ReplayLockstep(state.settings.auto_run));
-            }
-            if state.settings.auto_run {
-                if let Some(m) = &state.inspection {
-                    let id = m.conv.id.unwrap_or_default();
-                    state.settings.boundaries.follow(id, m.conv.turn_count);
-                }
-                // Following is said first, so the line ends on what `A` did.
-                if !state.settings.follow {
-                    command(state, Action::Follow, fx);
-                }
-                // `A` overrides `enabled = false`: say so, or the user
-                // believes the configuration is being followed.
-                let overridden = if state.settings.config.enabled {
-                    ""
-                } else {
-                    "; the configuration leaves it disabled, A enables it here only"
-                };
-                state.set_status(
-                    format!(
-                        "automatic compaction runs at every new turn jp completes (A stops it){overridden}"
-                    ),
-                    Level::Info,
-                );
-            } else {
-                state.set_status("automatic compaction off", Level::Info);
-            }
-        }
+        Action::ToggleMode => settings::toggle_mode(state),
+        Action::ToggleJpView => settings::toggle_jp_view(state, fx),
+        Action::ToggleAuto => settings::toggle_auto(state, fx),
         Action::AsOf => commands::toggle_as_of(state, fx),
         Action::NextRequest => commands::step_request(state, 1, fx),
         Action::PrevRequest => commands::step_request(state, -1, fx),
@@ -298,20 +222,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
             fx,
         ),
         Action::Simulation => commands::open_simulation(state, fx),
-        Action::Follow => {
-            state.settings.follow = !state.settings.follow;
-            fx.push(Effect::Watch(true));
-            if state.settings.follow {
-                state.set_status(
-                    "following: the view refreshes when jp appends events",
-                    Level::Info,
-                );
-                // Catch up with anything written while not following.
-                handle(state, Msg::FilesChanged, fx);
-            } else {
-                state.set_status("follow off", Level::Info);
-            }
-        }
+        Action::Follow => settings::toggle_follow(state, fx),
         Action::ToggleRaw => {
             if let Some(Panel::Detail(d)) = &mut state.panel {
                 d.show_raw = !d.show_raw;
