@@ -66,50 +66,73 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     if let Some(s) = &written {
         super::output::print_new_warnings(&conv, &s.conversation);
     }
-    let (before, after) = (plan.tokens.before, plan.tokens.after);
     // What the model would still know of each range, judged as `lost`
     // judges what is written.
     let knows = ops::knows::of_additions(&conv, &plan, Default::default());
 
     if args.json {
-        let compactions: Vec<Value> = plan
-            .additions
-            .iter()
-            .zip(&knows)
-            .map(|(a, k)| {
-                let mut v = a.compaction.to_json();
-                if let ops::Why::Rule { spec, .. } = &a.why {
-                    v["spec"] = json!(spec);
-                }
-                v["requested"] = json!([a.requested.from, a.requested.to]);
-                v["tokens_saved"] = json!(a.effect.saved);
-                (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
-                if let Some(items) = threshold::reached(&conv, &a.compaction) {
-                    v["reached"] = items
-                        .iter()
-                        .map(|r| json!({"turn": r.turn + 1, "item": r.item, "bytes": r.bytes}))
-                        .collect();
-                }
-                v
-            })
-            .collect();
-        let nothing: Vec<Value> = plan
-            .skipped
-            .iter()
-            .map(|s| json!({"spec": s.spec, "reason": s.reason}))
-            .collect();
-        return print_json(&json!({
-            "conversation": conversation_json(&conv),
-            "dry_run": args.dry_run,
-            "written": written.as_ref().is_some_and(|w| w.written),
-            "compactions": compactions,
-            "nothing": nothing,
-            "timeline": plan.notes,
-            "withheld": super::output::withheld_json(plan.withheld.as_ref()),
-            "tokens": {"before": before, "after": after},
-        }));
+        return json_result(&conv, &plan, &knows, written.as_ref(), args.dry_run);
     }
+    text_result(&conv, &plan, &knows, written.as_ref(), args.dry_run)
+}
 
+/// What `compact --json` prints.
+fn json_result(
+    conv: &crate::core::Conversation,
+    plan: &ops::Plan,
+    knows: &[Option<Vec<crate::core::facts::Judged>>],
+    written: Option<&crate::core::store::save::Saved>,
+    dry_run: bool,
+) -> anyhow::Result<()> {
+    let (before, after) = (plan.tokens.before, plan.tokens.after);
+    let compactions: Vec<Value> = plan
+        .additions
+        .iter()
+        .zip(knows)
+        .map(|(a, k)| {
+            let mut v = a.compaction.to_json();
+            if let ops::Why::Rule { spec, .. } = &a.why {
+                v["spec"] = json!(spec);
+            }
+            v["requested"] = json!([a.requested.from, a.requested.to]);
+            v["tokens_saved"] = json!(a.effect.saved);
+            (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
+            if let Some(items) = threshold::reached(conv, &a.compaction) {
+                v["reached"] = items
+                    .iter()
+                    .map(|r| json!({"turn": r.turn + 1, "item": r.item, "bytes": r.bytes}))
+                    .collect();
+            }
+            v
+        })
+        .collect();
+    let nothing: Vec<Value> = plan
+        .skipped
+        .iter()
+        .map(|s| json!({"spec": s.spec, "reason": s.reason}))
+        .collect();
+    print_json(&json!({
+        "conversation": conversation_json(conv),
+        "dry_run": dry_run,
+        "written": written.as_ref().is_some_and(|w| w.written),
+        "compactions": compactions,
+        "nothing": nothing,
+        "timeline": plan.notes,
+        "withheld": super::output::withheld_json(plan.withheld.as_ref()),
+        "tokens": {"before": before, "after": after},
+    }))
+}
+
+/// What `compact` prints: the rules that found nothing, jp's timeline,
+/// what each compaction saves and keeps, the estimate and the write.
+fn text_result(
+    conv: &crate::core::Conversation,
+    plan: &ops::Plan,
+    knows: &[Option<Vec<crate::core::facts::Judged>>],
+    written: Option<&crate::core::store::save::Saved>,
+    dry_run: bool,
+) -> anyhow::Result<()> {
+    let (before, after) = (plan.tokens.before, plan.tokens.after);
     let mut lines: Vec<String> = plan
         .skipped
         .iter()
@@ -126,7 +149,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     lines.extend(plan.notes.iter().map(|n| {
         let line = n.to_string();
         match (
-            args.dry_run,
+            dry_run,
             line.strip_prefix("Compacted "),
             line.strip_prefix("Kept "),
         ) {
@@ -135,7 +158,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             _ => line,
         }
     }));
-    for (a, k) in plan.additions.iter().zip(&knows) {
+    for (a, k) in plan.additions.iter().zip(knows) {
         lines.push(match a.raises() {
             Some(why) => format!("{} {why}.", a.named()),
             None => format!(
@@ -145,7 +168,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             ),
         });
         // A threshold picks part of its range: say what it picked.
-        if let Some(items) = threshold::reached(&conv, &a.compaction) {
+        if let Some(items) = threshold::reached(conv, &a.compaction) {
             if items.is_empty() {
                 lines.push("  nothing over the threshold.".into());
             }
@@ -161,7 +184,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         match k {
             Some(k) => lines.extend(super::knows::lines(
                 k,
-                if args.dry_run { "would lose" } else { "lost" },
+                if dry_run { "would lose" } else { "lost" },
             )),
             None => lines
                 .push("  what it keeps is judged once the summary is made (--summarize)".into()),
@@ -181,7 +204,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
             crate::core::fmt::count(w.appended as u64, "compaction"),
             w.conversation.events_path().display()
         )),
-        None if args.dry_run && !plan.additions.is_empty() => {
+        None if dry_run && !plan.additions.is_empty() => {
             lines.extend(super::output::withheld_line(plan.withheld.as_ref()));
             lines.push("Dry run: nothing written.".into())
         }

@@ -71,6 +71,28 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         inner.height - chart_area.height,
     );
 
+    chart(frame, chart_area, &runs, turns, state);
+
+    table(frame, table_area, &runs, state);
+}
+
+/// A policy's colour (none without colour: the markers tell them apart).
+fn policy_style(state: &State, p: Strategy) -> Style {
+    if !state.theme.color {
+        return Style::default();
+    }
+    Style::default().fg(match p {
+        Strategy::None => Color::Gray,
+        Strategy::Single => Color::LightBlue,
+        Strategy::Staged => Color::LightMagenta,
+        Strategy::StagedBackstop => Color::LightGreen,
+    })
+}
+
+/// The context ratio turn by turn under each policy, the thresholds as
+/// lines and the firings marked on their policy's line.
+fn chart(frame: &mut Frame, area: Rect, runs: &[&Run], turns: usize, state: &State) {
+    let t = &state.theme;
     let series: Vec<(Strategy, Vec<(f64, f64)>)> = runs
         .iter()
         .map(|r| {
@@ -108,17 +130,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         })
         .collect();
 
-    let color = |p: Strategy| -> Style {
-        if !t.color {
-            return Style::default();
-        }
-        Style::default().fg(match p {
-            Strategy::None => Color::Gray,
-            Strategy::Single => Color::LightBlue,
-            Strategy::Staged => Color::LightMagenta,
-            Strategy::StagedBackstop => Color::LightGreen,
-        })
-    };
+    let color = |p: Strategy| policy_style(state, p);
     // Thin lines in colour; without colour the markers tell them apart.
     let marker = |p: Strategy| match (t.color, p) {
         (true, _) => Marker::Braille,
@@ -189,10 +201,15 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
             ratatui::layout::Constraint::Ratio(1, 2),
             ratatui::layout::Constraint::Ratio(1, 2),
         ));
-    frame.render_widget(chart, chart_area);
+    frame.render_widget(chart, area);
+}
 
+/// Each policy's metrics and firings, and what the lines and columns mean.
+fn table(frame: &mut Frame, area: Rect, runs: &[&Run], state: &State) {
+    let t = &state.theme;
+    let color = |p: Strategy| policy_style(state, p);
     // Narrow: fewer columns, "billed" kept.
-    let narrow = (table_area.width as usize) < 17 + RUN_METRICS_HEADER.len() + 10;
+    let narrow = (area.width as usize) < 17 + RUN_METRICS_HEADER.len() + 10;
     let header = if narrow {
         RUN_METRICS_HEADER_NARROW
     } else {
@@ -205,7 +222,7 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         ),
         t.title(),
     ))];
-    for r in &runs {
+    for r in runs {
         let fired: Vec<String> = r
             .firings
             .iter()
@@ -244,6 +261,6 @@ pub fn draw(frame: &mut Frame, area: Rect, sim: &Simulation, state: &State) {
         ),
         t.dim(),
     ));
-    lines.push(super::fit::fit(legend, table_area.width as usize));
-    frame.render_widget(Paragraph::new(lines), table_area);
+    lines.push(super::fit::fit(legend, area.width as usize));
+    frame.render_widget(Paragraph::new(lines), area);
 }
