@@ -172,6 +172,14 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
         tail(&mut out, r);
         return out;
     }
+    compactions(&mut out, r);
+    tail(&mut out, r);
+    out
+}
+
+/// The compactions' table: each with what it saves, what it costs with the
+/// prompt cache, and where today's jp would differ.
+fn compactions(out: &mut Vec<String>, r: &Stats) {
     out.push(format!(
         "{:>3}  {:<7} {:<9} {:<32} {:<27} {:>8}",
         "#", "source", "turns", "policies", "time", "saved"
@@ -207,8 +215,6 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
             out.push(format!("     warning: {w}"));
         }
     }
-    tail(&mut out, r);
-    out
 }
 
 /// How it is billed, the settings not at their defaults with where each

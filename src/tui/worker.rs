@@ -88,38 +88,7 @@ pub fn execute(job: Job) -> JobResult {
             config,
             window,
             now,
-        } => {
-            let summarizer = summarize::from_config(&config.summarizer);
-            let turns = conv.turn_count;
-            let fire = |conv: &Conversation| {
-                // `A` is the user asking for it here: a configuration that
-                // leaves it disabled doesn't stop it (the status says so).
-                let at = ops::boundary::AtBoundary {
-                    window_override: window,
-                    now,
-                    force: true,
-                    dry_run: false,
-                };
-                ops::compact_at_boundary(&dir, conv, &config, &at, summarizer.as_ref())
-            };
-            JobResult::Boundary(
-                turns,
-                match ops::boundary::with_retries(
-                    &dir,
-                    (*conv).clone(),
-                    fire,
-                    ops::boundary::is_changed,
-                ) {
-                    Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
-                    Attempt::WouldFire(_, plan) => Ok(Boundary::WouldFire(plan)),
-                    Attempt::Skipped(why) => Ok(Boundary::Skipped(why)),
-                    Attempt::KeptChanging => Ok(Boundary::Skipped(
-                        "the conversation kept changing; trying again at the next turn".into(),
-                    )),
-                    Attempt::Unreadable(e) | Attempt::Failed(e) => Err(e),
-                },
-            )
-        }
+        } => at_boundary(&dir, &conv, &config, window, now),
         Job::Check { dir, against } => JobResult::Checked(
             load::load(&ops::boundary::relocated(dir)).map(|c| ops::changes::between(&against, &c)),
         ),
@@ -162,20 +131,7 @@ pub fn execute(job: Job) -> JobResult {
             conv,
             preview,
             view,
-        } => {
-            use crate::core::compact::projection;
-            use crate::core::facts;
-            let overlays = view.apply(projection::with_preview(&conv, &preview));
-            let p = projection::project(&conv.events, conv.turn_count, overlays);
-            let ranges: Vec<_> = p.overlays.iter().map(|o| o.compaction.range()).collect();
-            JobResult::ListKnows(
-                p.overlays
-                    .iter()
-                    .zip(facts::judged_many(&conv, &p, &ranges))
-                    .map(|(o, judged)| (o.position, facts::Mark::of(&judged)))
-                    .collect(),
-            )
-        }
+        } => JobResult::ListKnows(ops::knows::marks(&conv, &preview, view)),
         Job::Search { conv, query } => {
             let hits = crate::core::search::events_matching(&conv, &query);
             JobResult::Searched { query, hits }
@@ -292,4 +248,40 @@ impl Worker {
     pub fn submit(&self, generation: u64, job: Job) {
         let _ = self.jobs.send((generation, job));
     }
+}
+
+/// `A` at a turn boundary: what automatic compaction appends, retried
+/// while the file keeps changing under it.
+fn at_boundary(
+    dir: &std::path::Path,
+    conv: &Conversation,
+    config: &crate::core::auto::AutoConfig,
+    window: Option<u64>,
+    now: crate::core::model::timestamp::Timestamp,
+) -> JobResult {
+    let summarizer = summarize::from_config(&config.summarizer);
+    let turns = conv.turn_count;
+    let fire = |conv: &Conversation| {
+        // `A` is the user asking for it here: a configuration that
+        // leaves it disabled doesn't stop it (the status says so).
+        let at = ops::boundary::AtBoundary {
+            window_override: window,
+            now,
+            force: true,
+            dry_run: false,
+        };
+        ops::compact_at_boundary(&dir, conv, &config, &at, summarizer.as_ref())
+    };
+    JobResult::Boundary(
+        turns,
+        match ops::boundary::with_retries(&dir, (*conv).clone(), fire, ops::boundary::is_changed) {
+            Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
+            Attempt::WouldFire(_, plan) => Ok(Boundary::WouldFire(plan)),
+            Attempt::Skipped(why) => Ok(Boundary::Skipped(why)),
+            Attempt::KeptChanging => Ok(Boundary::Skipped(
+                "the conversation kept changing; trying again at the next turn".into(),
+            )),
+            Attempt::Unreadable(e) | Attempt::Failed(e) => Err(e),
+        },
+    )
 }

@@ -46,6 +46,24 @@ pub fn of_additions_in(
         .collect()
 }
 
+/// For the inspector's compaction list: each compaction's (and each
+/// previewed one's) marks, by position, judged in the projection with
+/// `preview` as `view` projects it.
+pub fn marks(
+    conv: &Conversation,
+    preview: &[crate::core::model::compaction::Compaction],
+    view: View,
+) -> std::collections::HashMap<usize, facts::Mark> {
+    let overlays = view.apply(projection::with_preview(conv, preview));
+    let p = projection::project(&conv.events, conv.turn_count, overlays);
+    let ranges: Vec<_> = p.overlays.iter().map(|o| o.compaction.range()).collect();
+    p.overlays
+        .iter()
+        .zip(facts::judged_many(conv, &p, &ranges))
+        .map(|(o, judged)| (o.position, facts::Mark::of(&judged)))
+        .collect()
+}
+
 /// What a simulated run leaves the model knowing: the facts of every turn
 /// its compactions cover, judged against the projection with all of them
 /// (each turn once, however many compactions cover it).

@@ -117,7 +117,9 @@ pub(super) fn reload(state: &State) -> Job {
     }
 }
 
-fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+/// Whether `cmd` would change the conversation while "as of" shows the
+/// past, which it refuses, saying so.
+fn refused_in_the_past(state: &mut State, cmd: Action) -> bool {
     let writes = matches!(
         cmd,
         Action::Preview
@@ -136,6 +138,13 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
             "this is the past: leave \"as of\" (t) to change the conversation",
             Level::Info,
         );
+        return true;
+    }
+    false
+}
+
+fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+    if refused_in_the_past(state, cmd) {
         return;
     }
     match cmd {

@@ -67,27 +67,7 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     ));
     let width = area.width as usize;
     let turns = m.conv.turn_count;
-    let follow = match (state.settings.follow, width >= 100) {
-        _ if let Some(r) = &state.replay => {
-            let (total, pace) = (r.total, r.pace);
-            let text = match (r.done, pace.paused) {
-                (true, _) => format!("replay done {turns}/{total}"),
-                (false, true) => format!("⏸ replay {turns}/{total} paused"),
-                (false, false) => format!(
-                    "▶ replay {turns}/{total} · {} · auto",
-                    humantime::format_duration(pace.every)
-                ),
-            };
-            Span::styled(text, t.ok())
-        }
-        (false, _) if state.changed_on_disk.is_some() => {
-            Span::styled("changed on disk · r reloads", t.error())
-        }
-        (true, _) if state.settings.auto_run => Span::styled("● following · auto", t.ok()),
-        (true, _) => Span::styled("● following", t.ok()),
-        (false, true) => Span::styled("follow off", t.dim()),
-        (false, false) => Span::styled("○ follow", t.dim()),
-    };
+    let follow = follow_segment(state, turns, width);
     let model = state.model_id().unwrap_or_else(|| "model unknown".into());
     let model = if width >= 110 {
         model
@@ -471,4 +451,31 @@ fn footer_items(frame: &mut Frame, area: Rect, state: &State, items: Vec<(&str, 
 
 fn key(scope: Scope, command: Action) -> &'static str {
     keys::key_for(scope, command).unwrap_or("?")
+}
+
+/// Whether the view follows the file, a replay's progress, or that the
+/// file changed on disk unseen.
+fn follow_segment(state: &State, turns: usize, width: usize) -> Span<'static> {
+    let t = &state.theme;
+    match (state.settings.follow, width >= 100) {
+        _ if let Some(r) = &state.replay => {
+            let (total, pace) = (r.total, r.pace);
+            let text = match (r.done, pace.paused) {
+                (true, _) => format!("replay done {turns}/{total}"),
+                (false, true) => format!("⏸ replay {turns}/{total} paused"),
+                (false, false) => format!(
+                    "▶ replay {turns}/{total} · {} · auto",
+                    humantime::format_duration(pace.every)
+                ),
+            };
+            Span::styled(text, t.ok())
+        }
+        (false, _) if state.changed_on_disk.is_some() => {
+            Span::styled("changed on disk · r reloads", t.error())
+        }
+        (true, _) if state.settings.auto_run => Span::styled("● following · auto", t.ok()),
+        (true, _) => Span::styled("● following", t.ok()),
+        (false, true) => Span::styled("follow off", t.dim()),
+        (false, false) => Span::styled("○ follow", t.dim()),
+    }
 }

@@ -144,25 +144,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             lines.push(Line::from(spans));
 
             // Labels under the markers.
-            let mut row: Vec<char> = vec![' '; (area.width as usize).max(label_w + bar_w + 2)];
-            for (k, (_, label, _)) in markers.iter().enumerate() {
-                let start = label_w + 1 + marker_cols[k];
-                // A label stops a space short of the next marker's: the
-                // name goes first, then the whole label.
-                let room = marker_cols.get(k + 1).map_or(usize::MAX, |&next| {
-                    (label_w + 1 + next).saturating_sub(start + 1)
-                });
-                let percent = label.split(' ').next().unwrap_or_default();
-                let label = [format!("└{label}"), format!("└{percent}")]
-                    .into_iter()
-                    .find(|l| l.chars().count() <= room)
-                    .unwrap_or_default();
-                for (j, ch) in label.chars().enumerate() {
-                    if let Some(cell) = row.get_mut(start + j) {
-                        *cell = ch;
-                    }
-                }
-            }
+            let row = marker_labels(
+                &markers,
+                &marker_cols,
+                label_w,
+                (area.width as usize).max(label_w + bar_w + 2),
+            );
             marker_line = Some(Line::from(Span::styled(
                 row.into_iter().collect::<String>(),
                 t.dim(),
@@ -181,6 +168,35 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     lines.push(super::fit::fit(breakdown, area.width as usize));
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The line under the bar: each marker's label from its column, stopped a
+/// space short of the next one's (the percentage alone when the whole
+/// label doesn't fit).
+fn marker_labels(
+    markers: &[(f64, String, bool)],
+    marker_cols: &[usize],
+    label_w: usize,
+    width: usize,
+) -> Vec<char> {
+    let mut row: Vec<char> = vec![' '; width];
+    for (k, (_, label, _)) in markers.iter().enumerate() {
+        let start = label_w + 1 + marker_cols[k];
+        let room = marker_cols.get(k + 1).map_or(usize::MAX, |&next| {
+            (label_w + 1 + next).saturating_sub(start + 1)
+        });
+        let percent = label.split(' ').next().unwrap_or_default();
+        let label = [format!("└{label}"), format!("└{percent}")]
+            .into_iter()
+            .find(|l| l.chars().count() <= room)
+            .unwrap_or_default();
+        for (j, ch) in label.chars().enumerate() {
+            if let Some(cell) = row.get_mut(start + j) {
+                *cell = ch;
+            }
+        }
+    }
+    row
 }
 
 /// The tokens line: the projected events by category, what every request

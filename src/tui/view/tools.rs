@@ -65,23 +65,7 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
     let foot = Rect::new(inner.x, list.y + list.height, inner.width, foot_rows);
     let width = inner.width as usize;
     if let Some(c) = &v.calls {
-        let rows = (list.height as usize).saturating_sub(1).max(1);
-        let first = c.cursor.saturating_sub(rows.saturating_sub(1));
-        let mut lines = vec![Line::from(Span::styled(
-            format!("{:>5} {:>6}  arguments", "#", "turn"),
-            t.header_row(),
-        ))];
-        for (k, call) in c.calls.iter().enumerate().skip(first).take(rows) {
-            let head = format!("{:>5} {:>6}  ", k + 1, call.turn + 1);
-            let room = width.saturating_sub(head.chars().count());
-            let text: String = visible_line(&call.text).chars().take(room).collect();
-            let mut line = Line::from(vec![Span::raw(head), Span::styled(text, t.dim())]);
-            if k == c.cursor {
-                line = line.style(t.selected());
-            }
-            lines.push(line);
-        }
-        frame.render_widget(Paragraph::new(lines), list);
+        calls(frame, list, c, state);
     } else {
         let rows = v.rows();
         let height = (list.height as usize).saturating_sub(1).max(1);
@@ -170,6 +154,29 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
         frame.render_widget(Paragraph::new(lines), list);
     }
     frame.render_widget(foot_text, foot);
+}
+
+/// A tool's calls, a line each: its turn and its arguments.
+fn calls(frame: &mut Frame, list: Rect, c: &crate::tui::tools::Calls, state: &State) {
+    let t = &state.theme;
+    let width = list.width as usize;
+    let rows = (list.height as usize).saturating_sub(1).max(1);
+    let first = c.cursor.saturating_sub(rows.saturating_sub(1));
+    let mut lines = vec![Line::from(Span::styled(
+        format!("{:>5} {:>6}  arguments", "#", "turn"),
+        t.header_row(),
+    ))];
+    for (k, call) in c.calls.iter().enumerate().skip(first).take(rows) {
+        let head = format!("{:>5} {:>6}  ", k + 1, call.turn + 1);
+        let room = width.saturating_sub(head.chars().count());
+        let text: String = visible_line(&call.text).chars().take(room).collect();
+        let mut line = Line::from(vec![Span::raw(head), Span::styled(text, t.dim())]);
+        if k == c.cursor {
+            line = line.style(t.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), list);
 }
 
 /// What the selected tool's hint is and does, or the question before it
