@@ -85,25 +85,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
             d.workspace.path().display()
         ));
     }
-    let ctx = Context {
-        workspace: match &demo {
-            Some(d) => Some(d.workspace.path().to_path_buf()),
-            // Under `jp inspect`, the workspace jp found.
-            // `--workspace` alone: the one found from the current directory.
-            None => args
-                .workspace
-                .clone()
-                .filter(|w| w.as_os_str() != cli::args::FOUND_FROM_HERE)
-                .or_else(|| {
-                    crate::plugin::host::init()
-                        .and_then(|i| i.workspace.as_ref())
-                        .map(|w| w.root.clone())
-                }),
-        },
-        active: args.active,
-        demo: demo.as_ref().map(|d| d.conversation_dir.clone()),
-        allow_linked: args.allow_linked_storage,
-    };
+    let ctx = context(&args, demo.as_ref());
     if let Some(command) = args.command {
         return cli::run(&ctx, command);
     }
@@ -224,6 +206,30 @@ fn run(args: Cli) -> anyhow::Result<()> {
     }
     drop(replay_home);
     result
+}
+
+/// Where the commands look: the demo's copy, the workspace given or the
+/// one jp found (under `jp inspect`).
+fn context(args: &Cli, demo: Option<&crate::demo::Demo>) -> Context {
+    Context {
+        workspace: match demo {
+            Some(d) => Some(d.workspace.path().to_path_buf()),
+            // Under `jp inspect`, the workspace jp found.
+            // `--workspace` alone: the one found from the current directory.
+            None => args
+                .workspace
+                .clone()
+                .filter(|w| w.as_os_str() != cli::args::FOUND_FROM_HERE)
+                .or_else(|| {
+                    crate::plugin::host::init()
+                        .and_then(|i| i.workspace.as_ref())
+                        .map(|w| w.root.clone())
+                }),
+        },
+        active: args.active,
+        demo: demo.map(|d| d.conversation_dir.clone()),
+        allow_linked: args.allow_linked_storage,
+    }
 }
 
 /// The options before a command that only the inspector reads: given with a

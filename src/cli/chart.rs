@@ -170,25 +170,7 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
     let x_of = |i: usize| PLOT_LEFT + plot_w * (i as f64 - 1.0) / ((n - 1).max(1) as f64);
     let y_of = |v: f64| top + PLOT_HEIGHT * (1.0 - v / y_max);
     let mut g = Group::new().set("class", "plot");
-    if let Some(limit) = c.overflow_above {
-        g = g.add(
-            Rectangle::new()
-                .set("class", "overflow")
-                .set("x", PLOT_LEFT)
-                .set("y", y_of(y_max))
-                .set("width", plot_w)
-                .set("height", y_of(limit) - y_of(y_max)),
-        );
-        g = g.add(
-            text(
-                PLOT_LEFT + plot_w - 6.0,
-                y_of(limit) - 6.0,
-                "dim",
-                "overflow: over the usable window",
-            )
-            .set("text-anchor", "end"),
-        );
-    }
+    g = overflow_band(g, c, plot_w, y_max, &y_of);
     g = grid(g, y_max, step, plot_w, &y_of, &|t| format!("{t:.0}%"));
     // The x axis: about ten labels.
     let every = n.div_ceil(10).max(1);
@@ -298,6 +280,36 @@ fn line_plot(c: &LineChart, top: f64) -> Group {
                 "fg",
                 s.name.clone(),
             ));
+    }
+    g
+}
+
+/// Above the usable window, a band saying what is there: overflow.
+fn overflow_band(
+    mut g: Group,
+    c: &LineChart,
+    plot_w: f64,
+    y_max: f64,
+    y_of: &dyn Fn(f64) -> f64,
+) -> Group {
+    if let Some(limit) = c.overflow_above {
+        g = g.add(
+            Rectangle::new()
+                .set("class", "overflow")
+                .set("x", PLOT_LEFT)
+                .set("y", y_of(y_max))
+                .set("width", plot_w)
+                .set("height", y_of(limit) - y_of(y_max)),
+        );
+        g = g.add(
+            text(
+                PLOT_LEFT + plot_w - 6.0,
+                y_of(limit) - 6.0,
+                "dim",
+                "overflow: over the usable window",
+            )
+            .set("text-anchor", "end"),
+        );
     }
     g
 }

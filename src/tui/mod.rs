@@ -217,6 +217,17 @@ fn read_buffered(actions: &mut Vec<Msg>) -> anyhow::Result<usize> {
     Ok(n)
 }
 
+/// What the update asks of a replay's writer.
+fn steer_replay(w: &replay::Writer, fx: Effect) {
+    match fx {
+        Effect::Replay(pace) => w.set(pace),
+        Effect::ReplayNext => w.next_now(),
+        Effect::ReplayEvaluated(turns) => w.evaluated(turns),
+        Effect::ReplayLockstep(on) => w.lockstep(on),
+        _ => {}
+    }
+}
+
 fn event_loop(
     term: &mut terminal::Terminal,
     opts: Options,
@@ -264,24 +275,12 @@ fn event_loop(
                     effects_after.push(Msg::Resize(size.width, size.height));
                     dirty = true;
                 }
-                Effect::Replay(pace) => {
+                fx @ (Effect::Replay(_)
+                | Effect::ReplayNext
+                | Effect::ReplayEvaluated(_)
+                | Effect::ReplayLockstep(_)) => {
                     if let Some(w) = writer {
-                        w.set(pace);
-                    }
-                }
-                Effect::ReplayNext => {
-                    if let Some(w) = writer {
-                        w.next_now();
-                    }
-                }
-                Effect::ReplayEvaluated(turns) => {
-                    if let Some(w) = writer {
-                        w.evaluated(turns);
-                    }
-                }
-                Effect::ReplayLockstep(on) => {
-                    if let Some(w) = writer {
-                        w.lockstep(on);
+                        steer_replay(w, fx);
                     }
                 }
                 Effect::Copy(text) => {
