@@ -270,11 +270,11 @@ fn at_boundary(
             force: true,
             dry_run: false,
         };
-        ops::compact_at_boundary(&dir, conv, &config, &at, summarizer.as_ref())
+        ops::compact_at_boundary(dir, conv, config, &at, summarizer.as_ref())
     };
     JobResult::Boundary(
         turns,
-        match ops::boundary::with_retries(&dir, (*conv).clone(), fire, ops::boundary::is_changed) {
+        match ops::boundary::with_retries(dir, conv.clone(), fire, ops::boundary::is_changed) {
             Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
             Attempt::WouldFire(_, plan) => Ok(Boundary::WouldFire(plan)),
             Attempt::Skipped(why) => Ok(Boundary::Skipped(why)),
