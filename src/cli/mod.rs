@@ -3,6 +3,7 @@
 
 pub(crate) mod args;
 mod auto;
+mod change_args;
 mod chart;
 mod compact;
 pub mod complete;

@@ -8,7 +8,6 @@ use crate::core::ops;
 use crate::tui::detail;
 use crate::tui::inspection::Cell;
 use crate::tui::job::{Job, UndoKind};
-use crate::tui::largest::Origin;
 use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simulation, State};
 use ratatui::text::Line;
@@ -21,7 +20,7 @@ pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
 }
 
 /// The detail view of `text`, at the search's first match when searching.
-fn show_detail(state: &mut State, text: detail::DetailText, fx: &mut Vec<Effect>) {
+pub(super) fn show_detail(state: &mut State, text: detail::DetailText, fx: &mut Vec<Effect>) {
     let lines: Vec<Line<'static>> = text
         .body
         .lines()
@@ -473,137 +472,6 @@ pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
         },
         job,
     );
-}
-
-/// The text `y`, `o` and `e` take: the open detail view's (as shown,
-/// readable or stored), else the selected event's.
-fn outside_text(state: &State) -> Option<(String, crate::tui::state::Outside)> {
-    if let Some(Panel::Detail(d)) = &state.panel {
-        return Some((d.title.clone(), d.text.clone()));
-    }
-    let text = detail::of_selection(state)?;
-    Some((text.title.clone(), text.outside()))
-}
-
-/// `y`: the text to the clipboard, by the terminal (OSC 52).
-pub(super) fn copy(state: &mut State, fx: &mut Vec<Effect>) {
-    let Some((title, text)) = outside_text(state) else {
-        state.set_status("nothing selected to copy", Level::Info);
-        return;
-    };
-    let stored = matches!(&state.panel, Some(Panel::Detail(d)) if d.show_raw);
-    let body = if stored { text.stored } else { text.readable };
-    state.set_status(
-        format!(
-            "copied {} of {title}{} (the terminal puts it on the clipboard: OSC 52)",
-            crate::core::fmt::count(body.chars().count() as u64, "character"),
-            if stored { " as stored" } else { "" }
-        ),
-        Level::Info,
-    );
-    fx.push(Effect::Copy(body));
-}
-
-/// `o` / `e`: the text in the pager or, as a read-only copy, the editor.
-pub(super) fn open_outside(state: &mut State, with: crate::tui::msg::Opener, fx: &mut Vec<Effect>) {
-    let Some((title, text)) = outside_text(state) else {
-        state.set_status("nothing selected to open", Level::Info);
-        return;
-    };
-    let stored = matches!(&state.panel, Some(Panel::Detail(d)) if d.show_raw);
-    let (body, extension) = if stored {
-        (text.stored, "json")
-    } else {
-        (text.readable, text.extension)
-    };
-    fx.push(Effect::Open {
-        with,
-        title,
-        text: body,
-        extension,
-    });
-}
-
-/// `L`: the projected events and the fixed parts by size, with their
-/// share of the context; `O` (`overhead_only`): the fixed parts alone.
-pub(super) fn open_largest(state: &mut State, overhead_only: bool) {
-    let Some(m) = &state.inspection else {
-        return;
-    };
-    let context = state.context_of(&m.estimate);
-    // Listed when the context counts them (not with D50's events-only
-    // estimate, where they would add up past 100 %).
-    let counted = state.budget().is_some_and(|b| b.overhead_chars() > 0);
-    let parts = if counted || overhead_only {
-        crate::core::model::overhead::parts(m.conv.merged_config())
-    } else {
-        Vec::new()
-    };
-    let list = if overhead_only {
-        if parts.is_empty() {
-            state.set_status(
-                "every request carries no system prompt and no tool here: the configuration has none",
-                Level::Info,
-            );
-            return;
-        }
-        crate::tui::largest::overhead(parts, context)
-    } else {
-        crate::tui::largest::of(m, parts, context)
-    };
-    state.panel = Some(Panel::Largest(list));
-}
-
-/// Keys in the largest view: move, jump to the event (open a fixed part),
-/// close.
-pub(super) fn largest_key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
-    let page = crate::tui::layout::pane_rows(state.width, state.height, 0, 0).max(1);
-    let Some(Panel::Largest(l)) = &mut state.panel else {
-        return;
-    };
-    if let Some(to) = super::cursor::list_move(l.cursor, l.entries.len(), page, cmd) {
-        l.cursor = to;
-        return;
-    }
-    match cmd {
-        Action::OpenDetail => {
-            let Some(e) = l.entries.get(l.cursor).cloned() else {
-                return;
-            };
-            let context = l.context;
-            state.panel = None;
-            match e.origin {
-                Origin::Event {
-                    turn,
-                    projected,
-                    raw,
-                } => jump_to(state, turn, projected, raw),
-                Origin::Overhead(part) => {
-                    show_detail(state, detail::of_overhead(&part, e.tokens, context), fx);
-                }
-            }
-        }
-        Action::Cancel | Action::Quit => state.panel = None,
-        Action::ForceQuit => state.quit = true,
-        Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
-        _ => {}
-    }
-}
-
-/// Puts the cursor on an entry's event: its raw event in the raw pane, or
-/// an injected summary in the projected one.
-pub(super) fn jump_to(state: &mut State, turn: usize, projected: usize, raw: Option<usize>) {
-    let Some(m) = &state.inspection else {
-        return;
-    };
-    let b = turn.min(m.layout.blocks().saturating_sub(1));
-    let (focus, row) = match raw {
-        Some(i) => (Focus::Raw, m.layout.row_of_raw(b, i)),
-        None => (Focus::Projected, m.layout.row_of_projected(b, projected)),
-    };
-    state.nav.focus = focus;
-    state.nav.cursor = row;
-    state.ensure_visible();
 }
 
 /// Space, `+` and `-` during a replay: pause or resume, faster, slower

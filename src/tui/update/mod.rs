@@ -12,7 +12,9 @@ mod commands;
 mod cursor;
 mod input;
 mod jobs;
+mod largest;
 mod nav;
+mod outside;
 mod picker;
 mod requests;
 mod route;
@@ -268,12 +270,12 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::ReplayPause | Action::ReplayFaster | Action::ReplaySlower => {
             commands::replay_pace(state, cmd, fx)
         }
-        Action::Copy => commands::copy(state, fx),
-        Action::OpenPager => commands::open_outside(state, super::msg::Opener::Pager, fx),
-        Action::OpenEditor => commands::open_outside(state, super::msg::Opener::Editor, fx),
-        Action::Largest => commands::open_largest(state, false),
+        Action::Copy => outside::copy(state, fx),
+        Action::OpenPager => outside::open_outside(state, super::msg::Opener::Pager, fx),
+        Action::OpenEditor => outside::open_outside(state, super::msg::Opener::Editor, fx),
+        Action::Largest => largest::open_largest(state, false),
         Action::Tools => tools::open(state, fx),
-        Action::Overhead => commands::open_largest(state, true),
+        Action::Overhead => largest::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),
         Action::Redo => commands::undo_redo(state, true, fx),
         // Only meaningful in a confirmation or the detail view, where

@@ -101,7 +101,7 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
         return detail_key(state, cmd);
     }
     if scope == Scope::Largest {
-        return commands::largest_key(state, cmd, fx);
+        return super::largest::largest_key(state, cmd, fx);
     }
     if scope == Scope::Tools {
         return super::tools::key(state, cmd, fx);

@@ -1,7 +1,7 @@
 //! Keys of the tools view (`T`): its list, a tool's calls, and writing a
 //! tool's hint after a question.
 
-use super::{commands, run};
+use super::run;
 use crate::tui::job::Job;
 use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Level, Panel, State};
@@ -73,7 +73,7 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                     return;
                 };
                 state.panel = None;
-                commands::jump_to(state, call.turn, 0, Some(call.raw));
+                super::largest::jump_to(state, call.turn, 0, Some(call.raw));
             }
             Action::Cancel | Action::Quit => v.calls = None,
             Action::ForceQuit => state.quit = true,

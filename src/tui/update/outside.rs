@@ -1,0 +1,54 @@
+//! Leaving the inspector's text for the outside: the clipboard (`y`), the pager (`o`) and the editor (`e`).
+
+use crate::tui::detail;
+use crate::tui::msg::Effect;
+use crate::tui::state::{Level, Panel, State};
+
+/// The text `y`, `o` and `e` take: the open detail view's (as shown,
+/// readable or stored), else the selected event's.
+pub(super) fn outside_text(state: &State) -> Option<(String, crate::tui::state::Outside)> {
+    if let Some(Panel::Detail(d)) = &state.panel {
+        return Some((d.title.clone(), d.text.clone()));
+    }
+    let text = detail::of_selection(state)?;
+    Some((text.title.clone(), text.outside()))
+}
+
+/// `y`: the text to the clipboard, by the terminal (OSC 52).
+pub(super) fn copy(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some((title, text)) = outside_text(state) else {
+        state.set_status("nothing selected to copy", Level::Info);
+        return;
+    };
+    let stored = matches!(&state.panel, Some(Panel::Detail(d)) if d.show_raw);
+    let body = if stored { text.stored } else { text.readable };
+    state.set_status(
+        format!(
+            "copied {} of {title}{} (the terminal puts it on the clipboard: OSC 52)",
+            crate::core::fmt::count(body.chars().count() as u64, "character"),
+            if stored { " as stored" } else { "" }
+        ),
+        Level::Info,
+    );
+    fx.push(Effect::Copy(body));
+}
+
+/// `o` / `e`: the text in the pager or, as a read-only copy, the editor.
+pub(super) fn open_outside(state: &mut State, with: crate::tui::msg::Opener, fx: &mut Vec<Effect>) {
+    let Some((title, text)) = outside_text(state) else {
+        state.set_status("nothing selected to open", Level::Info);
+        return;
+    };
+    let stored = matches!(&state.panel, Some(Panel::Detail(d)) if d.show_raw);
+    let (body, extension) = if stored {
+        (text.stored, "json")
+    } else {
+        (text.readable, text.extension)
+    };
+    fx.push(Effect::Open {
+        with,
+        title,
+        text: body,
+        extension,
+    });
+}
