@@ -2,12 +2,12 @@
 
 use crate::core::auto::Mode;
 use crate::core::auto::run::Strategy;
-use crate::core::compact::range::Keep;
 use crate::core::summarize::config::SummarizerKind;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+pub use super::arg_values::{WindowArg, parse_window};
 pub use super::change_args::{AutoArgs, CompactArgs, ConfigArgs, PolicyArgs, ResetArgs};
 
 const AFTER_HELP: &str = "\
@@ -333,30 +333,6 @@ pub struct ListArgs {
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct WindowArg {
-    /// The model's context window in tokens (`200k`, `1m`, `128000`),
-    /// overriding the table of known models.
-    #[arg(long, value_name = "N", value_parser = parse_window)]
-    pub window: Option<u64>,
-}
-
-pub fn parse_keep(s: &str) -> Result<Keep, String> {
-    Keep::parse(s)
-        .ok_or_else(|| {
-            format!("`{s}` is not a bound: try 3 (turns), @4 (a turn), -4 (from the end), 5h or last-compaction")
-        })
-}
-
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    crate::core::model::byte_size::parse(s)
-}
-
-pub fn parse_window(s: &str) -> Result<u64, String> {
-    crate::core::compact::window::parse_tokens(s)
-        .ok_or_else(|| format!("`{s}` is not a token count (try 200k, 1m or 128000)"))
 }
 
 #[derive(Debug, Args)]

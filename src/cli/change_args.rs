@@ -1,7 +1,7 @@
 //! The options of the commands that change a conversation: `compact`,
 //! `reset` and `auto`, and the settings they share with `watch`.
 
-use super::args::{WindowArg, parse_keep, parse_size};
+use super::arg_values::{WindowArg, parse_keep, parse_size};
 use crate::core::auto::Mode;
 use crate::core::compact::range::Keep;
 use crate::core::summarize::config::SummarizerKind;

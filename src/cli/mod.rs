@@ -1,6 +1,7 @@
 //! The headless command line: the same operations as the inspector, for
 //! scripts and tests, each with `--json`.
 
+mod arg_values;
 pub(crate) mod args;
 mod auto;
 mod change_args;

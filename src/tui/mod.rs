@@ -4,6 +4,7 @@
 //! on a worker thread, and every change to a conversation is a job that
 //! calls `core::ops`.
 
+pub mod as_of;
 pub mod detail;
 pub mod detail_view;
 pub mod highlight;
@@ -25,6 +26,7 @@ pub mod summary_editor;
 pub mod terminal;
 pub mod theme;
 pub mod tools;
+pub mod undo;
 pub mod update;
 pub mod user_config;
 pub mod view;

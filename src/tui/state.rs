@@ -1,18 +1,19 @@
 //! The inspector's state. Drawing reads only this; every change goes
 //! through `update`.
 
+pub use super::as_of::AsOf;
 use super::inspection::{Cell, Inspection};
 pub use super::panels::{
     Confirm, ConfirmKind, Detail, Input, InputKind, Outside, Panel, Preview, Search, Simulation,
 };
 use super::rows::Row;
 use super::theme::Theme;
+pub use super::undo::{UndoEntry, UndoHistory};
 use crate::core::auto::AutoConfig;
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::Projected;
 use crate::core::compact::window;
-use crate::core::model::conversation::Conversation;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -110,88 +111,6 @@ pub struct Status {
 /// How long an informational message stays; an error stays until a key.
 pub const INFO_SHOWN: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Time travel: the session's requests, and the one shown.
-#[derive(Debug, Clone)]
-pub struct AsOf {
-    pub points: Vec<crate::core::auto::history::HistoryPoint>,
-    pub current: usize,
-    /// The curve drawn: (request, % of the usable window), at most
-    /// `CURVE_POINTS` of them (the highest of each stretch), made once so a
-    /// frame of a long session does not walk every request.
-    pub curve: Vec<(f64, f64)>,
-    /// Where compactions were appended, on the same scale.
-    pub compaction_marks: Vec<(f64, f64)>,
-    /// What the session was billed, when known.
-    pub cost: Option<crate::core::ops::cost::SessionCost>,
-    /// Where the prompt cache broke (a compaction, a new prompt, tools or
-    /// model, an entry past its TTL), on the same scale.
-    pub cache_breaks: Vec<(f64, f64)>,
-}
-
-/// Resolution of the drawn curve: more than any terminal is wide.
-pub const CURVE_POINTS: usize = 600;
-
-impl AsOf {
-    pub fn new(points: Vec<crate::core::auto::history::HistoryPoint>) -> AsOf {
-        let n = points.len();
-        let stride = n.div_ceil(CURVE_POINTS).max(1);
-        let mut curve = Vec::new();
-        let mut compaction_marks = Vec::new();
-        for (k, chunk) in points.chunks(stride).enumerate() {
-            let x = (k * stride) as f64;
-            let top = chunk.iter().map(AsOf::ratio).fold(0.0_f64, f64::max);
-            curve.push((x, top));
-            if chunk.iter().any(|p| !p.compactions_since.is_empty()) {
-                compaction_marks.push((x, top));
-            }
-        }
-        AsOf {
-            current: n.saturating_sub(1),
-            points,
-            curve,
-            compaction_marks,
-            cost: None,
-            cache_breaks: Vec::new(),
-        }
-    }
-
-    /// With what each request was billed, marking where the cache broke.
-    pub fn billed(mut self, cost: crate::core::ops::cost::SessionCost) -> AsOf {
-        let stride = self.points.len().div_ceil(CURVE_POINTS).max(1);
-        self.cache_breaks = cost
-            .bills
-            .chunks(stride)
-            .zip(&self.curve)
-            .filter(|(bills, _)| bills.iter().any(|b| b.broke.is_some()))
-            .map(|(_, &point)| point)
-            .collect();
-        self.cost = Some(cost);
-        self
-    }
-
-    /// The shown request's bill.
-    pub fn bill(&self) -> Option<&crate::core::cost::Bill> {
-        self.cost.as_ref()?.bills.get(self.current)
-    }
-
-    /// A request's context as a percentage of its usable window.
-    pub fn ratio(p: &crate::core::auto::history::HistoryPoint) -> f64 {
-        p.usable
-            .map_or(0.0, |u| p.context as f64 / u.max(1) as f64 * 100.0)
-    }
-
-    pub fn point(&self) -> Option<&crate::core::auto::history::HistoryPoint> {
-        self.points.get(self.current)
-    }
-}
-
-/// One write of this session, and the edit that takes it back.
-#[derive(Debug, Clone)]
-pub struct UndoEntry {
-    pub what: String,
-    pub inverse: crate::core::store::save::Edit,
-}
-
 /// A replay as the screen shows it; the writer runs in the runtime.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplayState {
@@ -200,32 +119,6 @@ pub struct ReplayState {
     pub total: usize,
     /// All are written (said once).
     pub done: bool,
-}
-
-/// The session's writes, for `u` and `Ctrl-R`.
-#[derive(Debug, Clone, Default)]
-pub struct UndoHistory {
-    pub undo: Vec<UndoEntry>,
-    pub redo: Vec<UndoEntry>,
-}
-
-impl UndoHistory {
-    /// The step `u` (or, `redo`, `Ctrl-R`) would take, and why it can't be
-    /// taken on `conv` any more if another writer changed the compactions
-    /// it was made against.
-    pub fn next(
-        &self,
-        redo: bool,
-        conv: Option<&Conversation>,
-    ) -> Option<(&UndoEntry, Option<String>)> {
-        let step = if redo {
-            self.redo.last()
-        } else {
-            self.undo.last()
-        }?;
-        let stale = conv.and_then(|c| step.inverse.stale_for(c));
-        Some((step, stale))
-    }
 }
 
 pub struct State {
