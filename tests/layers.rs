@@ -344,3 +344,51 @@ fn the_cli_never_imports_the_inspector_and_boundaries_are_watched_in_one_place()
         );
     }
 }
+
+/// Small files, one concern each: no file over 550 lines before its tests;
+/// and no function of the shells (`src/cli`, `src/tui`, `src/plugin`,
+/// `src/app.rs`) over 150 lines, where a handler of its own, named for what
+/// it does, reads better than one more arm.
+#[test]
+fn files_and_shell_functions_stay_small() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut too_long = Vec::new();
+    for f in &files {
+        let text = fs::read_to_string(f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let before_tests = lines
+            .iter()
+            .position(|l| *l == "#[cfg(test)]")
+            .unwrap_or(lines.len());
+        if before_tests > 550 {
+            too_long.push(format!("{}: {before_tests} lines", f.display()));
+        }
+        let shell = ["cli", "tui", "plugin"]
+            .iter()
+            .any(|d| f.starts_with(root.join(d)))
+            || f.ends_with("app.rs");
+        if !shell {
+            continue;
+        }
+        // A function ends at the first line that closes it at its indent.
+        for (k, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            let is_fn = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
+                .iter()
+                .any(|p| t.starts_with(p));
+            if !is_fn || line.trim_end().ends_with(';') {
+                continue;
+            }
+            let indent = &line[..line.len() - t.len()];
+            let close = format!("{indent}}}");
+            if let Some(end) = lines[k + 1..].iter().position(|l| *l == close) {
+                if end + 2 > 150 {
+                    too_long.push(format!("{}:{}: {} lines", f.display(), k + 1, end + 2));
+                }
+            }
+        }
+    }
+    assert!(too_long.is_empty(), "too long:\n{}", too_long.join("\n"));
+}

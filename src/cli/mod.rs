@@ -24,6 +24,7 @@ pub mod shell;
 mod show;
 mod show_json;
 mod simulate;
+mod simulate_chart;
 mod stats;
 pub mod suggest;
 mod tools;

@@ -10,6 +10,7 @@ pub mod jp_view;
 pub mod ledger;
 pub mod pairing;
 pub mod plan;
+pub mod projected;
 pub mod projection;
 pub mod range;
 pub mod reset;

@@ -9,6 +9,7 @@
 
 pub mod extract;
 pub mod matching;
+pub mod scan;
 
 use crate::core::compact::projection::{Change, Projected, Projection, SummaryPart};
 use crate::core::model::conversation::Conversation;

@@ -19,6 +19,7 @@ mod report;
 mod rules;
 mod simulate;
 pub mod stats;
+mod stats_compactions;
 pub mod tools;
 
 pub use asked::{AskError, Asked, rules_asked};

@@ -2,7 +2,9 @@
 //! atomically under jp's lock, JP's base64 rule, workspaces and resolving
 //! what a person types to a conversation directory.
 
+pub mod config_file;
 pub mod copies;
+pub mod edit;
 pub mod extends_glob;
 pub mod hint_file;
 pub mod host;

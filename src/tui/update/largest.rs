@@ -1,4 +1,5 @@
-//! Where the tokens are (`L`, `O`): the view opened, its keys, and a jump to an event.
+//! Where the tokens are (`L`, `O`): the view opened, its keys, and a jump
+//! to an event.
 
 use crate::tui::detail;
 use crate::tui::largest::Origin;

@@ -1,4 +1,5 @@
-//! Leaving the inspector's text for the outside: the clipboard (`y`), the pager (`o`) and the editor (`e`).
+//! Leaving the inspector's text for the outside: the clipboard (`y`), the
+//! pager (`o`) and the editor (`e`).
 
 use crate::tui::detail;
 use crate::tui::msg::Effect;
