@@ -383,10 +383,10 @@ fn files_and_shell_functions_stay_small() {
             }
             let indent = &line[..line.len() - t.len()];
             let close = format!("{indent}}}");
-            if let Some(end) = lines[k + 1..].iter().position(|l| *l == close) {
-                if end + 2 > 150 {
-                    too_long.push(format!("{}:{}: {} lines", f.display(), k + 1, end + 2));
-                }
+            if let Some(end) = lines[k + 1..].iter().position(|l| *l == close)
+                && end + 2 > 150
+            {
+                too_long.push(format!("{}:{}: {} lines", f.display(), k + 1, end + 2));
             }
         }
     }
