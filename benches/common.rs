@@ -46,7 +46,7 @@ pub fn million_events() -> PathBuf {
 
 /// The tests' helpers: the demo and the fixtures are found one way.
 #[path = "../tests/common/mod.rs"]
-mod tests_common;
+pub mod tests_common;
 
 /// The largest real conversation there is: the shared fixture if present,
 /// else the bundled demo.

@@ -480,6 +480,35 @@ fn simulate_fixtures(c: &mut Criterion) {
     g.finish();
 }
 
+/// A reload after jp appended a turn (the file rewritten whole, as jp
+/// does): what is parsed again, against a whole read of the same file.
+fn reload_after_append(c: &mut Criterion) {
+    for (label, source) in [
+        ("the demo (1.6 MB)", common::tests_common::demo()),
+        ("generated 100 MB", common::hundred_mb()),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir =
+            common::tests_common::copy_dir(&source, &tmp.path().join("17500000000-conversation"));
+        let before = jp_inspect::core::store::load::load(&dir).unwrap();
+        // jp's rewrite: the same text, one turn more before the closing `]`.
+        let text = std::fs::read_to_string(dir.join("events.json")).unwrap();
+        let body = text.trim_end().strip_suffix(']').unwrap().trim_end();
+        let turn = r#"{"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"},
+  {"timestamp": "2026-11-13 09:00:01.0", "type": "chat_request", "content": "one more"}"#;
+        std::fs::write(dir.join("events.json"), format!("{body},\n  {turn}\n]\n")).unwrap();
+        let mut g = c.benchmark_group(format!("reload after an append: {label}"));
+        g.sample_size(10);
+        g.bench_function("reload (the appended events parsed)", |b| {
+            b.iter(|| jp_inspect::core::store::reload::reload(&dir, &before).unwrap())
+        });
+        g.bench_function("load (the whole file parsed)", |b| {
+            b.iter(|| jp_inspect::core::store::load::load(&dir).unwrap())
+        });
+        g.finish();
+    }
+}
+
 criterion_group!(
     benches,
     real,
@@ -487,6 +516,7 @@ criterion_group!(
     write_under_lock,
     simulate_fixtures,
     hundred_mb,
+    reload_after_append,
     whole_process
 );
 criterion_main!(benches);

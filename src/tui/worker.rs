@@ -32,7 +32,12 @@ pub fn execute(job: Job) -> JobResult {
             since,
         } => {
             let dir = ops::boundary::relocated(dir);
-            JobResult::Loaded(load::load(&dir).map(|c| {
+            // Read again after jp wrote: only what it appended is parsed.
+            let read = match &since {
+                Some(old) => crate::core::store::reload::reload(&dir, old).map(|(c, _)| c),
+                None => load::load(&dir),
+            };
+            JobResult::Loaded(read.map(|c| {
                 let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
                 let changes = since.map(|old| ops::changes::between(&old, &c));
                 Box::new(Loaded {

@@ -312,7 +312,7 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
 }
 
 /// The typed view of every event, in order.
-fn parse_events(
+pub(super) fn parse_events(
     source: &str,
     raws: &[&str],
 ) -> Vec<Result<(Event, Option<String>), event_read::FieldError>> {
@@ -359,7 +359,7 @@ pub fn id_of_dir(dir: &Path) -> Option<u64> {
     ConversationId::of_dir(dir).map(u64::from)
 }
 
-fn into_text(path: &Path, bytes: Vec<u8>) -> Result<String> {
+pub(super) fn into_text(path: &Path, bytes: Vec<u8>) -> Result<String> {
     if bytes.len() >= PARALLEL_FROM && valid_in_halves(&bytes) {
         // SAFETY: `valid_in_halves` found both halves, cut at a character
         // boundary, valid UTF-8, so the whole is.
@@ -409,7 +409,7 @@ fn syntax(path: &Path, e: &serde_json::Error) -> Error {
     }
 }
 
-fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a str>> {
+pub(super) fn parse_array<'a>(path: &Path, source: &'a str) -> Result<Vec<&'a str>> {
     if source.starts_with('\u{feff}') {
         return Err(Error::Syntax {
             path: path.to_path_buf(),
@@ -484,7 +484,12 @@ fn legacy_base(
 
 /// Warnings about the stream as a whole: invalid compactions, tool calls
 /// that do not pair up.
-fn check_stream(path: &Path, source: &str, events: &[Event], warnings: &mut Vec<Warning>) {
+pub(super) fn check_stream(
+    path: &Path,
+    source: &str,
+    events: &[Event],
+    warnings: &mut Vec<Warning>,
+) {
     let warn = |warnings: &mut Vec<Warning>, i: usize, message: String| {
         warnings.push(Warning {
             path: path.to_path_buf(),

@@ -13,6 +13,7 @@ pub mod load;
 pub mod lock;
 pub mod parse_cache;
 pub mod provenance;
+pub mod reload;
 pub mod resolve;
 pub mod safe_fs;
 pub mod save;
