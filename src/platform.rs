@@ -126,10 +126,4 @@ mod tests {
         ));
         assert_eq!(super::process_state(i32::MAX), None);
     }
-
-    #[test]
-    fn the_umask_is_an_octal_mask() {
-        super::init();
-        assert!(super::umask() <= 0o777);
-    }
 }

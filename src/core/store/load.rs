@@ -287,11 +287,7 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
             }
         }
     });
-    let title = metadata
-        .as_ref()
-        .and_then(|m| m.get("title"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let title = title_of(metadata.as_ref());
 
     Ok(Conversation {
         dir: dir.to_path_buf(),
@@ -309,6 +305,14 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         merged: Default::default(),
         facts_memo: Default::default(),
     })
+}
+
+/// The title `metadata.json` gives, if any.
+pub(super) fn title_of(metadata: Option<&Value>) -> Option<String> {
+    metadata
+        .and_then(|m| m.get("title"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// The typed view of every event, in order.

@@ -139,11 +139,7 @@ fn extend(
     if !warnings.is_empty() {
         return Err(("a new event has something to say", back(source, files)));
     }
-    let title = metadata
-        .as_ref()
-        .and_then(|m| m.get("title"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let title = load::title_of(metadata.as_ref());
     let added = events.len() - n;
     Ok((
         Conversation {

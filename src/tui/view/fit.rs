@@ -37,9 +37,44 @@ pub fn title(text: String, area_width: u16) -> String {
     fit(Line::raw(text), room).to_string()
 }
 
+/// `text` in lines of at most `room` columns, broken between words; a word
+/// longer than a line (a path) is broken where it must.
+pub fn wrap_words(text: &str, room: usize) -> Vec<String> {
+    let room = room.max(1);
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > room {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        while line.chars().count() > room {
+            let head: String = line.chars().take(room).collect();
+            line = line.chars().skip(room).collect();
+            out.push(head);
+        }
+    }
+    out.push(line);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_wrap_under_themselves_and_a_long_one_breaks() {
+        assert_eq!(
+            wrap_words("preview a compaction: a rule or auto", 16),
+            ["preview a", "compaction: a", "rule or auto"]
+        );
+        assert_eq!(wrap_words("short", 16), ["short"]);
+        assert_eq!(wrap_words("a bcdefgh", 4), ["a", "bcde", "fgh"]);
+    }
 
     #[test]
     fn cuts_with_an_ellipsis_and_leaves_what_fits() {

@@ -36,7 +36,7 @@ fn lines(state: &State, width: usize) -> Vec<Line<'static>> {
         };
         let at = said.at.format("%H:%M:%S ").to_string();
         let text = crate::core::visible::visible_line(&said.text);
-        for (k, part) in wrap(&text, room).into_iter().enumerate() {
+        for (k, part) in super::fit::wrap_words(&text, room).into_iter().enumerate() {
             let head = if k == 0 { at.clone() } else { " ".repeat(TIME) };
             out.push(Line::from(vec![
                 Span::styled(head, t.dim()),
@@ -47,30 +47,6 @@ fn lines(state: &State, width: usize) -> Vec<Line<'static>> {
     if out.is_empty() {
         out.push(Line::from(Span::styled("nothing said yet", t.dim())));
     }
-    out
-}
-
-/// `text` in pieces of at most `room` columns, broken between words where
-/// there are any (a path is broken where it must).
-fn wrap(text: &str, room: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let len = line.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > room {
-            out.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-        while line.chars().count() > room {
-            let head: String = line.chars().take(room).collect();
-            line = line.chars().skip(room).collect();
-            out.push(head);
-        }
-    }
-    out.push(line);
     out
 }
 
@@ -106,13 +82,4 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
         Paragraph::new(all).scroll((scroll.min(max) as u16, 0)),
         inner,
     );
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_long_word_is_broken_where_it_must() {
-        assert_eq!(super::wrap("a bcdefgh", 4), ["a", "bcde", "fgh"]);
-        assert_eq!(super::wrap("ab cd", 5), ["ab cd"]);
-    }
 }

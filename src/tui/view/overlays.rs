@@ -125,31 +125,13 @@ pub fn help(frame: &mut Frame, area: Rect, scroll: usize, state: &State) {
     );
 }
 
-/// `text` in lines of at most `room` columns, broken between words.
-fn wrap_words(text: &str, room: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let len = line.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > room {
-            out.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push(line);
-    out
-}
-
 /// `line` in lines of at most `width` columns, each continuation indented
 /// two columns past the line's own indent, so a wrapped line still reads
 /// as part of its entry.
 fn hanging(line: &str, width: usize) -> impl Iterator<Item = String> {
     let indent = line.len() - line.trim_start().len();
     let room = width.saturating_sub(indent + 2).max(20);
-    wrap_words(line.trim_start(), room)
+    super::fit::wrap_words(line.trim_start(), room)
         .into_iter()
         .enumerate()
         .map(move |(k, part)| {
@@ -178,7 +160,10 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
     for (scope, title) in sections {
         lines.push(Line::from(Span::styled(title, t.accent())));
         for b in keys::bindings().iter().filter(|b| b.scope == scope) {
-            for (k, part) in wrap_words(&b.help, room).into_iter().enumerate() {
+            for (k, part) in super::fit::wrap_words(&b.help, room)
+                .into_iter()
+                .enumerate()
+            {
                 let keys = if k == 0 {
                     b.keys.join(", ")
                 } else {
@@ -267,7 +252,7 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
         })
     });
     let width = 78.min(area.width);
-    let question = wrap_words(&c.question, usize::from(width.saturating_sub(2)).max(1));
+    let question = super::fit::wrap_words(&c.question, usize::from(width.saturating_sub(2)).max(1));
     let asked = question.len() as u16;
     let mut lines: Vec<Line> = question
         .into_iter()
@@ -300,16 +285,4 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
     let inner = block.inner(box_area);
     frame.render_widget(block, box_area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn words_wrap_under_themselves() {
-        assert_eq!(
-            super::wrap_words("preview a compaction: a rule or auto", 16),
-            ["preview a", "compaction: a", "rule or auto"]
-        );
-        assert_eq!(super::wrap_words("short", 16), ["short"]);
-    }
 }
