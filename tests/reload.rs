@@ -40,6 +40,8 @@ fn a_turn_jp_appended_is_parsed_alone_and_reads_as_a_whole_read() {
     assert_eq!(how.to_string(), "2 events added");
     assert_eq!(after.turn_count, before.turn_count + 1);
     same(&after, &load::load(&dir).unwrap());
+    // The text read before is shared, not held a second time.
+    assert!(std::ptr::eq(before.raw(0), after.raw(0)));
     // Nothing new: nothing parsed, the same conversation.
     let (again, how) = reload(&dir, &after).unwrap();
     assert_eq!(how, Reloaded::Appended(0));
@@ -105,4 +107,150 @@ fn a_broken_file_is_the_whole_reads_error() {
     std::fs::write(dir.join("events.json"), broken).unwrap();
     let e = reload(&dir, &before).unwrap_err().to_string();
     assert!(e.contains("events.json"), "{e}");
+}
+
+/// jp's branch `turn-midflight-persistence`: the lock held for the query,
+/// the file written after every block and every tool call request. Each
+/// write is read as an append, a call waiting for its result among them.
+#[test]
+fn a_turn_written_block_by_block_is_read_as_appends() {
+    use jp_inspect::synth::{Spec, live};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = written_by_jp(tmp.path());
+    let mut held = load::load(&dir).unwrap();
+    let blocks = live::turn_blocks(&Spec::default(), held.turn_count);
+    let mut query = live::Query::start(&dir).unwrap();
+    let mut pending_seen = false;
+    for block in &blocks {
+        query.write(block).unwrap();
+        let (next, how) = reload(&dir, &held).unwrap();
+        assert_eq!(how, Reloaded::Appended(block.len()));
+        same(&next, &load::load(&dir).unwrap());
+        let last = &next.events[next.events.len() - 1];
+        pending_seen |= matches!(
+            last.kind,
+            jp_inspect::core::model::event::Kind::ToolCallRequest { .. }
+        );
+        held = next;
+    }
+    drop(query);
+    assert!(
+        pending_seen,
+        "a tool call request was read before its result"
+    );
+}
+
+/// `what` done to the demo as jp wrote it, then reloaded: read whole, for
+/// `why`, and the same as a whole read (or the whole read's error).
+fn read_whole_after(what: impl Fn(&Path), why: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = written_by_jp(tmp.path());
+    let before = load::load(&dir).unwrap();
+    what(&dir);
+    let whole = load::load(&dir);
+    match reload(&dir, &before) {
+        Ok((after, how)) => {
+            assert_eq!(how, Reloaded::Whole(leak(why)), "{why}");
+            same(&after, &whole.unwrap());
+        }
+        Err(e) => assert_eq!(e.to_string(), whole.unwrap_err().to_string(), "{why}"),
+    }
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// The demo's events with `more` appended, written jp's way.
+fn appended(dir: &Path, more: serde_json::Value) {
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.push(more);
+    common::jp_writes(dir, &events);
+}
+
+#[test]
+fn a_new_event_with_a_warning_is_read_whole_to_say_it() {
+    read_whole_after(
+        |dir| {
+            appended(
+                dir,
+                serde_json::json!({"timestamp": "2026-11-13 09:00:00.0",
+                "type": "tool_call_response", "id": "nobody_asked", "content": "x", "is_error": false}),
+            )
+        },
+        "a new event has something to say",
+    );
+}
+
+#[test]
+fn unreadable_metadata_is_read_whole() {
+    read_whole_after(
+        |dir| {
+            std::fs::write(dir.join("metadata.json"), "{ not json").unwrap();
+            common::jp_appends_a_turn(dir, "after");
+        },
+        "its metadata is unreadable",
+    );
+}
+
+#[test]
+fn bytes_that_are_not_text_are_the_whole_reads_error() {
+    read_whole_after(
+        |dir| {
+            let mut bytes = std::fs::read(dir.join("events.json")).unwrap();
+            let close = bytes.iter().rposition(|&b| b == b']').unwrap();
+            bytes.splice(
+                close..close,
+                b",\n  {\"type\": \"turn_start\", \"x\": \"\xff\"}\n"
+                    .iter()
+                    .copied(),
+            );
+            std::fs::write(dir.join("events.json"), bytes).unwrap();
+        },
+        "the file is not text",
+    );
+}
+
+#[test]
+fn a_file_that_had_warnings_is_read_whole_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = written_by_jp(tmp.path());
+    appended(
+        &dir,
+        serde_json::json!({"timestamp": "2026-11-13 09:00:00.0",
+        "type": "tool_call_response", "id": "nobody_asked", "content": "x", "is_error": false}),
+    );
+    let before = load::load(&dir).unwrap();
+    assert!(!before.warnings.is_empty());
+    common::jp_appends_a_turn(&dir, "more");
+    let (after, how) = reload(&dir, &before).unwrap();
+    assert_eq!(how, Reloaded::Whole("the file had warnings"));
+    same(&after, &load::load(&dir).unwrap());
+}
+
+#[test]
+fn jps_older_format_and_an_empty_stream_are_read_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let legacy = common::copy_dir(
+        Path::new(
+            "tests/data/conformance/c28_legacy_with_turns/conversations/17800000000-refactor-the-config-parser",
+        ),
+        &tmp.path()
+            .join("legacy/17800000000-refactor-the-config-parser"),
+    );
+    let before = load::load(&legacy).unwrap();
+    let (_, how) = reload(&legacy, &before).unwrap();
+    assert_eq!(
+        how,
+        Reloaded::Whole("a file of jp's older format is read whole")
+    );
+
+    let dir = written_by_jp(tmp.path());
+    common::jp_writes(&dir, &[]);
+    let before = load::load(&dir).unwrap();
+    common::jp_appends_a_turn(&dir, "first");
+    let (after, how) = reload(&dir, &before).unwrap();
+    assert_eq!(how, Reloaded::Whole("the file held no events"));
+    same(&after, &load::load(&dir).unwrap());
 }

@@ -56,7 +56,7 @@ pub struct Conversation {
     /// not know.
     pub metadata: Option<Value>,
     /// The text of `events.json`; every event's raw JSON is a slice of it.
-    pub(crate) source: String,
+    pub(crate) source: crate::core::model::text::Text,
     /// A legacy file's leading config delta: not an event of the stream, but
     /// written back first.
     pub(crate) prelude: Option<Span>,
@@ -97,12 +97,11 @@ impl Conversation {
 
     /// The event's JSON exactly as it was read.
     pub fn raw(&self, index: usize) -> &str {
-        let span = self.events[index].span;
-        &self.source[span.start..span.end]
+        self.source.slice(self.events[index].span)
     }
 
     pub(crate) fn raw_span(&self, span: Span) -> &str {
-        &self.source[span.start..span.end]
+        self.source.slice(span)
     }
 
     pub fn prelude_raw(&self) -> Option<&str> {

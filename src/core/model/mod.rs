@@ -11,6 +11,7 @@ pub mod event_read;
 pub mod id;
 pub mod overhead;
 pub mod system_parts;
+pub mod text;
 pub mod timestamp;
 pub mod turn_range;
 pub mod turns;

@@ -36,7 +36,7 @@ pub fn between(old: &Conversation, new: &Conversation) -> Changes {
         .enumerate()
         .take_while(|(k, (a, b))| {
             a.kind.label() == b.kind.label()
-                && (old.raw(*k) == new.raw(*k) || old.plain(*k) == new.plain(*k))
+                && (same_text(old.raw(*k), new.raw(*k)) || old.plain(*k) == new.plain(*k))
         })
         .count();
     let compactions = |c: &Conversation, from: usize| {
@@ -55,6 +55,12 @@ pub fn between(old: &Conversation, new: &Conversation) -> Changes {
         compactions_removed: compactions(old, same),
         rewritten: added == 0 && removed == 0 && old.source != new.source,
     }
+}
+
+/// Whether two raw texts are equal; a reload shares the text it had, so
+/// most are the same bytes in memory and need no compare.
+fn same_text(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

@@ -182,6 +182,19 @@ pub fn read_files(dir: &Path) -> Result<Files> {
         }
         Err(e) => return Err(Error::io(&events_path, e)),
     };
+    let (base_config, metadata) = read_side_files(dir)?;
+    Ok(Files {
+        events,
+        base_config,
+        metadata,
+    })
+}
+
+/// `base_config.json` and `metadata.json`, each when it is there.
+pub(super) type SideFiles = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// Reads the small files beside `events.json`.
+pub(super) fn read_side_files(dir: &Path) -> Result<SideFiles> {
     let optional = |name: &str, limit: u64| -> Result<Option<Vec<u8>>> {
         let path = dir.join(name);
         match super::safe_fs::read_regular(&path, limit, true) {
@@ -190,11 +203,10 @@ pub fn read_files(dir: &Path) -> Result<Files> {
             Err(e) => Err(Error::io(&path, e)),
         }
     };
-    Ok(Files {
-        events,
-        base_config: optional(BASE_CONFIG_FILE, super::safe_fs::BASE_CONFIG_LIMIT)?,
-        metadata: optional(METADATA_FILE, super::safe_fs::METADATA_LIMIT)?,
-    })
+    Ok((
+        optional(BASE_CONFIG_FILE, super::safe_fs::BASE_CONFIG_LIMIT)?,
+        optional(METADATA_FILE, super::safe_fs::METADATA_LIMIT)?,
+    ))
 }
 
 /// Interprets a conversation's files. Pure: the directory is only used to
@@ -267,7 +279,12 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
     }
 
     let turn_count = turns::assign(&mut events);
-    check_stream(&events_path, &source, &events, &mut warnings);
+    check_stream(
+        &events_path,
+        &|o| Place::of_offset(&source, o),
+        &events,
+        &mut warnings,
+    );
 
     let metadata = files.metadata.and_then(|bytes| {
         let path = dir.join(METADATA_FILE);
@@ -296,7 +313,7 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         format,
         base_config,
         metadata,
-        source,
+        source: crate::core::model::text::Text::whole(source),
         prelude,
         events,
         turn_count,
@@ -490,14 +507,14 @@ fn legacy_base(
 /// that do not pair up.
 pub(super) fn check_stream(
     path: &Path,
-    source: &str,
+    place_of: &dyn Fn(usize) -> Place,
     events: &[Event],
     warnings: &mut Vec<Warning>,
 ) {
     let warn = |warnings: &mut Vec<Warning>, i: usize, message: String| {
         warnings.push(Warning {
             path: path.to_path_buf(),
-            place: Some(Place::of_offset(source, events[i].span.start)),
+            place: Some(place_of(events[i].span.start)),
             event: Some(i),
             message,
         })

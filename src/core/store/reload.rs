@@ -5,12 +5,18 @@
 //! after it are parsed and the rest is kept. Anything else (a compaction
 //! inserted, an older generation, a truncated file, another config) is a
 //! full load, and says why.
+//!
+//! The new file is compared a slice at a time and only what follows the
+//! held text is kept, beside it: the text read before is shared, never
+//! held twice, so following a conversation of any size costs what jp
+//! appended, not the file.
 
-use super::load::{self, Files};
-use crate::core::error::Result;
+use super::load;
+use crate::core::error::{Place, Result};
 use crate::core::model::conversation::{Conversation, EVENTS_FILE, Format};
 use crate::core::model::turns;
 use serde_json::Value;
+use std::io::Read;
 use std::path::Path;
 
 /// How a reload went.
@@ -39,105 +45,87 @@ impl std::fmt::Display for Reloaded {
 /// conversation as read earlier.
 pub fn reload(dir: &Path, before: &Conversation) -> Result<(Conversation, Reloaded)> {
     let copies = super::copies::of(dir);
-    if copies.read != before.dir {
-        let conv = load::load(dir)?;
-        return Ok((conv, Reloaded::Whole("jp reads another copy now")));
-    }
-    let files = load::read_files(&copies.read)?;
-    let mut conv = match extend(before, files) {
-        Ok((conv, n)) => (conv, Reloaded::Appended(n)),
-        Err((why, files)) => (load::parse(&copies.read, files)?, Reloaded::Whole(why)),
+    let mut conv = if copies.read != before.dir {
+        let conv = load::parse(&copies.read, load::read_files(&copies.read)?)?;
+        (conv, Reloaded::Whole("jp reads another copy now"))
+    } else {
+        match extend(before) {
+            Ok((conv, n)) => (conv, Reloaded::Appended(n)),
+            Err(why) => {
+                let conv = load::parse(&copies.read, load::read_files(&copies.read)?)?;
+                (conv, Reloaded::Whole(why))
+            }
+        }
     };
     conv.0.twin = copies.other;
     load::remember(&mut conv.0);
     Ok(conv)
 }
 
-/// Why a file is read whole, and the files back to read.
-type Whole = (&'static str, Files);
+/// How much of the held text is compared at a time.
+const SLICE: usize = 1 << 20;
 
-/// `before` with the events `files` holds after it, or why it can't be
-/// extended, with the files (then they are read whole). The new text is
-/// the one copy held besides `before`'s.
-fn extend(
-    before: &Conversation,
-    mut files: Files,
-) -> std::result::Result<(Conversation, usize), Whole> {
-    macro_rules! whole {
-        ($why:expr) => {
-            return Err(($why, files))
-        };
-    }
+/// `before` with the events its directory's file holds after it, and how
+/// many; or why it can't be extended (then the files are read whole, and
+/// any error is reported by that read).
+fn extend(before: &Conversation) -> std::result::Result<(Conversation, usize), &'static str> {
     if before.format != Format::Current || before.prelude.is_some() {
-        whole!("a file of jp's older format is read whole");
+        return Err("a file of jp's older format is read whole");
     }
     // Warnings are said once, by a whole read.
     if !before.warnings.is_empty() {
-        whole!("the file had warnings");
+        return Err("the file had warnings");
     }
     let Some(last) = before.events.last() else {
-        whole!("the file held no events");
+        return Err("the file held no events");
     };
-    let Some(base_config) = files
-        .base_config
+    let Ok((base_config, metadata)) = load::read_side_files(&before.dir) else {
+        return Err("a file beside it is unreadable");
+    };
+    let Some(base_config) = base_config
         .as_deref()
         .and_then(|b| serde_json::from_slice::<Value>(b).ok())
         .filter(|c| *c == before.base_config)
     else {
-        whole!("its base config was rewritten");
+        return Err("its base config was rewritten");
     };
-    let held = last.span.end;
-    if files.events.len() < held {
-        whole!("the file is shorter than before");
-    }
-    if files.events[..held] != before.source.as_bytes()[..held] {
-        whole!("the file was rewritten");
-    }
-    let metadata = match &files.metadata {
-        Some(b) => match serde_json::from_slice::<Value>(b) {
-            Ok(v) => Some(v),
-            Err(_) => whole!("its metadata is unreadable"),
-        },
+    let metadata = match metadata {
+        Some(b) => {
+            Some(serde_json::from_slice::<Value>(&b).map_err(|_| "its metadata is unreadable")?)
+        }
         None => None,
     };
+    let held = last.span.end;
     let events_path = before.dir.join(EVENTS_FILE);
-    let source = match load::into_text(&events_path, std::mem::take(&mut files.events)) {
-        Ok(s) => s,
-        Err(_) => whole!("the file is not text"),
-    };
-    // From here a failure gives the text back as the bytes it was.
-    let back = |source: String, files: Files| Files {
-        events: source.into_bytes(),
-        ..files
-    };
-    let n = before.events.len();
-    let parsed = match load::parse_array(&events_path, &source) {
-        Ok(raws) => {
-            let ends_at = |r: &str| r.as_ptr() as usize - source.as_ptr() as usize + r.len();
-            if raws.len() < n || ends_at(raws[n - 1]) != held {
-                None
-            } else {
-                load::parse_events(&source, &raws[n..])
-                    .into_iter()
-                    .map(|p| match p {
-                        Ok((event, None)) => Some(event),
-                        _ => None,
-                    })
-                    .collect::<Option<Vec<_>>>()
+    let rest = read_past(&events_path, before, held)?;
+    let raws: Vec<&str> = super::split::after_element(&rest)
+        .ok_or("the file was rewritten")?
+        .into_iter()
+        .map(|(a, b)| &rest[a..b])
+        .collect();
+    let mut new = Vec::with_capacity(raws.len());
+    for parsed in load::parse_events(&rest, &raws) {
+        match parsed {
+            Ok((mut event, None)) => {
+                event.span.start += held;
+                event.span.end += held;
+                new.push(event);
             }
+            _ => return Err("a new event has something to say"),
         }
-        Err(_) => None,
-    };
-    let Some(new) = parsed else {
-        return Err(("the file was rewritten", back(source, files)));
-    };
-    let mut events = before.events.clone();
+    }
+    drop(raws);
+    let source = before.source.with_rest(held, rest);
+    let n = before.events.len();
+    let mut events = Vec::with_capacity(n + new.len());
+    events.extend_from_slice(&before.events);
     events.extend(new);
     let turn_count = turns::assign(&mut events);
     let mut warnings = Vec::new();
-    load::check_stream(&events_path, &source, &events, &mut warnings);
+    let place_of = |o: usize| -> Place { source.place_of(o) };
+    load::check_stream(&events_path, &place_of, &events, &mut warnings);
     if !warnings.is_empty() {
-        return Err(("a new event has something to say", back(source, files)));
+        return Err("a new event has something to say");
     }
     let title = load::title_of(metadata.as_ref());
     let added = events.len() - n;
@@ -160,4 +148,38 @@ fn extend(
         },
         added,
     ))
+}
+
+/// The text of the file at `path` past its first `held` bytes, when those
+/// are `before`'s: compared a slice at a time, so only the new part is
+/// ever in memory beside the held text.
+fn read_past(
+    path: &Path,
+    before: &Conversation,
+    held: usize,
+) -> std::result::Result<String, &'static str> {
+    let unreadable = "the file is unreadable";
+    let mut file = super::safe_fs::open_regular(path, true).map_err(|_| unreadable)?;
+    let len = file.metadata().map_err(|_| unreadable)?.len();
+    if len > super::safe_fs::EVENTS_LIMIT {
+        return Err("the file is larger than a conversation can be");
+    }
+    if (len as usize) < held {
+        return Err("the file is shorter than before");
+    }
+    let mut slice = vec![0; SLICE.min(held)];
+    let mut at = 0;
+    while at < held {
+        let n = slice.len().min(held - at);
+        file.read_exact(&mut slice[..n])
+            .map_err(|_| "the file is shorter than before")?;
+        if !before.source.matches_at(at, &slice[..n]) {
+            return Err("the file was rewritten");
+        }
+        at += n;
+    }
+    drop(slice);
+    let mut rest = Vec::with_capacity(len as usize - held);
+    file.read_to_end(&mut rest).map_err(|_| unreadable)?;
+    String::from_utf8(rest).map_err(|_| "the file is not text")
 }

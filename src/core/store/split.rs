@@ -29,6 +29,19 @@ pub fn elements(text: &str) -> Option<Vec<(usize, usize)>> {
     scan(b, i, usize::MAX).map(|(v, _)| v)
 }
 
+/// Byte ranges of the elements in `text`, the rest of an array from just
+/// after one of its elements: none before the closing bracket, or each
+/// after a comma. `None` when it isn't that.
+pub fn after_element(text: &str) -> Option<Vec<(usize, usize)>> {
+    let b = text.as_bytes();
+    let i = skip_ws(b, 0);
+    match b.get(i) {
+        Some(b']') => (skip_ws(b, i + 1) == b.len()).then_some(Vec::new()),
+        Some(b',') => scan(b, skip_ws(b, i + 1), usize::MAX).map(|(v, _)| v),
+        _ => None,
+    }
+}
+
 /// The elements from the one starting at `i` on: all of them to the
 /// closing bracket (`true`), or those before the one starting exactly at
 /// `stop` (`false`); `None` for anything odd, or an element reaching over

@@ -101,8 +101,12 @@ pub(super) fn toggle_follow(state: &mut State, fx: &mut Vec<Effect>) {
             "following: the view refreshes when jp appends events",
             Level::Info,
         );
-        // Catch up with anything written while not following.
-        super::handle(state, Msg::FilesChanged, fx);
+        // Catch up with anything written while not following; a first
+        // load still under way reads the newest file anyway, and a second
+        // one meanwhile would hold the conversation twice.
+        if state.inspection.is_some() {
+            super::handle(state, Msg::FilesChanged, fx);
+        }
     } else {
         state.set_status("follow off", Level::Info);
     }

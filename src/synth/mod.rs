@@ -1,6 +1,8 @@
 //! Deterministic synthetic conversations for tests and benchmarks: any
 //! number of turns, any size, written in `jp`'s current on-disk format.
 
+pub mod live;
+
 use crate::core::model::encoding;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
