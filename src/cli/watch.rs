@@ -16,11 +16,12 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::id::ConversationId;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
 use crate::core::ops::{self, Boundary};
+use crate::core::store::reload::{Reloaded, reload};
 use crate::core::store::workspace::dir_of_id;
 use crate::core::store::{load, load::id_of_dir};
 use notify::{RecursiveMode, Watcher as _};
 use serde_json::json;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -45,6 +46,10 @@ struct Watch<'a> {
     withheld: ops::Withheld,
     /// Evaluations that failed, for `--once`'s exit code.
     failures: usize,
+    /// Each conversation as last read, so that the next read after jp's
+    /// release parses only what jp appended. Only those jp wrote to since
+    /// watch started are held.
+    held: HashMap<u64, Conversation>,
 }
 
 pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
@@ -98,6 +103,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         tracked,
         withheld: ops::Withheld::default(),
         failures: 0,
+        held: HashMap::new(),
     };
     if args.once {
         for id in w.tracked.ids() {
@@ -197,12 +203,13 @@ impl Watch<'_> {
         if boundary::jp_mid_query(&dir) {
             return;
         }
-        let conv = match load::load(&dir) {
+        let conv = match self.read(id, &dir) {
             Ok(c) => c,
             Err(e) => return self.fail(id, &format!("cannot read it: {e}")),
         };
         if self.tracked.look(id, &dir, &conv, always) != Look::Boundary {
             // No new turn, or jp is mid-query: its release is the boundary.
+            self.held.insert(id, conv);
             return;
         }
         let attempt = boundary::with_retries(
@@ -215,10 +222,12 @@ impl Watch<'_> {
             Attempt::Fired(conv, plan) => {
                 self.fired(&conv, &plan, "fired");
                 self.withheld(id, &conv, &plan);
+                self.held.insert(id, *conv);
             }
             Attempt::WouldFire(conv, plan) => {
                 self.fired(&conv, &plan, "would_fire");
                 self.withheld(id, &conv, &plan);
+                self.held.insert(id, *conv);
             }
             Attempt::Skipped(why) => self.skip(id, &why),
             Attempt::Unreadable(e) => self.fail(id, &format!("cannot read it: {e}")),
@@ -228,6 +237,27 @@ impl Watch<'_> {
                 "the conversation kept changing; trying again at the next turn",
             ),
         }
+    }
+
+    /// Conversation `id` as it is now: only what jp appended parsed, when
+    /// it was read before; said with `--verbose`.
+    fn read(&mut self, id: u64, dir: &Path) -> crate::core::error::Result<Conversation> {
+        let (conv, how) = match self.held.remove(&id) {
+            Some(before) => reload(dir, &before)?,
+            None => (
+                load::load(dir)?,
+                Reloaded::Whole("first read since watch started"),
+            ),
+        };
+        if self.args.verbose {
+            self.say(
+                json!({"event": "read", "conversation": conv.display_id(), "events": conv.events.len(),
+                       "appended": match how { Reloaded::Appended(n) => Some(n), Reloaded::Whole(_) => None },
+                       "how": how.to_string()}),
+                || format!("{}  read: {how}", conv.display_id()),
+            );
+        }
+        Ok(conv)
     }
 
     fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {

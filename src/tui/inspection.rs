@@ -209,6 +209,9 @@ pub struct Inspection {
     /// The position of the compaction selected in the list, while the list
     /// has the focus (its bands stand out).
     pub selected_position: Option<usize>,
+    /// The raw events that are tool calls of the last turn still waiting
+    /// for their result (jp writing the turn as it runs).
+    pub waiting: Vec<usize>,
 }
 
 impl Inspection {
@@ -255,9 +258,14 @@ impl Inspection {
         let block_tokens = block_tokens(&event_tokens, &projected_tokens, &layout);
         let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
         let model_id = crate::core::model::config::model_id(merged).map(|m| m.to_string());
+        let waiting = match end {
+            Some(_) => Vec::new(),
+            None => crate::core::compact::pairing::waiting(&conv.events),
+        };
         Inspection {
             as_of: end,
             selected_position: None,
+            waiting,
             conv,
             projection: p,
             estimate,
@@ -274,6 +282,11 @@ impl Inspection {
             raw_tokens,
             model_id,
         }
+    }
+
+    /// Whether raw event `i` is a tool call waiting for its result.
+    pub fn is_waiting(&self, i: usize) -> bool {
+        self.waiting.binary_search(&i).is_ok()
     }
 
     pub fn previewing(&self) -> bool {

@@ -41,6 +41,8 @@ pub enum Side {
         hit: bool,
         /// After the request shown "as of" (time travel): not sent yet.
         later: bool,
+        /// A tool call jp is running: its result is not written yet.
+        waiting: bool,
     },
     Covered {
         text: String,
@@ -210,6 +212,7 @@ fn side_raw(
                 band,
                 hit: hits.contains(&i),
                 later,
+                waiting: m.is_waiting(i),
             }
         }
         Cell::Covered | Cell::Blank => Side::Blank {
@@ -258,6 +261,7 @@ fn side_projected(
                         band,
                         hit: hits.contains(&index),
                         later: false,
+                        waiting: m.is_waiting(index),
                     }
                 }
                 Projected::Summary { overlay, part, .. } => {
@@ -279,6 +283,7 @@ fn side_projected(
                         band: band_for(m, Some(overlay), true),
                         hit: false,
                         later: false,
+                        waiting: false,
                     }
                 }
             }

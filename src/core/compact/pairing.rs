@@ -20,6 +20,27 @@ pub struct Pairing {
     partner: Vec<u32>,
 }
 
+/// The tool calls of the last turn still waiting for their result, in
+/// order. jp writes a call before it runs it, so a turn followed while it
+/// grows has them; only the last turn is looked at, since jp answers an
+/// earlier turn's calls before the next turn starts.
+pub fn waiting(events: &[Event]) -> Vec<usize> {
+    let Some(last) = events.last() else {
+        return Vec::new();
+    };
+    let from = events.partition_point(|e| e.turn < last.turn);
+    let turn = &events[from..];
+    let pairing = Pairing::of(turn);
+    turn.iter()
+        .enumerate()
+        .filter(|(i, e)| {
+            matches!(e.kind, Kind::ToolCallRequest { .. })
+                && pairing.partner(*i, turn.len()).is_none()
+        })
+        .map(|(i, _)| from + i)
+        .collect()
+}
+
 impl Pairing {
     /// Pairs by occurrence within each turn, as jp's next release does.
     /// Depends only on earlier events, so it holds for every prefix of

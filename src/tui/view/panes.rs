@@ -181,8 +181,10 @@ fn render_row(
             band,
             hit,
             later,
+            waiting,
         } => {
             let mark = match (fate, raw) {
+                _ if *waiting => "…",
                 (Fate::Stripped, _) => "✂",
                 (Fate::Omitted, _) => "✗",
                 (Fate::Summarized, _) => "∑",
@@ -212,7 +214,14 @@ fn render_row(
             };
             let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
             let room = width.saturating_sub(used);
-            let text: String = text.chars().take(room).collect();
+            // jp is running the call: say so before what it asked.
+            let text: String = match waiting {
+                true => format!("waiting for its result · {text}"),
+                false => text.clone(),
+            }
+            .chars()
+            .take(room)
+            .collect();
             if *later {
                 // Time travel: what came after the request shown, dimmed.
                 Line::from(vec![
