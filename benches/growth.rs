@@ -108,5 +108,37 @@ fn config_files(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, compactions, turns, config_files);
+/// A turn jp appended to a conversation of n and 2n events, read again as
+/// the inspector's follow reads it: the reload alone, and the reload with
+/// the inspection the screen is drawn from. Within the process, so that
+/// the figure is the append's cost and not the start-up's.
+fn appends(c: &mut Criterion) {
+    use jp_inspect::core::store::{load, reload};
+    use jp_inspect::synth::{Spec, live};
+    use jp_inspect::tui::inspection::Inspection;
+    let mut g = c.benchmark_group("growth: appends (a turn jp appended, read again)");
+    g.sample_size(10);
+    for turns in [5_000, 10_000] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = common::tests_common::copy_dir(
+            &common::turns(turns),
+            &tmp.path().join("17500000000-conversation"),
+        );
+        let before = load::load(&dir).unwrap();
+        let n = before.events.len();
+        live::append_turn(&dir, &Spec::default(), before.turn_count, false).unwrap();
+        g.bench_function(format!("reload @ {n} events"), |b| {
+            b.iter(|| reload::reload(&dir, &before).unwrap())
+        });
+        g.bench_function(format!("reload and inspect @ {n} events"), |b| {
+            b.iter(|| {
+                let (conv, _) = reload::reload(&dir, &before).unwrap();
+                Inspection::build(std::sync::Arc::new(conv), &[], Default::default())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, compactions, turns, config_files, appends);
 criterion_main!(benches);

@@ -18,6 +18,7 @@ pub mod resolve;
 pub mod safe_fs;
 pub mod save;
 pub mod split;
+mod stream_check;
 pub mod workspace;
 
 /// Files at least this big are loaded on every core: checked as UTF-8 in

@@ -123,7 +123,7 @@ fn extend(before: &Conversation) -> std::result::Result<(Conversation, usize), &
     let turn_count = turns::assign(&mut events);
     let mut warnings = Vec::new();
     let place_of = |o: usize| -> Place { source.place_of(o) };
-    load::check_stream(&events_path, &place_of, &events, &mut warnings);
+    super::stream_check::check_stream(&events_path, &place_of, &events, &mut warnings);
     if !warnings.is_empty() {
         return Err("a new event has something to say");
     }
