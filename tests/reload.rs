@@ -254,3 +254,25 @@ fn jps_older_format_and_an_empty_stream_are_read_whole() {
     assert_eq!(how, Reloaded::Whole("the file held no events"));
     same(&after, &load::load(&dir).unwrap());
 }
+
+/// Another process (`jp-inspect compact`, a real process under jp's lock)
+/// appends a compaction: read as an append, and what it changes is the
+/// same as a whole read sees (the compaction valid, the turns the same).
+#[test]
+fn a_compaction_another_process_wrote_is_read_as_an_append() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = written_by_jp(tmp.path());
+    let before = load::load(&dir).unwrap();
+    let out = common::run_in(
+        tmp.path(),
+        &["compact", dir.to_str().unwrap(), "t:12..20", "--force"],
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let (after, how) = reload(&dir, &before).unwrap();
+    assert_eq!(how, Reloaded::Appended(1));
+    assert_eq!(
+        after.valid_compactions().len(),
+        before.valid_compactions().len() + 1
+    );
+    same(&after, &load::load(&dir).unwrap());
+}

@@ -150,13 +150,17 @@ pub fn layout(conv: &Conversation, p: &Projection) -> Layout {
     let mut offsets = Vec::with_capacity(blocks + 1);
     let mut aligned = Vec::with_capacity(blocks);
     let mut row = 0;
+    // Both streams are in turn order: one pass over each, each block
+    // starting where the one before it ended.
+    let (mut re, mut pe) = (0, 0);
     for b in 0..blocks {
-        let rs = conv.events.partition_point(|e| e.turn < b);
-        let re = conv.events.partition_point(|e| e.turn <= b);
-        let ps = p.events.partition_point(|e| p.turn_of(&conv.events, e) < b);
-        let pe = p
-            .events
-            .partition_point(|e| p.turn_of(&conv.events, e) <= b);
+        let (rs, ps) = (re, pe);
+        while re < conv.events.len() && conv.events[re].turn <= b {
+            re += 1;
+        }
+        while pe < p.events.len() && p.turn_of(&conv.events, &p.events[pe]) <= b {
+            pe += 1;
+        }
         raw_start.push(rs);
         proj_start.push(ps);
         offsets.push(row);

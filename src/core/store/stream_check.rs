@@ -3,7 +3,9 @@
 
 use crate::core::error::{Place, Warning};
 use crate::core::model::event::{Event, Kind};
-use std::collections::{HashMap, HashSet};
+// Seeded per process (a crafted stream can't make it slow), and faster
+// than std's SipHash on short call ids.
+use foldhash::{HashMap, HashMapExt as _, HashSet, HashSetExt as _};
 use std::path::Path;
 
 /// Warnings about the stream as a whole: invalid compactions, tool calls
