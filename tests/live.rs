@@ -96,7 +96,16 @@ fn a_growing_turn_of_a_hundred_megabytes_is_followed_the_same() {
 #[test]
 fn watch_waits_for_the_release_and_then_reads_only_what_was_added() {
     let tmp = tempfile::tempdir().unwrap();
-    watch_beside_two_queries(tmp.path(), &common::demo_copy(tmp.path()));
+    let dir = common::demo_copy(tmp.path());
+    // Another conversation of the workspace, which jp doesn't touch.
+    common::copy_dir(&dir, &dir.with_file_name("17944860999-another"));
+    let reads = watch_beside_two_queries(tmp.path(), &dir);
+    for r in reads {
+        assert_eq!(
+            r["conversation"], "jp-c17944860430",
+            "only the one jp wrote is read"
+        );
+    }
 }
 
 /// The same beside a conversation of 100 MB.
@@ -111,8 +120,8 @@ fn watch_beside_a_hundred_megabytes_waits_and_reads_only_what_was_added() {
 }
 
 /// A real `watch` in the workspace `root`, two queries written block by
-/// block on the conversation in `dir`.
-fn watch_beside_two_queries(root: &std::path::Path, dir: &std::path::Path) {
+/// block on the conversation in `dir`; every read it said.
+fn watch_beside_two_queries(root: &std::path::Path, dir: &std::path::Path) -> Vec<Value> {
     let mut watch = common::binary()
         .args([
             "watch",
@@ -143,7 +152,7 @@ fn watch_beside_two_queries(root: &std::path::Path, dir: &std::path::Path) {
     let first = lines.recv_timeout(patience).unwrap();
     assert_eq!(first["event"], "watching");
     let spec = Spec::default();
-    let mut reads = Vec::new();
+    let (mut first_reads, mut reads) = (Vec::new(), Vec::new());
     for turn in 0..2 {
         let n = jp_inspect::core::store::load::load(dir).unwrap().turn_count;
         let blocks = live::turn_blocks(&spec, n);
@@ -190,13 +199,15 @@ fn watch_beside_two_queries(root: &std::path::Path, dir: &std::path::Path) {
         let skipped = after.iter().filter(|v| v["event"] == "skipped").count();
         assert_eq!(planned_on.len() + skipped, 1, "turn {turn}: {after:#?}");
         let read = after.iter().find(|v| v["event"] == "read").unwrap();
-        reads.push(read.clone());
+        first_reads.push(read.clone());
+        reads.extend(after.iter().filter(|v| v["event"] == "read").cloned());
     }
     unsafe { libc::kill(watch.id() as i32, libc::SIGTERM) };
     assert!(watch.wait().unwrap().success());
-    assert_eq!(reads[0]["appended"], Value::Null, "{reads:#?}");
+    assert_eq!(first_reads[0]["appended"], Value::Null, "{first_reads:#?}");
     // The second query's events parsed alone: the conversation was held
     // since watch read its own write after the first.
     let blocks = live::turn_blocks(&spec, 0).concat().len();
-    assert_eq!(reads[1]["appended"], blocks, "{reads:#?}");
+    assert_eq!(first_reads[1]["appended"], blocks, "{first_reads:#?}");
+    reads
 }
