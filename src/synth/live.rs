@@ -13,6 +13,10 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// Seconds past the generated conversations' start: a year and two hours
+/// on (the screen shows a turn's time of day).
+const LATER: u64 = 365 * 24 * 3600 + 2 * 3600;
+
 /// One jp process's query on one conversation: holds jp's lock from
 /// [`Query::start`] until it is dropped, as jp holds it for a query.
 pub struct Query {
@@ -90,7 +94,9 @@ impl Drop for Query {
 /// for a turn.
 pub fn turn_blocks(spec: &Spec, turn: usize) -> Vec<Vec<Value>> {
     let mut rng = Rng((spec.seed ^ (turn as u64).wrapping_mul(0x9e37_79b9)).max(1));
-    let mut clock = 60 * (turn as u64 + 1);
+    // Later than any conversation it is appended to (the demo's and the
+    // generated ones end in 2026), so its turns never seem to go back.
+    let mut clock = LATER + 60 * (turn as u64 + 1);
     let mut tick = |s: u64| {
         clock += s;
         ts(clock)
