@@ -211,3 +211,32 @@ fn watch_beside_two_queries(root: &std::path::Path, dir: &std::path::Path) -> Ve
     assert_eq!(first_reads[1]["appended"], blocks, "{first_reads:#?}");
     reads
 }
+
+/// A reload says what arrived, and when it had to read the file whole,
+/// why: jp's history rewritten is not an append.
+#[test]
+fn a_reload_says_when_and_why_it_read_the_file_whole() {
+    let mut h = Harness::new(160, 30, false);
+    h.char('f');
+    let dir = h.dir().to_path_buf();
+    let mut events: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    events.insert(
+        5,
+        serde_json::json!({"timestamp": "2026-11-12 12:25:00.0", "type": "chat_request", "content": "inserted"}),
+    );
+    common::jp_writes(&dir, &events);
+    h.act(Msg::FilesChanged);
+    let screen = h.text();
+    assert!(
+        screen.contains("reloaded whole (the file was rewritten): "),
+        "{screen}"
+    );
+    common::jp_appends_a_turn(&dir, "one more thing");
+    h.act(Msg::FilesChanged);
+    let screen = h.text();
+    assert!(
+        screen.contains("reloaded: 2 events added (1 new turn)"),
+        "{screen}"
+    );
+}

@@ -1120,7 +1120,9 @@ fn an_undo_that_no_longer_applies_says_why_and_leaves_the_key_bar() {
     h.char('r');
     let (text, _) = h.state.status.message.clone().unwrap();
     assert!(
-        text.starts_with("reloaded: 1 earlier event changed or removed"),
+        text.starts_with(
+            "reloaded whole (the file is shorter than before): 1 earlier event changed or removed"
+        ),
         "{text}"
     );
     assert!(!footer(&h).contains("undo"), "{}", footer(&h));

@@ -252,6 +252,8 @@ pub struct Loaded {
     pub config: Option<Result<AutoConfig, Error>>,
     /// What changed since the conversation the load was asked with.
     pub changes: Option<crate::core::ops::changes::Changes>,
+    /// How a reload read the file: what jp appended only, or whole and why.
+    pub read: Option<crate::core::store::reload::Reloaded>,
 }
 
 /// A planned preview, with the screen's view of it.

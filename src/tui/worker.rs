@@ -34,14 +34,17 @@ pub fn execute(job: Job) -> JobResult {
             let dir = ops::boundary::relocated(dir);
             // Read again after jp wrote: only what it appended is parsed.
             let read = match &since {
-                Some(old) => crate::core::store::reload::reload(&dir, old).map(|(c, _)| c),
-                None => load::load(&dir),
+                Some(old) => {
+                    crate::core::store::reload::reload(&dir, old).map(|(c, r)| (c, Some(r)))
+                }
+                None => load::load(&dir).map(|c| (c, None)),
             };
-            JobResult::Loaded(read.map(|c| {
+            JobResult::Loaded(read.map(|(c, read)| {
                 let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
                 let changes = since.map(|old| ops::changes::between(&old, &c));
                 Box::new(Loaded {
                     changes,
+                    read,
                     dir: dir.clone(),
                     inspection: Box::new(Inspection::build(Arc::new(c), &preview, view)),
                     config,

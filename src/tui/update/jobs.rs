@@ -230,8 +230,8 @@ fn on_loaded(state: &mut State, loaded: crate::tui::job::Loaded, fx: &mut Vec<Ef
         .is_some_and(|m| loaded.inspection.conv.events.len() != m.conv.events.len());
     state.set_inspection(*loaded.inspection);
     state.changed_on_disk = None;
-    if let Some(changes) = loaded.changes.filter(|c| !c.is_empty()) {
-        state.set_status(format!("reloaded: {changes}"), Level::Info);
+    if let Some(said) = reload_said(loaded.changes.as_ref(), loaded.read) {
+        state.set_status(said, Level::Info);
     }
     // New events under an open preview: plan it again against them,
     // so a relative rule (`s:..-3`) moves with the stream.
@@ -448,5 +448,21 @@ fn on_hint_written(
             );
         }
         Err(e) => state.set_status(format!("not written: {e}"), Level::Error),
+    }
+}
+
+/// What a reload says: what changed, and when the file had to be read
+/// whole, why (an append is the usual case and goes without saying).
+fn reload_said(
+    changes: Option<&crate::core::ops::changes::Changes>,
+    read: Option<crate::core::store::reload::Reloaded>,
+) -> Option<String> {
+    use crate::core::store::reload::Reloaded;
+    let changes = changes.filter(|c| !c.is_empty());
+    match (read, changes) {
+        (Some(Reloaded::Whole(why)), Some(c)) => Some(format!("reloaded whole ({why}): {c}")),
+        (Some(Reloaded::Whole(why)), None) => Some(format!("reloaded whole: {why}")),
+        (_, Some(c)) => Some(format!("reloaded: {c}")),
+        (_, None) => None,
     }
 }
