@@ -326,10 +326,13 @@ fn the_light_theme_draws_its_colours_and_no_color_still_wins() {
 
 /// A tmux session running the inspector on the demo, for what only a real
 /// terminal emulator does (pane resizes). `None` (said) without tmux.
+/// Its one test reads CPU ticks from /proc, so Linux only.
+#[cfg(target_os = "linux")]
 struct Tmux {
     name: String,
 }
 
+#[cfg(target_os = "linux")]
 impl Tmux {
     fn start(cols: u16, rows: u16) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
@@ -425,6 +428,7 @@ impl Tmux {
     }
 }
 
+#[cfg(target_os = "linux")]
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = Command::new("tmux")
