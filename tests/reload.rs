@@ -276,3 +276,17 @@ fn a_compaction_another_process_wrote_is_read_as_an_append() {
     );
     same(&after, &load::load(&dir).unwrap());
 }
+
+/// A file beside `events.json` that can't be read (a folder where
+/// `metadata.json` was) is the whole read's error, as it would be at open.
+#[test]
+fn an_unreadable_file_beside_it_is_the_whole_reads_error() {
+    read_whole_after(
+        |dir| {
+            std::fs::remove_file(dir.join("metadata.json")).unwrap();
+            std::fs::create_dir(dir.join("metadata.json")).unwrap();
+            common::jp_appends_a_turn(dir, "after");
+        },
+        "a file beside it is unreadable",
+    );
+}
