@@ -67,6 +67,22 @@ impl Text {
         &p[span.start - start..span.end - start]
     }
 
+    /// Whether this text was made from `before` by [`Text::with_rest`]
+    /// (at some remove) past `upto`: it holds the very pieces `before`
+    /// holds up to there, so what lies there is the same without a compare.
+    pub fn extends(&self, before: &Text, upto: usize) -> bool {
+        before
+            .pieces
+            .iter()
+            .take_while(|(start, _)| *start < upto)
+            .zip(&self.pieces)
+            .all(|((a, p), (b, q))| a == b && Arc::ptr_eq(p, q))
+            && before
+                .pieces
+                .first()
+                .is_some_and(|(start, _)| *start < upto)
+    }
+
     /// The text as consecutive parts.
     pub fn parts(&self) -> impl Iterator<Item = &str> {
         (0..self.pieces.len()).map(|k| self.part(k))
@@ -150,6 +166,9 @@ mod tests {
         assert_eq!(next, Text::whole(file.to_string()));
         // Shared pieces are equal without a compare.
         assert_eq!(next, next.clone());
+        assert!(next.extends(&first, 12));
+        assert!(next.with_rest(20, "x".into()).extends(&first, 12));
+        assert!(!Text::whole(file.to_string()).extends(&first, 12));
         assert_ne!(next, first);
         assert_eq!(next.slice(Span { start: 4, end: 12 }), "{\"a\": 1}");
         assert_eq!(next.slice(Span { start: 16, end: 25 }), "{\"b\": 22}");

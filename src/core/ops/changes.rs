@@ -29,16 +29,14 @@ impl Changes {
 /// The changes from `old` to `new`, event by event: the same stored text,
 /// or (written in another form) the same decoded event.
 pub fn between(old: &Conversation, new: &Conversation) -> Changes {
-    let same = old
-        .events
-        .iter()
-        .zip(&new.events)
-        .enumerate()
-        .take_while(|(k, (a, b))| {
-            a.kind.label() == b.kind.label()
-                && (same_text(old.raw(*k), new.raw(*k)) || old.plain(*k) == new.plain(*k))
-        })
-        .count();
+    let held = old.events.last().map_or(0, |e| e.span.end);
+    // A reload that found what jp appended holds the old text itself, so
+    // the old events are all there as they were: nothing to compare.
+    let same = if new.events.len() >= old.events.len() && new.source.extends(&old.source, held) {
+        old.events.len()
+    } else {
+        same_start(old, new)
+    };
     let compactions = |c: &Conversation, from: usize| {
         c.events[from..]
             .iter()
@@ -55,6 +53,20 @@ pub fn between(old: &Conversation, new: &Conversation) -> Changes {
         compactions_removed: compactions(old, same),
         rewritten: added == 0 && removed == 0 && old.source != new.source,
     }
+}
+
+/// How many events from the start both reads hold: the same stored text,
+/// or (written in another form) the same decoded event.
+fn same_start(old: &Conversation, new: &Conversation) -> usize {
+    old.events
+        .iter()
+        .zip(&new.events)
+        .enumerate()
+        .take_while(|(k, (a, b))| {
+            a.kind.label() == b.kind.label()
+                && (same_text(old.raw(*k), new.raw(*k)) || old.plain(*k) == new.plain(*k))
+        })
+        .count()
 }
 
 /// Whether two raw texts are equal; a reload shares the text it had, so
