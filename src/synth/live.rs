@@ -41,6 +41,8 @@ impl Query {
             .write(true)
             .open(&path)?;
         file.lock()?;
+        // Whoever held it last may have left words in it: jp's are whole.
+        file.set_len(0)?;
         let mut diag = &file;
         diag.write_all(json!({"pid": std::process::id()}).to_string().as_bytes())?;
         let text = fs::read_to_string(dir.join("events.json"))?;
