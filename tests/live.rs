@@ -240,3 +240,16 @@ fn a_reload_says_when_and_why_it_read_the_file_whole() {
         "{screen}"
     );
 }
+
+/// The help's legend names the mark a waiting call carries.
+#[test]
+fn the_help_names_the_waiting_mark() {
+    let mut h = Harness::new(120, 60, false);
+    h.char('?');
+    h.key(crossterm::event::KeyCode::End);
+    let screen = h.text();
+    assert!(
+        screen.contains("… a tool call jp is running: its result is not written yet"),
+        "{screen}"
+    );
+}

@@ -203,6 +203,7 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
     for l in [
         "  thick: the compaction decided that event; thin: it covers the turn",
         "  ✂ stripped   ✗ omitted   ∑ summarised   ◆ compaction event (an overlay)",
+        "  … a tool call jp is running: its result is not written yet",
     ] {
         lines.extend(hanging(l, inner_width).map(Line::raw));
     }
