@@ -5,6 +5,9 @@
 use crate::core::cost::Prices;
 use std::path::PathBuf;
 
+/// The most of the user's file read: a few keys and prices.
+const LIMIT: u64 = 1 << 20;
+
 /// The variable naming another file than the default.
 pub const ENV: &str = "JP_INSPECT_CONFIG";
 
@@ -28,7 +31,7 @@ pub fn read() -> anyhow::Result<Option<(PathBuf, String)>> {
         return Ok(None);
     };
     let named = std::env::var_os(ENV).is_some_and(|v| !v.is_empty());
-    match std::fs::read_to_string(&path) {
+    match crate::core::store::bounded::read_text(&path, LIMIT, true) {
         Ok(text) => Ok(Some((path, text))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named => Ok(None),
         Err(e) => Err(anyhow::anyhow!("{}: {e}", path.display())),

@@ -42,6 +42,9 @@ pub fn is_child() -> bool {
     std::env::var_os(INIT_FD_VAR).is_some()
 }
 
+/// The most of the bridge's configuration read.
+const INIT_LIMIT: u64 = 256 << 20;
+
 /// Reads what the bridge handed over, once, at start-up; `None` when not
 /// run under jp (or when what came is not readable, which is said).
 pub fn adopt() -> Option<&'static Init> {
@@ -59,7 +62,21 @@ pub fn adopt() -> Option<&'static Init> {
         // Ended with the bridge where the kernel doesn't see to it.
         crate::platform::watch_parent();
         let mut text = String::new();
-        if let Err(e) = file.read_to_string(&mut text) {
+        // A bridge's configuration is megabytes at most; past the limit it
+        // is no bridge's.
+        let read = (&mut file)
+            .take(INIT_LIMIT + 1)
+            .read_to_string(&mut text)
+            .and_then(|n| {
+                if n as u64 > INIT_LIMIT {
+                    Err(std::io::Error::other(format!(
+                        "more than {INIT_LIMIT} bytes, so not read"
+                    )))
+                } else {
+                    Ok(())
+                }
+            });
+        if let Err(e) = read {
             crate::cli::output::say_err(&format!(
                 "warning: jp's configuration could not be read from jp inspect's bridge: {e}"
             ));

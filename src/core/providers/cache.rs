@@ -158,11 +158,15 @@ impl Ratios {
     }
 }
 
+/// The most of a cache file read: the models of every provider are a few
+/// hundred kilobytes.
+const LIMIT: u64 = 16 << 20;
+
 /// A file of the data directory, or its default when missing or unreadable
 /// (no cache: the table and D50's estimate stand in).
 fn read_json<T: serde::de::DeserializeOwned + Default>(name: &str) -> T {
     dir()
-        .and_then(|d| std::fs::read(d.join(name)).ok())
+        .and_then(|d| crate::core::store::bounded::read_regular(&d.join(name), LIMIT, true).ok())
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default()
 }

@@ -115,34 +115,17 @@ pub fn parse_file(path: &Path) -> Result<Value, Error> {
 /// The text of a config file, refused when it is not a regular file or is
 /// larger than [`MAX_CONFIG_BYTES`].
 fn read_bounded(path: &Path) -> Result<String, Error> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| error(path, format!("cannot read: {e}")))?;
-    if !meta.is_file() {
-        return Err(error(path, "not a regular file; a config must be one"));
-    }
-    if meta.len() > MAX_CONFIG_BYTES {
-        return Err(error(
+    match super::bounded::read_text(path, MAX_CONFIG_BYTES, true) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            Err(error(path, format!("{e}; a config must be a regular file")))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Err(error(
             path,
-            format!(
-                "{} bytes: larger than a config file can be ({} bytes at most); not read",
-                meta.len(),
-                MAX_CONFIG_BYTES
-            ),
-        ));
+            format!("{e}; a config is text of at most {MAX_CONFIG_BYTES} bytes"),
+        )),
+        Err(e) => Err(error(path, format!("cannot read: {e}"))),
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| error(path, format!("cannot read: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        error(
-            path,
-            format!(
-                "not UTF-8 text (byte {}); a config must be",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
 }
 
 /// The byte offset where `text` first opens more than `limit` brackets at

@@ -68,7 +68,8 @@ pub fn add(path: &Path, tool: &str, hint: &str) -> Result<String> {
         ));
     }
     let text = match &meta {
-        Some(_) => std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?,
+        Some(_) => super::bounded::read_text(path, super::config_file::MAX_CONFIG_BYTES, false)
+            .map_err(|e| Error::io(path, e))?,
         None => String::new(),
     };
     let doc: toml::Table = toml::from_str(&text)

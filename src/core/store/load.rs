@@ -67,9 +67,9 @@ pub fn remember(conv: &mut Conversation) -> Vec<super::provenance::Record> {
 /// back with huge pages: a 100 MB conversation otherwise spends a third of
 /// `show`'s time faulting in and zeroing 4 KiB pages.
 fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::{Read, Seek};
+    use std::io::Seek;
     const HUGE: usize = 2 << 20;
-    let mut file = super::safe_fs::open_regular(path, true)?;
+    let mut file = super::bounded::open_regular(path, true)?;
     let len = file.metadata().map_or(0, |m| m.len());
     if len > super::safe_fs::EVENTS_LIMIT {
         return Err(std::io::Error::new(
@@ -80,11 +80,12 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
             ),
         ));
     }
+    let limit = super::safe_fs::EVENTS_LIMIT;
     let len = len as usize;
     if len < 4 * HUGE {
         let mut v = Vec::with_capacity(len);
         populate(&mut v);
-        file.read_to_end(&mut v)?;
+        super::bounded::read_limited(file, limit, &mut v)?;
         return Ok(v);
     }
     // Zeroed by the allocator's fresh mapping: no page is touched yet.
@@ -92,9 +93,11 @@ fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
     #[cfg(target_os = "linux")]
     advise(&mut v, HUGE, libc::MADV_HUGEPAGE);
     read_halves(&file, &mut v, len)?;
-    // Anything written past the length seen, as `read_to_end` would.
+    // Anything written past the length seen, as `read_to_end` would, to
+    // the limit.
     file.seek(std::io::SeekFrom::Start(v.len() as u64))?;
-    file.read_to_end(&mut v)?;
+    let past = limit.saturating_sub(v.len() as u64);
+    super::bounded::read_limited(file, past, &mut v)?;
     Ok(v)
 }
 
@@ -196,7 +199,7 @@ pub(super) type SideFiles = (Option<Vec<u8>>, Option<Vec<u8>>);
 pub(super) fn read_side_files(dir: &Path) -> Result<SideFiles> {
     let optional = |name: &str, limit: u64| -> Result<Option<Vec<u8>>> {
         let path = dir.join(name);
-        match super::safe_fs::read_regular(&path, limit, true) {
+        match super::bounded::read_regular(&path, limit, true) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
             Err(e) => Err(Error::io(&path, e)),

@@ -2,6 +2,7 @@
 //! atomically under jp's lock, JP's base64 rule, workspaces and resolving
 //! what a person types to a conversation directory.
 
+pub mod bounded;
 pub mod config_file;
 pub mod copies;
 pub mod edit;

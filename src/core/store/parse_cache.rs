@@ -168,6 +168,10 @@ fn now_ns() -> i128 {
         .map_or(0, |d| d.as_nanos() as i128)
 }
 
+/// The most of the cache file read: an entry is a few hundred bytes, and
+/// a larger file is a fresh cache.
+const STORED_LIMIT: u64 = 64 << 20;
+
 impl ParseCache {
     /// The cache of the user's cache directory (see the module).
     pub fn open() -> ParseCache {
@@ -178,7 +182,7 @@ impl ParseCache {
     pub fn at(file: Option<PathBuf>) -> ParseCache {
         let stored: Stored = file
             .as_ref()
-            .and_then(|f| std::fs::read(f).ok())
+            .and_then(|f| super::bounded::read_regular(f, STORED_LIMIT, true).ok())
             .and_then(|b| serde_json::from_slice(&b).ok())
             .filter(|s: &Stored| s.format == FORMAT)
             .unwrap_or_default();

@@ -159,7 +159,7 @@ fn read_past(
     held: usize,
 ) -> std::result::Result<String, &'static str> {
     let unreadable = "the file is unreadable";
-    let mut file = super::safe_fs::open_regular(path, true).map_err(|_| unreadable)?;
+    let mut file = super::bounded::open_regular(path, true).map_err(|_| unreadable)?;
     let len = file.metadata().map_err(|_| unreadable)?.len();
     if len > super::safe_fs::EVENTS_LIMIT {
         return Err("the file is larger than a conversation can be");
@@ -180,6 +180,8 @@ fn read_past(
     }
     drop(slice);
     let mut rest = Vec::with_capacity(len as usize - held);
-    file.read_to_end(&mut rest).map_err(|_| unreadable)?;
+    let limit = super::safe_fs::EVENTS_LIMIT - held as u64;
+    super::bounded::read_limited(file, limit, &mut rest)
+        .map_err(|_| "the file is larger than a conversation can be, or unreadable")?;
     String::from_utf8(rest).map_err(|_| "the file is not text")
 }

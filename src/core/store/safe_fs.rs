@@ -164,56 +164,13 @@ pub const BASE_CONFIG_LIMIT: u64 = 64 << 20;
 /// megabytes; a bound keeps a planted sparse file from taking the memory.
 pub const EVENTS_LIMIT: u64 = 8 << 30;
 
-/// Opens `path` to read it, following a link only when `follow`, never
-/// waiting (a FIFO opened for reading blocks until a writer comes) and
-/// refusing what is not a regular file (a device such as `/dev/zero`
-/// reads forever).
-pub fn open_regular(path: &Path, follow: bool) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let flags = libc::O_NONBLOCK | if follow { 0 } else { libc::O_NOFOLLOW };
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags)
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file (a device, a FIFO or a socket), so not read",
-        ));
-    }
-    Ok(file)
-}
-
-/// A regular file's bytes, at most `limit` of them: a larger file is an
-/// error that says its size and the bound.
-pub fn read_regular(path: &Path, limit: u64, follow: bool) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let file = open_regular(path, follow)?;
-    let too_big = |len: u64| {
-        std::io::Error::new(
-            ErrorKind::InvalidData,
-            format!("{len} bytes, more than such a file can be ({limit} at most), so not read"),
-        )
-    };
-    let len = file.metadata()?.len();
-    if len > limit {
-        return Err(too_big(len));
-    }
-    let mut bytes = Vec::with_capacity(len as usize);
-    file.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(too_big(bytes.len() as u64));
-    }
-    Ok(bytes)
-}
-
 /// The most of a record of jp-inspect's read.
 const RECORD_LIMIT: u64 = 16 << 20;
 
 /// Reads `path` unless it is a symbolic link (refused, naming it) or not a
 /// regular file; `None` when it does not exist.
 pub fn read_no_follow(path: &Path) -> Result<Option<Vec<u8>>> {
-    match read_regular(path, RECORD_LIMIT, false) {
+    match super::bounded::read_regular(path, RECORD_LIMIT, false) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(refused(

@@ -259,7 +259,7 @@ fn mirror(twin: &Path, events: &[u8], base_config: Option<&[u8]>, guard: Guard) 
     replace(&twin_events, events, guard)?;
     if let Some(base) = base_config {
         let twin_base = twin.join(crate::core::model::conversation::BASE_CONFIG_FILE);
-        let same = safe_fs::read_regular(&twin_base, safe_fs::BASE_CONFIG_LIMIT, true)
+        let same = super::bounded::read_regular(&twin_base, safe_fs::BASE_CONFIG_LIMIT, true)
             .is_ok_and(|b| b == base);
         if !same {
             replace(&twin_base, base, guard)?;

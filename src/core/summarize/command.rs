@@ -89,16 +89,8 @@ impl Summarizer for CommandSummarizer {
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let out_reader = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = stdout.read_to_end(&mut buf);
-            buf
-        });
-        let err_reader = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = stderr.read_to_end(&mut buf);
-            buf
-        });
+        let out_reader = std::thread::spawn(move || kept_of(&mut stdout, OUTPUT_LIMIT));
+        let err_reader = std::thread::spawn(move || kept_of(&mut stderr, OUTPUT_LIMIT));
         let status = match child.wait_timeout(self.timeout) {
             Ok(Some(status)) => status,
             Ok(None) => {
@@ -112,8 +104,8 @@ impl Summarizer for CommandSummarizer {
             Err(e) => return Err(self.err(format!("waiting failed: {e}"))),
         };
         let _ = writer.join();
-        let out = out_reader.join().unwrap_or_default();
-        let err = err_reader.join().unwrap_or_default();
+        let (out, more) = out_reader.join().unwrap_or_default();
+        let (err, _) = err_reader.join().unwrap_or_default();
         if !status.success() {
             let why = match status.code() {
                 Some(code) => format!("exited with status {code}"),
@@ -126,6 +118,11 @@ impl Summarizer for CommandSummarizer {
                 format!("{why}: {stderr}")
             }));
         }
+        if more {
+            return Err(self.err(format!(
+                "wrote more than {OUTPUT_LIMIT} bytes, more than a summary can be"
+            )));
+        }
         let text = String::from_utf8_lossy(&out).trim().to_string();
         if text.is_empty() {
             return Err(self.err("printed nothing; a summary cannot be empty"));
@@ -135,4 +132,29 @@ impl Summarizer for CommandSummarizer {
             input_chars: crate::core::model::event::count_chars(&prompt(request)),
         })
     }
+}
+
+/// The most of a summarizer's output kept: a summary is a few kilobytes.
+const OUTPUT_LIMIT: usize = 4 << 20;
+
+/// The first `limit` bytes `from` writes, and whether it wrote more: the
+/// rest is read and dropped, so a program that writes without end neither
+/// fills the memory nor blocks on a full pipe until its timeout.
+fn kept_of(from: &mut impl Read, limit: usize) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut more = false;
+    let mut chunk = [0u8; 64 * 1024];
+    loop {
+        match from.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = limit.saturating_sub(kept.len());
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+                more |= n > room;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    (kept, more)
 }
