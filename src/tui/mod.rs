@@ -230,6 +230,29 @@ fn steer_replay(w: &replay::Writer, fx: Effect) {
     }
 }
 
+/// Waits a frame for input, taking what came into `actions` (or, when
+/// nothing came, the work put off while keys came); `false` once the
+/// terminal hung up.
+fn wait_for_input(state: &State, actions: &mut Vec<Msg>) -> anyhow::Result<bool> {
+    match terminal::wait_input(Duration::from_millis(40)) {
+        terminal::Input::HungUp => return Ok(false),
+        terminal::Input::Ready => {
+            // Everything crossterm has buffered, without waiting. Input
+            // it won't hand over (see the resize above) must not make the
+            // loop spin: wait out the tick instead.
+            if read_buffered(actions)? == 0 {
+                std::thread::sleep(Duration::from_millis(40));
+            }
+        }
+        terminal::Input::Timeout => {
+            if state.wants_idle() {
+                actions.push(Msg::Idle);
+            }
+        }
+    }
+    Ok(true)
+}
+
 fn event_loop(
     term: &mut terminal::Terminal,
     opts: Options,
@@ -333,17 +356,8 @@ fn event_loop(
             // unread until the next key came.
             read_buffered(&mut actions)?;
         }
-        match terminal::wait_input(Duration::from_millis(40)) {
-            terminal::Input::HungUp => return Ok(()),
-            terminal::Input::Ready => {
-                // Everything crossterm has buffered, without waiting. Input
-                // it won't hand over (see above) must not make this loop
-                // spin: wait out the tick instead.
-                if read_buffered(&mut actions)? == 0 {
-                    std::thread::sleep(Duration::from_millis(40));
-                }
-            }
-            terminal::Input::Timeout => {}
+        if !wait_for_input(&state, &mut actions)? {
+            return Ok(());
         }
         if let Some(e) = writer.and_then(replay::Writer::take_error) {
             state.set_status(format!("the replay stopped: {e}"), state::Level::Error);

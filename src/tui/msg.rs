@@ -14,6 +14,9 @@ pub enum Msg {
     Resize(u16, u16),
     /// Time passing (spinner, debounced reloads).
     Tick,
+    /// No key came for a frame: the work put off while keys came is done
+    /// now (the summary editor's checklist).
+    Idle,
     /// SIGTERM, SIGHUP or SIGINT: leave cleanly.
     Terminate,
     /// The conversation's files changed on disk (follow mode).

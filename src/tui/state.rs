@@ -466,6 +466,12 @@ impl State {
         }
     }
 
+    /// Whether work waits for the keys to stop (the summary editor's
+    /// checklist, put off while typing).
+    pub fn wants_idle(&self) -> bool {
+        matches!(&self.panel, Some(Panel::Summary(e)) if e.is_stale())
+    }
+
     /// Whether an informational message has been shown long enough: the
     /// runtime ticks once to clear it, even with nothing else going on.
     pub fn status_expired(&self, now: Instant) -> bool {

@@ -17,6 +17,13 @@ pub struct SummaryEditor {
     pub checks: Vec<Option<Where>>,
     /// What the model is still sent of the range besides the summary.
     sent: Sent,
+    /// Whether an event still sent names each fact: judged once, as no
+    /// edit of the summary changes it.
+    by_events: Vec<bool>,
+    /// The text changed since `checks` were judged: they are judged again
+    /// when the keys stop coming ([`SummaryEditor::recheck_if_stale`]), so
+    /// a key is drawn at once whatever the summary's length.
+    stale: bool,
 }
 
 impl SummaryEditor {
@@ -25,12 +32,19 @@ impl SummaryEditor {
     pub fn new(text: &str, range: TurnRange, facts: Vec<Fact>, sent: Sent) -> SummaryEditor {
         let mut area = TextArea::new(text.lines().map(str::to_owned).collect());
         area.set_cursor_line_style(ratatui::style::Style::default());
+        let siblings = Siblings::of(&facts);
+        let by_events = facts
+            .iter()
+            .map(|f| sent.names_by_events(f, &siblings))
+            .collect();
         let mut e = SummaryEditor {
             area,
             range,
             checks: Vec::new(),
             facts,
             sent,
+            by_events,
+            stale: false,
         };
         e.recheck();
         e
@@ -40,15 +54,44 @@ impl SummaryEditor {
         self.area.lines().join("\n")
     }
 
-    /// Judges every fact against the text as it stands.
+    /// Takes a key into the text; the checks wait until the keys stop.
+    pub fn input(&mut self, key: crossterm::event::KeyEvent) {
+        if self.area.input(key) {
+            self.stale = true;
+        }
+    }
+
+    /// Whether the text changed since the checks were judged.
+    pub fn is_stale(&self) -> bool {
+        self.stale
+    }
+
+    /// Judges the checks again if the text changed since they were.
+    pub fn recheck_if_stale(&mut self) {
+        if self.stale {
+            self.recheck();
+        }
+    }
+
+    /// Judges every fact against the text as it stands: only the summary
+    /// is read again, once for all the facts no event names.
     pub fn recheck(&mut self) {
         let sent = self.sent.with_summary(&self.text());
         let siblings = Siblings::of(&self.facts);
         self.checks = self
             .facts
             .iter()
-            .map(|f| sent.names(f, &siblings))
+            .zip(&self.by_events)
+            .map(|(f, &kept)| {
+                if kept {
+                    Some(Where::KeptEvent)
+                } else {
+                    sent.names_by_summary(f, &siblings)
+                        .then_some(Where::Summary)
+                }
+            })
             .collect();
+        self.stale = false;
     }
 
     /// Facts named, of all.

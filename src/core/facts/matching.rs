@@ -120,8 +120,9 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
 
 /// Whether one window of `text` holds at least `need` of `words` (each as
 /// `holds` finds it). Such a window holds one of the `len - need + 1`
-/// rarest words, so only the windows around those are looked at: a large
-/// text costs a few searches, not a walk per fact.
+/// rarest words, so only the windows around those are looked at, each
+/// once however often its anchor occurs in it: the cost is a few passes
+/// over the text, never one per occurrence.
 fn in_one_window(text: &str, words: &[String], need: usize, holds: fn(&str, &str) -> bool) -> bool {
     let mut by_rarity: Vec<(usize, &String)> = words
         .iter()
@@ -134,34 +135,54 @@ fn in_one_window(text: &str, words: &[String], need: usize, holds: fn(&str, &str
         .collect();
     by_rarity.sort();
     let anchors = words.len().saturating_sub(need) + 1;
+    let breaks = Breaks::of(text);
     by_rarity.iter().take(anchors).any(|(_, anchor)| {
+        let mut last = None;
         memchr::memmem::find_iter(text.as_bytes(), anchor.as_bytes()).any(|at| {
-            let w = window_at(text, at);
+            let (start, end) = breaks.window_at(at, text.len());
+            if last == Some(start) {
+                return false;
+            }
+            last = Some(start);
+            let w = &text[start..end];
             words.iter().filter(|word| holds(w, word)).count() >= need
         })
     })
 }
 
-/// The window around byte `at` of `text`: its line, cut at `;` and at
-/// a sentence's end (`. `).
-fn window_at(text: &str, at: usize) -> &str {
-    let before = &text[..at];
-    let start = [
-        before.rfind('\n').map(|p| p + 1),
-        before.rfind(';').map(|p| p + 1),
-        before.rfind(". ").map(|p| p + 2),
-    ]
-    .into_iter()
-    .flatten()
-    .max()
-    .unwrap_or(0);
-    let after = &text[at..];
-    let end = [after.find('\n'), after.find(';'), after.find(". ")]
-        .into_iter()
-        .flatten()
-        .min()
-        .map_or(text.len(), |p| at + p);
-    &text[start..end]
+/// Where a text's windows break: its line breaks, its `;` and its
+/// sentence ends (`. `), found in one pass.
+struct Breaks {
+    /// Each break's first byte and the byte after it, in text order.
+    at: Vec<(usize, usize)>,
+}
+
+impl Breaks {
+    fn of(text: &str) -> Breaks {
+        let bytes = text.as_bytes();
+        let mut at = Vec::new();
+        for i in memchr::memchr3_iter(b'\n', b';', b'.', bytes) {
+            match bytes[i] {
+                b'.' if bytes.get(i + 1) == Some(&b' ') => at.push((i, i + 2)),
+                b'.' => {}
+                _ => at.push((i, i + 1)),
+            }
+        }
+        Breaks { at }
+    }
+
+    /// The window around byte `at` of a text of `len` bytes: from the end
+    /// of the last break wholly before it to the first break at or after
+    /// it.
+    fn window_at(&self, at: usize, len: usize) -> (usize, usize) {
+        let before = self.at.partition_point(|&(_, end)| end <= at);
+        let start = before.checked_sub(1).map_or(0, |k| self.at[k].1);
+        let end = self.at[before..]
+            .iter()
+            .find(|&&(b, _)| b >= at)
+            .map_or(len, |&(b, _)| b);
+        (start, end)
+    }
 }
 
 /// `needle` in `hay` not as part of a longer word or path (so `a.rs` is not

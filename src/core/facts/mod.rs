@@ -285,23 +285,35 @@ impl Sent {
 
     /// Where `fact` is still named, if it is.
     pub fn names(&self, fact: &Fact, siblings: &matching::Siblings) -> Option<Where> {
+        if self.names_by_events(fact, siblings) {
+            return Some(Where::KeptEvent);
+        }
+        self.names_by_summary(fact, siblings)
+            .then_some(Where::Summary)
+    }
+
+    /// Whether an event the model is still sent names `fact`: the same
+    /// whatever a summary of the range says.
+    pub fn names_by_events(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
         let turn = fact.turn.saturating_sub(1);
         // Its own event, sent as it was, carries it whole.
-        if self.whole.contains(&fact.event)
+        self.whole.contains(&fact.event)
             || self
                 .turns
                 .get(&turn)
                 .is_some_and(|t| matching::names(fact, t, siblings))
-        {
-            return Some(Where::KeptEvent);
-        }
-        let by_summary = match &self.edited {
+    }
+
+    /// Whether a summary of its turn names `fact` (the one being written,
+    /// when there is one).
+    pub fn names_by_summary(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
+        let turn = fact.turn.saturating_sub(1);
+        match &self.edited {
             Some(text) => matching::names(fact, text, siblings),
             None => self.summaries.iter().any(|(r, text)| {
                 r.from <= turn && turn <= r.to && matching::names(fact, text, siblings)
             }),
-        };
-        by_summary.then_some(Where::Summary)
+        }
     }
 }
 

@@ -23,19 +23,37 @@ pub fn error_line(text: &str) -> Option<String> {
     Some(line.chars().take(160).collect())
 }
 
-/// The links of a text, trailing punctuation left off.
+/// The most of a link kept: longer ones are cut here (a link is a fact
+/// a reader repeats, not a payload).
+pub const URL_LIMIT: usize = 400;
+
+/// The links of a text, trailing punctuation left off. A link ends at
+/// whitespace, at a quote or bracket, where the next link begins, or at
+/// [`URL_LIMIT`] bytes: finding them is one pass over the text, and their
+/// total length is at most the text's.
 pub fn urls(text: &str) -> Vec<String> {
+    let mut starts: Vec<(usize, usize)> = ["https://", "http://"]
+        .iter()
+        .flat_map(|scheme| {
+            memchr::memmem::find_iter(text.as_bytes(), scheme.as_bytes())
+                .map(move |at| (at, scheme.len()))
+        })
+        .collect();
+    starts.sort_unstable();
     let mut out = Vec::new();
-    for scheme in ["https://", "http://"] {
-        for (at, _) in text.match_indices(scheme) {
-            let url: String = text[at..]
-                .chars()
-                .take_while(|c| !c.is_whitespace() && !matches!(c, '<' | '>' | '"' | '`' | ')'))
-                .collect();
-            let url = url.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']);
-            if url.len() > scheme.len() + 3 {
-                out.push(url.to_string());
-            }
+    for (k, &(at, scheme)) in starts.iter().enumerate() {
+        let next = starts.get(k + 1).map_or(text.len(), |&(n, _)| n);
+        let mut stop = next.min(at.saturating_add(URL_LIMIT));
+        while !text.is_char_boundary(stop) {
+            stop -= 1;
+        }
+        let rest = &text[at..stop];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '`' | ')'))
+            .unwrap_or(rest.len());
+        let url = rest[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '\\']);
+        if url.len() > scheme + 3 {
+            out.push(url.to_string());
         }
     }
     out

@@ -84,6 +84,11 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
                 jobs::auto_at_boundary(state, fx);
             }
         }
+        Msg::Idle => {
+            if let Some(Panel::Summary(e)) = &mut state.panel {
+                e.recheck_if_stale();
+            }
+        }
         Msg::Terminate => state.quit = true,
         Msg::LockSeen(held) => state.jp_lock = held,
         Msg::FilesChanged => {

@@ -83,6 +83,7 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
                     Level::Error,
                 );
             }
+            e.recheck_if_stale();
             let range = e.range;
             let (named, of) = e.named();
             let Ok(mut rule) = crate::core::compact::rule::parse(&format!(
@@ -111,9 +112,6 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
                 Level::Info,
             );
         }
-        _ => {
-            e.area.input(k);
-            e.recheck();
-        }
+        _ => e.input(k),
     }
 }
