@@ -29,6 +29,7 @@ mod stats;
 pub mod suggest;
 mod tools;
 mod watch;
+mod watch_scope;
 
 pub use args::{Cli, Command};
 /// The `show --json` writers, for the benchmarks.

@@ -10,6 +10,7 @@
 use super::Context;
 use super::args::WatchArgs;
 use super::output::thousands;
+use super::watch_scope;
 use crate::core::auto::AutoConfig;
 use crate::core::error::Error;
 use crate::core::model::conversation::Conversation;
@@ -17,9 +18,8 @@ use crate::core::model::id::ConversationId;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
 use crate::core::ops::{self, Boundary};
 use crate::core::store::reload::{Reloaded, reload};
-use crate::core::store::workspace::dir_of_id;
+use crate::core::store::workspace::dirs_by_id;
 use crate::core::store::{load, load::id_of_dir};
-use notify::{RecursiveMode, Watcher as _};
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -88,11 +88,15 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         let conv = load::load(&dir)?;
         tracked.follow(id, conv.turn_count);
     }
+    // A conversation that can't be read is said, not passed over.
+    let mut unreadable = Vec::new();
     if named.is_empty() {
         let ws = ws.ok_or(Error::NoWorkspace { given: None })?;
         for e in ws.entries() {
-            if let (Some(id), Ok(conv)) = (e.id, load::load(&e.dir)) {
-                tracked.follow(id, conv.turn_count);
+            let Some(id) = e.id else { continue };
+            match load::load(&e.dir) {
+                Ok(conv) => tracked.follow(id, conv.turn_count),
+                Err(err) => unreadable.push((id, err)),
             }
         }
     }
@@ -105,9 +109,15 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         failures: 0,
         held: HashMap::new(),
     };
+    for (id, err) in unreadable {
+        w.fail(id, &format!("cannot read it: {err}"));
+    }
     if args.once {
+        let dirs = dirs_by_id(&w.conversations);
         for id in w.tracked.ids() {
-            w.evaluate(id, true);
+            if let Some(dir) = dirs.get(&id) {
+                w.evaluate(id, dir, true);
+            }
         }
         if w.failures > 0 {
             anyhow::bail!("{} evaluation(s) failed; see above", w.failures);
@@ -116,18 +126,15 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
     }
     let (tx, rx) = channel::<Msg>();
     let fs_tx = tx.clone();
-    let mut watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+    let watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
         if let Ok(ev) = ev {
             let _ = fs_tx.send(Msg::Fs(ev));
         }
     })?;
-    // The storage folder holding each `conversations` folder: jp's locks
-    // live there too, and a lock file's removal is the boundary.
-    let mut storages: Vec<&Path> = w.conversations.iter().filter_map(|d| d.parent()).collect();
-    storages.dedup();
-    for dir in storages {
-        watcher.watch(dir, RecursiveMode::Recursive)?;
-    }
+    let scope = {
+        let (all, tracked) = (w.all, &w.tracked);
+        watch_scope::Scope::new(watcher, &w.conversations, |id| all || tracked.follows(id))?
+    };
     let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
@@ -140,27 +147,31 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         }
     });
     w.say(
-        json!({"event": "watching", "conversations": w.tracked.len()}),
+        json!({"event": "watching", "conversations": w.tracked.len(), "folders": scope.len()}),
         || {
             format!(
-                "watching {} conversation(s){}; Ctrl-C stops",
+                "watching {} conversation(s){} ({} folders, none through a link); Ctrl-C stops",
                 w.tracked.len(),
-                if w.all { " and any new one" } else { "" }
+                if w.all { " and any new one" } else { "" },
+                scope.len()
             )
         },
     );
-    let result = w.serve(&rx);
+    let result = w.serve(&rx, scope);
     handle.close();
     result
 }
 
 impl Watch<'_> {
     /// Waits for changes, then evaluates the conversations they touched.
-    fn serve(&mut self, rx: &Receiver<Msg>) -> anyhow::Result<()> {
+    fn serve(&mut self, rx: &Receiver<Msg>, mut scope: watch_scope::Scope) -> anyhow::Result<()> {
         loop {
             let mut touched = BTreeSet::new();
             match rx.recv() {
-                Ok(Msg::Fs(ev)) => touched.extend(ids_of(&ev)),
+                Ok(Msg::Fs(ev)) => {
+                    scope.grow(&ev, |id| self.all || self.tracked.follows(id));
+                    touched.extend(ids_of(&ev));
+                }
                 Ok(Msg::Stop) | Err(_) => return Ok(()),
             }
             if touched.is_empty() {
@@ -173,6 +184,7 @@ impl Watch<'_> {
                 let wait = quiet_at.saturating_duration_since(Instant::now());
                 match rx.recv_timeout(wait) {
                     Ok(Msg::Fs(ev)) => {
+                        scope.grow(&ev, |id| self.all || self.tracked.follows(id));
                         let ids = ids_of(&ev);
                         if !ids.is_empty() {
                             touched.extend(ids);
@@ -184,9 +196,13 @@ impl Watch<'_> {
                     Err(RecvTimeoutError::Disconnected) => return Ok(()),
                 }
             }
+            // Listed once for the whole burst, not once per conversation.
+            let dirs = dirs_by_id(&self.conversations);
             for id in touched {
-                if self.all || self.tracked.follows(id) {
-                    self.evaluate(id, false);
+                if (self.all || self.tracked.follows(id))
+                    && let Some(dir) = dirs.get(&id)
+                {
+                    self.evaluate(id, dir, false);
                 }
             }
         }
@@ -194,28 +210,25 @@ impl Watch<'_> {
 
     /// Evaluates conversation `id` if a turn completed since the last time
     /// (or always, for `--once`).
-    fn evaluate(&mut self, id: u64, always: bool) {
-        let Some(dir) = dir_of_id(&self.conversations, id) else {
-            return;
-        };
+    fn evaluate(&mut self, id: u64, dir: &Path, always: bool) {
         // jp mid-query: its release is the boundary; don't read the file
         // at every event of the query.
-        if boundary::jp_mid_query(&dir) {
+        if boundary::jp_mid_query(dir) {
             return;
         }
-        let conv = match self.read(id, &dir) {
+        let conv = match self.read(id, dir) {
             Ok(c) => c,
             Err(e) => return self.fail(id, &format!("cannot read it: {e}")),
         };
-        if self.tracked.look(id, &dir, &conv, always) != Look::Boundary {
+        if self.tracked.look(id, dir, &conv, always) != Look::Boundary {
             // No new turn, or jp is mid-query: its release is the boundary.
             self.held.insert(id, conv);
             return;
         }
         let attempt = boundary::with_retries(
-            &dir,
+            dir,
             conv,
-            |conv| self.fire(&dir, conv),
+            |conv| self.fire(dir, conv),
             |e| e.downcast_ref::<Error>().is_some_and(boundary::is_changed),
         );
         match attempt {

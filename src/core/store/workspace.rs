@@ -5,6 +5,7 @@ use crate::core::model::conversation::{EVENTS_FILE, METADATA_FILE};
 use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::{self, Timestamp};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,7 +63,7 @@ impl Entry {
 
     /// A string field of `metadata.json`, read on demand.
     fn metadata(&self, field: &str) -> Option<String> {
-        let bytes = crate::core::store::safe_fs::read_regular(
+        let bytes = crate::core::store::bounded::read_regular(
             &self.dir.join(METADATA_FILE),
             crate::core::store::safe_fs::METADATA_LIMIT,
             true,
@@ -278,6 +279,27 @@ pub fn dir_of_id(conversations: &[PathBuf], id: u64) -> Option<PathBuf> {
                     && p.join(EVENTS_FILE).is_file()
             })
     })
+}
+
+/// Every conversation directory of `conversations` dirs by id, listed once
+/// (the first of an id found wins, as [`dir_of_id`] finds it): a pass
+/// over many conversations looks each up here, not by listing again.
+pub fn dirs_by_id(conversations: &[PathBuf]) -> HashMap<u64, PathBuf> {
+    let mut out = HashMap::new();
+    for dir in conversations {
+        let Ok(read) = fs::read_dir(dir) else {
+            continue;
+        };
+        for p in read.flatten().map(|e| e.path()) {
+            if let Some(id) = ConversationId::of_dir(&p).map(u64::from)
+                && !out.contains_key(&id)
+                && p.join(EVENTS_FILE).is_file()
+            {
+                out.insert(id, p);
+            }
+        }
+    }
+    out
 }
 
 /// The JP user data directory (format.md).
