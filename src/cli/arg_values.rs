@@ -13,6 +13,9 @@ pub struct WindowArg {
 }
 
 pub fn parse_keep(s: &str) -> Result<Keep, String> {
+    if let Some(why) = Keep::too_long(s) {
+        return Err(why);
+    }
     Keep::parse(s)
         .ok_or_else(|| {
             format!("`{s}` is not a bound: try 3 (turns), @4 (a turn), -4 (from the end), 5h or last-compaction")

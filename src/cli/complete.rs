@@ -36,19 +36,33 @@ fn candidates(listings: &[catalog::Listing], typed: &str) -> Vec<CompletionCandi
         out.push(CompletionCandidate::new(l.id.clone()).help(Some(title(l).into())));
     }
     for l in listings {
-        let name = l
-            .dir
-            .file_name()
-            .and_then(OsStr::to_str)
-            .unwrap_or_default();
-        let Some((_, slug)) = name.split_once('-') else {
+        let name = l.dir.file_name().map(OsStr::to_string_lossy);
+        let Some((_, slug)) = name.as_deref().and_then(|n| n.split_once('-')) else {
             continue;
         };
-        if !slug.is_empty() && slug.starts_with(typed) && !typed.is_empty() {
-            out.push(CompletionCandidate::new(slug.to_string()).help(Some(l.id.clone().into())));
+        if slug.is_empty() || typed.is_empty() || !slug.starts_with(typed) {
+            continue;
+        }
+        // A shell splits and expands what it is offered: a slug that is
+        // not one plain word is offered by its id, which always is.
+        let offered = if plain_word(slug) {
+            CompletionCandidate::new(slug.to_string()).help(Some(l.id.clone().into()))
+        } else {
+            CompletionCandidate::new(l.id.clone()).help(Some(title(l).into()))
+        };
+        if !out.iter().any(|c| c.get_value() == offered.get_value()) {
+            out.push(offered);
         }
     }
     out
+}
+
+/// Letters, digits and `-_.` only, not starting with `-` (an option) or
+/// `.` : a word no shell of bash, zsh or fish splits, expands or quotes.
+fn plain_word(s: &str) -> bool {
+    !s.starts_with(['-', '.'])
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 #[cfg(test)]
@@ -86,6 +100,16 @@ mod tests {
         assert_eq!(values("jp-c179"), ["jp-c17944860430"]);
         assert_eq!(values(""), ["jp-c17944860430", "jp-c17800836875"]);
         assert_eq!(values("csv"), ["csvq-first-release"]);
+        let hostile = [listing(17944860430, "notes;touch${IFS}pwned", "notes")];
+        let offered: Vec<String> = candidates(&hostile, "no")
+            .iter()
+            .map(|c| c.get_value().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            offered,
+            ["jp-c17944860430"],
+            "a slug that isn't a word is offered by its id"
+        );
         let all = candidates(&l, "jp-c178");
         let help = all[0].get_help().unwrap().to_string();
         assert_eq!(

@@ -287,6 +287,11 @@ impl Layer<'_> {
             Value::String(s) => Keep::parse(s),
             _ => None,
         };
+        if let (None, Value::String(text)) = (&parsed, unwrap(v))
+            && let Some(why) = Keep::too_long(text)
+        {
+            return self.err(key, why);
+        }
         parsed.map_or_else(
             || {
                 self.err(

@@ -61,7 +61,27 @@ impl Keep {
             return Some(Keep::Turns(n));
         }
         let d = humantime::parse_duration(s).ok()?;
-        chrono::Duration::from_std(d).ok().map(Keep::Duration)
+        chrono::Duration::from_std(d)
+            .ok()
+            .filter(|d| *d <= Keep::LONGEST)
+            .map(Keep::Duration)
+    }
+
+    /// The longest duration a keep window can be: longer ones reach past
+    /// the dates a timestamp can hold, and no conversation is that old.
+    pub const LONGEST: chrono::Duration = chrono::Duration::days(1000 * 366);
+
+    /// Why `s` is no keep window, when it reads as a duration too long to
+    /// be one.
+    pub fn too_long(s: &str) -> Option<String> {
+        let d = humantime::parse_duration(s.trim()).ok()?;
+        let long = chrono::Duration::from_std(d).map_or(true, |d| d > Keep::LONGEST);
+        long.then(|| {
+            format!(
+                "`{}` is longer than a keep window can be (1000 years at most)",
+                s.trim()
+            )
+        })
     }
 }
 
@@ -126,14 +146,21 @@ pub fn keep_bounds(
         Keep::AfterLastCompaction => Some(Bound::AfterLastCompaction),
         Keep::Duration(d) => {
             let opened = conv.events.iter().find_map(|e| e.timestamp)?;
-            Some(Bound::Absolute(turn_at(opened + d).map_or(0, |t| t + 1)))
+            // Past the last date a timestamp holds, every turn began in it.
+            let end = opened.checked_add_signed(d);
+            Some(Bound::Absolute(
+                end.map_or(Some(conv.turn_count), |end| {
+                    Some(turn_at(end).map_or(0, |t| t + 1))
+                })?,
+            ))
         }
     };
     let to = match last {
         Keep::Turns(n) | Keep::FromEnd(n) => Some(Bound::FromEnd(n)),
         Keep::Absolute(n) => Some(Bound::Absolute(n.saturating_sub(1))),
         Keep::AfterLastCompaction => None,
-        Keep::Duration(d) => Some(Bound::Absolute(turn_at(now - d)?)),
+        // Before the first date a timestamp holds, no turn is left.
+        Keep::Duration(d) => Some(Bound::Absolute(turn_at(now.checked_sub_signed(d)?)?)),
     };
     resolve(conv.turn_count, compactions, from, to)
 }
