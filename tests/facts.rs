@@ -361,6 +361,14 @@ fn e_writes_a_summary_against_its_checklist() {
         let Some(Panel::Summary(e)) = &h.state.panel else {
             panic!("closed by typing");
         };
+        // While keys come, the checks wait: a key is drawn at once.
+        assert!(e.is_stale() && h.state.wants_idle());
+        assert!(e.checks[file].is_none(), "judged at every key");
+        h.act(jp_inspect::tui::msg::Msg::Idle);
+        let Some(Panel::Summary(e)) = &h.state.panel else {
+            panic!("closed by idling");
+        };
+        assert!(!h.state.wants_idle());
         assert_eq!(e.text(), text);
         assert!(e.checks[file].is_some(), "{path} named");
         assert!(
