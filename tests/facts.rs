@@ -150,7 +150,7 @@ fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
     );
     assert_eq!(file["turn"], 2);
     for (kind, text) in [
-        ("command", "cargo test"),
+        ("command", "cargo_test"),
         ("error", "precedence ... FAILED"),
         ("instruction", "always run cargo fmt"),
         ("url", "https://example.org/csvq/grammar"),
@@ -168,7 +168,8 @@ fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
     );
     let survival = &common::json(&out)["compactions"][0]["survival"];
     assert_eq!(survival["file"], json!({"total": 1, "kept": 1}));
-    assert_eq!(survival["instruction"], json!({"total": 1, "kept": 0}));
+    // Every sentence the user wrote in turns 2 and 3 steers: four.
+    assert_eq!(survival["instruction"], json!({"total": 4, "kept": 0}));
 
     // The text says it, the most important first.
     let text = common::run_in(
@@ -192,7 +193,7 @@ fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
     let command = lose.find("command").unwrap();
     assert!(instruction < error && error < command, "{said}");
     assert!(said.contains("1 of 1 files"), "{said}");
-    assert!(said.contains("0 of 1 instructions"), "{said}");
+    assert!(said.contains("0 of 4 instructions"), "{said}");
 }
 
 #[test]
@@ -376,8 +377,10 @@ fn e_writes_a_summary_against_its_checklist() {
             "not every fact is named by one sentence"
         );
         let screen = h.text();
-        assert!(screen.contains("✓ file"), "{screen}");
+        // What is left to name first; the named file after it, in view
+        // where the list has the room.
         assert!(screen.contains("✗ "), "{screen}");
+        assert!(hgt < 50 || screen.contains("✓ file"), "{screen}");
         insta::assert_snapshot!(format!("summary_editor_{w}x{hgt}"), h.screen().backend());
         // Ctrl-S keeps it, previewed as the person's; `a` writes it.
         h.act(jp_inspect::tui::msg::Msg::Key(

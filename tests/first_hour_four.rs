@@ -609,8 +609,8 @@ fn the_docs_say_what_lost_shows_on_the_demo() {
     )
     .unwrap();
     assert!(
-        docs.contains("keeps 2 of 2\nfiles and 1 of 4 decisions")
-            || docs.contains("keeps 2 of 2 files and 1 of 4 decisions"),
+        docs.contains("keeps 2 of 2\nfiles and 1 of 3 decisions")
+            || docs.contains("keeps 2 of 2 files and 1 of 3 decisions"),
         "the docs' claim moved: update this test with it"
     );
     let out = common::run_anywhere(&["lost", "--demo"]);
@@ -618,8 +618,9 @@ fn the_docs_say_what_lost_shows_on_the_demo() {
     let text = String::from_utf8_lossy(&out.stdout);
     let first = text.split("\n#2").next().unwrap();
     assert!(first.contains("2 of 2 files"), "{first}");
-    assert!(first.contains("1 of 4 decisions"), "{first}");
-    assert!(first.contains("command     cargo run --"), "{first}");
+    assert!(first.contains("1 of 3 decisions"), "{first}");
+    assert!(first.contains("0 of 4 instructions"), "{first}");
+    assert!(first.contains("command     cargo_run args=--"), "{first}");
     assert!(first.contains("error       cargo_test:"), "{first}");
     assert!(!text.contains("fetched again after it"), "{text}");
     assert!(!docs.contains("fetched again after it"));

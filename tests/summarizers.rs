@@ -339,7 +339,7 @@ fn anthropic_summarizer_speaks_the_messages_api() {
             system.starts_with("Summarise.\n\nThe summary must name"),
             "{system}"
         );
-        assert!(system.contains("- command: cargo test"), "{system}");
+        assert!(system.contains("- command: cargo_test"), "{system}");
         assert_eq!(body["messages"].as_array().unwrap().len(), 1);
         assert_eq!(body["messages"][0]["role"], "user");
         let user = body["messages"][0]["content"].as_str().unwrap();

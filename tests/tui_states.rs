@@ -961,9 +961,11 @@ fn a_compactions_detail_says_what_it_hid() {
         text.contains("fs_read_file") && text.contains("src/parser.rs"),
         "{text}"
     );
-    // What the model no longer knows of its range, the grave marked.
+    // What the model no longer knows of its range, the grave marked: by
+    // hand, the user's four sentences of turns 2..5, and the failing test
+    // run's two panics and its `test result: FAILED` line.
     assert!(
-        text.contains("keeps 0 of 1 errors, 2 of 2 files, 0 of 2 commands"),
+        text.contains("keeps 0 of 4 instructions, 0 of 3 errors, 2 of 2 files, 0 of 2 commands"),
         "{text}"
     );
     assert!(text.contains("lost:"), "{text}");

@@ -13,6 +13,8 @@
 //! - `url` and `number`: links, versions and measured figures with their
 //!   unit, named in messages.
 
+use super::calls::{self, ToolClass};
+use super::prose;
 pub use super::scan::{error_line, figures, sentences, urls};
 use super::{Fact, FactKind};
 use crate::core::model::conversation::Conversation;
@@ -36,46 +38,6 @@ const PATH_KEYS: [&str; 9] = [
 
 /// Argument keys holding a command line.
 const COMMAND_KEYS: [&str; 4] = ["command", "cmd", "script", "commandline"];
-
-/// Words that make a user's sentence a constraint.
-const INSTRUCTION_MARKS: [&str; 16] = [
-    "always",
-    "never",
-    "must",
-    "don't",
-    "do not",
-    "dont",
-    "make sure",
-    "avoid",
-    "only use",
-    "should not",
-    "shouldn't",
-    "no need to",
-    "remember to",
-    "be sure to",
-    "stop ",
-    "from now on",
-];
-
-/// Words that make an assistant's sentence a conclusion or a choice.
-const DECISION_MARKS: [&str; 16] = [
-    "i'll ",
-    "i will ",
-    "let's ",
-    "we'll ",
-    "i decided",
-    "decided to",
-    "instead of",
-    "rather than",
-    "the fix is",
-    "root cause",
-    "the cause is",
-    "the problem is",
-    "is wrong",
-    "are wrong",
-    "i chose",
-    "going with",
-];
 
 /// The facts of `range` of `conv`, in stream order, each once.
 pub fn of_range(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
@@ -108,9 +70,11 @@ pub fn select_indexed(all: &[Fact], range: TurnRange) -> Vec<(usize, Fact)> {
         }
         match seen.get(&(f.kind, f.key.as_str())) {
             Some(&at) => {
+                let first = &mut out[at].1;
                 if f.failed == Some(true) {
-                    out[at].1.failed = Some(true);
+                    first.failed = Some(true);
                 }
+                merge_into(first, f);
             }
             None => {
                 seen.insert((f.kind, f.key.as_str()), out.len());
@@ -125,117 +89,151 @@ pub fn select_indexed(all: &[Fact], range: TurnRange) -> Vec<(usize, Fact)> {
     out
 }
 
+/// What a later occurrence of the same fact adds to the first: a file's
+/// other operations (`fs.rs (read, changed)`), a command's later outcomes.
+fn merge_into(first: &mut Fact, later: &Fact) {
+    match first.kind {
+        FactKind::File => {
+            let ops = |t: &str| -> Vec<String> {
+                t.rsplit_once(" (")
+                    .map(|(_, rest)| rest.trim_end_matches(')'))
+                    .unwrap_or("")
+                    .split(", ")
+                    .filter(|o| !o.is_empty() && !o.starts_with("lines "))
+                    .map(str::to_string)
+                    .collect()
+            };
+            let mut all = ops(&first.text);
+            for op in ops(&later.text) {
+                if !all.contains(&op) {
+                    all.push(op);
+                }
+            }
+            let lines = first
+                .text
+                .rsplit_once(", lines ")
+                .map(|(_, l)| format!(", lines {}", l.trim_end_matches(')')))
+                .unwrap_or_default();
+            first.text = format!("{} ({}{lines})", first.key, all.join(", "));
+        }
+        FactKind::Command => {
+            let how = |t: &str| t.split_once(" → ").map(|(_, h)| h.to_string());
+            if let Some(later_how) = how(&later.text)
+                && !first.text.contains(&later_how)
+            {
+                first.text = calls::clip(&format!("{}; then {later_how}", first.text), 600);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Every occurrence of a fact among `events` (indices of `conv`, in stream
-/// order): a command each time it runs, an error with the turn something
-/// later succeeded at what failed.
+/// order): a command each time it runs, with how it ended; an error with
+/// the turn something later succeeded at what failed.
 pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> Vec<Fact> {
     let mut out: Vec<Fact> = Vec::new();
-    let mut push = |out: &mut Vec<Fact>, f: Fact| out.push(f);
-    // Each call by id: its tool, target and command fact, for its result.
-    let mut calls: HashMap<String, (String, Option<String>, Option<usize>)> = HashMap::new();
+    // Each call by id: its tool, class, target and command fact.
+    let mut calls: HashMap<String, Call> = HashMap::new();
     // Errors not fixed yet, by what failed (tool, target).
     let mut open: HashMap<(String, Option<String>), Vec<usize>> = HashMap::new();
     for i in events {
         let e = &conv.events[i];
         let turn = e.turn + 1;
+        let fact = |kind, text: String, key: String| Fact {
+            kind,
+            text,
+            turn,
+            key,
+            event: i,
+            fixed: None,
+            fixed_turn: None,
+            failed: None,
+        };
         match &e.kind {
             Kind::ToolCallRequest { id, name } => {
                 let plain = conv.plain(i);
                 let args = plain.get("arguments").cloned().unwrap_or(Value::Null);
+                let class = calls::class(name, &args);
                 let target = paths_of(&args).into_iter().next();
-                for (path, lines) in files_of(&args) {
-                    let op = operation(name);
-                    let text = match &lines {
-                        Some(l) => format!("{path} ({op}, lines {l})"),
-                        None => format!("{path} ({op})"),
-                    };
-                    push(
-                        &mut out,
-                        Fact {
-                            kind: FactKind::File,
-                            text,
-                            turn,
-                            key: path,
-                            event: i,
-                            fixed: None,
-                            fixed_turn: None,
-                            failed: None,
-                        },
-                    );
-                }
-                let mut command_fact = None;
-                if let Some((shown, cmd)) = command_of(name, &args) {
-                    command_fact = Some(out.len());
-                    push(
-                        &mut out,
-                        Fact {
-                            kind: FactKind::Command,
-                            text: shown,
-                            turn,
-                            key: cmd,
-                            event: i,
-                            fixed: None,
-                            fixed_turn: None,
+                let mut command = None;
+                match class {
+                    ToolClass::File => {
+                        for (path, lines) in files_of(&args) {
+                            let op = operation(name);
+                            let text = match &lines {
+                                Some(l) => format!("{path} ({op}, lines {l})"),
+                                None => format!("{path} ({op})"),
+                            };
+                            out.push(fact(FactKind::File, text, path));
+                        }
+                    }
+                    ToolClass::Remote => {
+                        let (text, key) = (calls::as_made(name, &args), looked_up(&args));
+                        out.push(fact(FactKind::Url, text, key));
+                    }
+                    ToolClass::Acts => {
+                        let (text, key) = command_of(name, &args);
+                        command = Some(out.len());
+                        out.push(Fact {
                             failed: Some(false),
-                        },
-                    );
+                            ..fact(FactKind::Command, text, key)
+                        });
+                    }
                 }
-                calls.insert(id.to_string(), (name.to_string(), target, command_fact));
+                calls.insert(
+                    id.to_string(),
+                    Call {
+                        tool: name.to_string(),
+                        class,
+                        target,
+                        command,
+                    },
+                );
             }
             Kind::ToolCallResponse { id, is_error } => {
-                let Some((tool, target, command)) = calls.get(&**id).cloned() else {
+                let Some(call) = calls.get(&**id).cloned() else {
                     continue;
                 };
-                if !*is_error {
+                let text = calls::decoded(&conv.text(i));
+                let failed = calls::failures(&text, call.class, *is_error);
+                if let Some(k) = call.command
+                    && let Some(f) = out.get_mut(k)
+                {
+                    if let Some(how) = calls::outcome(&text, call.class) {
+                        f.text = calls::clip(&format!("{} → {how}", f.text), 480);
+                    }
+                    f.failed = Some(*is_error || !failed.is_empty());
+                }
+                if failed.is_empty() {
                     // A later success at what failed fixes it.
-                    for k in open.remove(&(tool, target)).unwrap_or_default() {
+                    for k in open.remove(&(call.tool, call.target)).unwrap_or_default() {
                         out[k].fixed_turn = Some(turn);
                     }
                     continue;
                 }
-                if let Some(k) = command
-                    && let Some(f) = out.get_mut(k)
-                    && f.kind == FactKind::Command
-                {
-                    f.failed = Some(true);
-                }
-                let Some(line) = error_line(&conv.text(i)) else {
-                    continue;
-                };
-                open.entry((tool.clone(), target))
-                    .or_default()
-                    .push(out.len());
-                push(
-                    &mut out,
-                    Fact {
-                        kind: FactKind::Error,
-                        text: format!("{tool}: {line}"),
-                        turn,
-                        key: line,
-                        event: i,
+                let errors = open.entry((call.tool.clone(), call.target)).or_default();
+                for line in failed {
+                    errors.push(out.len());
+                    out.push(Fact {
                         fixed: Some(false),
-                        fixed_turn: None,
-                        failed: None,
-                    },
-                );
+                        ..fact(FactKind::Error, format!("{}: {line}", call.tool), line)
+                    });
+                }
             }
             Kind::ChatRequest => {
                 let text = conv.text(i);
-                for s in sentences(&text) {
-                    if marked(&s, &INSTRUCTION_MARKS) {
-                        push(&mut out, sentence_fact(FactKind::Instruction, &s, turn, i));
-                    }
+                for s in prose::instructions(&text) {
+                    out.push(sentence_fact(FactKind::Instruction, &s, turn, i));
                 }
-                prose_facts(&text, turn, i, &mut out, &mut push);
+                prose_facts(&text, turn, i, &mut out);
             }
             Kind::ChatResponse(ResponseKind::Message) => {
                 let text = conv.text(i);
-                for s in sentences(&text) {
-                    if marked(&s, &DECISION_MARKS) {
-                        push(&mut out, sentence_fact(FactKind::Decision, &s, turn, i));
-                    }
+                for s in prose::decisions(&text) {
+                    out.push(sentence_fact(FactKind::Decision, &s, turn, i));
                 }
-                prose_facts(&text, turn, i, &mut out, &mut push);
+                prose_facts(&text, turn, i, &mut out);
             }
             _ => {}
         }
@@ -243,51 +241,65 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     out
 }
 
-/// The links and figures of a message.
-fn prose_facts(
-    text: &str,
-    turn: usize,
-    event: usize,
-    out: &mut Vec<Fact>,
-    push: &mut impl FnMut(&mut Vec<Fact>, Fact),
-) {
-    for url in urls(text) {
-        push(
-            out,
-            Fact {
-                kind: FactKind::Url,
-                text: url.clone(),
-                turn,
-                key: url,
-                event,
-                fixed: None,
-                fixed_turn: None,
-                failed: None,
-            },
-        );
+/// A tool call, for its result.
+#[derive(Debug, Clone)]
+struct Call {
+    tool: String,
+    class: ToolClass,
+    target: Option<String>,
+    /// Its command fact, by index.
+    command: Option<usize>,
+}
+
+/// What a remote look-up is known by: its address, else its repository
+/// (and path), else its query.
+fn looked_up(args: &Value) -> String {
+    let s = |k: &str| args.get(k).and_then(Value::as_str).map(str::trim);
+    if let Some(url) = s("url") {
+        return calls::clip(url, 300);
     }
-    for n in figures(text) {
-        push(
-            out,
-            Fact {
-                kind: FactKind::Number,
-                text: n.clone(),
-                turn,
-                key: n,
-                event,
-                fixed: None,
-                fixed_turn: None,
-                failed: None,
-            },
-        );
+    match (s("repository").or(s("repo")), s("path")) {
+        (Some(r), Some(p)) if !p.is_empty() => format!("{r}/{p}"),
+        (Some(r), _) => r.to_string(),
+        _ => calls::clip(s("query").unwrap_or_default(), 300),
+    }
+}
+
+/// The links and figures of a message, pasted tables and code left out;
+/// at most [`prose::PER_MESSAGE`] of each.
+fn prose_facts(text: &str, turn: usize, event: usize, out: &mut Vec<Fact>) {
+    let prose = prose::paragraphs(text).join("\n");
+    // A link is one wherever it stands, quoted or in a table; not in code.
+    let outside_code = prose::outside_code(text);
+    let fact = |kind, text: String, key: String| Fact {
+        kind,
+        text,
+        turn,
+        key,
+        event,
+        fixed: None,
+        fixed_turn: None,
+        failed: None,
+    };
+    let mut seen = std::collections::HashSet::new();
+    for url in urls(&outside_code) {
+        if seen.insert(url.clone()) && seen.len() <= prose::PER_MESSAGE {
+            out.push(fact(FactKind::Url, url.clone(), url));
+        }
+    }
+    seen.clear();
+    for (n, around) in figures(&prose) {
+        if seen.insert(n.clone()) && seen.len() <= prose::PER_MESSAGE {
+            out.push(fact(FactKind::Number, around, n));
+        }
     }
 }
 
 fn sentence_fact(kind: FactKind, sentence: &str, turn: usize, event: usize) -> Fact {
-    let text: String = sentence.chars().take(200).collect();
+    let text: String = sentence.chars().take(300).collect();
     Fact {
         kind,
-        key: sentence.to_string(),
+        key: calls::clip(sentence, 1000),
         text,
         turn,
         event,
@@ -295,16 +307,6 @@ fn sentence_fact(kind: FactKind, sentence: &str, turn: usize, event: usize) -> F
         fixed_turn: None,
         failed: None,
     }
-}
-
-fn marked(sentence: &str, marks: &[&str]) -> bool {
-    let s = format!("{} ", sentence.to_lowercase().replace('’', "'"));
-    marks.iter().any(|m| {
-        s.match_indices(m).any(|(at, _)| {
-            // A mark starts a word.
-            at == 0 || !s[..at].chars().last().is_some_and(char::is_alphanumeric)
-        })
-    })
 }
 
 /// The paths a call's arguments name, with a line range where it has one.
@@ -378,60 +380,29 @@ fn operation(tool: &str) -> &'static str {
     }
 }
 
-/// The command line a call ran, as shown and as matched: a shell tool's
-/// command, or `cargo SUB` / `git SUB` for jp's cargo_* and git_* tools,
-/// shown with its options (`--package csvq`) and matched by its values (a
-/// reader writes `cargo test -p csvq` as readily).
-fn command_of(tool: &str, args: &Value) -> Option<(String, String)> {
-    let o = args.as_object();
-    if let Some(cmd) = o.and_then(|o| {
+/// A command as shown and as matched: a shell tool's command line as it
+/// ran, else the call as it was made (tool and arguments), matched by the
+/// tool and the arguments' values.
+fn command_of(tool: &str, args: &Value) -> (String, String) {
+    let line = args.as_object().and_then(|o| {
         COMMAND_KEYS.iter().find_map(|k| match o.get(*k)? {
             Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
-            Value::Array(a) if !a.is_empty() => Some(words(a)),
+            Value::Array(a) if !a.is_empty() => Some(
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
             _ => None,
         })
-    }) {
-        let line: String = cmd.lines().next().unwrap_or("").chars().take(200).collect();
-        return Some((line.clone(), line));
-    }
-    let (program, sub) = tool.split_once('_')?;
-    if !matches!(program, "cargo" | "git" | "npm" | "go" | "make" | "docker") {
-        return None;
-    }
-    let head = format!("{program} {}", sub.replace('_', "-"));
-    let (mut shown, mut matched) = (head.clone(), head);
-    let mut add = |shown_part: String, matched_part: String| {
-        if !shown_part.is_empty() {
-            shown.push(' ');
-            shown.push_str(&shown_part);
+    });
+    match line {
+        Some(cmd) => {
+            let line = calls::clip(cmd.lines().next().unwrap_or(""), 200);
+            (format!("{tool}: {line}"), line)
         }
-        if !matched_part.is_empty() {
-            matched.push(' ');
-            matched.push_str(&matched_part);
-        }
-    };
-    if let Some(o) = o {
-        for (k, v) in o {
-            let flag = format!("--{}", k.replace('_', "-"));
-            match v {
-                Value::Array(a) if k == "args" => add(words(a), words(a)),
-                Value::Array(a) => add(format!("{flag} {}", words(a)), words(a)),
-                Value::String(s) if !s.is_empty() => add(format!("{flag} {s}"), s.clone()),
-                Value::Bool(true) => add(flag.clone(), flag),
-                Value::Number(n) => add(format!("{flag} {n}"), n.to_string()),
-                _ => {}
-            }
-        }
+        None => (calls::as_made(tool, args), calls::key_of(tool, args)),
     }
-    let clip = |s: String| s.chars().take(200).collect::<String>();
-    Some((clip(shown), clip(matched)))
-}
-
-fn words(a: &[Value]) -> String {
-    a.iter()
-        .filter_map(Value::as_str)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]
@@ -439,48 +410,50 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constraint_sentences_are_found_wherever_they_stand() {
-        let text = "Thanks for the fix. Please look at the parser next, and always run \
-                    cargo fmt before you commit. The tests are slow.";
-        let s: Vec<String> = sentences(text)
-            .into_iter()
-            .filter(|s| marked(s, &INSTRUCTION_MARKS))
-            .collect();
-        assert_eq!(
-            s,
-            ["Please look at the parser next, and always run cargo fmt before you commit."]
-        );
-        assert!(!marked("Hallways are long here", &INSTRUCTION_MARKS));
-        assert!(marked("Don't touch the lockfile.", &INSTRUCTION_MARKS));
-    }
-
-    #[test]
-    fn decisions_are_the_assistants_choices() {
-        for s in [
-            "I'll store it as a u64 instead.",
-            "The tests are wrong: they expect the old order.",
-            "Use BufReader instead of reading the whole file.",
-        ] {
-            assert!(marked(s, &DECISION_MARKS), "{s}");
-        }
-        assert!(!marked("Here is the file you asked for.", &DECISION_MARKS));
-    }
-
-    #[test]
-    fn commands_of_jps_tools_and_of_shells() {
+    fn commands_as_they_were_made_and_of_shells() {
         let args = serde_json::json!({"args": ["--", "--nocapture"], "package": "csvq"});
-        let (shown, matched) = command_of("cargo_test", &args).unwrap();
-        assert_eq!(shown, "cargo test -- --nocapture --package csvq");
-        assert_eq!(matched, "cargo test -- --nocapture csvq");
+        let (shown, matched) = command_of("cargo_test", &args);
+        assert_eq!(shown, "cargo_test args=--, --nocapture package=csvq");
+        assert_eq!(matched, "cargo_test --, --nocapture csvq");
         let shell = command_of("shell", &serde_json::json!({"command": "ls -la\nrm x"}));
-        assert_eq!(shell, Some(("ls -la".into(), "ls -la".into())));
-        assert_eq!(
-            command_of("fs_read_file", &serde_json::json!({"path": "x"})),
-            None
+        assert_eq!(shell, ("shell: ls -la".into(), "ls -la".into()));
+    }
+
+    #[test]
+    fn a_later_run_adds_its_outcome_and_a_later_operation_its_name() {
+        let fact = |kind, text: &str, key: &str| Fact {
+            kind,
+            text: text.into(),
+            turn: 1,
+            key: key.into(),
+            event: 0,
+            fixed: None,
+            fixed_turn: None,
+            failed: None,
+        };
+        let mut f = fact(FactKind::File, "src/fs.rs (read, lines 1-9)", "src/fs.rs");
+        merge_into(
+            &mut f,
+            &fact(FactKind::File, "src/fs.rs (changed)", "src/fs.rs"),
         );
-        let git = command_of("git_show_ref", &serde_json::json!({"ref": "v0.1.0"})).unwrap();
-        assert_eq!(git.0, "git show-ref --ref v0.1.0");
-        assert_eq!(git.1, "git show-ref v0.1.0");
+        assert_eq!(f.text, "src/fs.rs (read, changed, lines 1-9)");
+        let mut c = fact(
+            FactKind::Command,
+            "cargo_test → Ran 2/2, 1 failed",
+            "cargo_test",
+        );
+        merge_into(
+            &mut c,
+            &fact(
+                FactKind::Command,
+                "cargo_test → Ran 2/2, 0 failed",
+                "cargo_test",
+            ),
+        );
+        assert_eq!(
+            c.text,
+            "cargo_test → Ran 2/2, 1 failed; then Ran 2/2, 0 failed"
+        );
     }
 
     #[test]
@@ -501,13 +474,22 @@ mod tests {
         let t = "See https://docs.rs/csv/latest/csv/. A 2 GB file in 11 s with 14 MB, \
                  61.0KiB packed; tagged v0.1.0 on Rust 1.74, 3 tests failed.";
         assert_eq!(urls(t), ["https://docs.rs/csv/latest/csv/"]);
+        let found: Vec<String> = figures(t).into_iter().map(|(f, _)| f).collect();
         assert_eq!(
-            figures(t),
+            found,
             [
                 "2 GB", "11 s", "14 MB", "61.0KiB", "v0.1.0", "1.74", "3 tests"
             ]
         );
         assert!(figures("I read 3 of them at 10 past").is_empty());
+        let ids: Vec<String> =
+            figures("Committed as `6a1c50a0` (#598); Ran 253/253 at lib.rs:326 now.")
+                .into_iter()
+                .map(|(f, _)| f)
+                .collect();
+        assert_eq!(ids, ["6a1c50a0", "#598", "253/253", "lib.rs:326"]);
+        let (_, around) = &figures("On a 375px phone, this leaves the table small")[0];
+        assert!(around.starts_with("On a 375px phone"), "{around}");
     }
 
     #[test]

@@ -7,8 +7,10 @@
 //! Extraction ([`extract`]) and matching ([`matching`]) are deterministic;
 //! docs/headless.md ("What was lost") states the rules.
 
+pub mod calls;
 pub mod extract;
 pub mod matching;
+pub mod prose;
 pub mod scan;
 
 use crate::core::compact::projection::{Change, Projected, Projection, SummaryPart};

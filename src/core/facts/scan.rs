@@ -27,19 +27,25 @@ pub fn error_line(text: &str) -> Option<String> {
 /// a reader repeats, not a payload).
 pub const URL_LIMIT: usize = 400;
 
-/// The links of a text, trailing punctuation left off. A link ends at
+/// The links of a text (any scheme: `https://`, `file:///`, `bear://`),
+/// trailing punctuation left off. A link ends at
 /// whitespace, at a quote or bracket, where the next link begins, or at
 /// [`URL_LIMIT`] bytes: finding them is one pass over the text, and their
 /// total length is at most the text's.
 pub fn urls(text: &str) -> Vec<String> {
-    let mut starts: Vec<(usize, usize)> = ["https://", "http://"]
-        .iter()
-        .flat_map(|scheme| {
-            memchr::memmem::find_iter(text.as_bytes(), scheme.as_bytes())
-                .map(move |at| (at, scheme.len()))
+    let bytes = text.as_bytes();
+    // Each `://` with the scheme before it (`https`, `file`, `bear`: three
+    // to twenty letters), found in one pass.
+    let starts: Vec<(usize, usize)> = memchr::memmem::find_iter(bytes, b"://")
+        .filter_map(|colon| {
+            let scheme = bytes[colon.saturating_sub(20)..colon]
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_alphabetic())
+                .count();
+            (scheme >= 3).then(|| (colon - scheme, scheme + 3))
         })
         .collect();
-    starts.sort_unstable();
     let mut out = Vec::new();
     for (k, &(at, scheme)) in starts.iter().enumerate() {
         let next = starts.get(k + 1).map_or(text.len(), |&(n, _)| n);
@@ -60,52 +66,104 @@ pub fn urls(text: &str) -> Vec<String> {
 }
 
 /// Units a measured figure is named with.
-const UNITS: [&str; 24] = [
+const UNITS: [&str; 28] = [
     "kib", "mib", "gib", "kb", "mb", "gb", "tb", "ms", "µs", "ns", "s", "sec", "seconds", "min",
-    "minutes", "h", "hours", "%", "x", "×", "tokens", "tok", "tests", "files",
+    "minutes", "h", "hours", "%", "x", "×", "tokens", "tok", "tests", "files", "px", "rem",
+    "lines", "bytes",
 ];
 
-/// Versions (`v0.1.0`, `1.74`) and measured figures with a unit (`2 GB`,
-/// `11 s`, `61.0KiB`, `42 tests`, `3.2x`, `85%`) of a text, code blocks
-/// left out.
-pub fn figures(text: &str) -> Vec<String> {
+/// Versions (`v0.1.0`, `1.74`, `2.0.0-alpha.16`), measured figures with a
+/// unit (`2 GB`, `11 s`, `61.0KiB`, `42 tests`, `3.2x`, `85%`), counts
+/// (`253/253`), commits and ids (`6a1c50a0`), issue numbers (`#598`) and
+/// places in a file (`lib.rs:326`) of a text, code blocks left out; each
+/// with the words around it a reader needs to know what it counts.
+pub fn figures(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for s in sentences(text) {
         let tokens: Vec<&str> = s.split_whitespace().collect();
         for (k, raw) in tokens.iter().enumerate() {
-            let t = raw.trim_matches(|c: char| {
-                matches!(c, '(' | ')' | ',' | ';' | ':' | '`' | '"' | '\'' | '*')
-            });
-            let t = t.strip_suffix('.').unwrap_or(t);
-            let digits = t.trim_start_matches('v');
-            let numeric_end = digits
-                .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-                .unwrap_or(digits.len());
-            let (num, unit) = digits.split_at(numeric_end);
-            if num.is_empty() || !num.starts_with(|c: char| c.is_ascii_digit()) {
-                continue;
-            }
-            let num = num.trim_end_matches(['.', ',']);
-            let version = num.matches('.').count() >= 2
-                || (t.starts_with('v') && num.contains('.'))
-                || (num.contains('.') && unit.is_empty() && version_context(&tokens, k));
-            let glued_unit = !unit.is_empty() && UNITS.contains(&unit.to_lowercase().as_str());
-            let next_unit = unit.is_empty()
-                && tokens.get(k + 1).is_some_and(|n| {
-                    let n = n.trim_end_matches(['.', ',', ')', ';', ':']).to_lowercase();
-                    UNITS.contains(&n.as_str()) && n != "x" && n != "h"
-                });
-            if version {
-                out.push(t.to_string());
-            } else if glued_unit {
-                out.push(format!("{num}{unit}"));
-            } else if next_unit {
-                let n = tokens[k + 1].trim_end_matches(['.', ',', ')', ';', ':']);
-                out.push(format!("{num} {n}"));
+            if let Some(f) = figure_at(&tokens, k, raw) {
+                out.push((f, around(&tokens, k)));
             }
         }
     }
     out
+}
+
+/// The figure token `k` of a sentence is, if it is one.
+fn figure_at(tokens: &[&str], k: usize, raw: &str) -> Option<String> {
+    let t = raw.trim_matches(|c: char| {
+        matches!(
+            c,
+            '(' | ')' | ',' | ';' | ':' | '`' | '"' | '\'' | '*' | '[' | ']'
+        )
+    });
+    let t = t.strip_suffix('.').unwrap_or(t);
+    if let Some(id) = identifier(t) {
+        return Some(id);
+    }
+    let digits = t.trim_start_matches('v');
+    let numeric_end = digits
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(digits.len());
+    let (num, unit) = digits.split_at(numeric_end);
+    if num.is_empty() || !num.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let num = num.trim_end_matches(['.', ',']);
+    let version = num.matches('.').count() >= 2
+        || (t.starts_with('v') && num.contains('.'))
+        || (num.contains('.') && unit.is_empty() && version_context(tokens, k));
+    let glued_unit = !unit.is_empty() && UNITS.contains(&unit.to_lowercase().as_str());
+    let next_unit = unit.is_empty()
+        && tokens.get(k + 1).is_some_and(|n| {
+            let n = n.trim_end_matches(['.', ',', ')', ';', ':']).to_lowercase();
+            UNITS.contains(&n.as_str()) && n != "x" && n != "h"
+        });
+    if version {
+        Some(t.to_string())
+    } else if glued_unit {
+        Some(format!("{num}{unit}"))
+    } else if next_unit {
+        let n = tokens[k + 1].trim_end_matches(['.', ',', ')', ';', ':']);
+        Some(format!("{num} {n}"))
+    } else {
+        None
+    }
+}
+
+/// A count (`253/253`), an issue number (`#598`), a place in a file
+/// (`util.rs:121`) or a commit or id: hexadecimal of 7 to 40 digits with
+/// at least one letter and one digit.
+fn identifier(t: &str) -> Option<String> {
+    let count = t.split_once('/').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && !b.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && b.bytes().all(|c| c.is_ascii_digit())
+    });
+    let issue = t.len() > 1 && t.starts_with('#') && t[1..].bytes().all(|c| c.is_ascii_digit());
+    let place = t.rsplit_once(':').is_some_and(|(file, line)| {
+        file.contains('.')
+            && !file.contains("//")
+            && !line.is_empty()
+            && line.bytes().all(|c| c.is_ascii_digit())
+    });
+    let hex = (7..=40).contains(&t.len())
+        && t.bytes()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        && t.bytes().any(|c| c.is_ascii_digit())
+        && t.bytes().any(|c| c.is_ascii_alphabetic());
+    (count || issue || place || hex).then(|| t.to_string())
+}
+
+/// The words around token `k`: up to six before and after, so a figure is
+/// listed with what it measures.
+fn around(tokens: &[&str], k: usize) -> String {
+    let from = k.saturating_sub(6);
+    let to = (k + 7).min(tokens.len());
+    let text = tokens[from..to].join(" ");
+    super::calls::clip(&text, 160)
 }
 
 /// A bare `1.74` is a version next to "Rust", "version", "MSRV" or "to".

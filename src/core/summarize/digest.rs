@@ -228,7 +228,7 @@ fn digest_with(conv: &Conversation, range: TurnRange, budget: usize, checklist: 
 
 /// The characters `checklist` takes in a digest, at its fullest.
 fn facts_chars(checklist: &[Fact]) -> usize {
-    facts_section(checklist, 240, 0).chars().count()
+    facts_section(checklist, 0).chars().count()
 }
 
 /// How far the facts are cut: 0 all of them; 1 without figures and
@@ -236,7 +236,7 @@ fn facts_chars(checklist: &[Fact]) -> usize {
 /// 10.
 const FACT_LEVELS: usize = 4;
 
-fn facts_section(checklist: &[Fact], item_len: usize, level: usize) -> String {
+fn facts_section(checklist: &[Fact], level: usize) -> String {
     let mut out = String::new();
     let of = |k: FactKind| checklist.iter().filter(move |f| f.kind == k);
     let most = match level {
@@ -261,7 +261,7 @@ fn facts_section(checklist: &[Fact], item_len: usize, level: usize) -> String {
         format!(
             "turn {}: {}",
             f.turn,
-            clip_line(&one_line(&f.key), item_len.max(200))
+            one_line(&f.key) // whole: over budget, the rest is cut first
         )
     };
     list(
@@ -362,7 +362,7 @@ fn render(
             out.push_str(&format!("- turn {turn}: {}\n", clip_line(text, item_len)));
         }
     };
-    out.push_str(&facts_section(checklist, item_len, level));
+    out.push_str(&facts_section(checklist, level));
     list(&mut out, "User requests", &f.requests);
     list(&mut out, "Assistant conclusions", &f.conclusions);
     // Paths named in prose, beside the files the checklist lists.

@@ -1,5 +1,6 @@
 //! The summary editor (`E`): the text on the left (or on top at 80
-//! columns), the range's facts beside it, each ✓ or ✗ as the text stands.
+//! columns), the range's facts beside it, each ✓ or ✗ as the text stands,
+//! those not named yet first.
 
 use crate::core::facts::Where;
 use crate::core::visible::visible_line;
@@ -54,9 +55,12 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
             t.dim(),
         ))]
     } else {
-        e.facts
-            .iter()
-            .zip(&e.checks)
+        // What the text doesn't name yet first: what is left to write.
+        let mut order: Vec<(&crate::core::facts::Fact, &Option<Where>)> =
+            e.facts.iter().zip(&e.checks).collect();
+        order.sort_by_key(|(_, at)| at.is_some());
+        order
+            .into_iter()
             .map(|(f, at)| {
                 let (mark, style) = match at {
                     Some(Where::Summary) => ("✓", t.ok()),
