@@ -1116,3 +1116,35 @@ fn every_option_of_every_command_has_its_own_help() {
     }
     assert!(blank.is_empty(), "{blank:#?}");
 }
+
+/// `compact --dry-run --summarize` shows the summary it would write, under
+/// its range, in text as in `--json`.
+#[test]
+fn a_dry_run_shows_the_summary_it_would_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let args = [
+        "compact",
+        "jp-c17944860430",
+        "s:10..12",
+        "--dry-run",
+        "--summarize",
+        "--summarizer",
+        "digest",
+    ];
+    let text = common::jp_inspect(&args, tmp.path());
+    assert!(text.status.success(), "{}", common::stderr(&text));
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let v = common::json(&common::jp_inspect(&json_args, tmp.path()));
+    let summary = v["compactions"][0]["summary"]["summary"].as_str().unwrap();
+    assert!(text.contains("the summary it would write"), "{text}");
+    for line in summary.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(
+            text.contains(&format!("    {line}")),
+            "{line:?} not in {text}"
+        );
+    }
+    assert!(text.contains("Dry run: nothing written."), "{text}");
+}

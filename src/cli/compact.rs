@@ -181,6 +181,15 @@ fn text_result(
                 )
             }));
         }
+        // A dry run shows the summary it would write, so it can be read
+        // before it is.
+        if dry_run && let Some(text) = &a.compaction.summary {
+            lines.push(format!(
+                "  the summary it would write ({}):",
+                crate::core::fmt::count(text.chars().count() as u64, "character")
+            ));
+            lines.extend(text.lines().map(|l| format!("    {l}")));
+        }
         match k {
             Some(k) => lines.extend(super::knows::lines(
                 k,
