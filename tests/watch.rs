@@ -299,3 +299,62 @@ fn a_failed_evaluation_is_said_without_verbose() {
     assert_eq!(line["conversation"], "jp-c17944860430");
     assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
 }
+
+/// At boundaries that fire nothing, `watch` keeps what it read: each read
+/// after the first parses only what jp appended (`"appended": N`), where
+/// it read the whole file again at every turn.
+#[test]
+fn boundaries_that_fire_nothing_are_read_as_appends() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    let mut watch = common::binary()
+        // A window no turn of the demo comes near: nothing ever fires.
+        .args([
+            "watch",
+            "--enable",
+            "--dry-run",
+            "--window",
+            "10m",
+            "--json",
+            "--verbose",
+        ])
+        .current_dir(tmp.path())
+        .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+        .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(watch.stdout.take().unwrap()).lines();
+    let mut next = |want: &str| -> Value {
+        for line in lines.by_ref() {
+            let v: Value = serde_json::from_str(&line.unwrap()).unwrap();
+            if v["event"] == want {
+                return v;
+            }
+        }
+        panic!("watch ended before a {want} line");
+    };
+    assert_eq!(next("watching")["conversations"], 1);
+    let mut reads = Vec::new();
+    for turn in 0..5 {
+        common::jp_appends_a_turn(&dir, &format!("turn {turn} of the test"));
+        let read = next("read");
+        let skipped = next("skipped");
+        assert!(
+            skipped["reason"]
+                .as_str()
+                .unwrap_or("")
+                .contains("estimate"),
+            "{skipped}"
+        );
+        reads.push(read);
+    }
+    let _ = watch.kill();
+    let _ = watch.wait();
+    // The first is a whole read; jp's first write may also re-format the
+    // file; after that, every read is an append.
+    for r in &reads[2..] {
+        assert_eq!(r["appended"], 2, "{reads:#?}");
+    }
+}

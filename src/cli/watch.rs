@@ -242,7 +242,12 @@ impl Watch<'_> {
                 self.withheld(id, &conv, &plan);
                 self.held.insert(id, *conv);
             }
-            Attempt::Skipped(why) => self.skip(id, &why),
+            Attempt::Skipped(conv, why) => {
+                // Held whatever was decided: the next turn reads only what
+                // jp appends.
+                self.held.insert(id, *conv);
+                self.skip(id, &why)
+            }
             Attempt::Unreadable(e) => self.fail(id, &format!("cannot read it: {e}")),
             Attempt::Failed(e) => self.fail(id, &format!("nothing written: {e:#}")),
             Attempt::KeptChanging => self.skip(

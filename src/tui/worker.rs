@@ -285,7 +285,7 @@ fn at_boundary(
         match ops::boundary::with_retries(dir, conv.clone(), fire, ops::boundary::is_changed) {
             Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
             Attempt::WouldFire(_, plan) => Ok(Boundary::WouldFire(plan)),
-            Attempt::Skipped(why) => Ok(Boundary::Skipped(why)),
+            Attempt::Skipped(_, why) => Ok(Boundary::Skipped(why)),
             Attempt::KeptChanging => Ok(Boundary::Skipped(
                 "the conversation kept changing; trying again at the next turn".into(),
             )),

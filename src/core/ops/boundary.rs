@@ -182,7 +182,9 @@ pub enum Attempt<E> {
     Fired(Box<Conversation>, Plan),
     /// What a dry run would have appended to `conv`.
     WouldFire(Box<Conversation>, Plan),
-    Skipped(String),
+    /// Nothing to do at `conv`, and why: the conversation as it was read,
+    /// for the next read to extend.
+    Skipped(Box<Conversation>, String),
     /// jp kept writing: every attempt met a changed file.
     KeptChanging,
     /// The conversation could not be read again.
@@ -213,7 +215,7 @@ pub fn with_retries<E>(
         match fire(&conv) {
             Ok(Boundary::Fired(plan)) => return Attempt::Fired(Box::new(conv), plan),
             Ok(Boundary::WouldFire(plan)) => return Attempt::WouldFire(Box::new(conv), plan),
-            Ok(Boundary::Skipped(why)) => return Attempt::Skipped(why),
+            Ok(Boundary::Skipped(why)) => return Attempt::Skipped(Box::new(conv), why),
             Err(e) if is_changed(&e) => continue,
             Err(e) => return Attempt::Failed(e),
         }
@@ -366,7 +368,7 @@ mod tests {
             },
             is_changed,
         );
-        assert!(matches!(second, Attempt::Skipped(ref w) if w == "nothing to do"));
+        assert!(matches!(second, Attempt::Skipped(_, ref w) if w == "nothing to do"));
         assert_eq!(calls.get(), 2);
         let calls = Cell::new(0);
         let never = with_retries(
