@@ -233,6 +233,18 @@ fn a_strip_keeps_the_messages_and_loses_the_stripped_error() {
         "{said}"
     );
     assert!(said.contains("the session keeps"), "{said}");
+    // The JSON carries the session's totals the text says: one
+    // compaction, so its own survival.
+    let session = &lost["session"];
+    assert_eq!(
+        session["survival"], lost["compactions"][0]["survival"],
+        "{lost:#}"
+    );
+    let describe = session["describe"].as_str().unwrap();
+    assert!(
+        said.contains(&format!("the session keeps {describe}")),
+        "{said}"
+    );
 }
 
 /// The inspector's preview says what the model would still know, per

@@ -4,7 +4,6 @@
 use super::Context;
 use super::args::StatsArgs;
 use super::output::{print_json, print_lines};
-use crate::core::facts::Survival;
 use crate::core::ops::stats::CompactionEntry;
 use crate::core::visible::visible_line;
 use serde_json::json;
@@ -16,10 +15,12 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
         &conv,
         super::show::view(args.as_jp),
     );
+    let session = crate::core::ops::stats::session_knows(&report.compactions);
     if args.json {
         return print_json(&json!({
             "conversation": super::output::conversation_json(&conv),
             "compactions": report.compactions,
+            "session": {"survival": session, "describe": session.describe()},
         }));
     }
     let mut lines = vec![format!(
@@ -30,12 +31,10 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     if report.compactions.is_empty() {
         lines.push("no compaction: nothing is hidden".into());
     }
-    let mut session = Survival::default();
     for c in &report.compactions {
         lines.push(String::new());
         lines.extend(entry_lines(c));
         if let Some(k) = &c.knows {
-            session.add(&Survival::of(k));
             lines.extend(super::knows::lines(k, "lost"));
         }
     }

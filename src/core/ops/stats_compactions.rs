@@ -166,6 +166,16 @@ pub fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, view: Vi
     }
 }
 
+/// What the whole session still knows: every judged compaction's facts
+/// counted together, as `lost` totals them in text and in JSON.
+pub fn session_knows(entries: &[CompactionEntry]) -> crate::core::facts::Survival {
+    let mut session = crate::core::facts::Survival::default();
+    for k in entries.iter().filter_map(|e| e.knows.as_deref()) {
+        session.add(&crate::core::facts::Survival::of(k));
+    }
+    session
+}
+
 /// Every compaction of `conv` and every previewed one in `p`, with what
 /// each saves a request (`overhead_chars`: what every request carries
 /// besides the events).
