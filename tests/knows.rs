@@ -21,7 +21,7 @@ const FLOORS: [(&str, u32, Option<u32>, Option<u32>); 8] = [
     ("instruction (implicit)", 70, None, Some(78)),
     ("decision", 5, Some(55), Some(14)),
     ("url", 72, Some(76), Some(76)),
-    ("number", 21, Some(42), Some(45)),
+    ("number", 37, Some(45), Some(52)),
 ];
 
 fn percent(v: &Value) -> Option<u32> {

@@ -200,10 +200,17 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                 if let Some(k) = call.command
                     && let Some(f) = out.get_mut(k)
                 {
-                    if let Some(how) = calls::outcome(&text, call.class) {
+                    let how = calls::outcome(&text, call.class);
+                    if let Some(how) = &how {
                         f.text = calls::clip(&format!("{} → {how}", f.text), 480);
                     }
                     f.failed = Some(*is_error || !failed.is_empty());
+                    // What a run counted (tests, changes) is a figure later
+                    // work rests on.
+                    let how = how.unwrap_or_default();
+                    for (n, _) in figures(&how) {
+                        out.push(fact(FactKind::Number, how.clone(), n));
+                    }
                 }
                 if failed.is_empty() {
                     // A later success at what failed fixes it.
@@ -488,6 +495,14 @@ mod tests {
                 .map(|(f, _)| f)
                 .collect();
         assert_eq!(ids, ["6a1c50a0", "#598", "253/253", "lib.rs:326"]);
+        let more: Vec<String> = figures(
+            "It uses `rusqlite` 0.37 (we're on 0.38), about ~50MB and 20-90MB models, \
+             a limit (default: 50) with k = 60 now.",
+        )
+        .into_iter()
+        .map(|(f, _)| f)
+        .collect();
+        assert_eq!(more, ["0.37", "0.38", "50MB", "20-90MB", "50", "60"]);
         let (_, around) = &figures("On a 375px phone, this leaves the table small")[0];
         assert!(around.starts_with("On a 375px phone"), "{around}");
     }

@@ -66,10 +66,10 @@ pub fn urls(text: &str) -> Vec<String> {
 }
 
 /// Units a measured figure is named with.
-const UNITS: [&str; 28] = [
+const UNITS: [&str; 30] = [
     "kib", "mib", "gib", "kb", "mb", "gb", "tb", "ms", "µs", "ns", "s", "sec", "seconds", "min",
     "minutes", "h", "hours", "%", "x", "×", "tokens", "tok", "tests", "files", "px", "rem",
-    "lines", "bytes",
+    "lines", "bytes", "k", "m",
 ];
 
 /// Versions (`v0.1.0`, `1.74`, `2.0.0-alpha.16`), measured figures with a
@@ -101,6 +101,31 @@ fn figure_at(tokens: &[&str], k: usize, raw: &str) -> Option<String> {
     let t = t.strip_suffix('.').unwrap_or(t);
     if let Some(id) = identifier(t) {
         return Some(id);
+    }
+    // About, at most, at least: `~50MB`, `<50ms`, `>2x`.
+    let t = t.trim_start_matches(['~', '<', '>', '≈']);
+    // A range names its figures: `20-90MB`.
+    if let Some((low, high)) = t.split_once('-')
+        && !low.is_empty()
+        && low.bytes().all(|c| c.is_ascii_digit() || c == b'.')
+        && high.starts_with(|c: char| c.is_ascii_digit())
+        && figure_at(tokens, k, high).is_some()
+    {
+        return Some(t.to_string());
+    }
+    // A default or a constant: `(default: 50)`, `defaulting to 3`, `k = 60`.
+    let set = k
+        .checked_sub(1)
+        .and_then(|p| tokens.get(p))
+        .is_some_and(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '=')
+                .to_lowercase();
+            matches!(w.as_str(), "default" | "defaults" | "=")
+                || (w == "to" && k >= 2 && tokens[k - 2].eq_ignore_ascii_case("defaulting"))
+        });
+    if set && !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
+        return Some(t.to_string());
     }
     let digits = t.trim_start_matches('v');
     let numeric_end = digits
@@ -171,7 +196,15 @@ fn version_context(tokens: &[&str], k: usize) -> bool {
     k.checked_sub(1)
         .and_then(|p| tokens.get(p))
         .is_some_and(|w| {
+            // After a name in code (`` `rusqlite` 0.37 ``), or what one is
+            // on.
+            if w.starts_with('`') && w.ends_with('`') && w.len() > 2 {
+                return true;
+            }
             let w = w.to_lowercase();
+            if matches!(w.as_str(), "on" | "from" | "at") {
+                return true;
+            }
             ["rust", "version", "msrv", "v", "release", "edition"]
                 .iter()
                 .any(|m| w.trim_matches(|c: char| !c.is_alphanumeric()) == *m)
