@@ -1148,3 +1148,19 @@ fn a_dry_run_shows_the_summary_it_would_write() {
     }
     assert!(text.contains("Dry run: nothing written."), "{text}");
 }
+
+/// `reset --all` on a conversation with no compaction says so in words.
+#[test]
+fn reset_all_with_nothing_to_reset_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = common::demo_copy(tmp.path());
+    common::edit_events(&conv, |ev| ev.retain(|e| e["type"] != "compaction"));
+    let out = common::jp_inspect(&["reset", "jp-c17944860430", "--all"], tmp.path());
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("Nothing to reset: this conversation has no compaction."),
+        "{said}"
+    );
+    assert!(!said.contains("no all"), "{said}");
+}

@@ -49,7 +49,10 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     }
     let mut lines = Vec::new();
     if count == 0 {
-        lines.push(format!("Nothing to reset: no {what} here."));
+        lines.push(match what.as_str() {
+            "all compactions" => "Nothing to reset: this conversation has no compaction.".into(),
+            _ => format!("Nothing to reset: no {what} here."),
+        });
     } else {
         let verb = if args.dry_run {
             "Would remove"
