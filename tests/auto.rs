@@ -315,13 +315,16 @@ fn trigger_reasons_are_given_either_way() {
         "{:?}",
         d.notes
     );
+    // Single mode at a bare 200k window: D50's trigger is 0.75 × 200k =
+    // 150k, and the demo's estimate is above it (stats: 156k with the
+    // output reserve's table; a bare budget counts the same events).
     c.mode = Mode::Single;
     let d = eval(&c, Some(200_000));
+    assert!(d.fired(), "{:?}", d.notes);
     assert!(
-        d.notes[0]
-            .to_string()
-            .contains("estimate 154k <= trigger threshold 150k")
-            || d.fired(),
+        d.notes
+            .iter()
+            .any(|n| n.to_string().contains("above the trigger threshold")),
         "{:?}",
         d.notes
     );

@@ -201,15 +201,15 @@ proptest! {
         let cs: Vec<(usize, Compaction)> = specs.iter().enumerate()
             .map(|(i, (at, s))| (*at, compaction(s, i as u32))).collect();
         let conv = with_compactions(&events, &cs);
-        let raw_before: Vec<String> = (0..conv.events.len()).map(|i| conv.raw(i).to_string()).collect();
+        // The projection only borrows the conversation, so its raw events
+        // can't change; what can is an unchanged event read otherwise
+        // than its raw text says.
         let p = projection::of(&conv);
         for e in &p.events {
             if let Projected::Raw { index, change: Change::None } = e {
                 prop_assert_eq!(p.plain(&conv, e), conv.plain(*index));
             }
         }
-        let raw_after: Vec<String> = (0..conv.events.len()).map(|i| conv.raw(i).to_string()).collect();
-        prop_assert_eq!(raw_before, raw_after);
     }
 
     #[test]
