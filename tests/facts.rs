@@ -568,3 +568,57 @@ fn the_list_marks_what_each_compaction_lost() {
         .unwrap();
     assert!(row.contains(&format!(" knows {kept}/{all}")), "{row}");
 }
+
+/// Links a reviewer writes down, by class: what the base config attaches,
+/// an issue referenced by number, a remote search of one repository per
+/// query, and of a pasted list only the links the assistant discusses.
+#[test]
+fn links_by_class_attachments_references_searches_and_pasted_lists() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".jp/conversations/17950000001-links");
+    fs::create_dir_all(&dir).unwrap();
+    let table: String = (0..60)
+        .map(|k| format!("{k},[model-{k:03}-base](https://models.example/org/model-{k:03}-base)\n"))
+        .collect();
+    let b = |s: &str| b64(s);
+    let ev = json!([
+        {"timestamp": ts(0, 0), "type": "turn_start"},
+        {"timestamp": ts(0, 1), "type": "chat_request",
+         "content": format!("Pick one of these:\n\n```csv\n{table}```\n")},
+        {"timestamp": ts(0, 2), "type": "tool_call_request", "id": "s1", "name": "github_code_search",
+         "arguments": {"repository": b("acme/grammars"), "query": b("abnf scopeName")}},
+        {"timestamp": ts(0, 3), "type": "tool_call_response", "id": "s1", "content": b("no matches"), "is_error": false},
+        {"timestamp": ts(0, 4), "type": "tool_call_request", "id": "s2", "name": "github_code_search",
+         "arguments": {"repository": b("acme/grammars"), "query": b("wit tmLanguage")}},
+        {"timestamp": ts(0, 5), "type": "tool_call_response", "id": "s2", "content": b("no matches"), "is_error": false},
+        {"timestamp": ts(0, 9), "type": "chat_response",
+         "message": "Take `model-007-base`: it is small. The bug came in with #598, not in step #2."},
+    ]);
+    fs::write(
+        dir.join("events.json"),
+        serde_json::to_string_pretty(&ev).unwrap(),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("base_config.json"),
+        r#"{"conversation": {"attachments": ["file:///docs/rfd/032-search.md", "cmd://date"]}}"#,
+    )
+    .unwrap();
+    let c = dir.to_str().unwrap();
+    let out = common::run_in(tmp.path(), &["compact", c, "s:1..1", "--dry-run", "--json"]);
+    let facts = facts_of(&out);
+    let urls: Vec<&str> = facts
+        .iter()
+        .filter(|f| f["kind"] == "url")
+        .map(|f| f["text"].as_str().unwrap())
+        .collect();
+    find(&facts, "url", "attached: file:///docs/rfd/032-search.md");
+    find(&facts, "url", "with #598");
+    find(&facts, "url", "query=abnf scopeName");
+    find(&facts, "url", "query=wit tmLanguage");
+    find(&facts, "url", "https://models.example/org/model-007-base");
+    assert_eq!(urls.len(), 5, "{urls:#?}");
+    // A list's `#2` is no reference of its own (five links in all), and
+    // `#598` is no figure.
+    assert!(!facts.iter().any(|f| f["kind"] == "number"), "{facts:#?}");
+}

@@ -15,6 +15,7 @@
 
 use super::calls::{self, ToolClass};
 use super::prose;
+use super::scan;
 pub use super::scan::{error_line, figures, sentences, urls};
 use super::{Fact, FactKind};
 use crate::core::model::conversation::Conversation;
@@ -137,6 +138,26 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     let mut calls: HashMap<String, Call> = HashMap::new();
     // Errors not fixed yet, by what failed (tool, target).
     let mut open: HashMap<(String, Option<String>), Vec<usize>> = HashMap::new();
+    // What the assistant said, lowercased: a pasted list's links are facts
+    // only where the conversation discusses them.
+    let mut said = String::new();
+    let mut listed_links: Vec<Fact> = Vec::new();
+    let mut events = events.peekable();
+    // The base config's attachments are there from the first turn on.
+    if events.peek() == Some(&0) && !conv.events.is_empty() {
+        for url in attachments(&conv.base_config) {
+            out.push(Fact {
+                kind: FactKind::Url,
+                text: format!("attached: {url}"),
+                turn: conv.events[0].turn + 1,
+                key: url,
+                event: 0,
+                fixed: None,
+                fixed_turn: None,
+                failed: None,
+            });
+        }
+    }
     for i in events {
         let e = &conv.events[i];
         let turn = e.turn + 1;
@@ -233,19 +254,80 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                 for s in prose::instructions(&text) {
                     out.push(sentence_fact(FactKind::Instruction, &s, turn, i));
                 }
-                prose_facts(&text, turn, i, &mut out);
+                prose_facts(&text, turn, i, &mut out, &mut listed_links);
             }
             Kind::ChatResponse(ResponseKind::Message) => {
                 let text = conv.text(i);
                 for s in prose::decisions(&text) {
                     out.push(sentence_fact(FactKind::Decision, &s, turn, i));
                 }
-                prose_facts(&text, turn, i, &mut out);
+                said.push_str(&text.to_lowercase());
+                said.push('\n');
+                prose_facts(&text, turn, i, &mut out, &mut listed_links);
+            }
+            Kind::ConfigDelta => {
+                // What jp attaches to every query (`file:///…`, `https://…`)
+                // is where the model was told to look.
+                for url in attachments(&conv.plain(i)) {
+                    out.push(fact(FactKind::Url, format!("attached: {url}"), url));
+                }
             }
             _ => {}
         }
     }
+    out.extend(
+        listed_links
+            .into_iter()
+            .filter(|f| discussed(&f.key, &said)),
+    );
+    out.sort_by_key(|f| f.event);
     out
+}
+
+/// The links a config delta attaches to the conversation: jp's
+/// `conversation.attachments`, nested under `delta` (older files) or not.
+fn attachments(event: &Value) -> Vec<String> {
+    let delta = event.get("delta").unwrap_or(event);
+    let list = delta
+        .pointer("/conversation/attachments")
+        .map(|a| a.get("value").unwrap_or(a));
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        // Files and pages; jp's `cmd://` runs a command, it names no place.
+        .filter(|u| {
+            ["file://", "http://", "https://"]
+                .iter()
+                .any(|s| u.starts_with(s))
+        })
+        .map(|u| calls::clip(u, scan::URL_LIMIT))
+        .collect()
+}
+
+/// Whether a link's own name (its last segment, of six characters or
+/// more) stands in what the assistant said.
+fn discussed(url: &str, said: &str) -> bool {
+    let name = url
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    if name.len() < 6 || url.ends_with(&format!("//{name}")) {
+        return false;
+    }
+    // Named whole: `bge-small-en` is not named by `bge-small-en-v1.5`.
+    let whole = |at: usize| {
+        let before = said[..at].chars().next_back();
+        let rest = &said[at + name.len()..];
+        let joins =
+            |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+        // A version goes on a name: `v1` is not named by `v1.5`.
+        let version = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
+        !joins(before) && !joins(rest.chars().next()) && !version
+    };
+    memchr::memmem::find_iter(said.as_bytes(), name.as_bytes()).any(whole)
 }
 
 /// A tool call, for its result.
@@ -265,16 +347,21 @@ fn looked_up(args: &Value) -> String {
     if let Some(url) = s("url") {
         return calls::clip(url, 300);
     }
-    match (s("repository").or(s("repo")), s("path")) {
-        (Some(r), Some(p)) if !p.is_empty() => format!("{r}/{p}"),
-        (Some(r), _) => r.to_string(),
-        _ => calls::clip(s("query").unwrap_or_default(), 300),
+    let query = s("query").filter(|q| !q.is_empty());
+    match (s("repository").or(s("repo")), s("path"), query) {
+        (Some(r), Some(p), _) if !p.is_empty() => format!("{r}/{p}"),
+        // Each search of a repository is a look-up of its own.
+        (Some(r), _, Some(q)) => calls::clip(&format!("{r} {q}"), 300),
+        (Some(r), _, None) => r.to_string(),
+        _ => calls::clip(query.unwrap_or_default(), 300),
     }
 }
 
-/// The links and figures of a message, pasted tables and code left out;
-/// at most [`prose::PER_MESSAGE`] of each.
-fn prose_facts(text: &str, turn: usize, event: usize, out: &mut Vec<Fact>) {
+/// The links, issue references and figures of a message, pasted tables
+/// and code left out; at most [`prose::PER_MESSAGE`] of each. A message
+/// with more links than that is a pasted list: its links go to `listed`,
+/// each a fact only if the conversation discusses it.
+fn prose_facts(text: &str, turn: usize, event: usize, out: &mut Vec<Fact>, listed: &mut Vec<Fact>) {
     let prose = prose::paragraphs(text).join("\n");
     // A link is one wherever it stands, quoted or in a table; not in code.
     let outside_code = prose::outside_code(text);
@@ -289,9 +376,27 @@ fn prose_facts(text: &str, turn: usize, event: usize, out: &mut Vec<Fact>) {
         failed: None,
     };
     let mut seen = std::collections::HashSet::new();
-    for url in urls(&outside_code) {
-        if seen.insert(url.clone()) && seen.len() <= prose::PER_MESSAGE {
-            out.push(fact(FactKind::Url, url.clone(), url));
+    let links: Vec<String> = urls(&outside_code)
+        .into_iter()
+        .filter(|u| seen.insert(u.clone()))
+        .collect();
+    let pasted = links.len() > prose::PER_MESSAGE;
+    for url in links {
+        let f = fact(FactKind::Url, url.clone(), url);
+        if pasted { listed.push(f) } else { out.push(f) }
+    }
+    // A link in pasted code or data counts where it is discussed.
+    if text.contains("```") || text.contains("~~~") {
+        for url in urls(text) {
+            if seen.insert(url.clone()) {
+                listed.push(fact(FactKind::Url, url.clone(), url));
+            }
+        }
+    }
+    seen.clear();
+    for (r, around) in scan::references(&prose) {
+        if seen.insert(r.clone()) && seen.len() <= prose::PER_MESSAGE {
+            out.push(fact(FactKind::Url, around, r));
         }
     }
     seen.clear();
@@ -494,7 +599,7 @@ mod tests {
                 .into_iter()
                 .map(|(f, _)| f)
                 .collect();
-        assert_eq!(ids, ["6a1c50a0", "#598", "253/253", "lib.rs:326"]);
+        assert_eq!(ids, ["6a1c50a0", "253/253", "lib.rs:326"]);
         let more: Vec<String> = figures(
             "It uses `rusqlite` 0.37 (we're on 0.38), about ~50MB and 20-90MB models, \
              a limit (default: 50) with k = 60 now.",

@@ -74,8 +74,7 @@ const UNITS: [&str; 30] = [
 
 /// Versions (`v0.1.0`, `1.74`, `2.0.0-alpha.16`), measured figures with a
 /// unit (`2 GB`, `11 s`, `61.0KiB`, `42 tests`, `3.2x`, `85%`), counts
-/// (`253/253`), commits and ids (`6a1c50a0`), issue numbers (`#598`) and
-/// places in a file (`lib.rs:326`) of a text, code blocks left out; each
+/// (`253/253`), commits and ids (`6a1c50a0`) and places in a file (`lib.rs:326`) of a text, code blocks left out; each
 /// with the words around it a reader needs to know what it counts.
 pub fn figures(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -157,7 +156,7 @@ fn figure_at(tokens: &[&str], k: usize, raw: &str) -> Option<String> {
     }
 }
 
-/// A count (`253/253`), an issue number (`#598`), a place in a file
+/// A count (`253/253`), a place in a file
 /// (`util.rs:121`) or a commit or id: hexadecimal of 7 to 40 digits with
 /// at least one letter and one digit.
 fn identifier(t: &str) -> Option<String> {
@@ -167,7 +166,6 @@ fn identifier(t: &str) -> Option<String> {
             && a.bytes().all(|c| c.is_ascii_digit())
             && b.bytes().all(|c| c.is_ascii_digit())
     });
-    let issue = t.len() > 1 && t.starts_with('#') && t[1..].bytes().all(|c| c.is_ascii_digit());
     let place = t.rsplit_once(':').is_some_and(|(file, line)| {
         file.contains('.')
             && !file.contains("//")
@@ -179,7 +177,29 @@ fn identifier(t: &str) -> Option<String> {
             .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
         && t.bytes().any(|c| c.is_ascii_digit())
         && t.bytes().any(|c| c.is_ascii_alphabetic());
-    (count || issue || place || hex).then(|| t.to_string())
+    (count || place || hex).then(|| t.to_string())
+}
+
+/// The issue and pull-request references of a text (`#598`, `PR #715`:
+/// two digits or more, so a list's `#2` is none), each with the words
+/// around it; code blocks left out.
+pub fn references(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for s in sentences(text) {
+        let tokens: Vec<&str> = s.split_whitespace().collect();
+        for (k, raw) in tokens.iter().enumerate() {
+            let t = raw
+                .trim_start_matches(['(', '[', '`', '"', '\''])
+                .trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+            let Some(n) = t.strip_prefix('#') else {
+                continue;
+            };
+            if n.len() >= 2 && n.len() <= 7 && n.bytes().all(|c| c.is_ascii_digit()) {
+                out.push((t.to_string(), around(tokens.as_slice(), k)));
+            }
+        }
+    }
+    out
 }
 
 /// The words around token `k`: up to six before and after, so a figure is
