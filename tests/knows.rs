@@ -16,11 +16,11 @@ use serde_json::Value;
 const FLOORS: [(&str, u32, Option<u32>, Option<u32>); 8] = [
     ("file", 93, Some(95), Some(93)),
     ("command", 95, Some(95), Some(95)),
-    ("error", 87, Some(76), Some(87)),
+    ("error", 87, Some(88), Some(87)),
     ("instruction", 81, Some(75), Some(86)),
     ("instruction (implicit)", 70, None, Some(78)),
     ("decision", 5, Some(55), Some(14)),
-    ("url", 72, Some(76), Some(76)),
+    ("url", 92, Some(67), Some(92)),
     ("number", 37, Some(45), Some(52)),
 ];
 

@@ -166,12 +166,33 @@ const WARNINGS_PER_RESULT: usize = 3;
 pub fn failures(text: &str, class: ToolClass, is_error: bool) -> Vec<String> {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let first = lines.iter().position(|l| !l.is_empty());
+    // Whether the nearest line that isn't blank before (after) each line
+    // opens a cause, found in one pass each way: a cause says why the
+    // error above it failed, so it is that error.
+    let cause = |l: &&str| l.eq_ignore_ascii_case("caused by:");
+    let mut after_cause = vec![false; lines.len()];
+    let mut before_cause = vec![false; lines.len()];
+    for k in 1..lines.len() {
+        after_cause[k] = if lines[k - 1].is_empty() {
+            after_cause[k - 1]
+        } else {
+            cause(&lines[k - 1])
+        };
+    }
+    for k in (0..lines.len()).rev() {
+        before_cause[k] = match lines.get(k + 1) {
+            Some(next) if next.is_empty() => before_cause[k + 1],
+            Some(next) => cause(next),
+            None => false,
+        };
+    }
+    let caused = |k: usize| after_cause[k];
     let mut starts: Vec<(usize, bool)> = lines
         .iter()
         .enumerate()
         .filter(|&(k, line)| {
             outcome_failure(line)
-                || (class == ToolClass::Acts && diagnostic(line))
+                || (class == ToolClass::Acts && diagnostic(line) && !caused(k))
                 || (Some(k) == first && refusal(line))
         })
         .map(|(k, line)| (k, line.to_ascii_lowercase().starts_with("warning")))
@@ -198,18 +219,23 @@ pub fn failures(text: &str, class: ToolClass, is_error: bool) -> Vec<String> {
         picked.extend(first);
     }
     let is_start = |k: usize| starts.iter().any(|s| s.0 == k);
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<(Option<&str>, String)> = Vec::new();
     for k in picked {
         // The lines under it, blank lines between them aside, to the next
         // error.
         // error, a blank line straight under it aside.
         let mut block = lines[k].to_string();
         let mut joined = 0;
+        // A chain of causes ends in the one that tells (`No such file`).
+        let mut limit = 300;
         for (n, next) in lines.iter().enumerate().skip(k + 1) {
-            if next.is_empty() && joined == 0 && n == k + 1 {
+            let before_cause = next.is_empty() && before_cause[n];
+            if next.is_empty() && ((joined == 0 && n == k + 1) || before_cause) {
+                limit = if before_cause { 600 } else { limit };
                 continue;
             }
-            if next.is_empty() || is_start(n) || joined == 4 || block.len() >= 300 {
+            let most = if limit > 300 { 8 } else { 4 };
+            if next.is_empty() || is_start(n) || joined == most || block.len() >= limit {
                 break;
             }
             if source_snippet(next) {
@@ -219,12 +245,46 @@ pub fn failures(text: &str, class: ToolClass, is_error: bool) -> Vec<String> {
             block.push_str(next);
             joined += 1;
         }
-        let block = clip(&block, 300);
-        if !out.contains(&block) {
-            out.push(block);
+        let block = clip(&block, limit);
+        // Diagnostics of one kind (`error[E0432]`, one lint's message) are
+        // one thing to fix: one error, naming each place.
+        let kind = diagnostic_kind(lines[k]);
+        let same = kind.and_then(|kind| out.iter().position(|(o, _)| *o == Some(kind)));
+        match same {
+            Some(at) => {
+                // What this one adds: its message and place, notes aside.
+                let rest = block[kind.unwrap_or_default().len()..].trim_start_matches(':');
+                let rest = [" help:", " = note:", " = help:"]
+                    .iter()
+                    .filter_map(|m| rest.find(m))
+                    .min()
+                    .map_or(rest, |end| &rest[..end])
+                    .trim();
+                let first = &mut out[at].1;
+                if !first.contains(rest) {
+                    *first = clip(&format!("{first}; also {}", clip(rest, 160)), 480);
+                }
+            }
+            None if !out.iter().any(|(_, b)| *b == block) => out.push((kind, block)),
+            None => {}
         }
     }
-    out
+    out.into_iter().map(|(_, b)| b).collect()
+}
+
+/// What makes diagnostics one kind: a compiler's code (`error[E0432]`),
+/// else the message of a `warning:`/`error:` line before its place.
+fn diagnostic_kind(line: &str) -> Option<&str> {
+    let l = line.to_ascii_lowercase();
+    if (l.starts_with("error[") || l.starts_with("warning["))
+        && let Some(end) = line.find(']')
+    {
+        return Some(&line[..=end]);
+    }
+    if l.starts_with("error:") || l.starts_with("warning:") {
+        return Some(line.split(" --> ").next().unwrap_or(line).trim_end());
+    }
+    None
 }
 
 /// A compiler's quote of the source under its message (`12 |  let x`,
@@ -416,6 +476,37 @@ mod tests {
             ),
             ["An error occurred. file does not exist"]
         );
+    }
+
+    #[test]
+    fn a_cause_is_its_error_and_one_kind_is_one_error() {
+        let acts = ToolClass::Acts;
+        let chain = "error: failed to load manifest for workspace member `a/*`\n\
+                     referenced by workspace at `Cargo.toml`\n\nCaused by:\n  \
+                     failed to read `a/*/Cargo.toml`\n\nCaused by:\n  No such file or directory";
+        assert_eq!(
+            failures(chain, acts, true),
+            [
+                "error: failed to load manifest for workspace member `a/*` referenced by \
+              workspace at `Cargo.toml` Caused by: failed to read `a/*/Cargo.toml` Caused by: \
+              No such file or directory"
+            ]
+        );
+        let same = "error[E0432]: unresolved import `crate::Result`\n --> src/note.rs:3:5\n\
+                    help: consider importing\n\n\
+                    error[E0432]: unresolved import `crate::Error`\n --> src/schema.rs:3:5\n\n\
+                    error[E0425]: cannot find value `x`\n --> src/a.rs:1:1";
+        assert_eq!(
+            failures(same, acts, true),
+            [
+                "error[E0432]: unresolved import `crate::Result` --> src/note.rs:3:5 help: \
+                 consider importing; also unresolved import `crate::Error` --> src/schema.rs:3:5",
+                "error[E0425]: cannot find value `x` --> src/a.rs:1:1",
+            ]
+        );
+        // Blank lines by the thousand cost one pass, not one per line.
+        let blank = format!("error: x\n{}Caused by:\n y", "\n".repeat(200_000));
+        assert_eq!(failures(&blank, acts, true), ["error: x Caused by: y"]);
     }
 
     #[test]
