@@ -364,11 +364,17 @@ fn refusal(line: &str) -> bool {
 /// as an outcome (a test run's result, a check, a patch, a commit), else
 /// its first failure, else its first line; at most 160 bytes.
 pub fn outcome(text: &str, class: ToolClass) -> Option<String> {
-    let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
+    // A line that is only markup (`<git_commit>`) says nothing.
+    let lines = || {
+        text.lines().map(str::trim).filter(|l| {
+            !l.is_empty() && !(l.starts_with('<') && l.ends_with('>') && !l[1..].contains('<'))
+        })
+    };
     // The most telling first: a test run's count before a build's end.
     let line = [
         "test result",
         "ran ",
+        "tests run",
         "passed",
         "succeeded",
         "applied",
@@ -381,10 +387,30 @@ pub fn outcome(text: &str, class: ToolClass) -> Option<String> {
     ]
     .iter()
     .find_map(|w| lines().find(|l| l.to_ascii_lowercase().contains(w)))
+    .or_else(|| lines().find(|l| commit_header(l)))
     .map(str::to_string)
     .or_else(|| failures(text, class, false).into_iter().next())
     .or_else(|| lines().next().map(str::to_string))?;
-    Some(clip(&line, 160))
+    // What a commit changed, beside what it was.
+    let changed = lines().find(|l| {
+        let l = l.to_ascii_lowercase();
+        l.contains(" changed, ") && (l.contains("insertion") || l.contains("deletion"))
+    });
+    let line = match changed {
+        Some(c) if !line.contains(c) => format!("{line}; {c}"),
+        _ => line,
+    };
+    Some(clip(&line, 240))
+}
+
+/// git's line for a new commit: `[main 6a1c50a0] fix: …`.
+fn commit_header(line: &str) -> bool {
+    let Some((head, _)) = line.strip_prefix('[').and_then(|l| l.split_once(']')) else {
+        return false;
+    };
+    head.split_whitespace()
+        .last()
+        .is_some_and(|h| (7..=40).contains(&h.len()) && h.bytes().all(|c| c.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]
@@ -507,6 +533,23 @@ mod tests {
         // Blank lines by the thousand cost one pass, not one per line.
         let blank = format!("error: x\n{}Caused by:\n y", "\n".repeat(200_000));
         assert_eq!(failures(&blank, acts, true), ["error: x Caused by: y"]);
+    }
+
+    #[test]
+    fn a_commit_ends_in_what_it_is_and_what_it_changed() {
+        let text = "<git_commit>\n[prr260 6a1c50a0] fix(config): Honor `create_if_missing`\n \
+                    2 files changed, 54 insertions(+), 2 deletions(-)\n</git_commit>";
+        assert_eq!(
+            outcome(text, ToolClass::Acts).as_deref(),
+            Some(
+                "[prr260 6a1c50a0] fix(config): Honor `create_if_missing`; \
+                 2 files changed, 54 insertions(+), 2 deletions(-)"
+            )
+        );
+        assert_eq!(
+            outcome("<x>\nsomething else\n</x>", ToolClass::Acts).as_deref(),
+            Some("something else")
+        );
     }
 
     #[test]
