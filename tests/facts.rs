@@ -622,3 +622,44 @@ fn links_by_class_attachments_references_searches_and_pasted_lists() {
     // `#598` is no figure.
     assert!(!facts.iter().any(|f| f["kind"] == "number"), "{facts:#?}");
 }
+
+/// An elision that strips a read's large result keeps its call: the path
+/// is still named, what was read is gone, so the file is not kept; `lost`
+/// says so, and a summary naming the path is no better for its contents
+/// than the call was.
+#[test]
+fn a_read_whose_result_is_stripped_is_named_not_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = planted(tmp.path());
+    let c = conv.to_str().unwrap();
+    let out = common::run_in(
+        tmp.path(),
+        &[
+            "compact",
+            c,
+            "t:2..3",
+            "--over",
+            "1KiB",
+            "--dry-run",
+            "--json",
+        ],
+    );
+    let facts = facts_of(&out);
+    let file = find(&facts, "file", "src/parser.rs");
+    assert_eq!(
+        (file["kept"].clone(), file["where"].clone()),
+        (json!(false), json!("named")),
+        "{file}"
+    );
+    // The small failing result is still sent whole: its error is kept.
+    assert_eq!(find(&facts, "error", "precedence ... FAILED")["kept"], true);
+    let out = common::run_in(tmp.path(), &["compact", c, "t:2..3", "--over", "1KiB"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let said =
+        String::from_utf8_lossy(&common::run_in(tmp.path(), &["lost", c]).stdout).to_string();
+    assert!(
+        said.lines()
+            .any(|l| l.contains("src/parser.rs") && l.ends_with("(named, contents gone)")),
+        "{said}"
+    );
+}

@@ -35,7 +35,7 @@ impl SummaryEditor {
         let siblings = Siblings::of(&facts);
         let by_events = facts
             .iter()
-            .map(|f| sent.names_by_events(f, &siblings))
+            .map(|f| sent.keeps_by_events(f, &siblings))
             .collect();
         let mut e = SummaryEditor {
             area,

@@ -474,7 +474,7 @@ fn line_range(args: &Value) -> Option<String> {
 }
 
 /// What a tool does to a path, by its name.
-fn operation(tool: &str) -> &'static str {
+pub(super) fn operation(tool: &str) -> &'static str {
     let t = tool.to_ascii_lowercase();
     let has = |w: &[&str]| w.iter().any(|w| t.contains(w));
     if has(&["modify", "edit", "patch", "replace", "write", "update"]) {

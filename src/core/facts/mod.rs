@@ -109,6 +109,16 @@ pub enum Where {
     KeptEvent,
     /// The summary that stands for the range.
     Summary,
+    /// A file read whose call is still sent but whose result is not: its
+    /// path is named, its contents are gone. Not kept.
+    Named,
+}
+
+impl Where {
+    /// Whether the model still knows the fact there.
+    pub fn keeps(self) -> bool {
+        self != Where::Named
+    }
 }
 
 /// A fact, judged.
@@ -224,6 +234,9 @@ pub struct Sent {
     /// A summary being written, standing for every turn in place of the
     /// stored ones.
     edited: Option<String>,
+    /// The file reads (their calls, by index) whose result is not sent
+    /// whole: what they read is gone however often the path is named.
+    unread: Arc<HashSet<usize>>,
 }
 
 impl Sent {
@@ -231,6 +244,7 @@ impl Sent {
         let mut whole = HashSet::new();
         let mut turns: HashMap<usize, String> = HashMap::new();
         let mut summaries = Vec::new();
+        let mut shown = Vec::new();
         for e in &p.events {
             match *e {
                 Projected::Raw { index, change } => {
@@ -245,6 +259,7 @@ impl Sent {
                     if change == Change::None {
                         whole.insert(index);
                     }
+                    shown.push(index);
                     let t = turns.entry(turn).or_default();
                     t.push_str(&text.to_lowercase());
                     t.push('\n');
@@ -266,11 +281,27 @@ impl Sent {
                 _ => {}
             }
         }
+        // Reads whose call is sent (whole or as its name) but whose
+        // result is not sent whole.
+        let pairing = crate::core::compact::pairing::Pairing::of(&conv.events);
+        let unread = shown
+            .into_iter()
+            .filter(|&i| match &conv.events[i].kind {
+                EventKind::ToolCallRequest { name, .. } => {
+                    extract::operation(name) == "read"
+                        && pairing
+                            .partner(i, conv.events.len())
+                            .is_some_and(|r| !whole.contains(&r))
+                }
+                _ => false,
+            })
+            .collect();
         Sent {
             whole: Arc::new(whole),
             turns: Arc::new(turns),
             summaries: Arc::new(summaries),
             edited: None,
+            unread: Arc::new(unread),
         }
     }
 
@@ -282,16 +313,31 @@ impl Sent {
             turns: self.turns.clone(),
             summaries: Arc::new(Vec::new()),
             edited: Some(summary.to_lowercase()),
+            unread: self.unread.clone(),
         }
     }
 
     /// Where `fact` is still named, if it is.
     pub fn names(&self, fact: &Fact, siblings: &matching::Siblings) -> Option<Where> {
-        if self.names_by_events(fact, siblings) {
+        let by_events = self.names_by_events(fact, siblings);
+        if by_events && !self.unread(fact) {
             return Some(Where::KeptEvent);
         }
-        self.names_by_summary(fact, siblings)
-            .then_some(Where::Summary)
+        if self.names_by_summary(fact, siblings) {
+            return Some(Where::Summary);
+        }
+        by_events.then_some(Where::Named)
+    }
+
+    /// Whether an event still sent keeps `fact`: names it, and, of a file
+    /// read, still sends what was read.
+    pub fn keeps_by_events(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
+        !self.unread(fact) && self.names_by_events(fact, siblings)
+    }
+
+    /// A file read whose result is no longer sent.
+    fn unread(&self, fact: &Fact) -> bool {
+        fact.kind == FactKind::File && self.unread.contains(&fact.event)
     }
 
     /// Whether an event the model is still sent names `fact`: the same
@@ -378,7 +424,7 @@ pub fn judged_among(
                         .or_insert_with(|| sent.names(&fact, &siblings));
                     Judged {
                         fact,
-                        kept: at.is_some(),
+                        kept: at.is_some_and(Where::keeps),
                         at,
                     }
                 })
@@ -431,6 +477,7 @@ pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
             (FactKind::Error, Some(true), _) => " (fixed later)",
             (FactKind::Error, _, _) => " (not fixed in the range)",
             (FactKind::Command, _, Some(true)) => " (failed)",
+            _ if j.at == Some(Where::Named) => " (named, contents gone)",
             _ => "",
         };
         out.push(format!(

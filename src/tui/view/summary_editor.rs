@@ -65,7 +65,7 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
                 let (mark, style) = match at {
                     Some(Where::Summary) => ("✓", t.ok()),
                     Some(Where::KeptEvent) => ("✓", t.ok()),
-                    None => ("✗", t.error()),
+                    Some(Where::Named) | None => ("✗", t.error()),
                 };
                 let kept = match at {
                     Some(Where::KeptEvent) => " (still sent)",
