@@ -90,6 +90,15 @@ pub enum Action {
     OpenPager,
     /// The selected text, a read-only copy, in `$EDITOR` (`e`).
     OpenEditor,
+    /// The summary editor: preview the text as an authored summary.
+    KeepSummary,
+    /// The summary editor: the text in `$VISUAL`/`$EDITOR`, and back.
+    EditOutside,
+    /// The summary editor: start again from the summary as it was.
+    RestoreSummary,
+    /// The summary editor: scroll the checklist.
+    FactsDown,
+    FactsUp,
 }
 
 const BINDINGS: &str = include_str!("../assets/keys.toml");
@@ -111,11 +120,13 @@ pub enum Scope {
     Tools,
     /// A replay (`--replay`), before the main bindings.
     Replay,
+    /// The summary editor (`E`): its own keys, every other one typed.
+    Summary,
 }
 
 /// Each scope with the title `?` and `man` list its bindings under, in
 /// the order they list them.
-pub const SECTIONS: [(Scope, &str); 10] = [
+pub const SECTIONS: [(Scope, &str); 11] = [
     (Scope::Main, "The panes"),
     (Scope::Global, "Everywhere"),
     (Scope::AsOf, "As of (t)"),
@@ -124,6 +135,7 @@ pub const SECTIONS: [(Scope, &str); 10] = [
     (Scope::Largest, "Where the tokens are (L, O)"),
     (Scope::Tools, "The tools (T)"),
     (Scope::Simulation, "The simulation (s)"),
+    (Scope::Summary, "Your summary (E)"),
     (Scope::Confirm, "A question"),
     (Scope::Help, "The help (?)"),
 ];

@@ -519,9 +519,9 @@ fn e_on_a_stored_summary_starts_from_its_text() {
     assert_eq!(summaries[1]["summary"]["source"], "authored");
 }
 
-/// The compaction list says what the model still knows of each range once
-/// it has the focus, and marks a compaction that lost an instruction or an
-/// unfixed error.
+/// The compaction list says what the model still knows of each range as
+/// the conversation opens, and marks a compaction that lost an instruction
+/// or an unfixed error.
 #[test]
 fn the_list_marks_what_each_compaction_lost() {
     let tmp = tempfile::tempdir().unwrap();
@@ -547,13 +547,9 @@ fn the_list_marks_what_each_compaction_lost() {
     let mut options = jp_inspect::tui::Options::picker(tmp.path().to_path_buf(), Vec::new());
     options.picker = None;
     options.dir = conv.clone();
-    let mut h = Harness::opened(options, (160, 40), tmp);
-    assert!(
-        !h.text().contains("knows "),
-        "asked only with the list focused"
-    );
-    h.key(KeyCode::Tab);
-    h.key(KeyCode::Tab);
+    // As it opens, the list focused or not: a person scanning it sees
+    // the `!` at once.
+    let h = Harness::opened(options, (160, 40), tmp);
     let text = h.text();
     let (kept, all) = total(0);
     let row = text
@@ -662,4 +658,108 @@ fn a_read_whose_result_is_stripped_is_named_not_kept() {
             .any(|l| l.contains("src/parser.rs") && l.ends_with("(named, contents gone)")),
         "{said}"
     );
+}
+
+/// The editor keeps what a person wrote: Esc on a changed text asks
+/// first, a dropped edit is offered again by `E` on the same turns, Ctrl-R
+/// starts over from the summary as it was, the checklist scrolls on its
+/// own keys, and a text saved in `$EDITOR` (Ctrl-E) comes back judged.
+#[test]
+fn e_asks_before_dropping_an_edit_and_offers_it_again() {
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    use jp_inspect::tui::msg::Msg;
+    use jp_inspect::tui::state::Panel;
+    let ctrl = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::CONTROL));
+    let editor_text = |h: &Harness| match &h.state.panel {
+        Some(Panel::Summary(e)) => Some(e.text()),
+        _ => None,
+    };
+    let mut h = Harness::new(80, 24, false);
+    h.char('p');
+    h.typed("s:10..12");
+    h.key(KeyCode::Enter);
+    h.char('E');
+    let original = editor_text(&h).expect("the editor");
+    // Esc on an unchanged text closes at once.
+    h.key(KeyCode::Esc);
+    assert!(h.state.panel.is_none());
+    h.char('E');
+    h.typed("Mine: ");
+    let mine = editor_text(&h).unwrap();
+    assert!(mine.starts_with("Mine: Digest of turns 10-12"), "{mine}");
+    h.key(KeyCode::Esc);
+    assert_eq!(
+        editor_text(&h).as_deref(),
+        Some(mine.as_str()),
+        "asked first"
+    );
+    assert!(h.text().contains("Esc again drops it"), "{}", h.text());
+    h.key(KeyCode::Esc);
+    assert!(h.state.panel.is_none());
+    // Offered again on the same turns, with the way back.
+    h.char('E');
+    assert_eq!(editor_text(&h).as_deref(), Some(mine.as_str()));
+    assert!(
+        h.text().contains("your last edit of turns 10..12"),
+        "{}",
+        h.text()
+    );
+    h.act(ctrl(KeyCode::Char('r')));
+    assert_eq!(editor_text(&h).as_deref(), Some(original.as_str()));
+    // The checklist scrolls; typing `q` types it.
+    h.act(ctrl(KeyCode::Down));
+    let Some(Panel::Summary(e)) = &h.state.panel else {
+        panic!("closed by scrolling");
+    };
+    assert_eq!(e.facts_scroll, 3);
+    h.char('q');
+    assert!(
+        editor_text(&h).is_some_and(|t| t.ends_with('q')),
+        "q is a letter here"
+    );
+    // What the person saved in their editor comes back, judged.
+    h.act(Msg::EditedOutside(Ok(
+        "Only src/value.rs was reviewed.\n".into()
+    )));
+    assert_eq!(
+        editor_text(&h).as_deref(),
+        Some("Only src/value.rs was reviewed.")
+    );
+    assert!(
+        h.text().contains("back from the editor: your text names"),
+        "{}",
+        h.text()
+    );
+    h.act(Msg::EditedOutside(Err(
+        "`nano` ended with exit status: 1".into()
+    )));
+    assert!(
+        editor_text(&h).is_some(),
+        "an editor that failed changes nothing"
+    );
+    assert!(h.text().contains("`nano` ended"), "{}", h.text());
+}
+
+/// A long line of a summary wraps in the editor instead of scrolling
+/// sideways, the cursor's row kept on screen.
+#[test]
+fn e_wraps_a_long_line() {
+    use jp_inspect::tui::state::Panel;
+    let mut h = Harness::new(80, 24, false);
+    h.char('p');
+    h.typed("s:10..12");
+    h.key(KeyCode::Enter);
+    h.char('E');
+    let Some(Panel::Summary(e)) = &mut h.state.panel else {
+        panic!("no editor");
+    };
+    e.area = tui_textarea::TextArea::default();
+    let words: Vec<String> = (1..=40).map(|k| format!("word{k}")).collect();
+    h.typed(&words.join(" "));
+    h.act(jp_inspect::tui::msg::Msg::Idle);
+    let screen = h.text();
+    for w in ["word1 ", "word20 ", "word40"] {
+        assert!(screen.contains(w), "{w} hidden: {screen}");
+    }
+    insta::assert_snapshot!("summary_editor_wrapped_80x24", h.screen().backend());
 }

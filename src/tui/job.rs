@@ -149,7 +149,8 @@ pub enum Job {
         query: String,
     },
     /// What the model still knows of each compaction's range, for the
-    /// list's marks (asked when the list gets the focus).
+    /// list's marks (asked as the conversation opens, and when the list
+    /// gets the focus after a reload).
     ListKnows {
         conv: Arc<Conversation>,
         preview: Vec<crate::core::model::compaction::Compaction>,

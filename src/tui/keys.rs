@@ -71,6 +71,35 @@ pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<Action> {
         .map(|b| b.command)
 }
 
+/// The command bound to `key` in `scope` alone: where keys are typed (the
+/// summary editor), a global `q` is a letter.
+pub fn lookup_in(scope: Scope, key: &KeyEvent) -> Option<Action> {
+    bindings()
+        .iter()
+        .filter(|b| b.scope == scope)
+        .find(|b| b.keys.iter().any(|k| matches(k, key)))
+        .map(|b| b.command)
+}
+
+/// A key's name as a sentence writes it: `ctrl-s` is Ctrl-S, `esc` Esc.
+pub fn display(name: &str) -> String {
+    name.split('-')
+        .map(|part| match part {
+            "ctrl" => "Ctrl".to_string(),
+            "alt" => "Alt".to_string(),
+            "shift" => "Shift".to_string(),
+            p if p.chars().count() == 1 => p.to_uppercase(),
+            p => {
+                let mut c = p.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 /// The first key bound to `command` in `scope`, for footers.
 pub fn key_for(scope: Scope, command: Action) -> Option<&'static str> {
     bindings()

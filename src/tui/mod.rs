@@ -158,6 +158,17 @@ fn hand_over(
     })
 }
 
+/// Gives the screen to the editor on a copy of the summary being written,
+/// then takes it back with what the person saved.
+fn edit_outside(term: &mut terminal::Terminal, text: &str) -> Result<String, String> {
+    let program = outside::program(msg::Opener::Editor, |k| std::env::var(k).ok());
+    let file = outside::temp_file(text, "md", false)
+        .map_err(|e| format!("cannot make a copy to edit: {e}"))?;
+    term.suspended(|| outside::run(&program, &file))
+        .map_err(|e| format!("the terminal could not be taken back: {e}"))??;
+    crate::core::ops::summary_from_file(&file)
+}
+
 /// Runs the inspector until the person quits (or a signal asks it to); the
 /// terminal is restored on every way out. `replay`: the turns to write
 /// into `opts.dir` while it runs (`--replay`).
@@ -313,6 +324,10 @@ fn event_loop(
                     if let Err(e) = term.write_raw(&outside::osc52(&text, in_tmux)) {
                         state.set_status(format!("cannot copy: {e}"), state::Level::Error);
                     }
+                }
+                Effect::EditOutside { text } => {
+                    effects_after.push(Msg::EditedOutside(edit_outside(term, &text)));
+                    dirty = true;
                 }
                 Effect::Open {
                     with,

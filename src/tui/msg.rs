@@ -27,6 +27,8 @@ pub enum Msg {
     Done(Box<Done>),
     /// A command, as a key of the key map or a test asks for it.
     Action(Action),
+    /// The summary editor's text back from `$EDITOR` (Ctrl-E), or why not.
+    EditedOutside(Result<String, String>),
 }
 
 pub use crate::keymap::Action;
@@ -58,6 +60,10 @@ pub enum Effect {
     ReplayLockstep(bool),
     /// Show `text` in the pager or the editor, the screen given over to it
     /// and restored after.
+    /// The summary editor's text to `$VISUAL`/`$EDITOR`, to be read back.
+    EditOutside {
+        text: String,
+    },
     Open {
         with: Opener,
         title: String,

@@ -175,6 +175,9 @@ pub struct State {
     pub sticky: Option<(super::rows::Side, super::rows::Side)>,
     /// One-line excerpts of events already shown.
     pub(super) excerpts: super::rows::Excerpts,
+    /// The summary editor's text when it closed changed, with its turns:
+    /// `E` on the same turns offers it again.
+    pub last_summary_edit: Option<(crate::core::model::turns::TurnRange, String)>,
 }
 
 impl State {
@@ -232,6 +235,7 @@ impl State {
             rows: Vec::new(),
             sticky: None,
             excerpts: HashMap::new(),
+            last_summary_edit: None,
         }
     }
 

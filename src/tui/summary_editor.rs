@@ -2,7 +2,10 @@
 //! the facts of its range beside it, each ✓ while the text (or an event of
 //! the range the model is still sent) names it, ✗ while not, updated as
 //! the person types. Ctrl-S keeps the text as an authored summary of the
-//! range (previewed, then written with `a`); Esc drops the edit.
+//! range (previewed, then written with `a`); Esc drops the edit, asking
+//! first when the text was changed; Ctrl-E hands the text to `$EDITOR`.
+//! Long lines wrap (see `view::summary_editor`), and the checklist
+//! scrolls on its own keys.
 
 use crate::core::facts::{Fact, Sent, Where, matching::Siblings};
 use crate::core::model::turns::TurnRange;
@@ -24,6 +27,12 @@ pub struct SummaryEditor {
     /// when the keys stop coming ([`SummaryEditor::recheck_if_stale`]), so
     /// a key is drawn at once whatever the summary's length.
     stale: bool,
+    /// The text it opened on, to tell an edit from none and to start over.
+    pub original: String,
+    /// The checklist's first line shown.
+    pub facts_scroll: u16,
+    /// Esc was pressed once on a changed text: the next one drops it.
+    pub dropping: bool,
 }
 
 impl SummaryEditor {
@@ -45,6 +54,9 @@ impl SummaryEditor {
             sent,
             by_events,
             stale: false,
+            original: text.to_string(),
+            facts_scroll: 0,
+            dropping: false,
         };
         e.recheck();
         e
@@ -54,8 +66,33 @@ impl SummaryEditor {
         self.area.lines().join("\n")
     }
 
+    /// Whether the text differs from the one it opened on.
+    pub fn changed(&self) -> bool {
+        self.text() != self.original
+    }
+
+    /// Puts `text` in place of the text (the editor's own, or the one it
+    /// opened on), the cursor at its end; judged again when the keys stop.
+    pub fn replace(&mut self, text: &str) {
+        let mut area = TextArea::new(text.lines().map(str::to_owned).collect());
+        area.set_cursor_line_style(ratatui::style::Style::default());
+        area.move_cursor(tui_textarea::CursorMove::Bottom);
+        area.move_cursor(tui_textarea::CursorMove::End);
+        self.area = area;
+        self.stale = true;
+        self.dropping = false;
+    }
+
+    /// Scrolls the checklist by `by` lines, within its `len` lines.
+    pub fn scroll_facts(&mut self, by: i32, len: usize) {
+        let top =
+            (i64::from(self.facts_scroll) + i64::from(by)).clamp(0, len.saturating_sub(1) as i64);
+        self.facts_scroll = u16::try_from(top).unwrap_or(u16::MAX);
+    }
+
     /// Takes a key into the text; the checks wait until the keys stop.
     pub fn input(&mut self, key: crossterm::event::KeyEvent) {
+        self.dropping = false;
         if self.area.input(key) {
             self.stale = true;
         }

@@ -232,6 +232,8 @@ fn simulate(
 /// generation it was asked for.
 pub struct Worker {
     jobs: Sender<(u64, Job)>,
+    /// For the jobs that run beside the queue.
+    outbox: Sender<Done>,
     pub results: Receiver<Done>,
 }
 
@@ -239,6 +241,7 @@ impl Worker {
     pub fn start() -> Worker {
         let (jobs, inbox) = channel::<(u64, Job)>();
         let (outbox, results) = channel();
+        let beside = outbox.clone();
         thread::Builder::new()
             .name("jp-inspect-worker".into())
             .spawn(move || {
@@ -250,10 +253,29 @@ impl Worker {
                 }
             })
             .expect("starting the worker thread");
-        Worker { jobs, results }
+        Worker {
+            jobs,
+            outbox: beside,
+            results,
+        }
     }
 
     pub fn submit(&self, generation: u64, job: Job) {
+        // The list's marks are asked for as a conversation opens: judging
+        // a long session's facts must not hold back a preview asked for
+        // meanwhile, so they run beside the queue.
+        if matches!(job, Job::ListKnows { .. }) {
+            let outbox = self.outbox.clone();
+            // Without a thread to be had, the marks are not made now: the
+            // list asks again when it gets the focus.
+            let _ = thread::Builder::new()
+                .name("jp-inspect-marks".into())
+                .spawn(move || {
+                    let result = execute(job);
+                    let _ = outbox.send(Done { generation, result });
+                });
+            return;
+        }
         let _ = self.jobs.send((generation, job));
     }
 }

@@ -181,7 +181,7 @@ pub fn failures(text: &str, class: ToolClass, is_error: bool) -> Vec<String> {
     }
     for k in (0..lines.len()).rev() {
         before_cause[k] = match lines.get(k + 1) {
-            Some(next) if next.is_empty() => before_cause[k + 1],
+            Some(&"") => before_cause[k + 1],
             Some(next) => cause(next),
             None => false,
         };
@@ -366,9 +366,9 @@ fn refusal(line: &str) -> bool {
 pub fn outcome(text: &str, class: ToolClass) -> Option<String> {
     // A line that is only markup (`<git_commit>`) says nothing.
     let lines = || {
-        text.lines().map(str::trim).filter(|l| {
-            !l.is_empty() && !(l.starts_with('<') && l.ends_with('>') && !l[1..].contains('<'))
-        })
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !markup_only(l))
     };
     // The most telling first: a test run's count before a build's end.
     let line = [
@@ -401,6 +401,11 @@ pub fn outcome(text: &str, class: ToolClass) -> Option<String> {
         _ => line,
     };
     Some(clip(&line, 240))
+}
+
+/// A line that is one tag and nothing else: `<git_commit>`.
+fn markup_only(l: &str) -> bool {
+    l.starts_with('<') && l.ends_with('>') && !l[1..].contains('<')
 }
 
 /// git's line for a new commit: `[main 6a1c50a0] fix: …`.

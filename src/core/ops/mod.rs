@@ -144,3 +144,15 @@ pub fn apply_guarded(dir: &Path, plan: &Plan, guard: save::Guard) -> Result<Save
 pub fn apply_edit(dir: &Path, edit: &save::Edit) -> Result<Saved> {
     save::apply(dir, edit)
 }
+
+/// The most of a summary read back from a file: far past any summary a
+/// window holds, short of what a file can be made to hold.
+pub const SUMMARY_FILE_LIMIT: u64 = 4 << 20;
+
+/// A summary the person wrote in a file (their editor's save): read
+/// through a bounded reader, refused past [`SUMMARY_FILE_LIMIT`] or when
+/// it isn't UTF-8, naming the file.
+pub fn summary_from_file(path: &Path) -> std::result::Result<String, String> {
+    crate::core::store::bounded::read_text(path, SUMMARY_FILE_LIMIT, false)
+        .map_err(|e| format!("{}: {e}; the summary is as it was", path.display()))
+}

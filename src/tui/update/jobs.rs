@@ -241,6 +241,9 @@ fn on_loaded(state: &mut State, loaded: crate::tui::job::Loaded, fx: &mut Vec<Ef
     }
     auto_at_boundary(state, fx);
     replay_progress(state);
+    if first {
+        super::ask_list_marks(state, fx);
+    }
     if first && !warnings.is_empty() {
         state.set_status(
             format!(

@@ -105,6 +105,7 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
         }
         Msg::Done(done) => jobs::finished(state, *done, fx),
         Msg::Action(cmd) => command(state, cmd, fx),
+        Msg::EditedOutside(back) => summary::edited_outside(state, back),
     }
 }
 
@@ -275,6 +276,12 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::ReplayPause | Action::ReplayFaster | Action::ReplaySlower => {
             commands::replay_pace(state, cmd, fx)
         }
+        // The summary editor's own: its keys reach them there.
+        Action::KeepSummary
+        | Action::EditOutside
+        | Action::RestoreSummary
+        | Action::FactsDown
+        | Action::FactsUp => {}
         Action::Copy => outside::copy(state, fx),
         Action::OpenPager => outside::open_outside(state, super::msg::Opener::Pager, fx),
         Action::OpenEditor => outside::open_outside(state, super::msg::Opener::Editor, fx),
@@ -292,11 +299,20 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
 /// With the list focused, asks once per inspection what the model still
 /// knows of each compaction's range (the marks its rows show).
 fn list_marks(state: &mut State, fx: &mut Vec<Effect>) {
+    if state.nav.focus == crate::tui::state::Focus::Compactions {
+        ask_list_marks(state, fx);
+    }
+}
+
+/// Asks what the model still knows of each compaction's range, once per
+/// inspection: as a conversation opens, so a person scanning the list
+/// sees its `!` at once, and again when the list gets the focus.
+pub(super) fn ask_list_marks(state: &mut State, fx: &mut Vec<Effect>) {
     let fresh = state
         .list_marks
         .as_ref()
         .is_some_and(|(g, _)| *g == state.generation);
-    if state.nav.focus != crate::tui::state::Focus::Compactions || fresh {
+    if fresh {
         return;
     }
     let Some(m) = &state.inspection else {

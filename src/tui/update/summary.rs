@@ -1,16 +1,21 @@
 //! `E`: a summary written against its checklist. It opens on the
 //! preview's summary, or on the summary of the compaction selected in the
 //! list; Ctrl-S previews the text as an authored summary of the same range
-//! (`a` writes it, under jp's lock, as every write), Esc drops the edit.
+//! (`a` writes it, under jp's lock, as every write), Esc drops the edit
+//! (asking first when it changed the text, and offering it again at the
+//! next `E` on the same turns), Ctrl-E hands it to `$EDITOR` and back.
+//! Its keys are the key map's `summary` scope.
 
 use super::input;
 use crate::core::facts::Sent;
 use crate::core::model::turns::TurnRange;
 use crate::tui::job::PreviewRequest;
+use crate::tui::keys::{self, Scope};
+use crate::tui::msg::Action;
 use crate::tui::msg::Effect;
 use crate::tui::state::{Focus, Level, Panel, State};
 use crate::tui::summary_editor::SummaryEditor;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 /// The summary to start from and its range: the preview's first summary
 /// that was made, else the selected compaction's.
@@ -61,57 +66,127 @@ pub(super) fn open(state: &mut State) {
     };
     let facts = crate::core::facts::checklist(&m.conv, range);
     let sent = Sent::of(&m.conv, &m.projection, range);
-    let editor = SummaryEditor::new(&text, range, facts, sent);
+    let mut editor = SummaryEditor::new(&text, range, facts, sent);
+    // The edit left last of the same turns is offered again.
+    if let Some((r, last)) = &state.last_summary_edit
+        && *r == range
+        && *last != text
+    {
+        editor.replace(last);
+        editor.recheck();
+        let restore = key_name(Action::RestoreSummary, "Ctrl-R");
+        state.say_over_preview(format!(
+            "your last edit of turns {}: {restore} starts again from the summary as it was",
+            range.human()
+        ));
+    }
     state.panel = Some(Panel::Summary(Box::new(editor)));
+}
+
+/// The first key bound to `action` in the editor, for what it says.
+fn key_name(action: Action, otherwise: &str) -> String {
+    keys::key_for(Scope::Summary, action).map_or_else(|| otherwise.to_string(), keys::display)
+}
+
+/// Closes the editor, keeping a changed text to offer when `E` opens on
+/// the same turns again.
+fn close(state: &mut State) {
+    if let Some(Panel::Summary(e)) = state.panel.take()
+        && e.changed()
+    {
+        state.last_summary_edit = Some((e.range, e.text()));
+    }
 }
 
 pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     let Some(Panel::Summary(e)) = &mut state.panel else {
         return;
     };
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    match k.code {
-        KeyCode::Esc => {
-            state.panel = None;
+    match keys::lookup_in(Scope::Summary, &k) {
+        Some(Action::Cancel) if e.changed() && !e.dropping => {
+            e.dropping = true;
+            let keep = key_name(Action::KeepSummary, "Ctrl-S");
+            state.say_over_preview(format!(
+                "your edit is not kept yet: Esc again drops it (E offers it again), {keep} keeps it"
+            ));
+        }
+        Some(Action::Cancel) => {
+            close(state);
             state.set_status("the edit is dropped: nothing written", Level::Info);
         }
-        KeyCode::Char('s') if ctrl => {
-            let text = e.text();
-            if text.trim().is_empty() {
-                return state.set_status(
-                    "an empty summary would say nothing of its turns: write it, or Esc",
-                    Level::Error,
-                );
-            }
-            e.recheck_if_stale();
-            let range = e.range;
-            let (named, of) = e.named();
-            let Ok(mut rule) = crate::core::compact::rule::parse(&format!(
-                "s:{}..{}",
-                range.from + 1,
-                range.to + 1
-            )) else {
-                return;
-            };
-            rule.text = Some(text);
-            state.panel = None;
-            input::plan_preview(
-                state,
-                PreviewRequest::Rule {
-                    spec: format!("s:{} (your text)", range.human()),
-                    rule: Box::new(rule),
-                },
-                fx,
-            );
-            state.set_status(
-                format!(
-                    "your summary of turns {} names {named} of {of} facts: a writes it as \
-                     authored, Esc drops it",
-                    range.human()
-                ),
-                Level::Info,
-            );
+        Some(Action::RestoreSummary) => {
+            let original = e.original.clone();
+            e.replace(&original);
+            state.say_over_preview("the summary as it was: your edit is undone");
         }
+        Some(Action::FactsDown) => e.scroll_facts(3, e.facts.len()),
+        Some(Action::FactsUp) => e.scroll_facts(-3, e.facts.len()),
+        Some(Action::EditOutside) => {
+            e.dropping = false;
+            fx.push(Effect::EditOutside { text: e.text() });
+        }
+        Some(Action::KeepSummary) => keep(state, fx),
         _ => e.input(k),
     }
+}
+
+/// What the person saved in their editor (or why nothing came back).
+pub(super) fn edited_outside(state: &mut State, back: Result<String, String>) {
+    let Some(Panel::Summary(e)) = &mut state.panel else {
+        return;
+    };
+    match back {
+        Ok(text) if text == e.text() => {
+            state.say_over_preview("back from the editor: the text is as it was")
+        }
+        Ok(text) => {
+            e.replace(text.trim_end_matches('\n'));
+            e.recheck();
+            let (named, of) = e.named();
+            state.say_over_preview(format!(
+                "back from the editor: your text names {named} of {of} facts"
+            ));
+        }
+        Err(why) => state.set_status(why, Level::Error),
+    }
+}
+
+/// Ctrl-S: the text previewed as an authored summary of its range.
+fn keep(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(Panel::Summary(e)) = &mut state.panel else {
+        return;
+    };
+    let text = e.text();
+    if text.trim().is_empty() {
+        return state.set_status(
+            "an empty summary would say nothing of its turns: write it, or Esc",
+            Level::Error,
+        );
+    }
+    e.recheck_if_stale();
+    let range = e.range;
+    let (named, of) = e.named();
+    let Ok(mut rule) =
+        crate::core::compact::rule::parse(&format!("s:{}..{}", range.from + 1, range.to + 1))
+    else {
+        return;
+    };
+    rule.text = Some(text);
+    close(state);
+    input::plan_preview(
+        state,
+        PreviewRequest::Rule {
+            spec: format!("s:{} (your text)", range.human()),
+            rule: Box::new(rule),
+        },
+        fx,
+    );
+    state.set_status(
+        format!(
+            "your summary of turns {} names {named} of {of} facts: a writes it as \
+             authored, Esc drops it",
+            range.human()
+        ),
+        Level::Info,
+    );
 }

@@ -332,7 +332,16 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
     } else {
         match &state.panel {
             Some(Panel::Confirm(_)) => vec![("y", "yes, write"), ("n", "no")],
-            Some(Panel::Summary(_)) => vec![("Ctrl-S", "keep it"), ("Esc", "drop the edit")],
+            Some(Panel::Summary(e)) if e.dropping => {
+                vec![("Esc", "again: drop your edit"), ("Ctrl-S", "keep it")]
+            }
+            Some(Panel::Summary(_)) => vec![
+                ("Ctrl-S", "keep it"),
+                ("Esc", "drop the edit"),
+                ("Ctrl-E", "$EDITOR"),
+                ("Ctrl-R", "as it was"),
+                ("Ctrl-↓/↑", "facts"),
+            ],
             Some(Panel::Detail(_)) => vec![
                 ("j/k", "scroll"),
                 ("PgDn/PgUp", "page"),

@@ -18,7 +18,7 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
     let t = &state.theme;
     let (named, of) = e.named();
     let title = format!(
-        " your summary of turns {} · names {named} of {of} facts · Ctrl-S keeps it · Esc drops the edit ",
+        " your summary of turns {} · names {named} of {of} facts · Ctrl-S keeps it · Esc drops the edit · Ctrl-E $EDITOR ",
         e.range.human()
     );
     let [text_area, list_area] = if area.width >= SIDE_BY_SIDE {
@@ -27,17 +27,16 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
         Layout::vertical([Constraint::Percentage(50), Constraint::Fill(1)]).areas(area)
     };
     frame.render_widget(Clear, area);
-    let mut editor = e.area.clone();
-    editor.set_block(
-        Block::default()
-            .borders(Borders::ALL)
-            .border_style(t.accent())
-            .title(Span::styled(
-                super::fit::title(title, text_area.width),
-                t.title(),
-            )),
-    );
-    frame.render_widget(&editor, text_area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(
+            super::fit::title(title, text_area.width),
+            t.title(),
+        ));
+    let inner = block.inner(text_area);
+    frame.render_widget(block, text_area);
+    frame.render_widget(Paragraph::new(wrapped_text(e, inner)), inner);
 
     let block = Block::default()
         .borders(Borders::ALL)
@@ -79,5 +78,108 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
             })
             .collect()
     };
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((e.facts_scroll, 0)),
+        inner,
+    );
+}
+
+/// The text's lines wrapped to `area`'s width (at a space where one is,
+/// else mid-word), scrolled so the cursor's row is on screen, the cursor
+/// drawn as a reversed cell.
+fn wrapped_text(e: &SummaryEditor, area: Rect) -> Vec<Line<'static>> {
+    let width = usize::from(area.width.max(1));
+    let (cursor_line, cursor_col) = e.area.cursor();
+    let mut rows: Vec<Line<'static>> = Vec::new();
+    let mut cursor_row = 0;
+    for (k, line) in e.area.lines().iter().enumerate() {
+        let chars: Vec<char> = line.chars().collect();
+        let spans = wrap_row_spans(&chars, width);
+        for (n, &(from, to)) in spans.iter().enumerate() {
+            let last = n + 1 == spans.len();
+            let here = k == cursor_line
+                && cursor_col >= from
+                && (cursor_col < to || (last && cursor_col == to));
+            if !here {
+                rows.push(Line::raw(chars[from..to].iter().collect::<String>()));
+                continue;
+            }
+            cursor_row = rows.len();
+            let before: String = chars[from..cursor_col].iter().collect();
+            let under: String = chars.get(cursor_col).map_or(" ".into(), |c| c.to_string());
+            let after: String = chars
+                .get(cursor_col + 1..to)
+                .map_or(String::new(), |r| r.iter().collect());
+            rows.push(Line::from(vec![
+                Span::raw(before),
+                Span::styled(
+                    under,
+                    ratatui::style::Style::default()
+                        .add_modifier(ratatui::style::Modifier::REVERSED),
+                ),
+                Span::raw(after),
+            ]));
+        }
+    }
+    let height = usize::from(area.height.max(1));
+    let top = (cursor_row + 1).saturating_sub(height);
+    rows.into_iter().skip(top).take(height).collect()
+}
+
+/// The rows a line of `chars` takes at `width` columns, as char ranges:
+/// each ends after its last space that fits, or where the width ends in a
+/// word longer than a row. An empty line is one empty row.
+pub fn wrap_row_spans(chars: &[char], width: usize) -> Vec<(usize, usize)> {
+    use unicode_width::UnicodeWidthChar;
+    let width = width.max(1);
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        let mut used = 0;
+        let mut end = start;
+        let mut after_space = None;
+        while end < chars.len() {
+            let w = chars[end].width().unwrap_or(0);
+            if used + w > width && end > start {
+                break;
+            }
+            used += w;
+            if chars[end] == ' ' {
+                after_space = Some(end + 1);
+            }
+            end += 1;
+        }
+        let cut = match after_space {
+            Some(s) if end < chars.len() && s > start => s,
+            _ => end,
+        };
+        out.push((start, cut));
+        start = cut;
+    }
+    if out.is_empty() {
+        out.push((0, 0));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_row_spans;
+
+    #[test]
+    fn rows_break_after_a_space_else_mid_word() {
+        let c = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(
+            wrap_row_spans(&c("alpha beta gamma"), 11),
+            [(0, 11), (11, 16)]
+        );
+        assert_eq!(
+            wrap_row_spans(&c("abcdefghij"), 4),
+            [(0, 4), (4, 8), (8, 10)]
+        );
+        assert_eq!(wrap_row_spans(&c(""), 4), [(0, 0)]);
+        assert_eq!(wrap_row_spans(&c("ab"), 2), [(0, 2)]);
+    }
 }
