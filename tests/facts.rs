@@ -763,3 +763,71 @@ fn e_wraps_a_long_line() {
     }
     insta::assert_snapshot!("summary_editor_wrapped_80x24", h.screen().backend());
 }
+
+/// Ctrl-E in the editor runs the person's `$EDITOR` (a real program in a
+/// real terminal) on the text, and what it saved comes back: Ctrl-S keeps
+/// it and `a` writes it as the authored summary of its turns.
+#[cfg(unix)]
+#[test]
+fn ctrl_e_hands_the_summary_to_the_persons_editor_and_back() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::Duration;
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = common::demo_copy(tmp.path());
+    let editor = tmp.path().join("editor.sh");
+    // The person's edit: the file's text replaced by theirs.
+    fs::write(
+        &editor,
+        "#!/bin/sh\nprintf 'Only src/value.rs was reviewed.\\n' > \"$1\"\n",
+    )
+    .unwrap();
+    fs::set_permissions(&editor, fs::Permissions::from_mode(0o755)).unwrap();
+    let mut c = common::binary();
+    c.arg(&conv)
+        .current_dir(tmp.path())
+        .env("TERM", "xterm-256color")
+        .env("EDITOR", &editor)
+        .env_remove("VISUAL")
+        .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data");
+    let mut pty = common::pty::Pty::spawn(c, 120, 36);
+    let patience = Duration::from_secs(120);
+    let wait = |pty: &common::pty::Pty, what: &str| {
+        assert!(
+            pty.wait_for(what, patience).is_some(),
+            "waited for {what:?}: {}",
+            pty.text()
+        );
+    };
+    wait(&pty, "projected");
+    pty.send(b"p");
+    wait(&pty, "rule");
+    pty.send(b"s:10..12\r");
+    wait(&pty, "PREVIEW");
+    pty.send(b"E");
+    wait(&pty, "Ctrl-R");
+    pty.send(b"\x05");
+    wait(&pty, "back from the editor");
+    // Ctrl-S keeps it, `a` writes it: the file says so.
+    pty.send(b"\x13");
+    wait(&pty, "your text) (turns");
+    pty.send(b"a");
+    let written = || {
+        let events: Vec<Value> =
+            serde_json::from_slice(&fs::read(conv.join("events.json")).unwrap())
+                .unwrap_or_default();
+        events
+            .iter()
+            .rev()
+            .find(|e| e["type"] == "compaction")
+            .map(|c| c["summary"].clone())
+    };
+    let start = std::time::Instant::now();
+    while written().is_none_or(|s| s["summary"] != "Only src/value.rs was reviewed.") {
+        assert!(start.elapsed() < patience, "never written: {}", pty.text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(written().unwrap()["source"], "authored");
+    pty.send(b"q");
+    let status = pty.wait_exit(patience).expect("q ends the inspector");
+    assert!(status.success(), "{status:?}");
+}
