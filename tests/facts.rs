@@ -587,6 +587,12 @@ fn links_by_class_attachments_references_searches_and_pasted_lists() {
         {"timestamp": ts(0, 4), "type": "tool_call_request", "id": "s2", "name": "github_code_search",
          "arguments": {"repository": b("acme/grammars"), "query": b("wit tmLanguage")}},
         {"timestamp": ts(0, 5), "type": "tool_call_response", "id": "s2", "content": b("no matches"), "is_error": false},
+        {"timestamp": ts(0, 6), "type": "tool_call_request", "id": "w1", "name": "fs_create_file",
+         "arguments": {"path": b("docs/rfd/032-search.md"), "content": b("Crate: https://crates.io/crates/fastembed, 20 MB.")}},
+        {"timestamp": ts(0, 7), "type": "tool_call_response", "id": "w1", "content": b("created"), "is_error": false},
+        {"timestamp": ts(0, 8), "type": "tool_call_request", "id": "w2", "name": "fs_create_file",
+         "arguments": {"path": b("src/lib.rs"), "content": b("// https://example.com/in-code\nfn f() {}")}},
+        {"timestamp": ts(0, 8), "type": "tool_call_response", "id": "w2", "content": b("created"), "is_error": false},
         {"timestamp": ts(0, 9), "type": "chat_response",
          "message": "Take `model-007-base`: it is small. The bug came in with #598, not in step #2."},
     ]);
@@ -613,9 +619,11 @@ fn links_by_class_attachments_references_searches_and_pasted_lists() {
     find(&facts, "url", "query=abnf scopeName");
     find(&facts, "url", "query=wit tmLanguage");
     find(&facts, "url", "https://models.example/org/model-007-base");
-    assert_eq!(urls.len(), 5, "{urls:#?}");
-    // A list's `#2` is no reference of its own (five links in all), and
-    // `#598` is no figure.
+    // A document the model wrote names its links; code it wrote doesn't.
+    find(&facts, "url", "https://crates.io/crates/fastembed");
+    assert_eq!(urls.len(), 6, "{urls:#?}");
+    // A list's `#2` is no reference of its own (six links in all), `#598`
+    // is no figure, and a written document's figures are not listed.
     assert!(!facts.iter().any(|f| f["kind"] == "number"), "{facts:#?}");
 }
 

@@ -20,7 +20,7 @@ const FLOORS: [(&str, u32, Option<u32>, Option<u32>); 8] = [
     ("instruction", 81, Some(75), Some(86)),
     ("instruction (implicit)", 70, None, Some(78)),
     ("decision", 5, Some(55), Some(14)),
-    ("url", 92, Some(67), Some(92)),
+    ("url", 95, Some(68), Some(95)),
     ("number", 37, Some(45), Some(52)),
 ];
 

@@ -188,6 +188,13 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                             };
                             out.push(fact(FactKind::File, text, path));
                         }
+                        // A document the model writes (an RFD, a README)
+                        // names the links it rests on, as a message does;
+                        // its figures are the document's, too many to list.
+                        if let Some(written) = written_prose(name, &args) {
+                            let links = Prose { figures: false };
+                            links.facts(&written, turn, i, &mut out, &mut listed_links);
+                        }
                     }
                     ToolClass::Remote => {
                         let (text, key) = (calls::as_made(name, &args), looked_up(&args));
@@ -254,7 +261,7 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                 for s in prose::instructions(&text) {
                     out.push(sentence_fact(FactKind::Instruction, &s, turn, i));
                 }
-                prose_facts(&text, turn, i, &mut out, &mut listed_links);
+                Prose { figures: true }.facts(&text, turn, i, &mut out, &mut listed_links);
             }
             Kind::ChatResponse(ResponseKind::Message) => {
                 let text = conv.text(i);
@@ -263,7 +270,7 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                 }
                 said.push_str(&text.to_lowercase());
                 said.push('\n');
-                prose_facts(&text, turn, i, &mut out, &mut listed_links);
+                Prose { figures: true }.facts(&text, turn, i, &mut out, &mut listed_links);
             }
             Kind::ConfigDelta => {
                 // What jp attaches to every query (`file:///…`, `https://…`)
@@ -282,6 +289,32 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     );
     out.sort_by_key(|f| f.event);
     out
+}
+
+/// Files whose text is prose a person reads, not code.
+const PROSE_FILES: [&str; 7] = [".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org"];
+
+/// The text a call writes into a prose file: a new file's content, or
+/// what a change puts in (each pattern's replacement).
+fn written_prose(tool: &str, args: &Value) -> Option<String> {
+    if !matches!(operation(tool), "created" | "changed") {
+        return None;
+    }
+    let path = paths_of(args).into_iter().next()?.to_lowercase();
+    if !PROSE_FILES.iter().any(|e| path.ends_with(e)) {
+        return None;
+    }
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    if let Some(c) = s(args, "content").or_else(|| s(args, "new_content")) {
+        return Some(c);
+    }
+    let new: Vec<String> = args
+        .get("patterns")
+        .and_then(Value::as_array)?
+        .iter()
+        .filter_map(|p| s(p, "new").or_else(|| s(p, "replacement")))
+        .collect();
+    (!new.is_empty()).then(|| new.join("\n\n"))
 }
 
 /// The links a config delta attaches to the conversation: jp's
@@ -357,52 +390,71 @@ fn looked_up(args: &Value) -> String {
     }
 }
 
-/// The links, issue references and figures of a message, pasted tables
-/// and code left out; at most [`prose::PER_MESSAGE`] of each. A message
-/// with more links than that is a pasted list: its links go to `listed`,
-/// each a fact only if the conversation discusses it.
-fn prose_facts(text: &str, turn: usize, event: usize, out: &mut Vec<Fact>, listed: &mut Vec<Fact>) {
-    let prose = prose::paragraphs(text).join("\n");
-    // A link is one wherever it stands, quoted or in a table; not in code.
-    let outside_code = prose::outside_code(text);
-    let fact = |kind, text: String, key: String| Fact {
-        kind,
-        text,
-        turn,
-        key,
-        event,
-        fixed: None,
-        fixed_turn: None,
-        failed: None,
-    };
-    let mut seen = std::collections::HashSet::new();
-    let links: Vec<String> = urls(&outside_code)
-        .into_iter()
-        .filter(|u| seen.insert(u.clone()))
-        .collect();
-    let pasted = links.len() > prose::PER_MESSAGE;
-    for url in links {
-        let f = fact(FactKind::Url, url.clone(), url);
-        if pasted { listed.push(f) } else { out.push(f) }
-    }
-    // A link in pasted code or data counts where it is discussed.
-    if text.contains("```") || text.contains("~~~") {
-        for url in urls(text) {
-            if seen.insert(url.clone()) {
-                listed.push(fact(FactKind::Url, url.clone(), url));
+/// What is read of a text of prose (a message, a document the model
+/// wrote).
+struct Prose {
+    /// Its figures too, not only its links.
+    figures: bool,
+}
+
+impl Prose {
+    /// The links, issue references and figures of `text`, pasted tables
+    /// and code left out; at most [`prose::PER_MESSAGE`] of each. A text
+    /// with more links than that is a pasted list: its links go to
+    /// `listed`, each a fact only if the conversation discusses it.
+    fn facts(
+        &self,
+        text: &str,
+        turn: usize,
+        event: usize,
+        out: &mut Vec<Fact>,
+        listed: &mut Vec<Fact>,
+    ) {
+        let prose = prose::paragraphs(text).join("\n");
+        // A link is one wherever it stands, quoted or in a table; not in code.
+        let outside_code = prose::outside_code(text);
+        let fact = |kind, text: String, key: String| Fact {
+            kind,
+            text,
+            turn,
+            key,
+            event,
+            fixed: None,
+            fixed_turn: None,
+            failed: None,
+        };
+        let mut seen = std::collections::HashSet::new();
+        let links: Vec<String> = urls(&outside_code)
+            .into_iter()
+            .filter(|u| seen.insert(u.clone()))
+            .collect();
+        let pasted = links.len() > prose::PER_MESSAGE;
+        for url in links {
+            let f = fact(FactKind::Url, url.clone(), url);
+            if pasted { listed.push(f) } else { out.push(f) }
+        }
+        // A link in pasted code or data counts where it is discussed.
+        if text.contains("```") || text.contains("~~~") {
+            for url in urls(text) {
+                if seen.insert(url.clone()) {
+                    listed.push(fact(FactKind::Url, url.clone(), url));
+                }
             }
         }
-    }
-    seen.clear();
-    for (r, around) in scan::references(&prose) {
-        if seen.insert(r.clone()) && seen.len() <= prose::PER_MESSAGE {
-            out.push(fact(FactKind::Url, around, r));
+        seen.clear();
+        for (r, around) in scan::references(&prose) {
+            if seen.insert(r.clone()) && seen.len() <= prose::PER_MESSAGE {
+                out.push(fact(FactKind::Url, around, r));
+            }
         }
-    }
-    seen.clear();
-    for (n, around) in figures(&prose) {
-        if seen.insert(n.clone()) && seen.len() <= prose::PER_MESSAGE {
-            out.push(fact(FactKind::Number, around, n));
+        seen.clear();
+        if !self.figures {
+            return;
+        }
+        for (n, around) in figures(&prose) {
+            if seen.insert(n.clone()) && seen.len() <= prose::PER_MESSAGE {
+                out.push(fact(FactKind::Number, around, n));
+            }
         }
     }
 }
