@@ -539,12 +539,27 @@ fn one_conversation_in_two_copies_is_one_conversation() {
     let b = fs::read(workspace.join("events.json")).unwrap();
     assert_eq!(a, b, "both copies hold the same events");
     assert!(String::from_utf8_lossy(&a).contains("\"compaction\""));
-    // And jp reads the compaction back.
+    // And jp reads the compaction back: what it prints of the projected
+    // conversation is the summary jp-inspect wrote.
+    let events: Vec<Value> = serde_json::from_slice(&a).unwrap();
+    let summary = events
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "compaction")
+        .and_then(|c| c["summary"]["summary"].as_str())
+        .expect("a summary written")
+        .to_string();
     let printed = jp
         .jp(&["conversation", "print", &id, "--compacted"])
         .output()
         .unwrap();
     assert!(printed.status.success(), "{}", common::stderr(&printed));
+    let shown = String::from_utf8_lossy(&printed.stdout);
+    let first_line = summary.lines().next().unwrap();
+    assert!(
+        shown.contains(first_line),
+        "jp prints no {first_line:?}: {shown}"
+    );
 }
 
 #[cfg_attr(

@@ -404,6 +404,72 @@ fn crash(kills: usize, turns: usize) {
         );
         compactions = n;
     }
+    // Kills that land inside the write itself, shown to: each writer is
+    // killed the moment its temp file appears, and a kill that left the
+    // temp file behind came before the rename.
+    // A conversation large enough that its write takes a while to land.
+    let big = jp_inspect::synth::write_conversation(
+        &conv_root,
+        17_600_000_001,
+        &jp_inspect::synth::Spec {
+            turns: 1_500,
+            ..jp_inspect::synth::Spec::default()
+        },
+    )
+    .unwrap();
+    let big_original = fs::read(big.join("events.json")).unwrap();
+    let mut mid_write = 0usize;
+    let temps = || -> Vec<PathBuf> {
+        fs::read_dir(&big)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+            .collect()
+    };
+    for _ in 0..200 {
+        // What an earlier kill left, cleared as the next write would, and
+        // the conversation as it was, so each writer has a write to make.
+        for t in temps() {
+            let _ = fs::remove_file(t);
+        }
+        fs::write(big.join("events.json"), &big_original).unwrap();
+        let mut child = common::binary()
+            .args(["compact", big.to_str().unwrap(), "r:2..5"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        while temps().is_empty() && child.try_wait().unwrap().is_none() {
+            std::hint::spin_loop();
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        // Its temp file still there: it died before the rename.
+        if !temps().is_empty() {
+            mid_write += 1;
+        }
+        let now = fs::read(big.join("events.json")).unwrap();
+        if now != big_original {
+            let parsed: Vec<Value> = serde_json::from_slice(&now)
+                .unwrap_or_else(|e| panic!("a partial file after a kill mid-write: {e}"));
+            assert_eq!(
+                parsed.iter().filter(|e| e["type"] == "compaction").count(),
+                1 + serde_json::from_slice::<Vec<Value>>(&big_original)
+                    .unwrap()
+                    .iter()
+                    .filter(|e| e["type"] == "compaction")
+                    .count()
+            );
+        }
+        if mid_write >= 3 {
+            break;
+        }
+    }
+    assert!(
+        mid_write > 0,
+        "no kill landed between the temp file's creation and its rename in 200 tries"
+    );
     // Leftover temp files of killed writers are cleaned by the next write.
     let out = common::binary()
         .args(["reset", dir.to_str().unwrap(), "--all"])
@@ -427,8 +493,9 @@ fn crash(kills: usize, turns: usize) {
         "a killed writer's lock is free"
     );
     eprintln!(
-        "crash: {kills} writers started, {killed} killed mid-way, {finished} finished, every \
-         state old or new (none torn), {} compactions landed, {:.1?}",
+        "crash: {kills} writers started, {killed} killed mid-way, {finished} finished, \
+         {mid_write} killed between their temp file and its rename, every state old or new \
+         (none torn), {} compactions landed, {:.1?}",
         compactions,
         started.elapsed()
     );

@@ -468,6 +468,19 @@ fn the_auto_preview_explains_its_decision_as_the_cli_does() {
         let lines = jp_inspect::tui::view::why::lines(&p, &h.state);
         assert!(lines[0].starts_with("staged mode, usable window 184k, context"));
         let notes: Vec<String> = p.plan.notes.iter().map(ToString::to_string).collect();
+        // The CLI, a process of its own on the same files, gives the same
+        // reasons in the same order.
+        let cli = common::json(&common::run_in(
+            h.dir(),
+            &["auto", h.dir().to_str().unwrap(), "--dry-run", "--json"],
+        ));
+        let reasons: Vec<String> = cli["reasons"]
+            .as_array()
+            .expect("auto --json gives its reasons")
+            .iter()
+            .map(|r| r.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(notes, reasons);
         assert!(
             notes.iter().any(|n| n.starts_with("recent window:")),
             "{notes:?}"
@@ -476,6 +489,8 @@ fn the_auto_preview_explains_its_decision_as_the_cli_does() {
             notes.iter().any(|n| n.contains("soft threshold")),
             "{notes:?}"
         );
+        assert_eq!(cli["mode"], "staged");
+        assert_eq!(cli["usable"], 184_000);
         // On screen: the headline and the start of every note.
         let text = h.text().replace('\n', "");
         assert!(text.contains("why: the automatic policy"), "{w}x{hgt}");

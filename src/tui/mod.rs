@@ -202,14 +202,19 @@ pub fn run(opts: Options, replay: Option<crate::core::ops::replay::Replay>) -> a
     let writer = replay
         .zip(opts.replay)
         .map(|(r, s)| replay::Writer::start(r, s.pace, true));
-    let result = event_loop(
+    let result = match event_loop(
         &mut term,
         opts,
         user.theme(),
         &terminated,
         &resized,
         writer.as_ref(),
-    );
+    ) {
+        // A draw or a read that failed as the terminal hung up (or as a
+        // signal asked it to end) is the way out it was, not an error.
+        Err(_) if terminal::hung_up() || terminated.load(Ordering::SeqCst) => Ok(()),
+        r => r,
+    };
     drop(writer);
     drop(term);
     result

@@ -126,6 +126,12 @@ pub fn wait_input(timeout: std::time::Duration) -> Input {
     }
 }
 
+/// Whether the terminal has hung up (its window closed, its ssh session
+/// gone): a draw or a read that failed then is its going, not a failure.
+pub fn hung_up() -> bool {
+    matches!(wait_input(std::time::Duration::ZERO), Input::HungUp)
+}
+
 /// Puts the terminal back: cooked mode, main screen, no mouse reporting,
 /// cursor shown. Safe to call more than once.
 pub fn restore() {

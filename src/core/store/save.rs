@@ -466,12 +466,26 @@ mod tests {
         assert_eq!(join_array(&[]), "[]\n");
     }
 
+    /// A new file is renamed over the old one, never the old one written
+    /// in place: a reader that opened the old file still reads all of it
+    /// (a write in place, truncating it first, would show that reader an
+    /// empty or half-written file), the path is a new file, and no temp
+    /// file is left beside it.
+    #[cfg(unix)]
     #[test]
-    fn atomic_write_replaces_and_leaves_no_temp() {
+    fn atomic_write_renames_a_new_file_over_the_old_and_leaves_no_temp() {
+        use std::io::Read;
+        use std::os::unix::fs::MetadataExt;
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("events.json");
         fs::write(&path, "old").unwrap();
+        let before = fs::metadata(&path).unwrap().ino();
+        let mut reader = fs::File::open(&path).unwrap();
         replace(&path, b"new", Guard::Strict).unwrap();
+        let mut seen = String::new();
+        reader.read_to_string(&mut seen).unwrap();
+        assert_eq!(seen, "old", "the old file was written in place");
+        assert_ne!(fs::metadata(&path).unwrap().ino(), before);
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1);
     }
