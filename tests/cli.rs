@@ -87,13 +87,28 @@ fn unknown_and_ambiguous_names_list_candidates() {
     let e = stderr(&out);
     assert!(e.contains("no conversation matches `no-such-thing`"), "{e}");
     assert!(e.contains("jp-c17944860430  csvq: first release"), "{e}");
-    if common::shared().is_some() {
-        // "r" is in many titles.
-        let out = jp_inspect(&["show", "rfd"], tmp.path());
-        assert_eq!(out.status.code(), Some(1));
-        let e = stderr(&out);
-        assert!(e.contains("matches 2 conversations"), "{e}");
-    }
+    // A second conversation of csvq: the fragment names two.
+    second_demo(tmp.path());
+    let out = jp_inspect(&["show", "csvq"], tmp.path());
+    assert_eq!(out.status.code(), Some(1));
+    let e = stderr(&out);
+    assert!(e.contains("matches 2 conversations"), "{e}");
+    assert!(e.contains("jp-c17944860431  csvq: later"), "{e}");
+}
+
+/// A copy of the demo in the workspace at `root` as a second conversation
+/// (`jp-c17944860431`, "csvq: later").
+fn second_demo(root: &std::path::Path) -> std::path::PathBuf {
+    let dir = common::copy_dir(
+        &common::demo(),
+        &root.join(".jp/conversations/17944860431-csvq-later"),
+    );
+    fs::write(
+        dir.join("metadata.json"),
+        "{\n  \"title\": \"csvq: later\"\n}\n",
+    )
+    .unwrap();
+    dir
 }
 
 #[test]
@@ -885,15 +900,14 @@ fn active_names_the_most_recently_activated_conversation() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("jp-c17944860430"));
 
     // Another conversation activated later takes over.
-    if let Some(other) = dirs.get(1) {
-        fs::write(
-            other.join("metadata.json"),
-            "{\"title\": \"later\", \"last_activated_at\": \"2099-06-01 00:00:00.0\"}\n",
-        )
-        .unwrap();
-        let v = json(&jp_inspect(&["stats", "--active", "--json"], tmp.path()));
-        assert_ne!(v["conversation"]["id"], "jp-c17944860430");
-    }
+    let other = second_demo(tmp.path());
+    fs::write(
+        other.join("metadata.json"),
+        "{\"title\": \"later\", \"last_activated_at\": \"2099-06-01 00:00:00.0\"}\n",
+    )
+    .unwrap();
+    let v = json(&jp_inspect(&["stats", "--active", "--json"], tmp.path()));
+    assert_eq!(v["conversation"]["id"], "jp-c17944860431");
 
     let out = jp_inspect(&["stats", "--active", "jp-c17944860430"], tmp.path());
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));

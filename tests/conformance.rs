@@ -78,13 +78,14 @@ fn bundled_conformance_cases_match_jp() {
     assert!(n >= 22, "only {n} cases found");
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conformance corpus)"
+)]
 #[test]
 fn shared_conformance_cases_match_jp() {
-    match common::shared() {
-        Some(shared) => {
-            let n = run_all(&shared.join("fixtures/conformance"));
-            eprintln!("{n} shared conformance cases match");
-        }
-        None => eprintln!("../shared is absent: skipping the shared conformance cases"),
-    }
+    let shared = common::shared().expect("../shared: a corpus check runs whole or is ignored");
+    let n = run_all(&shared.join("fixtures/conformance"));
+    eprintln!("{n} shared conformance cases match");
+    assert!(n > 0, "no shared conformance case found");
 }

@@ -2,7 +2,7 @@
 //! made by jp's own persistence code): every command gives the same numbers
 //! on a conversation and on jp's save of it, and what jp-inspect recorded of
 //! its own compactions comes back after jp dropped it from the file. An
-//! extra corpus check: it says so and skips when `../shared` is absent.
+//! extra corpus check: ignored when `../shared` is absent.
 
 mod common;
 
@@ -10,13 +10,14 @@ use common::{copy_dir, jp_inspect, json, stderr};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn rewritten() -> Option<PathBuf> {
-    let dir = common::shared()?.join("fixtures/jp-rewritten");
-    dir.is_dir().then_some(dir)
-}
-
-fn skip() {
-    eprintln!("../shared/fixtures/jp-rewritten is absent: skipping the jp-saved corpus check");
+/// jp's saves: each check using them is ignored without `../shared`, and
+/// fails, never passes, when `../shared` lacks them.
+fn rewritten() -> PathBuf {
+    let dir = common::shared()
+        .expect("../shared: a corpus check runs whole or is ignored, never passed")
+        .join("fixtures/jp-rewritten");
+    assert!(dir.is_dir(), "{} is absent", dir.display());
+    dir
 }
 
 /// A workspace holding a copy of `conv` (named as its folder).
@@ -108,9 +109,7 @@ const COMMANDS: &[&[&str]] = &[
 )]
 #[test]
 fn every_command_gives_the_same_numbers_on_jps_save() {
-    let Some(root) = rewritten() else {
-        return skip();
-    };
+    let root = rewritten();
     let originals = common::shared().unwrap().join("fixtures/jp-conversations");
     let mut compared = 0;
     for entry in std::fs::read_dir(root.join("plain")).unwrap().flatten() {
@@ -179,9 +178,7 @@ fn every_command_gives_the_same_numbers_on_jps_save() {
 )]
 #[test]
 fn compact_with_no_rule_applies_the_rules_jp_stored() {
-    let Some(root) = rewritten() else {
-        return skip();
-    };
+    let root = rewritten();
     let name = "17728322628-bear-mcp-server-design-review";
     let (b, _) = workspace_of(&root.join("plain").join(name), name);
     let v = json(&jp_inspect(
@@ -211,9 +208,7 @@ fn compact_with_no_rule_applies_the_rules_jp_stored() {
 )]
 #[test]
 fn sources_and_bounds_come_back_from_the_record_after_jps_save() {
-    let Some(root) = rewritten() else {
-        return skip();
-    };
+    let root = rewritten();
     for entry in std::fs::read_dir(root.join("after-jp-inspect"))
         .unwrap()
         .flatten()

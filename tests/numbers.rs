@@ -230,8 +230,8 @@ fn no_firing_saves_nothing() {
             }
         }
     }
-    // Nor does `auto` write one: with nothing over the elision's bound, the
-    // staged policy says so and appends nothing.
+    // Nor does `auto` write one: with no tool output to strip, the staged
+    // policy writes no elision, says why, and summarises instead.
     let tmp = tempfile::tempdir().unwrap();
     let conv = demo_copy(tmp.path());
     common::edit_events(&conv, |events| {
@@ -247,11 +247,27 @@ fn no_firing_saves_nothing() {
         tmp.path(),
     );
     let v = json(&out);
+    let written = v["compactions"]
+        .as_array()
+        .expect("auto --json lists what it wrote");
+    assert!(!written.is_empty(), "{v:#}");
     assert!(
-        v["compactions"]
-            .as_array()
-            .is_none_or(|c| c.iter().all(|c| c["summary"].is_object())),
-        "{v:#}"
+        written
+            .iter()
+            .all(|c| c["summary"].is_object() && c["tool_calls"].is_null()),
+        "an elision written: {v:#}"
+    );
+    let reasons: Vec<&str> = v["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("elision of turns") && r.contains("not written")),
+        "{reasons:#?}"
     );
 }
 

@@ -135,10 +135,14 @@ fn automatic_compactions_and_their_bounds_survive_jps_rewrite() {
     corpus.push(legacy_demo(tmp.path()));
     for conv in corpus {
         let (ws, dir) = common::workspace_with(&conv);
+        // The unbounded one on another turn: turn 1's small calls are then
+        // sent only while the recalled bounds hold.
+        let mut unbounded = compaction(3, Source::Manual, None);
+        (unbounded.from_turn, unbounded.to_turn) = (1, 1);
         let written = vec![
             compaction(1, Source::Auto, Some(1024)),
             compaction(2, Source::Manual, Some(4096)),
-            compaction(3, Source::Manual, None),
+            unbounded,
         ];
         save::apply(&dir, &Edit::append(written)).unwrap();
         let records = provenance::path_for(&dir);
@@ -153,6 +157,7 @@ fn automatic_compactions_and_their_bounds_survive_jps_rewrite() {
             (Source::Manual, None),
         ];
         assert_eq!(sources(&dir), expected, "{}", conv.display());
+        let projected_before = projection::of(&load::load(&dir).unwrap()).events;
 
         let moved = jp_rewrite(&dir, "A title jp gave it");
         let events: Vec<Value> =
@@ -162,8 +167,9 @@ fn automatic_compactions_and_their_bounds_survive_jps_rewrite() {
         }
         assert_eq!(sources(&moved), expected, "{} after jp", conv.display());
 
-        // The projection honours the recalled bound: only big tool calls of
-        // turn 1 are stripped, as before the rewrite.
+        // The projection honours the recalled bounds: every event is sent,
+        // stripped or left out as before the rewrite (turn 1's calls under
+        // 1 KiB sent whole, not stripped as jp's unbounded reading would).
         let c = load::load(&moved).unwrap();
         let p = projection::of(&c);
         assert!(
@@ -171,6 +177,7 @@ fn automatic_compactions_and_their_bounds_survive_jps_rewrite() {
                 .iter()
                 .any(|o| o.compaction.source == Source::Auto)
         );
+        assert_eq!(p.events, projected_before, "{}", conv.display());
 
         // `reset --auto` finds the automatic one, and only it.
         let out = common::binary()
