@@ -140,20 +140,32 @@ fn a_turn_written_block_by_block_is_read_as_appends() {
     );
 }
 
-/// `what` done to the demo as jp wrote it, then reloaded: read whole, for
-/// `why`, and the same as a whole read (or the whole read's error).
-fn read_whole_after(what: impl Fn(&Path), why: &str) {
+/// What a reload must come to.
+enum Then {
+    /// Read whole, for this reason, the same as a whole read.
+    ReadWhole(&'static str),
+    /// The whole read's error, which says this.
+    Fails(&'static str),
+}
+
+/// `what` done to the demo as jp wrote it, then reloaded: as `then` says.
+fn read_whole_after(what: impl Fn(&Path), then: Then) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = written_by_jp(tmp.path());
     let before = load::load(&dir).unwrap();
     what(&dir);
     let whole = load::load(&dir);
-    match reload(&dir, &before) {
-        Ok((after, how)) => {
+    match (reload(&dir, &before), then) {
+        (Ok((after, how)), Then::ReadWhole(why)) => {
             assert_eq!(how, Reloaded::Whole(leak(why)), "{why}");
             same(&after, &whole.unwrap());
         }
-        Err(e) => assert_eq!(e.to_string(), whole.unwrap_err().to_string(), "{why}"),
+        (Err(e), Then::Fails(says)) => {
+            assert_eq!(e.to_string(), whole.unwrap_err().to_string());
+            assert!(e.to_string().contains(says), "{e}");
+        }
+        (Ok((_, how)), Then::Fails(says)) => panic!("read ({how:?}) where {says:?} was due"),
+        (Err(e), Then::ReadWhole(why)) => panic!("{e} where a whole read for {why:?} was due"),
     }
 }
 
@@ -179,7 +191,7 @@ fn a_new_event_with_a_warning_is_read_whole_to_say_it() {
                 "type": "tool_call_response", "id": "nobody_asked", "content": "x", "is_error": false}),
             )
         },
-        "a new event has something to say",
+        Then::ReadWhole("a new event has something to say"),
     );
 }
 
@@ -190,7 +202,7 @@ fn unreadable_metadata_is_read_whole() {
             std::fs::write(dir.join("metadata.json"), "{ not json").unwrap();
             common::jp_appends_a_turn(dir, "after");
         },
-        "its metadata is unreadable",
+        Then::ReadWhole("its metadata is unreadable"),
     );
 }
 
@@ -208,7 +220,7 @@ fn bytes_that_are_not_text_are_the_whole_reads_error() {
             );
             std::fs::write(dir.join("events.json"), bytes).unwrap();
         },
-        "the file is not text",
+        Then::Fails("UTF-8"),
     );
 }
 
@@ -287,6 +299,6 @@ fn an_unreadable_file_beside_it_is_the_whole_reads_error() {
             std::fs::create_dir(dir.join("metadata.json")).unwrap();
             common::jp_appends_a_turn(dir, "after");
         },
-        "a file beside it is unreadable",
+        Then::Fails("metadata.json"),
     );
 }

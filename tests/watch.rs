@@ -81,22 +81,45 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
     let mut lines = BufReader::new(watch.stdout.take().unwrap()).lines();
     let first: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
     assert_eq!(first["event"], "watching");
-    let log = std::thread::spawn(move || {
-        lines
-            .map_while(Result::ok)
-            .map(|l| serde_json::from_str::<Value>(&l).unwrap())
-            .collect::<Vec<Value>>()
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let reader = std::thread::spawn(move || {
+        for l in lines.map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str::<Value>(&l).unwrap());
+        }
     });
+    // A liveness bound for a busy machine: what is waited for is watch's
+    // own word that it evaluated a boundary, never a time.
+    let patience = Duration::from_secs(300);
+    let mut log: Vec<Value> = Vec::new();
+    // Waits for watch to read the file as it stands (`events` of them) and
+    // say what it decided there.
+    let mut evaluated = |events: usize, log: &mut Vec<Value>| {
+        let mut read = false;
+        loop {
+            let line = rx
+                .recv_timeout(patience)
+                .unwrap_or_else(|_| panic!("watch never evaluated {events} events: {log:#?}"));
+            let kind = line["event"].as_str().unwrap_or("").to_string();
+            let n = line["events"].as_u64().unwrap_or(0) as usize;
+            log.push(line);
+            match kind.as_str() {
+                "read" if n >= events => read = true,
+                "fired" | "skipped" | "error" if read => return,
+                _ => {}
+            }
+        }
+    };
 
     // Play jp: one query per turn, each under jp's lock; after the first
-    // turn jp titles the conversation and renames its folder.
-    let mut fired_after = Vec::new();
+    // turn jp titles the conversation and renames its folder. At each
+    // boundary watch has written exactly the compactions it said it fired.
     for (t, turn) in turns.iter().enumerate().skip(1) {
         let f = common::jp_lock(&lock);
         let mut events: Vec<Value> =
             serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
-        let before = events.iter().filter(|e| e["type"] == "compaction").count();
-        fired_after.push(before);
+        let in_file = events.iter().filter(|e| e["type"] == "compaction").count();
+        let said = log.iter().filter(|l| l["event"] == "fired").count();
+        assert_eq!(in_file, said, "before turn {t}: {log:#?}");
         events.extend(turn.iter().cloned());
         write_events(&dir, &events);
         if t == 1 {
@@ -107,18 +130,16 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
         }
         drop(f);
         fs::remove_file(&lock).unwrap();
-        // Time for the watcher to act on this boundary before the next
-        // query starts, as a person reading the answer would give it.
-        let deadline = Instant::now() + Duration::from_millis(600);
-        while Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        // The next query starts once watch has acted on this boundary, as
+        // a person reading the answer would give it the time.
+        evaluated(events.len(), &mut log);
     }
-    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: a signal to our own child.
     unsafe { libc::kill(watch.id() as i32, libc::SIGTERM) };
     let status = watch.wait().unwrap();
     assert!(status.success(), "watch ended with {status:?}");
-    let log = log.join().unwrap();
+    reader.join().unwrap();
+    log.extend(rx.try_iter());
 
     // No event lost, in order: the file is the demo's events plus the
     // compactions watch appended between turns.
