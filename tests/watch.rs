@@ -12,7 +12,7 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const ID: u64 = 17_944_860_430;
 
@@ -93,7 +93,7 @@ fn watch_compacts_at_every_turn_boundary_as_simulate_says() {
     let mut log: Vec<Value> = Vec::new();
     // Waits for watch to read the file as it stands (`events` of them) and
     // say what it decided there.
-    let mut evaluated = |events: usize, log: &mut Vec<Value>| {
+    let evaluated = |events: usize, log: &mut Vec<Value>| {
         let mut read = false;
         loop {
             let line = rx
