@@ -24,13 +24,20 @@ impl Setup {
     /// The demo in a workspace, a user config pointing `providers` at the
     /// given servers (with the key variable `TEST_KEY`), an empty data dir.
     fn new(servers: &[(&str, &Server)]) -> Setup {
+        let urls: Vec<(&str, String)> = servers.iter().map(|(p, s)| (*p, s.url())).collect();
+        let urls: Vec<(&str, &str)> = urls.iter().map(|(p, u)| (*p, u.as_str())).collect();
+        Setup::with_urls(&urls)
+    }
+
+    /// [`Setup::new`] with each provider at the address given.
+    fn with_urls(servers: &[(&str, &str)]) -> Setup {
         let tmp = tempfile::tempdir().unwrap();
         demo_copy(tmp.path());
         let mut cfg = String::new();
-        for (provider, s) in servers {
+        for (provider, url) in servers {
             let base = match *provider {
-                "google" => format!("{}/v1beta", s.url()),
-                _ => s.url(),
+                "google" => format!("{url}/v1beta"),
+                _ => url.to_string(),
             };
             cfg.push_str(&format!(
                 "[providers.llm.{provider}]\nbase_url = \"{base}\"\napi_key_env = \"TEST_KEY\"\n"
@@ -46,17 +53,20 @@ impl Setup {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        common::binary()
-            .args(args)
+        self.command(args).output().unwrap()
+    }
+
+    fn command(&self, args: &[&str]) -> std::process::Command {
+        let mut c = common::binary();
+        c.args(args)
             .current_dir(self.tmp.path())
             .env("XDG_CONFIG_HOME", self.tmp.path().join("xdg"))
             .env_remove("JP_GLOBAL_CONFIG_DIR")
             .env_remove("JP_GLOBAL_CONFIG_FILE")
             .env("JP_USER_DATA_DIR", self.tmp.path().join("no-user-data"))
             .env("JP_INSPECT_DATA_DIR", self.data())
-            .env("TEST_KEY", "sk-test-key")
-            .output()
-            .unwrap()
+            .env("TEST_KEY", "sk-test-key");
+        c
     }
 
     fn models_cache(&self) -> Option<Value> {
@@ -263,29 +273,46 @@ fn provider_errors_are_said_in_its_words_and_nothing_is_kept() {
 
 #[test]
 fn a_provider_that_does_not_answer_in_time_is_an_error() {
-    let server = Server::start(|_| Reply {
-        status: 200,
-        body: "{}".into(),
-        delay: Duration::from_secs(3),
+    // A provider that takes the request and never answers: only the
+    // client's own timeout can end the call.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let held = std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for c in silent.incoming().flatten() {
+            open.push(c);
+        }
     });
-    let s = Setup::new(&[("anthropic", &server)]);
-    let started = std::time::Instant::now();
-    let out = s.run(&[
-        "models",
-        "--refresh",
-        "--provider",
-        "anthropic",
-        "--timeout",
-        "300ms",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        started.elapsed()
-    );
-    assert!(stderr(&out).contains("request failed"), "{}", stderr(&out));
+    let server_url = format!("http://127.0.0.1:{port}");
+    let s = Setup::with_urls(&[("anthropic", server_url.as_str())]);
+    let mut child = s
+        .command(&[
+            "models",
+            "--refresh",
+            "--provider",
+            "anthropic",
+            "--timeout",
+            "300ms",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A liveness bound: without its timeout the call would wait for ever.
+    use wait_timeout::ChildExt;
+    let status = child
+        .wait_timeout(Duration::from_secs(120))
+        .unwrap()
+        .unwrap_or_else(|| {
+            let _ = child.kill();
+            panic!("the call never timed out")
+        });
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("request failed"), "{err}");
     assert!(s.models_cache().is_none());
+    drop(held);
 }
 
 #[test]
