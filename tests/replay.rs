@@ -206,6 +206,28 @@ fn space_pauses_and_plus_minus_change_the_pace() {
     assert_eq!(h.state.nav.cursor, cursor);
 }
 
+/// How long a replay test waits for what must come: a liveness bound,
+/// never a time judged.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Waits until the writer has looked at its pace `n` more times.
+fn looked(w: &jp_inspect::tui::replay::Writer, n: usize) {
+    let (from, start) = (w.looks(), std::time::Instant::now());
+    while w.looks() < from + n {
+        assert!(start.elapsed() < PATIENCE, "the writer stopped looking");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Waits until `turns()` is `n`; fails saying `what` never came.
+fn reach(turns: &dyn Fn() -> usize, n: usize, what: &str) {
+    let start = std::time::Instant::now();
+    while turns() != n {
+        assert!(start.elapsed() < PATIENCE, "{what}: {} turns", turns());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// The writer thread on its own: `]` writes a turn at once while paused,
 /// and a pause holds the rest back.
 #[test]
@@ -223,25 +245,18 @@ fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
         false,
     );
     let turns = || load::load(&dir).map(|c| c.turn_count).unwrap_or(0);
-    std::thread::sleep(Duration::from_millis(400));
+    // Several of its looks at the pace pass, each writing nothing.
+    looked(&w, 5);
     assert_eq!(turns(), 0, "paused");
     w.next_now();
-    let one = (0..100).any(|_| {
-        std::thread::sleep(Duration::from_millis(20));
-        turns() == 1
-    });
-    assert!(one, "] wrote one turn");
-    std::thread::sleep(Duration::from_millis(300));
+    reach(&turns, 1, "] wrote one turn");
+    looked(&w, 5);
     assert_eq!(turns(), 1, "still paused after it");
     w.set(ReplayPace {
         paused: false,
         every: Duration::from_millis(10),
     });
-    let all = (0..500).any(|_| {
-        std::thread::sleep(Duration::from_millis(20));
-        turns() == conv.turn_count
-    });
-    assert!(all, "resumed, every turn came");
+    reach(&turns, conv.turn_count, "resumed, every turn came");
     assert!(w.take_error().is_none());
 }
 
@@ -263,22 +278,16 @@ fn the_writer_waits_for_each_boundarys_evaluation() {
         true,
     );
     let turns = || load::load(&dir).map(|c| c.turn_count).unwrap_or(0);
-    let reach = |n: usize| {
-        (0..250).any(|_| {
-            std::thread::sleep(Duration::from_millis(20));
-            turns() == n
-        })
-    };
-    assert!(reach(1), "the first turn needs no boundary");
-    std::thread::sleep(Duration::from_millis(300));
+    reach(&turns, 1, "the first turn needs no boundary");
+    looked(&w, 5);
     assert_eq!(turns(), 1, "turn 2 waits for boundary 1");
     w.evaluated(1);
-    assert!(reach(2));
-    std::thread::sleep(Duration::from_millis(300));
+    reach(&turns, 2, "turn 2 once boundary 1 was evaluated");
+    looked(&w, 5);
     assert_eq!(turns(), 2);
     // `A` off: no more waiting.
     w.lockstep(false);
-    assert!(reach(conv.turn_count));
+    reach(&turns, conv.turn_count, "every turn, lockstep off");
 }
 
 /// The real program, its writer on its own thread and the inspector

@@ -69,12 +69,34 @@ impl Session {
     }
 }
 
-/// Runs `inner` (shell) inside a pty with the settings printed around it,
-/// feeding `input` after `delay`.
-fn in_pty(inner: &str, input: &[u8], delay: Duration, env: &[(&str, &str)]) -> Session {
+/// What a test does once the program has written what it waits for.
+enum Then<'a> {
+    /// Types these bytes.
+    Send(&'a [u8]),
+    /// Lets the shell go on past its `go N`.
+    Go(u32),
+}
+
+/// How long a step waits for what must come before the test says what
+/// never came: a liveness bound for a busy machine, never a time judged.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Runs `inner` (shell) inside a pty (script(1)) with the terminal's
+/// settings printed around it. Each step waits until the output holds its
+/// text (after the previous step's), then acts: no step waits on a clock.
+/// In `inner`, `go N` waits for the test's `Then::Go(N)`.
+fn in_pty(inner: &str, steps: &[(&str, Then)], env: &[(&str, &str)]) -> Session {
+    use std::io::Read;
+    use std::sync::{Arc, Mutex};
+    use wait_timeout::ChildExt;
     let bin = common::BINARY;
+    let gate = tempfile::tempdir().unwrap();
+    let go = gate.path().join("go");
     let script = format!(
-        "stty cols 100 rows 30; echo STTY $(stty -g); BIN={bin}; {inner}; echo RC=$rc; echo STTY $(stty -g)"
+        "stty cols 100 rows 30; echo STTY $(stty -g); BIN={bin}; GO={}; \
+         go() {{ until [ -e \"$GO.$1\" ]; do sleep 0.05; done; }}; \
+         {inner}; echo RC=$rc; echo STTY $(stty -g)",
+        go.display()
     );
     let mut cmd = Command::new("script");
     cmd.args(["-q", "-e", "-c", &script, "/dev/null"])
@@ -88,18 +110,61 @@ fn in_pty(inner: &str, input: &[u8], delay: Duration, env: &[(&str, &str)]) -> S
     }
     let mut child = cmd.spawn().expect("script(1) from util-linux");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        std::thread::sleep(delay);
-        let _ = stdin.write_all(&input);
-        let _ = stdin.flush();
-        // Keep stdin open a little so script does not hang up early.
-        std::thread::sleep(Duration::from_secs(2));
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    let mut output = out.stdout;
-    output.extend(out.stderr);
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let reader = {
+        let (output, mut stdout) = (output.clone(), child.stdout.take().unwrap());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                output.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        })
+    };
+    let mut from = 0;
+    for (text, then) in steps {
+        let start = std::time::Instant::now();
+        loop {
+            let out = output.lock().unwrap();
+            if let Some(at) = out[from..]
+                .windows(text.len())
+                .position(|w| w == text.as_bytes())
+            {
+                from += at + text.len();
+                break;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "never wrote {text:?}: {}",
+                String::from_utf8_lossy(&out)
+            );
+            drop(out);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        match then {
+            Then::Send(bytes) => {
+                stdin.write_all(bytes).unwrap();
+                stdin.flush().unwrap();
+            }
+            Then::Go(n) => std::fs::write(format!("{}.{n}", go.display()), "").unwrap(),
+        }
+    }
+    let status = child.wait_timeout(PATIENCE).unwrap();
+    if status.is_none() {
+        let _ = child.kill();
+        panic!(
+            "never ended: {}",
+            String::from_utf8_lossy(&output.lock().unwrap())
+        );
+    }
+    drop(stdin);
+    reader.join().unwrap();
+    let mut err = Vec::new();
+    let _ = child.stderr.take().unwrap().read_to_end(&mut err);
+    let mut output = std::mem::take(&mut *output.lock().unwrap());
+    output.extend(err);
     Session { output }
 }
 
@@ -115,7 +180,11 @@ fn rc(s: &Session) -> Option<i32> {
 
 #[test]
 fn q_quits_and_restores() {
-    let s = in_pty("$BIN --demo; rc=$?", b"q", Duration::from_millis(2500), &[]);
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        &[("projected view", Then::Send(b"q"))],
+        &[],
+    );
     assert!(s.has(b"csvq: first release"), "{}", s.text());
     assert_eq!(rc(&s), Some(0), "{}", s.text());
     assert!(s.left_alternate_screen());
@@ -126,8 +195,7 @@ fn q_quits_and_restores() {
 fn ctrl_c_quits_and_restores() {
     let s = in_pty(
         "$BIN --demo; rc=$?",
-        b"\x03",
-        Duration::from_millis(2500),
+        &[("projected view", Then::Send(b"\x03"))],
         &[],
     );
     assert_eq!(rc(&s), Some(0), "{}", s.text());
@@ -139,9 +207,8 @@ fn ctrl_c_quits_and_restores() {
 fn sigterm_and_sighup_restore() {
     for sig in ["TERM", "HUP"] {
         let s = in_pty(
-            &format!("$BIN --demo & pid=$!; sleep 2; kill -{sig} $pid; wait $pid; rc=$?"),
-            b"",
-            Duration::ZERO,
+            &format!("$BIN --demo & pid=$!; go 1; kill -{sig} $pid; wait $pid; rc=$?"),
+            &[("projected view", Then::Go(1))],
             &[],
         );
         assert_eq!(rc(&s), Some(0), "SIG{sig}: {}", s.text());
@@ -154,8 +221,7 @@ fn sigterm_and_sighup_restore() {
 fn a_panic_restores_the_terminal_before_the_message() {
     let s = in_pty(
         "$BIN --demo; rc=$?",
-        b"",
-        Duration::ZERO,
+        &[],
         &[("JP_INSPECT_PANIC_AFTER_DRAW", "1")],
     );
     assert_eq!(rc(&s), Some(101), "{}", s.text());
@@ -173,12 +239,7 @@ fn a_panic_restores_the_terminal_before_the_message() {
 
 #[test]
 fn an_error_before_the_screen_opens_leaves_the_terminal_alone() {
-    let s = in_pty(
-        "$BIN /no/such/conversation; rc=$?",
-        b"",
-        Duration::ZERO,
-        &[],
-    );
+    let s = in_pty("$BIN /no/such/conversation; rc=$?", &[], &[]);
     assert_eq!(rc(&s), Some(1));
     assert!(!s.has(b"\x1b[?1049h"));
     assert!(s.has(b"no such"), "{}", s.text());
@@ -188,9 +249,10 @@ fn an_error_before_the_screen_opens_leaves_the_terminal_alone() {
 #[test]
 fn a_resize_redraws_at_the_new_size() {
     let s = in_pty(
-        "$BIN --demo & pid=$!; sleep 2; stty cols 130 rows 41; kill -WINCH $pid; sleep 1; kill -TERM $pid; wait $pid; rc=$?",
-        b"",
-        Duration::ZERO,
+        "$BIN --demo & pid=$!; go 1; stty cols 130 rows 41; kill -WINCH $pid; go 2; \
+         kill -TERM $pid; wait $pid; rc=$?",
+        // The footer drawn on the new last row is the redraw at the size.
+        &[("projected view", Then::Go(1)), ("\x1b[41;1H", Then::Go(2))],
         &[],
     );
     assert_eq!(rc(&s), Some(0), "{}", s.text());
@@ -217,21 +279,27 @@ fn a_vanished_terminal_ends_the_program() {
         .env("TERM", "xterm-256color")
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(2));
-    let pid: i32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    // Its pid, once the shell has started it.
+    let start = std::time::Instant::now();
+    let pid: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(start.elapsed() < PATIENCE, "the program never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
     child.kill().unwrap();
     child.wait().unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let start = std::time::Instant::now();
     while let Some(state) = jp_inspect::platform::process_state(pid) {
         if state == 'Z' {
             break;
         }
         assert!(
-            std::time::Instant::now() < deadline,
+            start.elapsed() < PATIENCE,
             "jp-inspect (pid {pid}) kept running after its terminal went away"
         );
         std::thread::sleep(Duration::from_millis(50));
@@ -252,12 +320,7 @@ fn a_mistake_in_the_users_config_is_named_before_the_screen_opens() {
     let (_dir, path) = user_config(
         "theme = \"dark\"\n[[key]]\nscope = \"main\"\nkeys = [\"j\"]\naction = \"dwon\"\n",
     );
-    let s = in_pty(
-        "$BIN --demo; rc=$?",
-        b"",
-        Duration::ZERO,
-        &[("JP_INSPECT_CONFIG", &path)],
-    );
+    let s = in_pty("$BIN --demo; rc=$?", &[], &[("JP_INSPECT_CONFIG", &path)]);
     assert_eq!(rc(&s), Some(1), "{}", s.text());
     assert!(!s.has(b"\x1b[?1049h"));
     assert!(s.has(format!("{path}:5:").as_bytes()), "{}", s.text());
@@ -272,8 +335,7 @@ fn a_mistake_in_the_users_config_is_named_before_the_screen_opens() {
     .unwrap();
     let s = in_pty(
         "$BIN --demo; rc=$?",
-        b"",
-        Duration::ZERO,
+        &[],
         &[("XDG_CONFIG_HOME", &xdg.path().display().to_string())],
     );
     assert_eq!(rc(&s), Some(1), "{}", s.text());
@@ -286,19 +348,21 @@ fn the_users_keys_replace_the_bundled_ones() {
         user_config("[[key]]\nscope = \"global\"\nkeys = [\"x\"]\naction = \"quit\"\n");
     let env = [("JP_INSPECT_CONFIG", path.as_str())];
     let s = in_pty(
-        "timeout --foreground 6 $BIN --demo; rc=$?",
-        b"x",
-        Duration::from_millis(2500),
+        "$BIN --demo; rc=$?",
+        &[("projected view", Then::Send(b"x"))],
         &env,
     );
     assert_eq!(rc(&s), Some(0), "x quits: {}", s.text());
+    // `q` no longer quits: the help that `?` opens after it is drawn.
     let s = in_pty(
-        "timeout --foreground 6 $BIN --demo; rc=$?",
-        b"q",
-        Duration::from_millis(2500),
+        "$BIN --demo; rc=$?",
+        &[
+            ("projected view", Then::Send(b"q?")),
+            ("The panes", Then::Send(b"xx")),
+        ],
         &env,
     );
-    assert_eq!(rc(&s), Some(124), "q no longer quits: {}", s.text());
+    assert_eq!(rc(&s), Some(0), "{}", s.text());
 }
 
 #[test]
@@ -306,8 +370,7 @@ fn the_light_theme_draws_its_colours_and_no_color_still_wins() {
     let (_dir, path) = user_config("theme = \"light\"\n[colors]\nmanual = \"#123456\"\n");
     let s = in_pty(
         "$BIN --demo; rc=$?",
-        b"q",
-        Duration::from_millis(2500),
+        &[("projected view", Then::Send(b"q"))],
         &[("JP_INSPECT_CONFIG", &path)],
     );
     assert_eq!(rc(&s), Some(0), "{}", s.text());
@@ -316,8 +379,7 @@ fn the_light_theme_draws_its_colours_and_no_color_still_wins() {
     assert!(s.has(b"38;2;18;52;86"), "{}", s.text());
     let s = in_pty(
         "$BIN --demo; rc=$?",
-        b"q",
-        Duration::from_millis(2500),
+        &[("projected view", Then::Send(b"q"))],
         &[("JP_INSPECT_CONFIG", &path), ("NO_COLOR", "1")],
     );
     assert_eq!(rc(&s), Some(0), "{}", s.text());
@@ -363,14 +425,11 @@ impl Tmux {
         assert!(t.wait_for("turn 1/32"), "{}", t.screen());
         // The demo's notice fades first: on a narrow pane it takes the
         // line the position is read from.
-        assert!(
-            (0..150).any(|_| {
-                std::thread::sleep(Duration::from_millis(50));
-                !t.screen().contains("demo copy")
-            }),
-            "{}",
-            t.screen()
-        );
+        let start = std::time::Instant::now();
+        while t.screen().contains("demo copy") {
+            assert!(start.elapsed() < PATIENCE, "{}", t.screen());
+            std::thread::sleep(Duration::from_millis(50));
+        }
         Some(t)
     }
 
@@ -390,10 +449,14 @@ impl Tmux {
     }
 
     fn wait_for(&self, needle: &str) -> bool {
-        (0..100).any(|_| {
+        let start = std::time::Instant::now();
+        while start.elapsed() < PATIENCE {
+            if self.screen().contains(needle) {
+                return true;
+            }
             std::thread::sleep(Duration::from_millis(50));
-            self.screen().contains(needle)
-        })
+        }
+        false
     }
 
     /// User and system CPU time of the inspector so far, in clock ticks.
@@ -491,12 +554,17 @@ fn the_pager_and_the_editor_get_the_text_and_the_screen_comes_back() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("paged.txt");
     let pager = format!("cat > {} <", out.display());
+    // Each key once the screen is the inspector's (again): the pager and
+    // the editor each give it back by entering the alternate screen anew.
     let s = in_pty(
         "$BIN --demo; rc=$?",
-        b"joeq",
-        Duration::from_millis(2500),
         &[
-            ("PAGER", &pager),
+            ("projected view", Then::Send(b"jo")),
+            ("\x1b[?1049h", Then::Send(b"e")),
+            ("\x1b[?1049h", Then::Send(b"q")),
+        ],
+        &[
+            ("PAGER", pager.as_str()),
             (
                 "EDITOR",
                 r#"sh -c 'test "$(stat -c %a "$0")" = 400 && test "$(stat -c %a "$(dirname "$0")")" = 700'"#,

@@ -485,7 +485,8 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
         .unwrap();
     assert!(status.success());
 
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    // A liveness bound for a busy machine, not a time judged.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while !watcher.changed() {
         assert!(
             std::time::Instant::now() < deadline,

@@ -23,6 +23,9 @@ struct Control {
     lockstep: AtomicBool,
     /// The turns whose boundary the inspector has evaluated.
     evaluated: AtomicUsize,
+    /// How many times the writer has looked at its pace: what a pause
+    /// held back is known by the looks that wrote nothing.
+    looks: AtomicUsize,
 }
 
 pub struct Writer {
@@ -48,6 +51,7 @@ impl Writer {
             error: Mutex::new(None),
             lockstep: AtomicBool::new(lockstep),
             evaluated: AtomicUsize::new(0),
+            looks: AtomicUsize::new(0),
         });
         let c = control.clone();
         let thread = std::thread::spawn(move || {
@@ -61,8 +65,7 @@ impl Writer {
                     || replay.written() == 0
                     || c.evaluated.load(Ordering::Relaxed) >= replay.written()
                     || last.elapsed() >= STALLED;
-                let due = !pace.paused && last.elapsed() >= pace.every;
-                if caught_up && (c.now.swap(false, Ordering::Relaxed) || due) {
+                if caught_up && writes(&pace, &c.now, last.elapsed()) {
                     match replay.step() {
                         Ok(true) => last = Instant::now(),
                         Ok(false) => return,
@@ -76,6 +79,7 @@ impl Writer {
                         }
                     }
                 }
+                c.looks.fetch_add(1, Ordering::Relaxed);
                 std::thread::sleep(LOOK);
             }
         });
@@ -104,6 +108,11 @@ impl Writer {
         *self.control.pace.lock().unwrap_or_else(|e| e.into_inner()) = pace;
     }
 
+    /// How many times it has looked at its pace so far.
+    pub fn looks(&self) -> usize {
+        self.control.looks.load(Ordering::Relaxed)
+    }
+
     /// What stopped the writer, once.
     pub fn take_error(&self) -> Option<String> {
         self.control
@@ -114,11 +123,45 @@ impl Writer {
     }
 }
 
+/// Whether a look writes the next turn (its boundary caught up): asked
+/// for with `]` (taken), or due at the pace, which a pause holds back.
+fn writes(pace: &ReplayPace, asked: &AtomicBool, since_last: Duration) -> bool {
+    asked.swap(false, Ordering::Relaxed) || (!pace.paused && since_last >= pace.every)
+}
+
 impl Drop for Writer {
     fn drop(&mut self) {
         self.control.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pause_holds_back_what_is_due_and_never_what_is_asked() {
+        let every = Duration::from_secs(2);
+        let (running, paused) = (
+            ReplayPace {
+                paused: false,
+                every,
+            },
+            ReplayPace {
+                paused: true,
+                every,
+            },
+        );
+        let none = AtomicBool::new(false);
+        assert!(writes(&running, &none, every));
+        assert!(!writes(&running, &none, every / 2));
+        assert!(!writes(&paused, &none, every * 10));
+        let asked = AtomicBool::new(true);
+        assert!(writes(&paused, &asked, Duration::ZERO));
+        assert!(!asked.load(Ordering::Relaxed), "taken once");
+        assert!(!writes(&paused, &asked, Duration::ZERO));
     }
 }
