@@ -188,12 +188,28 @@ fn preview_shows_the_delta_and_apply_writes_it() {
     // Nothing is written by previewing.
     assert_eq!(h.compactions_on_disk(), before);
 
+    // The range the policy's own reasons name ("elision: turns 9..23",
+    // 1-based), as the CLI says them in a process of its own.
+    let cli = common::json(&common::run_in(
+        h.dir(),
+        &["auto", h.dir().to_str().unwrap(), "--dry-run", "--json"],
+    ));
+    let named = cli["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.as_str()?.strip_prefix("elision: turns "))
+        .next()
+        .expect("the reasons name the elision's turns")
+        .to_string();
+    let (from, to) = named.split_once("..").unwrap();
+    let (from, to): (u64, u64) = (from.parse().unwrap(), to.parse().unwrap());
     h.char('a');
     let after = h.compactions_on_disk();
     assert_eq!(after.len(), before.len() + 1);
     let added = after.last().unwrap();
     assert_eq!(added.0, Source::Auto);
-    assert_eq!((added.1, added.2), (8, 22));
+    assert_eq!((added.1 as u64 + 1, added.2 as u64 + 1), (from, to));
     assert!(h.state.preview.is_none());
     assert!(h.text().contains("appended 1 compaction (auto)"));
 }
