@@ -480,3 +480,75 @@ fn an_undo_puts_compactions_back_in_place_around_what_jp_appended() {
         again.map(|s| s.written)
     );
 }
+
+/// jp's oldest files kept the base config as the first element of
+/// `events.json`, a config delta in three shapes: under `delta`, inline,
+/// and inline with no `timestamp` at all (the oldest serializer wrote
+/// none). Each loads as its base config; a delta without a time anywhere
+/// else is refused, naming its place; and a compaction written into the
+/// oldest shape keeps its first element byte for byte.
+#[test]
+fn the_three_legacy_base_config_shapes_load() {
+    let rest = r#",
+  {
+    "timestamp": "2023-11-14 22:13:20.0",
+    "type": "chat_request",
+    "content": "hello, the first turn"
+  },
+  {
+    "timestamp": "2023-11-14 22:13:21.0",
+    "type": "chat_response",
+    "message": "hi there, a reply"
+  }
+]
+"#;
+    let model = r#""assistant": {"model": {"id": "anthropic/claude-sonnet-4-5"}}"#;
+    let shapes = [
+        format!(
+            "[\n  {{\"timestamp\": \"2023-11-14 22:13:19.0\", \"type\": \"config_delta\", \"delta\": {{{model}}}}}"
+        ),
+        format!(
+            "[\n  {{\"timestamp\": \"2023-11-14 22:13:19.0\", \"type\": \"config_delta\", {model}}}"
+        ),
+        format!("[\n  {{\"type\": \"config_delta\", {model}}}"),
+    ];
+    for first in &shapes {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(".jp/conversations/17000000000");
+        fs::create_dir_all(&dir).unwrap();
+        let text = format!("{first}{rest}");
+        fs::write(dir.join("events.json"), &text).unwrap();
+        let conv = load::load(&dir).unwrap_or_else(|e| panic!("{first}: {e}"));
+        assert_eq!(
+            conv.base_config["assistant"]["model"]["id"], "anthropic/claude-sonnet-4-5",
+            "{first}"
+        );
+        assert_eq!(conv.events.len(), 2, "{first}");
+        // Written back: the first element as it was.
+        save::apply(&dir, &Edit::append(vec![compaction(0, 0)])).unwrap();
+        let after = fs::read_to_string(dir.join("events.json")).unwrap();
+        assert!(after.starts_with(first.as_str()), "{after}");
+        assert_eq!(load::load(&dir).unwrap().events.len(), 3);
+    }
+    // Without a time past the first element: refused, by place.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".jp/conversations/17000000000");
+    fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "{}{}",
+        shapes[0],
+        rest.replacen(
+            ",\n",
+            &format!(",\n  {{\"type\": \"config_delta\", {model}}},\n"),
+            1
+        )
+    );
+    fs::write(dir.join("events.json"), &text).unwrap();
+    let e = load::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("event 1")
+            && e.contains("without a `timestamp`")
+            && e.contains("events.json:3:"),
+        "{e}"
+    );
+}

@@ -103,7 +103,12 @@ pub fn parse<'a>(source: &str, raw: &'a str) -> Result<(Event, Option<String>), 
     let mut warning = None;
 
     let known = encoding::is_conversation_event(&tag) || tag == "config_delta";
-    if known {
+    // jp's oldest files wrote the base config first, as a config delta
+    // with no time at all: allowed here, and only as a legacy file's first
+    // element (the store says so of any other).
+    if tag == "config_delta" && fields.timestamp.is_none() {
+        event.timestamp = None;
+    } else if known {
         event.timestamp = Some(match fields.timestamp {
             Some(r) => {
                 let s = string(r).ok_or_else(|| {

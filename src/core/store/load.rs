@@ -257,6 +257,21 @@ pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {
         }
     }
     drop(raws);
+    // A config delta with no time is a legacy file's base config, first of
+    // all; anywhere else it is as broken as any event without one.
+    let legacy = files.base_config.is_none();
+    if let Some((index, e)) = events
+        .iter()
+        .enumerate()
+        .find(|(i, e)| e.kind == Kind::ConfigDelta && e.timestamp.is_none() && !(legacy && *i == 0))
+    {
+        return Err(Error::Event {
+            path: events_path,
+            index,
+            place: Place::of_offset(&source, e.span.start),
+            message: "`config_delta` event without a `timestamp`".into(),
+        });
+    }
 
     let (format, base_config, prelude) = match files.base_config {
         Some(bytes) => {

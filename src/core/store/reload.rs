@@ -106,6 +106,13 @@ fn extend(before: &Conversation) -> std::result::Result<(Conversation, usize), &
     let mut new = Vec::with_capacity(raws.len());
     for parsed in load::parse_events(&rest, &raws) {
         match parsed {
+            // A config delta with no time is one only a whole read judges.
+            Ok((event, None))
+                if event.kind == crate::core::model::event::Kind::ConfigDelta
+                    && event.timestamp.is_none() =>
+            {
+                return Err("a new event has something to say");
+            }
             Ok((mut event, None)) => {
                 event.span.start += held;
                 event.span.end += held;
