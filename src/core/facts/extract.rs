@@ -14,8 +14,8 @@
 //!   unit, named in messages.
 
 use super::calls::{self, ToolClass};
+use super::links::{Prose, attachments, discussed, looked_up};
 use super::prose;
-use super::scan;
 pub use super::scan::{error_line, figures, sentences, urls};
 use super::{Fact, FactKind};
 use crate::core::model::conversation::Conversation;
@@ -61,7 +61,8 @@ pub fn select(all: &[Fact], range: TurnRange) -> Vec<Fact> {
 
 /// [`select`], each fact with the index in `all` of the occurrence it is.
 pub fn select_indexed(all: &[Fact], range: TurnRange) -> Vec<(usize, Fact)> {
-    let (first, last) = (range.from + 1, range.to + 1);
+    // An endless range (`to` at usize::MAX) ends nowhere: no wrap.
+    let (first, last) = (range.from.saturating_add(1), range.to.saturating_add(1));
     let start = all.partition_point(|f| f.turn < first);
     let mut out: Vec<(usize, Fact)> = Vec::new();
     let mut seen: HashMap<(FactKind, &str), usize> = HashMap::new();
@@ -317,52 +318,6 @@ fn written_prose(tool: &str, args: &Value) -> Option<String> {
     (!new.is_empty()).then(|| new.join("\n\n"))
 }
 
-/// The links a config delta attaches to the conversation: jp's
-/// `conversation.attachments`, nested under `delta` (older files) or not.
-fn attachments(event: &Value) -> Vec<String> {
-    let delta = event.get("delta").unwrap_or(event);
-    let list = delta
-        .pointer("/conversation/attachments")
-        .map(|a| a.get("value").unwrap_or(a));
-    list.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        // Files and pages; jp's `cmd://` runs a command, it names no place.
-        .filter(|u| {
-            ["file://", "http://", "https://"]
-                .iter()
-                .any(|s| u.starts_with(s))
-        })
-        .map(|u| calls::clip(u, scan::URL_LIMIT))
-        .collect()
-}
-
-/// Whether a link's own name (its last segment, of six characters or
-/// more) stands in what the assistant said.
-fn discussed(url: &str, said: &str) -> bool {
-    let name = url
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or("")
-        .to_lowercase();
-    if name.len() < 6 || url.ends_with(&format!("//{name}")) {
-        return false;
-    }
-    // Named whole: `bge-small-en` is not named by `bge-small-en-v1.5`.
-    let whole = |at: usize| {
-        let before = said[..at].chars().next_back();
-        let rest = &said[at + name.len()..];
-        let joins =
-            |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
-        // A version goes on a name: `v1` is not named by `v1.5`.
-        let version = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
-        !joins(before) && !joins(rest.chars().next()) && !version
-    };
-    memchr::memmem::find_iter(said.as_bytes(), name.as_bytes()).any(whole)
-}
-
 /// A tool call, for its result.
 #[derive(Debug, Clone)]
 struct Call {
@@ -371,92 +326,6 @@ struct Call {
     target: Option<String>,
     /// Its command fact, by index.
     command: Option<usize>,
-}
-
-/// What a remote look-up is known by: its address, else its repository
-/// (and path), else its query.
-fn looked_up(args: &Value) -> String {
-    let s = |k: &str| args.get(k).and_then(Value::as_str).map(str::trim);
-    if let Some(url) = s("url") {
-        return calls::clip(url, 300);
-    }
-    let query = s("query").filter(|q| !q.is_empty());
-    match (s("repository").or(s("repo")), s("path"), query) {
-        (Some(r), Some(p), _) if !p.is_empty() => format!("{r}/{p}"),
-        // Each search of a repository is a look-up of its own.
-        (Some(r), _, Some(q)) => calls::clip(&format!("{r} {q}"), 300),
-        (Some(r), _, None) => r.to_string(),
-        _ => calls::clip(query.unwrap_or_default(), 300),
-    }
-}
-
-/// What is read of a text of prose (a message, a document the model
-/// wrote).
-struct Prose {
-    /// Its figures too, not only its links.
-    figures: bool,
-}
-
-impl Prose {
-    /// The links, issue references and figures of `text`, pasted tables
-    /// and code left out; at most [`prose::PER_MESSAGE`] of each. A text
-    /// with more links than that is a pasted list: its links go to
-    /// `listed`, each a fact only if the conversation discusses it.
-    fn facts(
-        &self,
-        text: &str,
-        turn: usize,
-        event: usize,
-        out: &mut Vec<Fact>,
-        listed: &mut Vec<Fact>,
-    ) {
-        let prose = prose::paragraphs(text).join("\n");
-        // A link is one wherever it stands, quoted or in a table; not in code.
-        let outside_code = prose::outside_code(text);
-        let fact = |kind, text: String, key: String| Fact {
-            kind,
-            text,
-            turn,
-            key,
-            event,
-            fixed: None,
-            fixed_turn: None,
-            failed: None,
-        };
-        let mut seen = std::collections::HashSet::new();
-        let links: Vec<String> = urls(&outside_code)
-            .into_iter()
-            .filter(|u| seen.insert(u.clone()))
-            .collect();
-        let pasted = links.len() > prose::PER_MESSAGE;
-        for url in links {
-            let f = fact(FactKind::Url, url.clone(), url);
-            if pasted { listed.push(f) } else { out.push(f) }
-        }
-        // A link in pasted code or data counts where it is discussed.
-        if text.contains("```") || text.contains("~~~") {
-            for url in urls(text) {
-                if seen.insert(url.clone()) {
-                    listed.push(fact(FactKind::Url, url.clone(), url));
-                }
-            }
-        }
-        seen.clear();
-        for (r, around) in scan::references(&prose) {
-            if seen.insert(r.clone()) && seen.len() <= prose::PER_MESSAGE {
-                out.push(fact(FactKind::Url, around, r));
-            }
-        }
-        seen.clear();
-        if !self.figures {
-            return;
-        }
-        for (n, around) in figures(&prose) {
-            if seen.insert(n.clone()) && seen.len() <= prose::PER_MESSAGE {
-                out.push(fact(FactKind::Number, around, n));
-            }
-        }
-    }
 }
 
 fn sentence_fact(kind: FactKind, sentence: &str, turn: usize, event: usize) -> Fact {

@@ -9,6 +9,7 @@
 
 pub mod calls;
 pub mod extract;
+mod links;
 pub mod matching;
 pub mod prose;
 pub mod scan;

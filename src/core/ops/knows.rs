@@ -106,7 +106,7 @@ fn survival(
     let mut merged: Vec<crate::core::model::turns::TurnRange> = Vec::new();
     for r in ranges {
         match merged.last_mut() {
-            Some(last) if r.from <= last.to + 1 => last.to = last.to.max(r.to),
+            Some(last) if r.from <= last.to.saturating_add(1) => last.to = last.to.max(r.to),
             _ => merged.push(r),
         }
     }

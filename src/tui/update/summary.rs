@@ -166,8 +166,12 @@ fn keep(state: &mut State, fx: &mut Vec<Effect>) {
     e.recheck_if_stale();
     let range = e.range;
     let (named, of) = e.named();
-    let Ok(mut rule) =
-        crate::core::compact::rule::parse(&format!("s:{}..{}", range.from + 1, range.to + 1))
+    // An endless range stays endless (`s:3..`).
+    let to = match range.to {
+        usize::MAX => String::new(),
+        to => (to + 1).to_string(),
+    };
+    let Ok(mut rule) = crate::core::compact::rule::parse(&format!("s:{}..{to}", range.from + 1))
     else {
         return;
     };
