@@ -509,3 +509,47 @@ fn crash_short() {
 fn crash_long() {
     crash(2_000, 300);
 }
+
+/// A write the file system refuses (an immutable `events.json`, which even
+/// `--force` and root can't replace) says what was attempted, that nothing
+/// was written, and what to do; the file is as it was.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_the_system_refuses_to_replace_is_said_with_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = common::demo_copy(tmp.path());
+    let events = conv.join("events.json");
+    let before = fs::read(&events).unwrap();
+    let marked = Command::new("chattr")
+        .arg("+i")
+        .arg(&events)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !marked {
+        // chattr needs root and a file system that keeps the flag.
+        eprintln!("chattr +i is refused here: the immutable file can't be made");
+        return;
+    }
+    let out = common::binary()
+        .args([
+            "compact",
+            conv.to_str().unwrap(),
+            "s:10..12",
+            "--summary",
+            "x y z",
+            "--force",
+        ])
+        .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+        .output()
+        .unwrap();
+    let _ = Command::new("chattr").arg("-i").arg(&events).status();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write the conversation")
+            && err.contains("nothing was written")
+            && err.contains("immutable"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&events).unwrap(), before);
+}

@@ -107,6 +107,8 @@ pub enum Note {
     RecentWindow {
         from: usize,
         turns: usize,
+        /// Of `turns`, those no summary stands for.
+        verbatim: usize,
         tokens: u64,
         budget: u64,
         floored: bool,
@@ -209,12 +211,15 @@ impl fmt::Display for Note {
                 kind.as_str()
             ),
             Note::RangeEmpty { kind, from, to, .. } => match to {
+                // What the reversed range means: the turns before `from`
+                // are done with, the turns after `to` are kept.
                 Some(to) => write!(
                     f,
-                    "range empty: the {} range would be turns {}..{}, which is nothing",
+                    "range empty: nothing left for the {}: turns 1..{} are kept first or \
+                     compacted already, and turns {}.. are the recent ones kept",
                     kind.as_str(),
-                    from + 1,
-                    to + 1
+                    from,
+                    to + 2
                 ),
                 None => write!(
                     f,
@@ -225,21 +230,38 @@ impl fmt::Display for Note {
             Note::RecentWindow {
                 from,
                 turns,
+                verbatim,
                 tokens,
                 budget,
                 floored,
-            } => write!(
-                f,
-                "recent window: turns {}.. kept verbatim ({turns} turns, {} of the {} budget{})",
-                from + 1,
-                t(tokens),
-                t(budget),
-                if *floored {
+            } => {
+                let floor = if *floored {
                     ", floored at the minimum turns"
                 } else {
                     ""
+                };
+                if verbatim == turns {
+                    write!(
+                        f,
+                        "recent window: turns {}.. kept verbatim ({turns} turns, {} of the {} \
+                         budget{floor})",
+                        from + 1,
+                        t(tokens),
+                        t(budget),
+                    )
+                } else {
+                    // Turns a summary already stands for are in the window,
+                    // not verbatim.
+                    write!(
+                        f,
+                        "recent window: turns {}.. ({turns} turns, {} of the {} budget{floor}): \
+                         {verbatim} kept verbatim, the others in a summary already",
+                        from + 1,
+                        t(tokens),
+                        t(budget),
+                    )
                 }
-            ),
+            }
             Note::Fired {
                 kind,
                 range,
@@ -355,5 +377,50 @@ pub struct Decision {
 impl Decision {
     pub fn fired(&self) -> bool {
         !self.actions.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reversed_range_is_said_as_what_it_means() {
+        let n = Note::RangeEmpty {
+            kind: ActionKind::Summary,
+            from: 8,
+            to: Some(0),
+            covered_to: None,
+        };
+        assert_eq!(
+            n.to_string(),
+            "range empty: nothing left for the summary: turns 1..8 are kept first or \
+             compacted already, and turns 2.. are the recent ones kept"
+        );
+    }
+
+    #[test]
+    fn kept_verbatim_counts_only_the_turns_no_summary_stands_for() {
+        let window = |verbatim| Note::RecentWindow {
+            from: 1,
+            turns: 30,
+            verbatim,
+            tokens: 4_800,
+            budget: 14_000,
+            floored: false,
+        };
+        assert!(
+            window(30)
+                .to_string()
+                .starts_with("recent window: turns 2.. kept verbatim (30 turns"),
+            "{}",
+            window(30)
+        );
+        let part = window(10).to_string();
+        assert!(
+            part.ends_with(": 10 kept verbatim, the others in a summary already"),
+            "{part}"
+        );
+        assert!(!part.contains("turns 2.. kept verbatim"), "{part}");
     }
 }

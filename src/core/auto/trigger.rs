@@ -261,9 +261,14 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     let budget = threshold(window, c.recent_ratio);
     let (recent_from, recent_turns, recent_tokens, floored) =
         recent_window(stream.turn_chars(), budget, c.recent_min_turns);
+    let summarised = stream.summary_ranges();
+    let verbatim = (recent_from..recent_from + recent_turns)
+        .filter(|t| !summarised.iter().any(|&(a, b)| a <= *t && *t <= b))
+        .count();
     d.notes.push(Note::RecentWindow {
         from: recent_from,
         turns: recent_turns,
+        verbatim,
         tokens: recent_tokens,
         budget,
         floored,

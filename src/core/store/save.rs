@@ -80,7 +80,7 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
     let named = fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
     let mut path = named.join(EVENTS_FILE);
     for attempt in 0..8 {
-        let lock = lock_for(&named)?;
+        let lock = lock_for(&named).map_err(|e| unwritable(e, "take jp's lock"))?;
         // Under the lock: of jp's two copies, the one jp reads now; both
         // are written.
         let (copies, parted) = one_conversation(copies::of(&named));
@@ -127,7 +127,8 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
             std::thread::sleep(std::time::Duration::from_millis(1 + attempt * 3));
             continue;
         }
-        replace(&path, text.as_bytes(), guard)?;
+        replace(&path, text.as_bytes(), guard)
+            .map_err(|e| unwritable(e, "write the conversation"))?;
         // The other copy as jp's own save leaves it: the same stream. The
         // events are written; a copy that can't be is said, not turned into
         // a failure of a write that happened (jp's next save mends it).
@@ -194,6 +195,34 @@ pub fn apply_guarded(dir: &Path, edit: &Edit, guard: Guard) -> Result<Saved> {
         &path,
         "the conversation kept changing while it was being written; nothing was written",
     ))
+}
+
+/// An error of the file system where a write was attempted, said as what
+/// was attempted, that nothing was written, and what would let it be:
+/// others pass as they are.
+fn unwritable(e: Error, attempted: &str) -> Error {
+    let Error::Io { path, cause } = e else {
+        return e;
+    };
+    let advice = match (cause.kind(), cause.raw_os_error()) {
+        (std::io::ErrorKind::ReadOnlyFilesystem, _) => {
+            "its file system is mounted read-only; copy the workspace somewhere writable"
+        }
+        // EPERM: an immutable or append-only file, whatever its mode.
+        (_, Some(1)) => {
+            "the file or its folder is marked immutable or append-only (lsattr shows it; \
+             chattr -i removes it, as its owner or root)"
+        }
+        (std::io::ErrorKind::PermissionDenied, _) => {
+            "you may not write there: check the folder's owner and mode (ls -ld), or work on \
+             a copy you own"
+        }
+        _ => return Error::Io { path, cause },
+    };
+    Error::invalid(
+        path,
+        format!("cannot {attempted} ({cause}): nothing was written; {advice}"),
+    )
 }
 
 /// Why jp's two copies of the conversation in `dir` are not one
