@@ -722,7 +722,7 @@ fn e_asks_before_dropping_an_edit_and_offers_it_again() {
     assert_eq!(e.facts_scroll, 3);
     h.char('q');
     assert!(
-        editor_text(&h).is_some_and(|t| t.ends_with('q')),
+        editor_text(&h).is_some_and(|t| t.starts_with('q')),
         "q is a letter here"
     );
     // What the person saved in their editor comes back, judged.

@@ -72,12 +72,11 @@ impl SummaryEditor {
     }
 
     /// Puts `text` in place of the text (the editor's own, or the one it
-    /// opened on), the cursor at its end; judged again when the keys stop.
+    /// opened on), the cursor at its start, where a reader begins; judged
+    /// again when the keys stop.
     pub fn replace(&mut self, text: &str) {
         let mut area = TextArea::new(text.lines().map(str::to_owned).collect());
         area.set_cursor_line_style(ratatui::style::Style::default());
-        area.move_cursor(tui_textarea::CursorMove::Bottom);
-        area.move_cursor(tui_textarea::CursorMove::End);
         self.area = area;
         self.stale = true;
         self.dropping = false;
