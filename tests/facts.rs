@@ -628,9 +628,8 @@ fn links_by_class_attachments_references_searches_and_pasted_lists() {
 }
 
 /// An elision that strips a read's large result keeps its call: the path
-/// is still named, what was read is gone, so the file is not kept; `lost`
-/// says so, and a summary naming the path is no better for its contents
-/// than the call was.
+/// is still named, what was read is gone, so the file is not kept, and
+/// `lost` says so.
 #[test]
 fn a_read_whose_result_is_stripped_is_named_not_kept() {
     let tmp = tempfile::tempdir().unwrap();

@@ -88,7 +88,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         }));
     }
 
-    let mut lines = vec![ops::auto_headline(config.mode, window, estimate)];
+    let mut lines = vec![ops::auto_headline(&config, window, estimate)];
     if was_disabled {
         lines.push(
             "note: automatic compaction is not enabled in this conversation's config; \

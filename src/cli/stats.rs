@@ -136,9 +136,10 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
     match r.ratio {
         Some(ratio) => {
             let t = &r.thresholds;
+            let marks = [t.soft.ratio, t.hard.ratio, t.trigger.ratio];
             out.push(format!(
-                "context: {:.1}% of the usable window   soft {:.0}% = {}   hard {:.0}% = {}   single trigger {:.0}% = {}   (mode {})",
-                ratio * 100.0,
+                "context: {}% of the usable window   soft {:.0}% = {}   hard {:.0}% = {}   single trigger {:.0}% = {}   (mode {})",
+                crate::core::fmt::percent_beside(ratio, &marks, 1),
                 t.soft.ratio * 100.0,
                 n(t.soft.tokens),
                 t.hard.ratio * 100.0,

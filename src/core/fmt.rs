@@ -1,5 +1,23 @@
 //! Numbers in words, as the core's messages and both shells say them.
 
+/// `ratio` as a percent with `decimals` places that agrees with the
+/// thresholds `marks` beside it: a context just under a threshold never
+/// reads as the threshold (156,332 of 184,000 under 85 % is "84.9", not
+/// "85.0"), nor one at or over it as less.
+pub fn percent_beside(ratio: f64, marks: &[f64], decimals: usize) -> String {
+    let scale = 10f64.powi(decimals as i32);
+    let mut shown = (ratio * 100.0 * scale).round() / scale;
+    for &m in marks {
+        let at = m * 100.0;
+        if ratio < m && shown >= at {
+            shown = ((ratio * 100.0 * scale).floor() / scale).min(at - 1.0 / scale);
+        } else if ratio >= m && shown < at {
+            shown = at;
+        }
+    }
+    format!("{shown:.decimals$}")
+}
+
 /// `12,345`
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -44,6 +62,16 @@ pub fn change(before: u64, after: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_percent_never_crosses_the_threshold_beside_it() {
+        let r = 156_332.0 / 184_000.0;
+        assert_eq!(percent_beside(r, &[0.6, 0.85], 1), "84.9");
+        assert_eq!(percent_beside(r, &[0.6, 0.85], 0), "84");
+        assert_eq!(percent_beside(0.85, &[0.85], 1), "85.0");
+        assert_eq!(percent_beside(0.8501, &[0.85], 0), "85");
+        assert_eq!(percent_beside(0.5, &[0.85], 1), "50.0");
+    }
 
     #[test]
     fn formats_numbers() {

@@ -139,9 +139,9 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     let mut calls: HashMap<String, Call> = HashMap::new();
     // Errors not fixed yet, by what failed (tool, target).
     let mut open: HashMap<(String, Option<String>), Vec<usize>> = HashMap::new();
-    // What the assistant said, lowercased: a pasted list's links are facts
-    // only where the conversation discusses them.
-    let mut said = String::new();
+    // The assistant's messages: a pasted list's links are facts only where
+    // the conversation discusses them (read again only if there is one).
+    let mut messages: Vec<usize> = Vec::new();
     let mut listed_links: Vec<Fact> = Vec::new();
     let mut events = events.peekable();
     // The base config's attachments are there from the first turn on.
@@ -269,8 +269,7 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                 for s in prose::decisions(&text) {
                     out.push(sentence_fact(FactKind::Decision, &s, turn, i));
                 }
-                said.push_str(&text.to_lowercase());
-                said.push('\n');
+                messages.push(i);
                 Prose { figures: true }.facts(&text, turn, i, &mut out, &mut listed_links);
             }
             Kind::ConfigDelta => {
@@ -283,12 +282,18 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
             _ => {}
         }
     }
-    out.extend(
-        listed_links
-            .into_iter()
-            .filter(|f| discussed(&f.key, &said)),
-    );
-    out.sort_by_key(|f| f.event);
+    if !listed_links.is_empty() {
+        let said: String = messages
+            .iter()
+            .map(|&i| conv.text(i).to_lowercase() + "\n")
+            .collect();
+        out.extend(
+            listed_links
+                .into_iter()
+                .filter(|f| discussed(&f.key, &said)),
+        );
+        out.sort_by_key(|f| f.event);
+    }
     out
 }
 

@@ -265,14 +265,20 @@ fn why_nothing(conv: &Conversation, earlier: &[Compaction], c: &Compaction) -> S
 /// The first line of an explanation of the automatic policy: the mode, the
 /// usable window and the context it is measured against (`auto` prints it,
 /// the inspector's `auto` preview shows it).
-pub fn auto_headline(mode: auto::Mode, usable: Option<u64>, context: u64) -> String {
+pub fn auto_headline(config: &AutoConfig, usable: Option<u64>, context: u64) -> String {
+    // The share agrees with the thresholds the policy weighs it against.
+    let marks = [config.soft_ratio, config.hard_ratio, config.trigger_ratio];
     format!(
         "{} mode, usable window {}, context {} tokens{}",
-        mode.as_str(),
+        config.mode.as_str(),
         usable.map_or("unknown".into(), crate::core::compact::window::human_tokens),
         crate::core::fmt::thousands(context),
         usable
-            .map(|w| format!(" ({:.1}%)", context as f64 / w.max(1) as f64 * 100.0))
+            .map(|w| {
+                let share =
+                    crate::core::fmt::percent_beside(context as f64 / w.max(1) as f64, &marks, 1);
+                format!(" ({share}%)")
+            })
             .unwrap_or_default()
     )
 }

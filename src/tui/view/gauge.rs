@@ -81,34 +81,20 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     )
                 })
                 .collect();
-            let pct = match ratio_before {
-                Some(rb) => format!(
-                    " {:.1}% → {:.1}% of {}",
-                    rb * 100.0,
-                    ratio * 100.0,
-                    human_tokens(usable)
-                ),
-                None => format!(" {:.1}% of {}", ratio * 100.0, human_tokens(usable)),
-            };
+            let marks: Vec<f64> = named.iter().map(|(_, r)| *r).collect();
+            let shares = |d| shares(ratio_before, ratio, &marks, usable, d);
             let label_w = LABEL.chars().count();
-            let full = format!("{figure}{pct}");
+            let full = format!("{figure}{}", shares(1));
             // The bar needs room for its markers' labels: narrow, the
             // figures are rounded (thousands, whole percents) to give it.
-            let text = if (area.width as usize) < label_w + full.chars().count() + 2 + MIN_BAR {
-                match (before, ratio_before) {
-                    (Some(b), Some(rb)) => format!(
-                        " {} → {} ({}) {:.0}% → {:.0}% of {}",
-                        human_tokens(b),
-                        human_tokens(after),
-                        change(b, after),
-                        rb * 100.0,
-                        ratio * 100.0,
-                        human_tokens(usable)
-                    ),
-                    _ => full,
+            let text = match (before, ratio_before) {
+                (Some(b), Some(_))
+                    if (area.width as usize) < label_w + full.chars().count() + 2 + MIN_BAR =>
+                {
+                    let tokens = format!("{} → {}", human_tokens(b), human_tokens(after));
+                    format!(" {tokens} ({}){}", change(b, after), shares(0))
                 }
-            } else {
-                full
+                _ => full,
             };
             let bar_w = (area.width as usize)
                 .saturating_sub(label_w + text.chars().count() + 2)
@@ -280,5 +266,15 @@ fn short_label(c: Category) -> &'static str {
         Category::ToolRequests => "calls",
         Category::ToolResponses => "results",
         Category::Summaries => "summ",
+    }
+}
+
+/// The context as shares of the usable window (before → after, when a
+/// preview is open), each agreeing with the markers `marks` beside it.
+fn shares(before: Option<f64>, after: f64, marks: &[f64], usable: u64, decimals: usize) -> String {
+    let p = |r: f64| crate::core::fmt::percent_beside(r, marks, decimals);
+    match before {
+        Some(b) => format!(" {}% → {}% of {}", p(b), p(after), human_tokens(usable)),
+        None => format!(" {}% of {}", p(after), human_tokens(usable)),
     }
 }

@@ -14,7 +14,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 pub fn lines(p: &Preview, state: &State) -> Vec<String> {
     let usable = state.budget().and_then(|b| b.usable());
     let mut out = vec![ops::auto_headline(
-        state.settings.config.mode,
+        &state.settings.config,
         usable,
         p.plan.tokens.before,
     )];
