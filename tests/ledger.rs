@@ -45,13 +45,59 @@ fn the_demos_compactions_hid_what_their_ranges_held() {
         .iter()
         .filter_map(|i| i.target.as_deref())
         .collect();
-    assert_eq!(targets, ["src/query.rs", "src/reader.rs"]);
+    assert_eq!(targets, stripped_by_hand(&common::demo()));
     assert!(
         two.hidden
             .items
             .iter()
             .all(|i| i.fate == "stripped" && i.tokens > 1000)
     );
+}
+
+/// The paths of the tool results the demo's second compaction strips,
+/// counted from the raw file by format.md's rules alone: turns begin at
+/// `turn_start`, a result's content is base64 of its text, and a result
+/// is stripped when its text is over the compaction's `over` (1 KiB).
+fn stripped_by_hand(dir: &std::path::Path) -> Vec<String> {
+    use base64::Engine as _;
+    let events: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
+    let second = events
+        .iter()
+        .filter(|e| e["type"] == "compaction")
+        .nth(1)
+        .unwrap();
+    assert_eq!(second["tool_calls"]["over"], "1KB");
+    let (from, to) = (
+        second["from_turn"].as_u64().unwrap(),
+        second["to_turn"].as_u64().unwrap(),
+    );
+    let text = |v: &serde_json::Value| {
+        let s = v.as_str().unwrap_or_default();
+        base64::engine::general_purpose::STANDARD
+            .decode(s)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .unwrap_or_else(|| s.to_string())
+    };
+    let (mut turn, mut paths) = (None::<u64>, std::collections::HashMap::new());
+    let mut out = Vec::new();
+    for e in &events {
+        match e["type"].as_str() {
+            Some("turn_start") => turn = Some(turn.map_or(0, |t| t + 1)),
+            Some("tool_call_request") => {
+                paths.insert(e["id"].clone(), text(&e["arguments"]["path"]));
+            }
+            Some("tool_call_response")
+                if turn.is_some_and(|t| (from..=to).contains(&t))
+                    && text(&e["content"]).len() > 1024 =>
+            {
+                out.push(paths[&e["id"]].clone());
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 #[test]
