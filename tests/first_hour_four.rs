@@ -237,7 +237,12 @@ fn simulate_says_refused_requests_beside_the_billed_figure() {
         .unwrap_or_else(|| panic!("{text}"));
     let over: usize = none.split_whitespace().nth(4).unwrap().parse().unwrap();
     assert!(over > 0, "{none}");
-    assert!(none.ends_with(&format!("({over} refused)")), "{none}");
+    // No figure beside it: billed, it would read as the cheapest.
+    assert!(
+        none.ends_with(&format!("— ({over} refused: not billed)")),
+        "{none}"
+    );
+    assert!(!none.contains('$'), "{none}");
     let staged = text.lines().find(|l| l.contains(" staged ")).unwrap();
     assert!(!staged.contains("refused"), "{staged}");
 }
@@ -249,7 +254,8 @@ fn the_simulation_view_keeps_billed_at_80x24() {
     h.char('s');
     let text = h.text();
     assert!(text.contains("billed"), "{text}");
-    assert!(text.contains("refused)"), "{text}");
+    // The refused run has no figure, and says why as far as the row goes.
+    assert!(text.contains("— (27 refused"), "{text}");
 }
 
 /// A rule that changes nothing: the CLI offers `--force`, the inspector,

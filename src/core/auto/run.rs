@@ -186,15 +186,16 @@ impl Run {
         )
     }
 
-    /// The billed figure in its column, what it leaves out after it.
+    /// The billed figure in its column, what it leaves out after it. A run
+    /// whose requests the API would have refused gets no figure: what it
+    /// did pay for is no bill of a session that never got through, and
+    /// beside the others it would read as the cheapest.
     fn billed_cell(&self) -> String {
-        let figure = self
-            .billed
-            .map_or_else(|| "-".to_string(), |b| b.unit.format(b.total));
-        format!(
-            "{figure:>14}{}",
-            refused_note(self.billed.map_or(0, |b| b.refused))
-        )
+        match self.billed {
+            Some(b) if b.refused > 0 => format!("{:>14} ({} refused: not billed)", "—", b.refused),
+            Some(b) => format!("{:>14}", b.unit.format(b.total)),
+            None => format!("{:>14}", "-"),
+        }
     }
 
     /// This run's row under [`RUN_METRICS_HEADER`].
