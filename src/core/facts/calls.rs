@@ -253,7 +253,12 @@ pub fn failures(text: &str, class: ToolClass, is_error: bool) -> Vec<String> {
         match same {
             Some(at) => {
                 // What this one adds: its message and place, notes aside.
-                let rest = block[kind.unwrap_or_default().len()..].trim_start_matches(':');
+                // The block may be cut shorter than its kind (a long
+                // message with no place): then it adds nothing.
+                let rest = block
+                    .get(kind.unwrap_or_default().len()..)
+                    .unwrap_or_default()
+                    .trim_start_matches(':');
                 let rest = [" help:", " = note:", " = help:"]
                     .iter()
                     .filter_map(|m| rest.find(m))
@@ -535,6 +540,14 @@ mod tests {
                 "error[E0425]: cannot find value `x` --> src/a.rs:1:1",
             ]
         );
+        // A message past the block's length, twice: cut, never sliced
+        // past its end.
+        let long = format!(
+            "warning: {}é\n\nwarning: {}é",
+            "x".repeat(400),
+            "x".repeat(400)
+        );
+        assert_eq!(failures(&long, acts, false).len(), 1);
         // Blank lines by the thousand cost one pass, not one per line.
         let blank = format!("error: x\n{}Caused by:\n y", "\n".repeat(200_000));
         assert_eq!(failures(&blank, acts, true), ["error: x Caused by: y"]);
