@@ -6,12 +6,14 @@
 //! it runs us as `jp inspect`; `app` chooses among them.
 
 pub mod app;
+pub mod chart;
 pub mod cli;
 pub mod core;
 pub mod demo;
 pub mod keymap;
 pub mod platform;
 pub mod plugin;
+pub mod report;
 /// Numbers in words (`12,345 tokens`), under the name scripts know.
 pub use crate::core::fmt;
 pub mod synth;

@@ -152,6 +152,12 @@ pub enum Command {
     /// suggested D17 hint with what the staged policy's replay saves with
     /// it. With no CONV, the workspace's conversations together.
     Tools(ToolsArgs),
+    /// One page of what the session's compactions did, to hand to someone:
+    /// a self-contained HTML file (inline SVG and CSS, no script, nothing
+    /// fetched) or Markdown with its charts beside it. The context curve,
+    /// each compaction (what it hid, saved, cost and lost, its summary), the
+    /// bill with and without compaction, the tools; likely secrets redacted.
+    Report(ReportArgs),
     /// Print a shell completion script: `jp-inspect completions bash >
     /// ~/.local/share/bash-completion/completions/jp-inspect`.
     Completions {
@@ -333,6 +339,55 @@ pub struct ListArgs {
     /// Print the result as JSON (exact text, for scripts).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The conversation: an id (jp-c<ID>, the number, jp://…), a path, or a
+    /// unique fragment of its title; left out with --active or --demo.
+    #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
+    #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
+    pub conv: Option<String>,
+    /// The file to write [default: jp-report-<ID>.html in the current
+    /// folder]; `-` prints the report (a Markdown one without its charts).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// html (one self-contained file) or markdown (its charts written
+    /// beside it as SVG files) [default: from FILE's extension, else html].
+    #[arg(long, value_enum)]
+    pub format: Option<ReportFormat>,
+    /// Add the policies × windows comparison of `simulate` (summaries by
+    /// the offline digest).
+    #[arg(long)]
+    pub simulate: bool,
+    /// The windows --simulate compares [default: simulate's].
+    #[arg(long, value_delimiter = ',', value_parser = parse_window, requires = "simulate")]
+    pub windows: Vec<u64>,
+    /// Keep likely secrets (API keys, bearer tokens, private keys,
+    /// `password=` values) as the conversation holds them.
+    #[arg(long)]
+    pub no_redact: bool,
+    /// Keep the home folder's absolute path instead of `~`.
+    #[arg(long)]
+    pub full_paths: bool,
+    #[command(flatten)]
+    pub window: WindowArg,
+    /// A TOML file with a `[conversation.compaction.auto]` table.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Project as today's jp does (see `stats --as-jp`).
+    #[arg(long)]
+    pub as_jp: bool,
+    /// Say what was written as JSON (the files, what was redacted).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--format`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    Html,
+    Markdown,
 }
 
 #[derive(Debug, Args)]

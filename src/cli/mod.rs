@@ -5,7 +5,6 @@ mod arg_values;
 pub(crate) mod args;
 mod auto;
 mod change_args;
-mod chart;
 mod compact;
 pub mod complete;
 mod count;
@@ -17,6 +16,7 @@ mod man;
 mod models;
 pub(crate) mod output;
 mod policy;
+mod report;
 mod reprint;
 mod request;
 mod reset;
@@ -24,7 +24,6 @@ pub mod shell;
 mod show;
 mod show_json;
 mod simulate;
-mod simulate_chart;
 mod stats;
 pub mod suggest;
 mod tools;
@@ -86,6 +85,7 @@ pub fn run(ctx: &Context, command: Command) -> anyhow::Result<()> {
         Command::Count(a) => count::run(ctx, a),
         Command::Request(a) => request::run(ctx, a),
         Command::Tools(a) => tools::run(ctx, a),
+        Command::Report(a) => report::run(ctx, a),
         Command::Completions { shell } => {
             // The script asks jp-inspect at each Tab, so CONV completes to
             // the workspace's conversations.

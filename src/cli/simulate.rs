@@ -63,7 +63,7 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
             );
         };
         let runs: Vec<&Run> = results.iter().map(|(_, r)| r).collect();
-        super::chart::save(file, &super::simulate_chart::chart(conv, &base, &runs))?;
+        crate::chart::save(file, &crate::chart::simulation::chart(conv, &base, &runs))?;
         super::output::say_err(&format!("wrote {}", file.display()));
     }
     let totals = ops::totals(results.iter().map(|(_, r)| r));

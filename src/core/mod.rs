@@ -34,6 +34,7 @@ pub mod model;
 pub mod ops;
 pub mod parallel;
 pub mod providers;
+pub mod redact;
 pub mod search;
 pub mod store;
 pub mod summarize;

@@ -53,9 +53,23 @@ impl HistoryPoint {
 /// simulation, fed the stream's own compactions where they were appended
 /// instead of a policy's. `budget_at(i)` is the budget in force before raw
 /// event `i` (asked again only after a config delta).
-pub fn history(
+pub fn history(conv: &Conversation, budget_at: impl FnMut(usize) -> Budget) -> Vec<HistoryPoint> {
+    curve(conv, budget_at, true)
+}
+
+/// The same session as if it had no compaction: every request with the
+/// whole stream before it (what `report` bills "without compaction").
+pub fn without_compactions(
+    conv: &Conversation,
+    budget_at: impl FnMut(usize) -> Budget,
+) -> Vec<HistoryPoint> {
+    curve(conv, budget_at, false)
+}
+
+fn curve(
     conv: &Conversation,
     mut budget_at: impl FnMut(usize) -> Budget,
+    compacted: bool,
 ) -> Vec<HistoryPoint> {
     let mut replay = Replay::new(conv);
     let mut budget = budget_at(0);
@@ -71,7 +85,9 @@ pub fn history(
     for (i, e) in conv.events.iter().enumerate() {
         match &e.kind {
             Kind::Compaction(parsed) => {
-                if let Ok(c) = parsed {
+                if let Ok(c) = parsed
+                    && compacted
+                {
                     sends.cut(replay.unchanged_chars(std::slice::from_ref(&**c)));
                     // The replay paints what it is given as newest; a
                     // compaction stamped before an earlier one loses to it

@@ -196,6 +196,23 @@ pub fn session(
     }
 }
 
+/// The bill of `points` with no summary to pay for: the session as if it
+/// had never been compacted (`points` from `auto::history::without_compactions`).
+pub fn session_without_summaries(
+    conv: &Conversation,
+    config: &AutoConfig,
+    points: &[HistoryPoint],
+    prices: &Prices,
+) -> SessionCost {
+    let mut cost = session(conv, config, points, prices);
+    cost.total = cost.tokens.cost;
+    cost.without_cache = cost.tokens.without_cache;
+    cost.summaries = 0.0;
+    cost.summary_count = 0;
+    cost.summary_kinds.clear();
+    cost
+}
+
 /// What the provider would have billed for a simulated `run` of `conv`:
 /// its requests through the prompt cache, its summaries' calls.
 pub fn bill_run(conv: &Conversation, run: &Run, config: &AutoConfig, prices: &Prices) -> Billed {

@@ -16,6 +16,7 @@ mod preview;
 pub mod reach;
 pub mod replay;
 mod report;
+pub mod review;
 mod rules;
 mod simulate;
 pub mod stats;

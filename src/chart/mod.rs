@@ -5,6 +5,9 @@
 //! carries its values (`data-values`) so a script or test can read back
 //! exactly what is drawn.
 
+pub mod context;
+pub mod simulation;
+
 use svg::Document;
 use svg::node::element::{Group, Line, Polyline, Rectangle, Style, Text, Title};
 
@@ -481,10 +484,16 @@ fn human(v: f64) -> String {
     }
 }
 
-/// Writes `doc` to `path` atomically (a half-written chart is never left),
-/// with the mode a new file gets from the umask, or the one of the file it
-/// replaces. Errors name `path`, never the temporary file.
+/// Writes `doc` to `path` atomically (see [`write_file`]).
 pub fn save(path: &std::path::Path, doc: &Document) -> anyhow::Result<()> {
+    write_file(path, doc.to_string().as_bytes())
+}
+
+/// Writes `bytes` to `path` atomically (a half-written chart or report is
+/// never left), with the mode a new file gets from the umask, or the one
+/// of the file it replaces. Errors name `path`, never the temporary file.
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
     use std::os::unix::fs::PermissionsExt;
     let named = |e: &std::io::Error| {
         // The OS's words alone: tempfile's add the temporary file's name.
@@ -501,7 +510,7 @@ pub fn save(path: &std::path::Path, doc: &Document) -> anyhow::Result<()> {
     let mode = std::fs::metadata(path)
         .map_or_else(|_| 0o666 & !umask(), |m| m.permissions().mode() & 0o7777);
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| named(&e))?;
-    svg::write(&mut tmp, doc).map_err(|e| named(&e))?;
+    tmp.write_all(bytes).map_err(|e| named(&e))?;
     tmp.as_file().sync_all().map_err(|e| named(&e))?;
     tmp.as_file()
         .set_permissions(std::fs::Permissions::from_mode(mode))

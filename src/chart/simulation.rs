@@ -9,8 +9,8 @@ use crate::core::{Conversation, compact::window};
 /// The runs of one conversation as a chart: per window, each policy's
 /// context per request against the usable window, its firings' thresholds;
 /// then each policy's overflows and cost per window.
-pub(super) fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Document {
-    use super::chart::{BarChart, Level, LineChart, Series};
+pub fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Document {
+    use super::{BarChart, Level, LineChart, Series};
     let mut windows: Vec<u64> = runs.iter().map(|r| r.window).collect();
     windows.sort_unstable();
     windows.dedup();
@@ -100,8 +100,8 @@ pub(super) fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> 
             ),
         },
     ];
-    let (title, model) = super::chart::heading(conv);
-    super::chart::document(
+    let (title, model) = super::heading(conv);
+    super::document(
         &format!("{title}: automatic compaction simulated"),
         &format!(
             "{} · {model} · {} turns · staged soft/hard {:.0}%/{:.0}%, single (D50) trigger {:.0}% · D50's estimate (characters / 4)",
