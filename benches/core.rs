@@ -60,6 +60,47 @@ fn real(c: &mut Criterion) {
     history_bench(c, "largest real conversation", &dir, 50);
     thresholds(c, &dir);
     facts_bench(c, &dir);
+    report_bench(c, "largest real conversation", &dir, 20);
+}
+
+/// `report`: the review (history, stats with the ledger and what the model
+/// knows, tools) and its page, beside what `history` and `lost` cost
+/// together, which it should cost about.
+fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
+    use jp_inspect::core::compact::jp_view::View;
+    use jp_inspect::core::ops;
+    let conv = load::load(dir).unwrap();
+    let config = AutoConfig::default();
+    let prices = jp_inspect::core::cost::Prices::default();
+    let mut g = c.benchmark_group(format!("{name}, report"));
+    g.sample_size(samples);
+    g.bench_function("history + lost (for scale)", |b| {
+        b.iter(|| {
+            let points = ops::history(&conv, &config, None);
+            let cost = ops::cost::session(&conv, &config, &points, &prices);
+            let mut s = ops::stats::stats(&conv, &config, None, View::default(), true, &prices);
+            ops::stats::with_knows(&mut s.compactions, &conv, View::default());
+            black_box((cost.total, s.compactions.len()))
+        })
+    });
+    let request = ops::review::ReviewRequest::default();
+    g.bench_function("the review (ops::review)", |b| {
+        b.iter(|| black_box(ops::review::review(&conv, &config, &request, &prices).unwrap()))
+    });
+    let review = ops::review::review(&conv, &config, &request, &prices).unwrap();
+    g.bench_function("the HTML page of a review", |b| {
+        b.iter(|| {
+            let r = jp_inspect::report::render(
+                &conv,
+                &review,
+                jp_inspect::report::Format::Html,
+                jp_inspect::report::Options::default(),
+                "report",
+            );
+            black_box(r.main.len())
+        })
+    });
+    g.finish();
 }
 
 /// What `lost` and the preview add: the facts of every compaction's range,
@@ -286,6 +327,7 @@ fn hundred_mb(c: &mut Criterion) {
     load_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
     show_json_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
     history_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
+    report_bench(c, "generated 100 MB", &common::hundred_mb(), 10);
 }
 
 /// The whole process, as a script meets it: start-up on an empty

@@ -104,3 +104,12 @@ for chart in history simulate; do
     "screenshots/$chart.svg" "screenshots/$chart-svg.png"
   echo "screenshots/$chart.svg"
 done
+
+# The shareable report as headless Chromium renders it (Debian's
+# `chromium`): the page a reviewer is handed.
+report_dir=$(mktemp -d)
+$bin report --demo --simulate --windows 64k,200k -o "$report_dir/report.html" 2> /dev/null
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,1800 \
+  --screenshot=screenshots/report.png "file://$report_dir/report.html" 2> /dev/null
+rm -rf "$report_dir"
+echo screenshots/report.png

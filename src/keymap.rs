@@ -70,6 +70,8 @@ pub enum Action {
     Largest,
     /// The tools view.
     Tools,
+    /// A report of the open conversation, to share (`W`).
+    WriteReport,
     /// The system prompt's parts and the tool definitions (`O`).
     Overhead,
     /// Read the conversation again (`r`).

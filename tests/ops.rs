@@ -30,7 +30,12 @@ fn a_rule_plan_is_what_apply_writes() {
     assert_eq!(plan.additions.len(), 1);
     assert!(matches!(&plan.additions[0].why, Why::Rule { spec: s, .. } if s == spec));
     assert_eq!(plan.tokens.before, tokens(&conv));
-    let saved = ops::apply(&demo.conversation_dir, &plan).unwrap();
+    let saved = ops::write(
+        &demo.conversation_dir,
+        ops::Change::plan(&plan),
+        ops::Guard::Strict,
+    )
+    .unwrap();
     assert_eq!(saved.appended, 1);
     let after = load::load(&demo.conversation_dir).unwrap();
     let written = after.valid_compactions();

@@ -423,3 +423,25 @@ fn the_home_folder_is_shortened_unless_asked_not_to() {
     let full = run(&["--full-paths"]);
     assert!(full.contains("Edited /home/reviewer/src/csvq/src/parser.rs"));
 }
+
+#[test]
+fn w_in_the_inspector_writes_the_same_report_and_says_where() {
+    let out = tempfile::tempdir().unwrap();
+    let mut h = common::harness::Harness::new(120, 30, false);
+    h.state.settings.report_dir = Some(out.path().to_path_buf());
+    h.char('W');
+    let status = h.text();
+    let file = std::fs::read_dir(out.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "html"))
+        .expect("a report written");
+    let name = file.file_name().unwrap().to_str().unwrap().to_string();
+    assert!(status.contains("wrote the report to"), "{status}");
+    assert!(status.contains(&name[..20]), "{status}");
+    let doc = Html::parse_document(&std::fs::read_to_string(&file).unwrap());
+    assert_inert(&doc);
+    // The inspector's copy of the demo holds its two compactions.
+    assert_eq!(doc.select(&sel("section[id^=\"compaction-\"]")).count(), 2);
+}

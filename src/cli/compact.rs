@@ -61,7 +61,11 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     let written = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
+        Some(ops::write(
+            &dir,
+            ops::Change::plan(&plan),
+            super::guard(args.force),
+        )?)
     };
     if let Some(s) = &written {
         super::output::print_new_warnings(&conv, &s.conversation);

@@ -39,11 +39,11 @@ use crate::core::{Conversation, store::load, store::resolve};
 use std::path::PathBuf;
 
 /// What `--force` lets a write do to an unusual events.json.
-fn guard(force: bool) -> crate::core::store::save::Guard {
+fn guard(force: bool) -> crate::core::ops::Guard {
     if force {
-        crate::core::store::save::Guard::Forced
+        crate::core::ops::Guard::Forced
     } else {
-        crate::core::store::save::Guard::Strict
+        crate::core::ops::Guard::Strict
     }
 }
 

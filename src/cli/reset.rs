@@ -31,7 +31,11 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     let saved = if args.dry_run || plan.is_empty() {
         None
     } else {
-        Some(ops::apply_guarded(&dir, &plan, super::guard(args.force))?)
+        Some(ops::write(
+            &dir,
+            ops::Change::plan(&plan),
+            super::guard(args.force),
+        )?)
     };
     if let Some(s) = &saved {
         super::output::print_new_warnings(&conv, &s.conversation);

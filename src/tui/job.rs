@@ -90,7 +90,7 @@ pub enum Job {
     /// Write an edit under jp's lock, then reload.
     Write {
         dir: PathBuf,
-        edit: crate::core::store::save::Edit,
+        change: Writing,
         what: String,
         view: View,
         undo: UndoKind,
@@ -137,6 +137,14 @@ pub enum Job {
         config: AutoConfig,
         window: Option<u64>,
     },
+    /// Write the open conversation's report (`W`) to `path`.
+    Report {
+        conv: Arc<Conversation>,
+        config: AutoConfig,
+        window: Option<u64>,
+        view: View,
+        path: PathBuf,
+    },
     /// Write a tool's hint into a config file.
     WriteHint {
         file: PathBuf,
@@ -166,6 +174,17 @@ pub enum Job {
     },
 }
 
+/// What a write job writes: the open preview's plan, stamped when it is
+/// applied, or the inverse of an earlier write (undo, redo).
+#[derive(Debug, Clone)]
+pub enum Writing {
+    Plan(
+        Box<crate::core::ops::Plan>,
+        crate::core::model::timestamp::Timestamp,
+    ),
+    Inverse(crate::core::store::save::Edit),
+}
+
 /// A finished job. `generation` tells stale results (for a conversation
 /// since replaced) from current ones.
 #[derive(Debug)]
@@ -187,6 +206,9 @@ pub enum JobResult {
     Written(Result<Written, Error>),
     Simulated(Result<Vec<Run>, Error>),
     ToolsReported(Box<crate::core::ops::tools::ToolsReport>),
+    /// A report written (its file and the likely secrets it redacted), or
+    /// why not.
+    ReportWritten(Result<(PathBuf, usize), String>),
     /// A hint written (the file and the block), or why not.
     HintWritten(Result<(PathBuf, String), Error>),
     /// The session's requests and what each was billed.

@@ -55,6 +55,9 @@ pub struct Settings {
     pub clock: Option<crate::core::model::timestamp::Timestamp>,
     /// Project as jp-inspect does, or as today's jp does (`J`).
     pub view: View,
+    /// Where `W` writes its report: the folder the inspector started in
+    /// unless a test or screenshot says otherwise.
+    pub report_dir: Option<PathBuf>,
     /// Run automatic compaction at every new turn while following (`A`).
     pub auto_run: bool,
     /// The turns automatic compaction last saw, and jp's lock.
@@ -216,6 +219,7 @@ impl State {
                 configured: false,
                 follow: false,
                 clock: None,
+                report_dir: None,
                 view: View::Inspect,
                 auto_run: false,
                 boundaries: Default::default(),

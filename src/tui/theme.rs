@@ -167,11 +167,6 @@ impl Theme {
         }
     }
 
-    /// The dark palette, with colour unless `NO_COLOR` says otherwise.
-    pub fn from_env() -> Theme {
-        Theme::new(!no_color())
-    }
-
     fn fg(&self, c: Color) -> Style {
         if self.color {
             Style::default().fg(c)

@@ -72,11 +72,11 @@ pub fn execute(job: Job) -> JobResult {
         },
         Job::Write {
             dir,
-            edit,
+            change,
             what,
             view,
             undo,
-        } => JobResult::Written(ops::apply_edit(&dir, &edit).map(|s| {
+        } => JobResult::Written(write(&dir, &change).map(|s| {
             let what = if s.written {
                 what
             } else {
@@ -124,6 +124,13 @@ pub fn execute(job: Job) -> JobResult {
             config,
             window,
         } => JobResult::ToolsReported(Box::new(ops::tools::tools(&[(&conv, &config)], window))),
+        Job::Report {
+            conv,
+            config,
+            window,
+            view,
+            path,
+        } => JobResult::ReportWritten(write_report(&conv, &config, window, view, &path)),
         Job::WriteHint { file, tool, hint } => JobResult::HintWritten(
             crate::core::store::hint_file::add(&file, &tool, &hint).map(|block| (file, block)),
         ),
@@ -314,4 +321,45 @@ fn at_boundary(
             Attempt::Unreadable(e) | Attempt::Failed(e) => Err(e),
         },
     )
+}
+
+/// The report of `conv` (HTML, redacted, the home shortened) written to
+/// `path`, as `jp-inspect report` writes it.
+fn write_report(
+    conv: &Conversation,
+    config: &AutoConfig,
+    window: Option<u64>,
+    view: crate::core::compact::jp_view::View,
+    path: &std::path::Path,
+) -> Result<(std::path::PathBuf, usize), String> {
+    let request = ops::review::ReviewRequest {
+        window,
+        view,
+        simulate: None,
+    };
+    let review = ops::review::review(conv, config, &request, crate::user_file::known_prices())
+        .map_err(|e| e.to_string())?;
+    let format = crate::report::Format::of_path(path);
+    let stem = crate::report::stem_of(path);
+    let r = crate::report::render(conv, &review, format, crate::report::Options::safe(), &stem);
+    crate::report::write(path, &r).map_err(|e| e.to_string())?;
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok((path, r.redacted.values().sum()))
+}
+
+/// A write job's change, through the one write every shell makes.
+fn write(
+    dir: &std::path::Path,
+    change: &crate::tui::job::Writing,
+) -> Result<crate::core::store::save::Saved, Error> {
+    use crate::tui::job::Writing;
+    let change = match change {
+        Writing::Plan(plan, now) => ops::Change::Plan {
+            plan,
+            stamp: Some(*now),
+            on: None,
+        },
+        Writing::Inverse(edit) => ops::Change::Inverse(edit),
+    };
+    ops::write(dir, change, ops::Guard::Strict)
 }

@@ -248,20 +248,10 @@ impl Compaction {
         }
     }
 
-    /// Whether the compaction has any opinion at all.
-    pub fn has_policy(&self) -> bool {
-        self.summary.is_some() || self.strip_reasoning || self.has_tool_policy()
-    }
-
     /// Whether it decides anything of tool calls: a default policy or a
     /// tool's own.
     pub fn has_tool_policy(&self) -> bool {
         self.tool_calls.is_some() || !self.tool_overrides.is_empty()
-    }
-
-    /// The policy for the calls of tool `name`: its own, else the default.
-    pub fn tool_policy(&self, name: &str) -> Option<ToolCalls> {
-        self.tool_overrides.get(name).copied().or(self.tool_calls)
     }
 
     /// A short label of its policies: `summary`, `reasoning + tools(strip)`.

@@ -401,11 +401,6 @@ pub fn model_id(config: &Value) -> Option<ModelId> {
     ModelId::from_json(unwrap_value(model).get("id")?)
 }
 
-/// The `conversation.compaction.auto` table of a config, if any.
-pub fn auto_compaction_table(config: &Value) -> Option<&Value> {
-    config.get("conversation")?.get("compaction")?.get("auto")
-}
-
 /// The partial config of a `config_delta` event: its `delta`, or the event
 /// itself minus `type`/`timestamp` for the inline legacy shape.
 pub fn delta_of(event: &Value) -> Value {

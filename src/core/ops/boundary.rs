@@ -13,7 +13,7 @@ use crate::core::error::Result;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::store::save::{self, Basis};
+use crate::core::store::save;
 use crate::core::store::workspace::{CONVERSATIONS_DIR, dir_of_id};
 use crate::core::summarize::Summarizer;
 use std::path::{Path, PathBuf};
@@ -50,9 +50,15 @@ pub fn compact_at_boundary(
                      user-local folder"
                 )));
             }
-            let mut edit = plan.edit();
-            edit.basis = Some(Basis::of(conv));
-            save::apply(dir, &edit)?;
+            super::write(
+                dir,
+                super::Change::Plan {
+                    plan: &plan,
+                    stamp: None,
+                    on: Some(conv),
+                },
+                super::Guard::Strict,
+            )?;
             Ok(Boundary::Fired(plan))
         }
         other => Ok(other),

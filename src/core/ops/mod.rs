@@ -22,6 +22,7 @@ mod simulate;
 pub mod stats;
 mod stats_compactions;
 pub mod tools;
+mod write;
 
 pub use asked::{AskError, Asked, rules_asked};
 pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
@@ -31,12 +32,12 @@ pub use preview::{
 };
 pub use report::{Impact, saved_per_compaction};
 pub use simulate::{DEFAULT_WINDOWS, SimulationJob, Total, default_windows, simulate_grid, totals};
+pub use write::{Change, Guard, refused, write};
 
 use crate::core::auto::AutoConfig;
 use crate::core::compact::budget::Budget;
 use crate::core::error::Result;
 use crate::core::model::conversation::Conversation;
-use crate::core::store::save::{self, Saved};
 use serde_json::Value;
 use std::path::Path;
 
@@ -118,32 +119,6 @@ pub fn request_of_turn(conv: &Conversation, turn: usize) -> Option<usize> {
                 crate::core::Kind::ChatResponse(_) | crate::core::Kind::ToolCallRequest { .. }
             )
     })
-}
-
-/// Writes `plan` to the conversation in `dir`, under jp's lock, after
-/// re-reading the file (see `store::save`).
-pub fn apply(dir: &Path, plan: &Plan) -> Result<Saved> {
-    apply_guarded(dir, plan, save::Guard::Strict)
-}
-
-/// [`apply`], choosing whether an events.json with other hard links or no
-/// write permission is written anyway (`--force`) or refused. A plan whose
-/// summaries were withheld holds placeholders, and is never written.
-pub fn apply_guarded(dir: &Path, plan: &Plan, guard: save::Guard) -> Result<Saved> {
-    if let Some(w) = &plan.withheld {
-        return Err(crate::core::Error::invalid(
-            dir,
-            format!("{}; make it first; nothing was written", w.describe()),
-        ));
-    }
-    save::apply_guarded(dir, &plan.edit(), guard)
-}
-
-/// Writes `edit` (an undo or redo: the inverse a write returned) the same
-/// way, under jp's lock and atomically; refused if the compactions changed
-/// since.
-pub fn apply_edit(dir: &Path, edit: &save::Edit) -> Result<Saved> {
-    save::apply(dir, edit)
 }
 
 /// The most of a summary read back from a file: far past any summary a

@@ -70,10 +70,6 @@ impl Replay {
         self.written
     }
 
-    pub fn is_done(&self) -> bool {
-        self.written >= self.turns.len()
-    }
-
     /// Writes the next turn as jp does; `false` once all are written. A
     /// held lock (someone mid-write) is `Error::Locked`: try again later.
     pub fn step(&mut self) -> Result<bool> {

@@ -7,7 +7,7 @@ use crate::core::compact::reset::{self, Reset};
 use crate::core::ops;
 use crate::tui::detail;
 use crate::tui::inspection::Cell;
-use crate::tui::job::{Job, UndoKind};
+use crate::tui::job::{Job, UndoKind, Writing};
 use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simulation, State};
 use ratatui::text::Line;
@@ -111,8 +111,8 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
         );
         return;
     };
-    if let Some(w) = &preview.plan.withheld {
-        let why = format!("not applied: {}; S makes it first", w.describe());
+    if let Some(why) = ops::refused(&preview.plan) {
+        let why = format!("not applied: {why}; S makes it first");
         state.set_status(why, Level::Error);
         return;
     }
@@ -149,7 +149,7 @@ fn write_preview(state: &mut State, fx: &mut Vec<Effect>) {
     let job = Job::Write {
         dir: state.dir.clone(),
         // Stamped now: the preview may have been open a while.
-        edit: preview.plan.edit().stamped_at(state.now()),
+        change: Writing::Plan(Box::new(preview.plan.clone()), state.now()),
         what,
         view: state.settings.view,
         undo: UndoKind::Record,
@@ -339,7 +339,7 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
     }
     let job = Job::Write {
         dir: state.dir.clone(),
-        edit: plan.edit(),
+        change: Writing::Plan(Box::new(plan), state.now()),
         what,
         view: state.settings.view,
         undo: UndoKind::Record,
@@ -455,7 +455,7 @@ pub(super) fn undo_redo(state: &mut State, redo: bool, fx: &mut Vec<Effect>) {
     }
     let job = Job::Write {
         dir: state.dir.clone(),
-        edit: step.inverse.clone(),
+        change: Writing::Inverse(step.inverse.clone()),
         what: step.what.clone(),
         view: state.settings.view,
         undo: if redo { UndoKind::Redo } else { UndoKind::Undo },

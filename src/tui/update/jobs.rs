@@ -88,6 +88,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             }
         }
         JobResult::HintWritten(done) => on_hint_written(state, done, fx),
+        JobResult::ReportWritten(done) => super::report::written(state, done),
         JobResult::Simulated(runs) => {
             state.status.busy = None;
             if let Some(Panel::Simulation(s)) = &mut state.panel {

@@ -16,6 +16,7 @@ mod largest;
 mod nav;
 mod outside;
 mod picker;
+mod report;
 mod requests;
 mod route;
 mod settings;
@@ -287,6 +288,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::OpenEditor => outside::open_outside(state, super::msg::Opener::Editor, fx),
         Action::Largest => largest::open_largest(state, false),
         Action::Tools => tools::open(state, fx),
+        Action::WriteReport => report::write(state, fx),
         Action::Overhead => largest::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),
         Action::Redo => commands::undo_redo(state, true, fx),
