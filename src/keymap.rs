@@ -105,7 +105,7 @@ pub enum Action {
 
 const BINDINGS: &str = include_str!("../assets/keys.toml");
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Hash, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     Global,
@@ -172,6 +172,11 @@ static EFFECTIVE: OnceLock<Vec<Binding>> = OnceLock::new();
 /// once, before the screen opens.
 pub fn install(bindings: Vec<Binding>) {
     let _ = EFFECTIVE.set(bindings);
+}
+
+/// Whether the user's bindings were installed.
+pub fn installed() -> bool {
+    EFFECTIVE.get().is_some()
 }
 
 /// Every binding in force: the installed ones, else the bundled.

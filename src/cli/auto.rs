@@ -11,10 +11,7 @@ use crate::core::ops;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
-    let dir = ctx.resolve(args.conv.as_deref())?;
-    if !args.dry_run {
-        ctx.check_reach(args.conv.as_deref())?;
-    }
+    let dir = ctx.to_write(args.conv.as_deref(), args.dry_run)?;
     let conv = crate::core::store::load::load(&dir)?;
     print_warnings(&conv);
     let mut config = args.policy.config(&conv)?;

@@ -6,7 +6,7 @@ use super::output::{
     change, conversation_json, print_json, print_lines, print_warnings, thousands,
 };
 use crate::core::compact::{rule, threshold};
-use crate::core::ops::{self, RuleOptions};
+use crate::core::ops;
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
@@ -19,65 +19,35 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     if ctx.active && args.conv.is_some() {
         return Err(super::UsageError("give either CONV or --active, not both".into()).into());
     }
-    let dir = ctx.resolve(args.conv.as_deref())?;
-    if !args.dry_run {
-        ctx.check_reach(args.conv.as_deref())?;
-    }
-    let conv = crate::core::store::load::load(&dir)?;
-    print_warnings(&conv);
-    let auto_config = args.configured.config(&conv)?;
-    super::output::print_notices(&auto_config);
-    let (rules, given) = ops::rules_asked(
-        &ops::Asked {
-            rules: &args.rules,
-            summary: args.summary.as_deref(),
-            keep_first: args.keep_first,
-            keep_last: args.keep_last,
-            over: args.over,
-        },
-        &auto_config,
-    )
-    .map_err(|e| match e {
-        ops::AskError::Rule(e) => anyhow::Error::from(e),
-        other => super::UsageError(other.to_string()).into(),
-    })?;
-    let configured = args.configured.summarizer(&auto_config)?;
-    let summarizer =
-        crate::core::summarize::for_preview(configured.as_ref(), !args.dry_run || args.summarize);
-    let budget = ops::budget(&conv, &auto_config, None);
-    let plan = ops::preview_rules(
-        &conv,
-        &rules,
-        &RuleOptions {
-            keeps: given,
-            summarizer: summarizer.as_ref(),
-            instructions: auto_config.instructions(),
-            now: chrono::Utc::now(),
-            budget: &budget,
-            force: args.force,
-            tool_hints: &auto_config.tool_hints,
-        },
-    )?;
-    let written = if args.dry_run || plan.is_empty() {
-        None
-    } else {
-        Some(ops::write(
-            &dir,
-            ops::Change::plan(&plan),
-            super::guard(args.force),
-        )?)
+    let dir = ctx.to_write(args.conv.as_deref(), args.dry_run)?;
+    let request = ops::compact::CompactRequest {
+        rules: args.rules,
+        summary: args.summary,
+        keep_first: args.keep_first,
+        keep_last: args.keep_last,
+        over: args.over,
+        config_file: args.configured.config,
+        summarizer: args.configured.summarizer,
+        dry_run: args.dry_run,
+        summarize: args.summarize,
+        force: args.force,
+        now: chrono::Utc::now(),
     };
-    if let Some(s) = &written {
-        super::output::print_new_warnings(&conv, &s.conversation);
+    let done = ops::compact::compact(&dir, &request).map_err(|e| match e {
+        ops::compact::CompactError::Asked(ops::AskError::Rule(e)) => anyhow::Error::from(e),
+        ops::compact::CompactError::Asked(other) => super::UsageError(other.to_string()).into(),
+        ops::compact::CompactError::Failed(e) => e.into(),
+    })?;
+    let (conv, plan, knows, written) = (&done.conv, &done.plan, &done.knows, done.written.as_ref());
+    print_warnings(conv);
+    super::output::say_notices(&done.notices);
+    if let Some(s) = written {
+        super::output::print_new_warnings(conv, &s.conversation);
     }
-    // What the model would still know of each range, judged as `lost`
-    // judges what is written.
-    let knows = ops::knows::of_additions(&conv, &plan, Default::default());
-
     if args.json {
-        return json_result(&conv, &plan, &knows, written.as_ref(), args.dry_run);
+        return json_result(conv, plan, knows, written, args.dry_run);
     }
-    text_result(&conv, &plan, &knows, written.as_ref(), args.dry_run)
+    text_result(conv, plan, knows, written, args.dry_run)
 }
 
 /// What `compact --json` prints.

@@ -148,13 +148,16 @@ impl Context {
         named
     }
 
-    /// [`Context::resolve`] for a command that writes: a conversation found
-    /// through a `.jp` that links out of the workspace is refused
+    /// The opening every command that writes shares: [`Context::resolve`],
+    /// and unless it is a dry run, a conversation found through a `.jp`
+    /// that links out of the workspace refused
     /// ([`crate::core::ops::reach`]) unless its path was typed or the
     /// person allowed it.
-    pub fn resolve_to_write(&self, query: Option<&str>) -> crate::core::Result<PathBuf> {
+    pub fn to_write(&self, query: Option<&str>, dry_run: bool) -> crate::core::Result<PathBuf> {
         let dir = self.resolve(query)?;
-        self.check_reach(query)?;
+        if !dry_run {
+            self.check_reach(query)?;
+        }
         Ok(dir)
     }
 

@@ -75,7 +75,12 @@ pub fn print_new_warnings(before: &Conversation, after: &Conversation) {
 /// Settings the configuration ignored (a workspace or conversation config
 /// reaching for a summarizer of its own), to stderr.
 pub fn print_notices(config: &crate::core::auto::AutoConfig) {
-    for n in &config.notices {
+    say_notices(&config.notices);
+}
+
+/// A configuration's notices, one `note:` line each.
+pub fn say_notices(notices: &[String]) {
+    for n in notices {
         say_err(&format!("note: {n}"));
     }
 }

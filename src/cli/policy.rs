@@ -14,10 +14,7 @@ impl ConfigArgs {
 
     /// `--summarizer`, else the configured one.
     pub fn summarizer(&self, config: &AutoConfig) -> anyhow::Result<Box<dyn Summarizer>> {
-        Ok(match &self.summarizer {
-            Some(kind) => summarize::by_name(*kind, &config.summarizer)?,
-            None => summarize::from_config(&config.summarizer),
-        })
+        Ok(summarize::chosen(self.summarizer, &config.summarizer)?)
     }
 }
 

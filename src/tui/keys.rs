@@ -5,6 +5,8 @@
 use super::msg::Action;
 pub use crate::keymap::{Binding, SECTIONS, Scope, bindings, bundled, install};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// A key as the asset names it: `j`, `ctrl-d`, `pagedown`, `G`.
 pub fn parse(name: &str) -> Option<(KeyCode, KeyModifiers)> {
@@ -44,41 +46,61 @@ pub fn parse(name: &str) -> Option<(KeyCode, KeyModifiers)> {
     Some((code, mods))
 }
 
-fn matches(name: &str, key: &KeyEvent) -> bool {
-    let Some((code, mods)) = parse(name) else {
-        return false;
-    };
-    // Terminals report `G` as Char('G') with or without SHIFT; compare
-    // characters without the shift bit.
-    let relevant = KeyModifiers::CONTROL | KeyModifiers::ALT;
-    match (code, key.code) {
-        (KeyCode::Char(a), KeyCode::Char(b)) => {
-            a == b && (key.modifiers & relevant) == (mods & relevant)
+/// A key as the table holds it: Control and Alt count, Shift doesn't
+/// (terminals report `G` as `Char('G')` with or without it), and a
+/// back-tab is one key whatever its modifiers say.
+fn normal(code: KeyCode, mods: KeyModifiers) -> (KeyCode, KeyModifiers) {
+    match code {
+        KeyCode::BackTab => (code, KeyModifiers::NONE),
+        _ => (code, mods & (KeyModifiers::CONTROL | KeyModifiers::ALT)),
+    }
+}
+
+/// The bindings parsed once into a map from a scope and a key to its
+/// command; the first binding of a key in a scope wins, as the file reads.
+struct Table(HashMap<(Scope, KeyCode, KeyModifiers), Action>);
+
+impl Table {
+    fn of(bindings: &[Binding]) -> Table {
+        let mut map = HashMap::new();
+        for b in bindings {
+            for (code, mods) in b.keys.iter().filter_map(|k| parse(k)) {
+                let (code, mods) = normal(code, mods);
+                map.entry((b.scope, code, mods)).or_insert(b.command);
+            }
         }
-        (KeyCode::BackTab, KeyCode::BackTab) => true,
-        (a, b) => a == b && (key.modifiers & relevant) == (mods & relevant),
+        Table(map)
+    }
+
+    fn get(&self, scope: Scope, key: &KeyEvent) -> Option<Action> {
+        let (code, mods) = normal(key.code, key.modifiers);
+        self.0.get(&(scope, code, mods)).copied()
+    }
+}
+
+/// The table of the bindings in force: the user's once installed, else
+/// the bundled ones.
+fn table() -> &'static Table {
+    static BUNDLED: OnceLock<Table> = OnceLock::new();
+    static INSTALLED: OnceLock<Table> = OnceLock::new();
+    if crate::keymap::installed() {
+        INSTALLED.get_or_init(|| Table::of(bindings()))
+    } else {
+        BUNDLED.get_or_init(|| Table::of(bundled()))
     }
 }
 
 /// The command bound to `key` in `scope` (global bindings apply
 /// everywhere after the scope's own).
 pub fn lookup(scope: Scope, key: &KeyEvent) -> Option<Action> {
-    let all = bindings();
-    all.iter()
-        .filter(|b| b.scope == scope)
-        .chain(all.iter().filter(|b| b.scope == Scope::Global))
-        .find(|b| b.keys.iter().any(|k| matches(k, key)))
-        .map(|b| b.command)
+    let t = table();
+    t.get(scope, key).or_else(|| t.get(Scope::Global, key))
 }
 
 /// The command bound to `key` in `scope` alone: where keys are typed (the
 /// summary editor), a global `q` is a letter.
 pub fn lookup_in(scope: Scope, key: &KeyEvent) -> Option<Action> {
-    bindings()
-        .iter()
-        .filter(|b| b.scope == scope)
-        .find(|b| b.keys.iter().any(|k| matches(k, key)))
-        .map(|b| b.command)
+    table().get(scope, key)
 }
 
 /// A key's name as a sentence writes it: `ctrl-s` is Ctrl-S, `esc` Esc.

@@ -188,16 +188,8 @@ fn preview(
             ops::preview_rules(
                 &conv,
                 &rules,
-                &RuleOptions {
-                    keeps: Default::default(),
-                    summarizer: summarizer.as_ref(),
-                    instructions: config.instructions(),
-                    now,
-                    budget,
-                    // A no-op is said in the preview, never written.
-                    force: false,
-                    tool_hints: &config.tool_hints,
-                },
+                // A no-op is said in the preview, never written.
+                &RuleOptions::of(config, summarizer.as_ref(), budget, now),
             )?
         }
     };

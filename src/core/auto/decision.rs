@@ -1,5 +1,5 @@
 //! What the trigger decides at a boundary: the compactions to append
-//! ([`Action`]s) and every reason, fired or not ([`Note`]s).
+//! ([`Append`]s) and every reason, fired or not ([`Note`]s).
 
 use super::config::Mode;
 use crate::core::model::compaction::Compaction;
@@ -29,7 +29,7 @@ impl ActionKind {
 
 /// A compaction the trigger appends.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Action {
+pub struct Append {
     pub kind: ActionKind,
     /// The rolling range before any summary overlap extension.
     pub requested: TurnRange,
@@ -37,7 +37,7 @@ pub struct Action {
     pub compaction: Compaction,
 }
 
-impl Action {
+impl Append {
     pub fn needs_summary(&self) -> bool {
         self.compaction.summary.is_some()
     }
@@ -370,7 +370,7 @@ pub struct Decision {
     pub estimate: u64,
     /// Projected tokens after the actions (summaries counted once settled).
     pub estimate_after: u64,
-    pub actions: Vec<Action>,
+    pub actions: Vec<Append>,
     pub notes: Vec<Note>,
 }
 

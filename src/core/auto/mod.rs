@@ -16,7 +16,7 @@ pub mod trigger;
 
 pub use config::{AutoConfig, ConfigError, Estimate, Mode};
 pub use stream::ConversationStream;
-pub use trigger::{Action, ActionKind, Decision, Note, Stream};
+pub use trigger::{ActionKind, Append, Decision, Note, Stream};
 
 use crate::core::compact::budget::Budget;
 use crate::core::compact::projection::Overlay;

@@ -53,7 +53,7 @@ fn stamp(now: Timestamp, latest: Option<Timestamp>) -> Timestamp {
     }
 }
 
-pub use super::decision::{Action, ActionKind, Decision, Note, Threshold};
+pub use super::decision::{ActionKind, Append, Decision, Note, Threshold};
 
 fn threshold(window: u64, ratio: f64) -> u64 {
     (window as f64 * ratio).floor() as u64
@@ -244,7 +244,7 @@ fn single(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
         extended_from: (range != requested).then_some(requested),
         hysteresis: false,
     });
-    d.actions.push(Action {
+    d.actions.push(Append {
         kind: ActionKind::Rule,
         requested,
         compaction,
@@ -301,7 +301,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                     hysteresis: false,
                 });
                 appended.push(compaction.clone());
-                d.actions.push(Action {
+                d.actions.push(Append {
                     kind: ActionKind::Elision,
                     requested: range,
                     compaction,
@@ -422,7 +422,7 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
                 extended_from: (range != requested).then_some(requested),
                 hysteresis: range != over_summaries,
             });
-            d.actions.push(Action {
+            d.actions.push(Append {
                 kind: ActionKind::Summary,
                 requested,
                 compaction,

@@ -8,6 +8,7 @@ mod asked;
 pub mod boundary;
 pub mod catalog;
 pub mod changes;
+pub mod compact;
 pub mod cost;
 pub mod count;
 pub mod knows;

@@ -38,6 +38,28 @@ pub struct RuleOptions<'a> {
         &'a std::collections::BTreeMap<String, crate::core::model::compaction::ToolCalls>,
 }
 
+impl<'a> RuleOptions<'a> {
+    /// The options `config` gives (its summary instructions and tool
+    /// hints), the default bounds, no compaction that changes nothing:
+    /// every shell's rules are planned from these.
+    pub fn of(
+        config: &'a crate::core::auto::AutoConfig,
+        summarizer: &'a dyn Summarizer,
+        budget: &'a Budget,
+        now: Timestamp,
+    ) -> RuleOptions<'a> {
+        RuleOptions {
+            keeps: Default::default(),
+            summarizer,
+            instructions: config.instructions(),
+            now,
+            budget,
+            force: false,
+            tool_hints: &config.tool_hints,
+        }
+    }
+}
+
 /// The context of a request of `conv` seen through `overlays`.
 fn tokens_with(conv: &Conversation, overlays: Vec<Overlay>, budget: &Budget) -> u64 {
     let p = projection::project(&conv.events, conv.turn_count, overlays);

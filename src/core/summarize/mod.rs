@@ -133,6 +133,18 @@ impl Summarizer for Passthrough<'_> {
     }
 }
 
+/// The summarizer asked for by name (`--summarizer`), else the
+/// configured one: how every shell chooses.
+pub fn chosen(
+    asked: Option<SummarizerKind>,
+    config: &SummarizerConfig,
+) -> Result<Box<dyn Summarizer>, SummarizeError> {
+    match asked {
+        Some(kind) => by_name(kind, config),
+        None => Ok(from_config(config)),
+    }
+}
+
 /// The summarizer configured by `config`.
 pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
     match config {

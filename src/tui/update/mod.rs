@@ -54,13 +54,20 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             if matches!(state.status.message, Some((_, Level::Error))) {
                 state.status.message = None;
             }
-            // Suspending works from anywhere, as in any terminal program.
-            if k.kind != crossterm::event::KeyEventKind::Release
-                && crate::tui::keys::lookup(crate::tui::keys::Scope::Global, &k)
-                    == Some(Action::Suspend)
-            {
-                fx.push(Effect::Suspend);
-                return;
+            // Suspending and leaving at once work from anywhere (an input,
+            // a dialog, the picker), as in any terminal program.
+            if k.kind != crossterm::event::KeyEventKind::Release {
+                match crate::tui::keys::lookup_in(crate::tui::keys::Scope::Global, &k) {
+                    Some(Action::Suspend) => {
+                        fx.push(Effect::Suspend);
+                        return;
+                    }
+                    Some(Action::ForceQuit) => {
+                        state.quit = true;
+                        return;
+                    }
+                    _ => {}
+                }
             }
             if state.in_picker {
                 if k.kind != crossterm::event::KeyEventKind::Release {

@@ -29,15 +29,14 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     };
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     let last = p.visible().len().saturating_sub(1);
-    // Any key closes the help (Ctrl-C still quits).
-    if p.help && !(ctrl && k.code == KeyCode::Char('c')) {
+    // Any key closes the help (Ctrl-C quits before it gets here).
+    if p.help {
         p.help = false;
         return;
     }
     // A command key only where it can't be the start of a filter.
     let command = p.filter.is_empty() && !p.typing;
     match k.code {
-        KeyCode::Char('c') if ctrl => state.quit = true,
         KeyCode::Char('u') if ctrl => p.filter.clear(),
         KeyCode::Char('q') if command => state.quit = true,
         KeyCode::Char('?') if command => p.help = true,

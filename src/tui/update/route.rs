@@ -6,18 +6,10 @@ use super::{commands, input};
 use crate::tui::keys::{self, Scope};
 use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Level, Panel, State};
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use crossterm::event::{KeyEvent, KeyEventKind};
 
 pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     if k.kind == KeyEventKind::Release {
-        return;
-    }
-    // Ctrl-C leaves from anywhere: an input, a dialog, a view.
-    if k.code == KeyCode::Char('c')
-        && k.modifiers
-            .contains(crossterm::event::KeyModifiers::CONTROL)
-    {
-        state.quit = true;
         return;
     }
     if state.input.is_some() {

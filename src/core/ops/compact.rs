@@ -1,0 +1,123 @@
+//! `compact` as one use case: from what the person asked (rules as typed,
+//! bounds, a summary's text, where settings and summaries come from) to
+//! the plan, what the model would still know of each range, and the
+//! write. The command line builds a [`CompactRequest`], makes this one
+//! call and presents the [`Compacted`].
+
+use super::asked::{AskError, Asked, rules_asked};
+use super::plan::Plan;
+use super::preview::{RuleOptions, preview_rules};
+use super::write::{Change, Guard, write};
+use crate::core::compact::range::Keep;
+use crate::core::error::Error;
+use crate::core::facts::Judged;
+use crate::core::model::conversation::Conversation;
+use crate::core::model::timestamp::Timestamp;
+use crate::core::store::save::Saved;
+use crate::core::summarize::config::SummarizerKind;
+use std::path::{Path, PathBuf};
+
+/// What the person asked `compact` for.
+#[derive(Debug, Clone, Default)]
+pub struct CompactRequest {
+    /// Rules as typed; none: the configured ones.
+    pub rules: Vec<String>,
+    /// A summary's text, verbatim (`--summary`).
+    pub summary: Option<String>,
+    pub keep_first: Option<Keep>,
+    pub keep_last: Option<Keep>,
+    /// Items larger than this many bytes only.
+    pub over: Option<u64>,
+    /// A file applied over the conversation's own configuration.
+    pub config_file: Option<PathBuf>,
+    /// The summarizer asked for; none: the configured one.
+    pub summarizer: Option<SummarizerKind>,
+    /// Plan and judge; write nothing.
+    pub dry_run: bool,
+    /// In a dry run, make the summaries too (a command or LLM summarizer is
+    /// otherwise never called for a plan that isn't written).
+    pub summarize: bool,
+    /// Keep a compaction that changes nothing, and write an unusual file.
+    pub force: bool,
+    /// The time the new compactions are stamped with.
+    pub now: Timestamp,
+}
+
+/// What `compact` did, or would do.
+#[derive(Debug)]
+pub struct Compacted {
+    /// The conversation as it was read, before the write.
+    pub conv: Conversation,
+    /// What the configuration had to say (a setting ignored, a file left
+    /// out).
+    pub notices: Vec<String>,
+    pub plan: Plan,
+    /// What the model would still know of each addition's range; `None`
+    /// for a summary not made.
+    pub knows: Vec<Option<Vec<Judged>>>,
+    /// The write, if one was made.
+    pub written: Option<Saved>,
+}
+
+/// Why nothing was planned or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CompactError {
+    /// What was asked makes no rules (a usage error but for a bad rule).
+    #[error(transparent)]
+    Asked(AskError),
+    #[error(transparent)]
+    Failed(#[from] Error),
+}
+
+/// Plans what `request` asks of the conversation in `dir`, judges it, and
+/// writes it unless it is a dry run or plans nothing.
+pub fn compact(dir: &Path, request: &CompactRequest) -> Result<Compacted, CompactError> {
+    let conv = crate::core::store::load::load(dir)?;
+    let config = crate::core::auto::config_for(&conv, request.config_file.as_deref())?;
+    let (rules, keeps) = rules_asked(
+        &Asked {
+            rules: &request.rules,
+            summary: request.summary.as_deref(),
+            keep_first: request.keep_first,
+            keep_last: request.keep_last,
+            over: request.over,
+        },
+        &config,
+    )
+    .map_err(CompactError::Asked)?;
+    let chosen = crate::core::summarize::chosen(request.summarizer, &config.summarizer)
+        .map_err(Error::from)?;
+    let summarizer =
+        crate::core::summarize::for_preview(chosen.as_ref(), !request.dry_run || request.summarize);
+    let budget = super::budget(&conv, &config, None);
+    let plan = preview_rules(
+        &conv,
+        &rules,
+        &RuleOptions {
+            keeps,
+            force: request.force,
+            ..RuleOptions::of(&config, summarizer.as_ref(), &budget, request.now)
+        },
+    )
+    .map_err(Error::from)?;
+    let written = if request.dry_run || plan.is_empty() {
+        None
+    } else {
+        let guard = if request.force {
+            Guard::Forced
+        } else {
+            Guard::Strict
+        };
+        Some(write(dir, Change::plan(&plan), guard)?)
+    };
+    // What the model would still know of each range, judged as `lost`
+    // judges what is written.
+    let knows = super::knows::of_additions(&conv, &plan, Default::default());
+    Ok(Compacted {
+        conv,
+        notices: config.notices.clone(),
+        plan,
+        knows,
+        written,
+    })
+}
