@@ -83,6 +83,15 @@ fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
             black_box((cost.total, s.compactions.len()))
         })
     });
+    g.bench_function("tools, weighed without a replay (for scale)", |b| {
+        b.iter(|| {
+            black_box(
+                ops::tools::weighed(&[(&conv, &config)], None, false)
+                    .tools
+                    .len(),
+            )
+        })
+    });
     let request = ops::review::ReviewRequest::default();
     g.bench_function("the review (ops::review)", |b| {
         b.iter(|| black_box(ops::review::review(&conv, &config, &request, &prices).unwrap()))

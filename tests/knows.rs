@@ -19,9 +19,9 @@ const FLOORS: [(&str, u32, Option<u32>, Option<u32>); 8] = [
     ("error", 87, Some(88), Some(87)),
     ("instruction", 81, Some(75), Some(86)),
     ("instruction (implicit)", 70, None, Some(78)),
-    ("decision", 5, Some(55), Some(14)),
+    ("decision", 5, Some(55), Some(16)),
     ("url", 95, Some(68), Some(95)),
-    ("number", 37, Some(45), Some(52)),
+    ("number", 44, Some(51), Some(57)),
 ];
 
 fn percent(v: &Value) -> Option<u32> {

@@ -963,7 +963,7 @@ fn no_color_gives_automatic_bands_their_own_glyph() {
 /// says it) above the event, whose turns are named in both bases.
 #[test]
 fn a_compactions_detail_says_what_it_hid() {
-    let mut h = Harness::new(160, 50, false);
+    let mut h = Harness::new(160, 64, false);
     h.key(KeyCode::Tab);
     h.key(KeyCode::Tab);
     h.key(KeyCode::Enter);

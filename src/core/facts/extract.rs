@@ -508,6 +508,16 @@ mod tests {
     }
 
     #[test]
+    fn counts_with_a_word_between_and_short_sentences_whole() {
+        let found =
+            figures("All 18 existing tests pass unchanged. Added 6 new tests for FTS mode.");
+        let names: Vec<&str> = found.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(names, ["18 existing tests", "6 new tests"]);
+        assert_eq!(found[0].1, "All 18 existing tests pass unchanged.");
+        assert!(figures("the 18 existing parsers stay").is_empty());
+    }
+
+    #[test]
     fn links_and_figures() {
         let t = "See https://docs.rs/csv/latest/csv/. A 2 GB file in 11 s with 14 MB, \
                  61.0KiB packed; tagged v0.1.0 on Rust 1.74, 3 tests failed.";

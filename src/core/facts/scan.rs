@@ -144,8 +144,38 @@ fn figure_at(tokens: &[&str], k: usize, raw: &str) -> Option<String> {
             let n = n.trim_end_matches(['.', ',', ')', ';', ':']).to_lowercase();
             UNITS.contains(&n.as_str()) && n != "x" && n != "h"
         });
+    // A count with a word between it and what it counts: `18 existing
+    // tests`, `6 new files`.
+    let counted = unit.is_empty()
+        && tokens.get(k + 1).is_some_and(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "new"
+                    | "existing"
+                    | "unit"
+                    | "integration"
+                    | "more"
+                    | "failing"
+                    | "passing"
+                    | "additional"
+                    | "regression"
+                    | "changed"
+                    | "modified"
+                    | "snapshot"
+            )
+        })
+        && tokens.get(k + 2).is_some_and(|n| {
+            let n = n.trim_end_matches(['.', ',', ')', ';', ':']).to_lowercase();
+            matches!(
+                n.as_str(),
+                "tests" | "files" | "lines" | "test" | "snapshots"
+            )
+        });
     if version {
         Some(t.to_string())
+    } else if counted {
+        let what = tokens[k + 2].trim_end_matches(['.', ',', ')', ';', ':']);
+        Some(format!("{num} {} {what}", tokens[k + 1]))
     } else if glued_unit {
         Some(format!("{num}{unit}"))
     } else if next_unit {
@@ -205,6 +235,11 @@ pub fn references(text: &str) -> Vec<(String, String)> {
 /// The words around token `k`: up to six before and after, so a figure is
 /// listed with what it measures.
 fn around(tokens: &[&str], k: usize) -> String {
+    // A sentence short enough to read whole is what a reader writes down.
+    let whole = tokens.join(" ");
+    if whole.chars().count() <= 200 {
+        return whole;
+    }
     let from = k.saturating_sub(6);
     let to = (k + 7).min(tokens.len());
     let text = tokens[from..to].join(" ");

@@ -61,7 +61,8 @@ pub struct Review {
     /// The same requests with no compaction at all, billed the same way.
     pub uncompacted: super::cost::SessionCost,
     pub uncompacted_peak: Option<f64>,
-    /// `tools`: what each tool puts in the context.
+    /// `tools`: what each tool puts in the context (its hint's saving not
+    /// replayed).
     pub tools: super::tools::ToolsReport,
     pub summaries: Vec<SummaryText>,
     pub config: AutoConfig,
@@ -91,7 +92,8 @@ pub fn review(
     });
     let uncompacted = super::cost::session_without_summaries(conv, config, &bare, prices);
     let uncompacted_peak = peak(&bare);
-    let tools = super::tools::tools(&[(conv, config)], window);
+    // The weights and hints only: the page shows no replayed saving.
+    let tools = super::tools::weighed(&[(conv, config)], window, false);
     let comparison = match &request.simulate {
         None => None,
         Some(windows) => Some(compare(conv, config, windows, prices)?),

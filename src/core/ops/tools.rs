@@ -382,6 +382,18 @@ fn replay_window(
 /// window the savings are replayed at. A tool's hint comes from its calls
 /// in all of them; its saving is the sum of each one's replay with it.
 pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> ToolsReport {
+    weighed(convs, window, true)
+}
+
+/// [`tools`]; with `replay` false, no hint's saving is replayed (each
+/// replays the staged policy over the whole session): every figure but
+/// `saves`, `windows` and `window_choices`, for the report, which shows
+/// the weights and hints only.
+pub fn weighed(
+    convs: &[(&Conversation, &AutoConfig)],
+    window: Option<u64>,
+    replay: bool,
+) -> ToolsReport {
     let mut rows: BTreeMap<String, (Weight, u128, u128, Option<i64>)> = BTreeMap::new();
     let mut windows = Vec::new();
     let mut window_choices = Vec::new();
@@ -431,7 +443,7 @@ pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> Too
         .iter()
         .filter_map(|(name, r)| suggest(name, &r.0).map(|(h, _)| (name.clone(), h)))
         .collect();
-    for ((conv, config), names) in convs.iter().zip(&present) {
+    for ((conv, config), names) in convs.iter().zip(&present).filter(|_| replay) {
         let budget = super::budget(conv, config, window);
         let (w, choice, baseline) = replay_window(conv, config, window, &budget);
         windows.push(w);
