@@ -17,5 +17,6 @@ pub mod report;
 /// Numbers in words (`12,345 tokens`), under the name scripts know.
 pub use crate::core::fmt;
 pub mod synth;
+pub mod terminal_reset;
 pub mod tui;
 pub mod user_file;

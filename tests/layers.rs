@@ -421,3 +421,21 @@ fn only_ops_write_writes_a_conversation() {
         writers.join("\n")
     );
 }
+
+/// The inspector calls into the plugin (to hand the terminal to jp's job
+/// on Ctrl-Z), so the plugin never calls back into the inspector: what
+/// both need of the terminal lives below them (`terminal_reset`).
+#[test]
+fn the_plugin_never_imports_the_inspector() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut plugin = Vec::new();
+    sources(&root.join("plugin"), &mut plugin);
+    for f in &plugin {
+        let text = code(&fs::read_to_string(f).unwrap());
+        assert!(
+            !text.contains("crate::tui") && !text.contains("tui::"),
+            "{} imports the inspector",
+            f.display()
+        );
+    }
+}

@@ -55,7 +55,7 @@ fn json_result(
     conv: &crate::core::Conversation,
     plan: &ops::Plan,
     knows: &[Option<Vec<crate::core::facts::Judged>>],
-    written: Option<&crate::core::store::save::Saved>,
+    written: Option<&crate::core::ops::Saved>,
     dry_run: bool,
 ) -> anyhow::Result<()> {
     let (before, after) = (plan.tokens.before, plan.tokens.after);
@@ -103,7 +103,7 @@ fn text_result(
     conv: &crate::core::Conversation,
     plan: &ops::Plan,
     knows: &[Option<Vec<crate::core::facts::Judged>>],
-    written: Option<&crate::core::store::save::Saved>,
+    written: Option<&crate::core::ops::Saved>,
     dry_run: bool,
 ) -> anyhow::Result<()> {
     let (before, after) = (plan.tokens.before, plan.tokens.after);

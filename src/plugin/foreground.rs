@@ -106,7 +106,7 @@ impl Foreground {
         let fd = self.tty.as_raw_fd();
         if abruptly {
             use std::io::Write;
-            let _ = crate::tui::terminal::restore_to(&mut self.tty);
+            let _ = crate::terminal_reset::restore_to(&mut self.tty);
             let _ = self.tty.flush();
             if let Some(saved) = &self.saved {
                 // SAFETY: fd is the terminal, saved came from it.

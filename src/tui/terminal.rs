@@ -2,11 +2,9 @@
 //! and restored on every way out (normal exit, error, panic, signal).
 
 use super::state::State;
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::EnableMouseCapture;
 use crossterm::execute;
-use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
-};
+use crossterm::terminal::{EnterAlternateScreen, disable_raw_mode, enable_raw_mode};
 use ratatui::backend::CrosstermBackend;
 use std::io::{self, Stdout, Write};
 use std::sync::Once;
@@ -141,13 +139,8 @@ pub fn restore() {
 }
 
 /// The escape sequences that undo what `Terminal::enter` did.
-pub fn restore_to<W: Write>(out: &mut W) -> io::Result<()> {
-    execute!(
-        out,
-        DisableMouseCapture,
-        LeaveAlternateScreen,
-        crossterm::cursor::Show
-    )
+fn restore_to<W: Write>(out: &mut W) -> io::Result<()> {
+    crate::terminal_reset::restore_to(out)
 }
 
 /// Restores the terminal before the panic message is printed, so it is

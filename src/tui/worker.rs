@@ -343,7 +343,7 @@ fn write_report(
 fn write(
     dir: &std::path::Path,
     change: &crate::tui::job::Writing,
-) -> Result<crate::core::store::save::Saved, Error> {
+) -> Result<crate::core::ops::Saved, Error> {
     use crate::tui::job::Writing;
     let change = match change {
         Writing::Plan(plan, now) => ops::Change::Plan {

@@ -7,12 +7,13 @@
 use super::asked::{AskError, Asked, rules_asked};
 use super::plan::Plan;
 use super::preview::{RuleOptions, preview_rules};
-use super::write::{Change, Guard, write};
+use super::write::{Change, write};
 use crate::core::compact::range::Keep;
 use crate::core::error::Error;
 use crate::core::facts::Judged;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
+use crate::core::store::save::Guard;
 use crate::core::store::save::Saved;
 use crate::core::summarize::config::SummarizerKind;
 use std::path::{Path, PathBuf};

@@ -25,6 +25,7 @@ mod stats_compactions;
 pub mod tools;
 mod write;
 
+pub use crate::core::store::save::{Guard, Saved};
 pub use asked::{AskError, Asked, rules_asked};
 pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
@@ -33,7 +34,7 @@ pub use preview::{
 };
 pub use report::{Impact, saved_per_compaction};
 pub use simulate::{DEFAULT_WINDOWS, SimulationJob, Total, default_windows, simulate_grid, totals};
-pub use write::{Change, Guard, refused, write};
+pub use write::{Change, refused, write};
 
 use crate::core::auto::AutoConfig;
 use crate::core::compact::budget::Budget;

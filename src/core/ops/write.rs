@@ -9,10 +9,8 @@ use crate::core::error::{Error, Result};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::edit::{Basis, Edit};
-use crate::core::store::save::{self, Saved};
+use crate::core::store::save::{self, Guard, Saved};
 use std::path::Path;
-
-pub use crate::core::store::save::Guard;
 
 /// What a write changes.
 #[derive(Debug, Clone, Copy)]
