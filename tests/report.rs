@@ -116,7 +116,7 @@ fn the_demo_report_holds_the_figures_of_history_stats_and_lost() {
     );
 
     // The bill is history's.
-    let overview = doc.select(&sel("main > table")).next().unwrap();
+    let overview = doc.select(&sel("main > div.wide > table")).next().unwrap();
     let billed = overview
         .select(&sel("tr"))
         .find(|r| text(*r).starts_with("billed"))

@@ -17,7 +17,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; ma
 dt { color: var(--dim); }
 dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: .6rem 0; font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; vertical-align: top; overflow-wrap: break-word; }
+.wide { overflow-x: auto; }
 th { color: var(--dim); font-weight: 600; }
 td.n, th.n { text-align: right; white-space: nowrap; }
 li.grave { color: var(--grave); font-weight: 600; }
@@ -113,7 +114,9 @@ fn block(out: &mut String, b: &Block) {
                     ""
                 }
             };
-            out.push_str("<table>\n<thead><tr>");
+            // A narrow screen scrolls a wide table rather than breaking its
+            // words.
+            out.push_str("<div class=\"wide\">\n<table>\n<thead><tr>");
             for (k, h) in head.iter().enumerate() {
                 let _ = write!(out, "<th{}>{}</th>", class(k), escape(h));
             }
@@ -125,7 +128,7 @@ fn block(out: &mut String, b: &Block) {
                 }
                 out.push_str("</tr>\n");
             }
-            out.push_str("</tbody>\n</table>\n");
+            out.push_str("</tbody>\n</table>\n</div>\n");
         }
         Block::List(items) => {
             out.push_str("<ul class=\"facts\">\n");

@@ -99,8 +99,7 @@ pub fn compact(dir: &Path, request: &CompactRequest) -> Result<Compacted, Compac
             force: request.force,
             ..RuleOptions::of(&config, summarizer.as_ref(), &budget, request.now)
         },
-    )
-    .map_err(Error::from)?;
+    )?;
     let written = if request.dry_run || plan.is_empty() {
         None
     } else {

@@ -12,12 +12,12 @@ use crate::core::compact::plan::{self, Keeps, Outcome};
 use crate::core::compact::projection::{self, Overlay};
 use crate::core::compact::reset::{self, Reset};
 use crate::core::compact::rule::Rule;
-use crate::core::error::{Error, PlanError, Result};
+use crate::core::error::{Error, Result};
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::save::{CompactionKey, Removal};
-use crate::core::summarize::{SummarizeError, Summarizer};
+use crate::core::summarize::Summarizer;
 
 /// How manual rules are planned.
 pub struct RuleOptions<'a> {
@@ -99,7 +99,7 @@ pub fn preview_rules(
     conv: &Conversation,
     rules: &[(String, Rule)],
     opts: &RuleOptions<'_>,
-) -> std::result::Result<Plan, PlanError> {
+) -> Result<Plan> {
     let outcomes = plan_rules(
         conv,
         rules,
@@ -314,7 +314,7 @@ pub fn preview_auto(
     summarizer: &dyn Summarizer,
     now: Timestamp,
     view: View,
-) -> std::result::Result<Plan, SummarizeError> {
+) -> Result<Plan> {
     let mut config = config.clone();
     config.enabled = true;
     let instructions = config.instructions().to_string();
