@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod doc_samples;
 pub mod harness;
 pub mod jp;
 pub mod oracle;

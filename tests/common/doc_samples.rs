@@ -1,0 +1,176 @@
+//! The figures the docs quote, made by the commands that give them: each
+//! sample is a block of a doc between `<!-- generated: NAME -->` and
+//! `<!-- /generated -->` (a table, or a figure inside a sentence). The
+//! test `doc_samples` compares each with what the binary says now;
+//! `cargo run --example doc_samples` writes them (the test never does).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One generated part of a doc.
+pub struct Sample {
+    /// The doc, from the package's root.
+    pub file: &'static str,
+    pub name: &'static str,
+    /// It reads `../shared`'s fixtures: it is checked only beside them.
+    pub needs_shared: bool,
+    /// The text the block holds, made by running `bin`.
+    pub make: fn(bin: &Path, root: &Path) -> String,
+}
+
+pub fn all() -> Vec<Sample> {
+    vec![
+        Sample {
+            file: "docs/automatic.md",
+            name: "simulate-fixtures",
+            needs_shared: true,
+            make: simulate_fixtures,
+        },
+        Sample {
+            file: "docs/automatic.md",
+            name: "fixtures-200k-backstop-overflows",
+            needs_shared: true,
+            make: |bin, root| {
+                thousands(&fixture_total(bin, root, "staged+backstop", 200_000)["overflows"])
+            },
+        },
+        Sample {
+            file: "docs/automatic.md",
+            name: "fixtures-200k-staged-overflows",
+            needs_shared: true,
+            make: |bin, root| thousands(&fixture_total(bin, root, "staged", 200_000)["overflows"]),
+        },
+        Sample {
+            file: "docs/headless.md",
+            name: "demo-billed",
+            needs_shared: false,
+            make: |bin, _| money(&history_demo(bin)["cost"]["total"]),
+        },
+        Sample {
+            file: "docs/headless.md",
+            name: "demo-billed-without-cache",
+            needs_shared: false,
+            make: |bin, _| money(&history_demo(bin)["cost"]["without_cache"]),
+        },
+    ]
+}
+
+const OPEN: &str = "<!-- generated: ";
+const CLOSE: &str = "<!-- /generated -->";
+
+/// Where sample `name`'s text lies in `doc` (between its markers).
+pub fn span(doc: &str, name: &str) -> Option<std::ops::Range<usize>> {
+    let open = format!("{OPEN}{name} -->");
+    let start = doc.find(&open)? + open.len();
+    let end = start + doc[start..].find(CLOSE)?;
+    Some(start..end)
+}
+
+/// A block's text as it stands between its markers: a table starts and
+/// ends on a line of its own, a figure sits inside its sentence.
+pub fn framed(doc: &str, name: &str, text: &str) -> String {
+    let span = span(doc, name).expect("the sample's markers");
+    if doc[span.clone()].starts_with('\n') {
+        format!("\n{text}\n")
+    } else {
+        text.to_string()
+    }
+}
+
+fn run(bin: &Path, root: &Path, args: &[&str]) -> Value {
+    let out = Command::new(bin)
+        .args(args)
+        .current_dir(root)
+        .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
+        .env("JP_INSPECT_DATA_DIR", "/nonexistent-jp-inspect-data")
+        .output()
+        .expect("the jp-inspect binary");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn history_demo(bin: &Path) -> Value {
+    run(bin, Path::new("."), &["history", "--demo", "--json"])
+}
+
+/// `$12.16`, as every view writes a dollar figure.
+fn money(v: &Value) -> String {
+    jp_inspect::core::cost::Unit::Usd.format(v.as_f64().expect("a figure"))
+}
+
+fn thousands(v: &Value) -> String {
+    jp_inspect::fmt::thousands(v.as_u64().expect("a count"))
+}
+
+/// The fixture conversations the docs' simulation reads.
+pub fn fixtures(root: &Path) -> Vec<PathBuf> {
+    let dir = root.join("../shared/fixtures/jp-conversations");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+/// `simulate` over the fixtures at four windows, as docs/automatic.md
+/// runs it.
+fn simulate_all(bin: &Path, root: &Path) -> Value {
+    let dirs = fixtures(root);
+    let mut args: Vec<String> = vec!["simulate".into()];
+    args.extend(dirs.iter().map(|d| d.display().to_string()));
+    args.extend(["--windows", "32k,64k,128k,200k", "--json"].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(bin, root, &args)
+}
+
+/// The fixtures' total for one policy at one window.
+fn fixture_total(bin: &Path, root: &Path, policy: &str, window: u64) -> Value {
+    simulate_all(bin, root)["totals"]
+        .as_array()
+        .expect("totals")
+        .iter()
+        .find(|t| t["policy"] == policy && t["window"] == window)
+        .cloned()
+        .expect("that policy and window")
+}
+
+/// docs/automatic.md's table: `simulate` over the fixtures at four
+/// windows, summed per policy and window.
+fn simulate_fixtures(bin: &Path, root: &Path) -> String {
+    let v = simulate_all(bin, root);
+    let mut lines = vec![
+        "| window | policy | requests | overflows | input tokens | summaries | cost | billed |"
+            .to_string(),
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |".to_string(),
+    ];
+    for t in v["totals"].as_array().expect("totals") {
+        let refused = t["refused"].as_u64().unwrap_or(0);
+        let billed = if refused > 0 {
+            format!("— ({refused} refused: not billed)")
+        } else {
+            money(&t["billed"]["total"])
+        };
+        lines.push(format!(
+            "| {}k | {} | {} | {} | {} | {} | {} | {} |",
+            t["window"].as_u64().unwrap() / 1000,
+            t["policy"].as_str().unwrap(),
+            thousands(&t["requests"]),
+            thousands(&t["overflows"]),
+            thousands(&t["input_tokens"]),
+            thousands(&t["summaries"]),
+            thousands(&t["cost"]),
+            billed
+        ));
+    }
+    lines.join("\n")
+}
