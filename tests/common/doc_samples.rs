@@ -29,6 +29,12 @@ pub fn all() -> Vec<Sample> {
         },
         Sample {
             file: "docs/automatic.md",
+            name: "summary-min-gain-sweep",
+            needs_shared: true,
+            make: summary_min_gain_sweep,
+        },
+        Sample {
+            file: "docs/automatic.md",
             name: "fixtures-200k-backstop-overflows",
             needs_shared: true,
             make: |bin, root| {
@@ -71,8 +77,12 @@ pub fn span(doc: &str, name: &str) -> Option<std::ops::Range<usize>> {
 /// ends on a line of its own, a figure sits inside its sentence.
 pub fn framed(doc: &str, name: &str, text: &str) -> String {
     let span = span(doc, name).expect("the sample's markers");
-    if doc[span.clone()].starts_with('\n') {
-        format!("\n{text}\n")
+    let block = &doc[span];
+    if block.starts_with('\n') {
+        // The closing marker keeps its indent (a table inside a list item).
+        let indent = block.rsplit('\n').next().unwrap_or("");
+        let indent = if indent.trim().is_empty() { indent } else { "" };
+        format!("\n{text}\n{indent}")
     } else {
         text.to_string()
     }
@@ -171,6 +181,91 @@ fn simulate_fixtures(bin: &Path, root: &Path) -> String {
             thousands(&t["cost"]),
             billed
         ));
+    }
+    lines.join("\n")
+}
+
+/// `simulate --sweep summary_min_gain=0,0.1` of `convs` (`--demo` when
+/// empty): per window, the staged policy's summaries per 100 turns and its
+/// bill, without the rule and with it.
+fn sweep_cells(bin: &Path, root: &Path, convs: &[PathBuf]) -> Vec<String> {
+    let mut args: Vec<String> = vec!["simulate".into()];
+    if convs.is_empty() {
+        args.push("--demo".into());
+    }
+    args.extend(convs.iter().map(|d| d.display().to_string()));
+    args.extend(
+        [
+            "--windows",
+            "32k,64k,128k,200k",
+            "--sweep",
+            "summary_min_gain=0,0.1",
+            "--json",
+        ]
+        .map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = run(bin, root, &args);
+    let settings = v["settings"].as_array().expect("settings");
+    let per = |setting: &Value, window: u64| -> (f64, String) {
+        let runs: Vec<&Value> = setting["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["policy"] == "staged" && r["window"] == window)
+            .collect();
+        let turns: u64 = runs.iter().map(|r| r["turns"].as_u64().unwrap()).sum();
+        let summaries: u64 = runs.iter().map(|r| r["summaries"].as_u64().unwrap()).sum();
+        let t = setting["totals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["policy"] == "staged" && t["window"] == window)
+            .unwrap();
+        let billed = if t["refused"].as_u64().unwrap_or(0) > 0 {
+            "—".to_string()
+        } else {
+            money(&t["billed"]["total"])
+        };
+        (summaries as f64 * 100.0 / turns.max(1) as f64, billed)
+    };
+    [32_000, 64_000, 128_000, 200_000]
+        .iter()
+        .map(|&w| {
+            let (a, ba) = per(&settings[0], w);
+            let (b, bb) = per(&settings[1], w);
+            let n = |x: f64| {
+                if x == 0.0 {
+                    "0".to_string()
+                } else {
+                    format!("{x:.1}")
+                }
+            };
+            let bills = if ba == "—" && bb == "—" {
+                " (refused: not billed)".to_string()
+            } else {
+                format!(" ({ba} → {bb})")
+            };
+            if a == 0.0 && b == 0.0 {
+                "0 → 0".to_string()
+            } else {
+                format!("{} → {}{bills}", n(a), n(b))
+            }
+        })
+        .collect()
+}
+
+/// docs/automatic.md's sweep of `summary_min_gain` on the demo and the
+/// fixtures (a table inside a list item: indented two spaces).
+fn summary_min_gain_sweep(bin: &Path, root: &Path) -> String {
+    let demo = sweep_cells(bin, root, &[]);
+    let fixtures = sweep_cells(bin, root, &fixtures(root));
+    let mut lines = vec![
+        "  | window | the demo | 8 real fixtures |".to_string(),
+        "  | --- | ---: | ---: |".to_string(),
+    ];
+    for (k, w) in ["32k", "64k", "128k", "200k"].iter().enumerate() {
+        lines.push(format!("  | {w} | {} | {} |", demo[k], fixtures[k]));
     }
     lines.join("\n")
 }
