@@ -1107,3 +1107,26 @@ fn the_header_says_jp_holds_the_lock() {
         assert!(!h.text().contains("jp holds the lock"));
     }
 }
+
+/// `A` judges a boundary on the file jp left, as `watch` does: a shown
+/// conversation read before jp's last write (between its two copies, or a
+/// turn written in parts) is read again before the policy looks at it.
+#[test]
+fn a_boundary_is_judged_on_the_file_jp_left_not_the_copy_shown() {
+    use jp_inspect::tui::job::{Job, JobResult};
+    let h = Harness::new(120, 30, false);
+    let shown = h.state.inspection.as_ref().unwrap().conv.clone();
+    common::jp_appends_a_turn(h.dir(), "and one more question");
+    let result = jp_inspect::tui::worker::execute(Job::Boundary {
+        dir: h.dir().to_path_buf(),
+        conv: shown.clone(),
+        config: jp_inspect::core::auto::AutoConfig::default(),
+        window: Some(64_000),
+        now: jp_inspect::core::model::timestamp::parse("2026-11-20 09:00:00").unwrap(),
+    });
+    let JobResult::Boundary(turns, said) = result else {
+        panic!("a boundary's result");
+    };
+    assert_eq!(turns, shown.turn_count + 1);
+    assert!(said.is_ok(), "{said:?}");
+}

@@ -288,6 +288,14 @@ fn at_boundary(
     window: Option<u64>,
     now: crate::core::model::timestamp::Timestamp,
 ) -> JobResult {
+    // What jp left at the boundary: the file as it is now, in the copy jp
+    // reads. The conversation shown may have been read between jp's
+    // writes (its two copies, a turn written in parts), and judged on it
+    // `A` would give other reasons than `watch` at the same boundary.
+    let conv = match crate::core::store::reload::reload(dir, conv) {
+        Ok((conv, _)) => conv,
+        Err(e) => return JobResult::Boundary(conv.turn_count, Err(e)),
+    };
     let summarizer = summarize::from_config(&config.summarizer);
     let turns = conv.turn_count;
     let fire = |conv: &Conversation| {
@@ -303,7 +311,7 @@ fn at_boundary(
     };
     JobResult::Boundary(
         turns,
-        match ops::boundary::with_retries(dir, conv.clone(), fire, ops::boundary::is_changed) {
+        match ops::boundary::with_retries(dir, conv, fire, ops::boundary::is_changed) {
             Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
             Attempt::WouldFire(_, plan) => Ok(Boundary::WouldFire(plan)),
             Attempt::Skipped(_, why) => Ok(Boundary::Skipped(why)),
