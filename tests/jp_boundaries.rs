@@ -115,4 +115,37 @@ fn a_reaches_what_watch_says_at_five_boundaries_beside_the_real_jp() {
         compared += 1;
     }
     assert_eq!(compared, 5);
+    the_copy_jp_reads_changing_between_its_writes_is_no_news(&dir);
+}
+
+/// jp writes its two copies with the same text a moment apart and reads
+/// the newer: a reload between two such writes reads the other copy as an
+/// append of the text held, and says nothing about copies; only a copy
+/// that doesn't begin with what was held is read whole, saying why.
+fn the_copy_jp_reads_changing_between_its_writes_is_no_news(dir: &std::path::Path) {
+    use jp_inspect::core::store::reload::{Reloaded, reload};
+    use std::time::{Duration, SystemTime};
+    let before = jp_inspect::core::store::load::load(dir).unwrap();
+    let copies = jp_inspect::core::store::copies::of(dir);
+    let other = copies.other.clone().expect("jp's user-local copy");
+    let events = |d: &std::path::Path| d.join("events.json");
+    let touch = |p: std::path::PathBuf, at: SystemTime| {
+        std::fs::File::options()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_modified(at)
+            .unwrap();
+    };
+    touch(events(&other), SystemTime::now() + Duration::from_secs(5));
+    let (now, how) = reload(dir, &before).unwrap();
+    assert_eq!(how, Reloaded::Appended(0));
+    assert_eq!(now.dir, other);
+    // A copy that isn't the text held is read whole, and says so.
+    let mut text = std::fs::read_to_string(events(&other)).unwrap();
+    text = text.replacen("question 0", "question X", 1);
+    std::fs::write(events(&other), text).unwrap();
+    touch(events(&other), SystemTime::now() + Duration::from_secs(10));
+    let (_, how) = reload(dir, &before).unwrap();
+    assert_eq!(how, Reloaded::Whole("jp reads another copy now"));
 }

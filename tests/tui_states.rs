@@ -1130,3 +1130,32 @@ fn a_boundary_is_judged_on_the_file_jp_left_not_the_copy_shown() {
     assert_eq!(turns, shown.turn_count + 1);
     assert!(said.is_ok(), "{said:?}");
 }
+
+/// What automatic compaction did at a boundary stays on screen over the
+/// reload that shows its write; the reload's words go to the log (`M`).
+#[test]
+fn a_firings_notice_stays_over_the_reload_that_shows_it() {
+    let mut h = Harness::new(160, 40, false);
+    h.set_window("64k");
+    h.char('A');
+    common::jp_appends_a_turn(h.dir(), "and one more question");
+    h.act(Msg::FilesChanged);
+    // jp writes again within the turn (its answer), and the watcher says
+    // so while the verdict is still on screen.
+    let mut events: Vec<serde_json::Value> =
+        serde_json::from_slice(&fs::read(h.dir().join("events.json")).unwrap()).unwrap();
+    events.push(serde_json::json!({"timestamp": "2026-11-13 09:00:02.0", "type": "chat_response", "message": "an answer"}));
+    common::jp_writes(h.dir(), &events);
+    h.act(Msg::FilesChanged);
+    let (said, _) = h.state.status.message.clone().expect("a status");
+    assert!(said.starts_with("automatic compaction fired"), "{said}");
+    let log: Vec<String> = h
+        .state
+        .status
+        .log
+        .said
+        .iter()
+        .map(|e| e.text.clone())
+        .collect();
+    assert!(log.iter().any(|l| l.starts_with("reloaded")), "{log:?}");
+}

@@ -107,6 +107,10 @@ pub struct Status {
     pub since: Option<Instant>,
     /// The message is a failed load's, to clear when a load succeeds.
     pub from_load: bool,
+    /// The message is automatic compaction's verdict at a boundary: a
+    /// reload that follows it (its own write, jp's next one) goes to the
+    /// log rather than over it.
+    pub from_auto: bool,
     pub busy: Option<(String, Instant)>,
     pub spinner: usize,
 }
@@ -458,6 +462,7 @@ impl State {
         self.status.message = Some((text, level));
         self.status.since = Some(Instant::now());
         self.status.from_load = false;
+        self.status.from_auto = false;
     }
 
     /// Information about the open preview, shown over its line until it

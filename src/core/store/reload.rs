@@ -45,16 +45,20 @@ impl std::fmt::Display for Reloaded {
 /// conversation as read earlier.
 pub fn reload(dir: &Path, before: &Conversation) -> Result<(Conversation, Reloaded)> {
     let copies = super::copies::of(dir);
-    let mut conv = if copies.read != before.dir {
-        let conv = load::parse(&copies.read, load::read_files(&copies.read)?)?;
-        (conv, Reloaded::Whole("jp reads another copy now"))
-    } else {
-        match extend(before) {
-            Ok((conv, n)) => (conv, Reloaded::Appended(n)),
-            Err(why) => {
-                let conv = load::parse(&copies.read, load::read_files(&copies.read)?)?;
-                (conv, Reloaded::Whole(why))
-            }
+    // jp writes its two copies with the same text, a moment apart, and
+    // reads the newer: the copy read may change between two of its writes
+    // with nothing to say. Extended when the copy read now begins with the
+    // text held, whichever it is; said only when it doesn't.
+    let mut conv = match extend(before, &copies.read) {
+        Ok((conv, n)) => (conv, Reloaded::Appended(n)),
+        Err(why) => {
+            let conv = load::parse(&copies.read, load::read_files(&copies.read)?)?;
+            let why = if copies.read != before.dir {
+                "jp reads another copy now"
+            } else {
+                why
+            };
+            (conv, Reloaded::Whole(why))
         }
     };
     conv.0.twin = copies.other;
@@ -65,10 +69,13 @@ pub fn reload(dir: &Path, before: &Conversation) -> Result<(Conversation, Reload
 /// How much of the held text is compared at a time.
 const SLICE: usize = 1 << 20;
 
-/// `before` with the events its directory's file holds after it, and how
-/// many; or why it can't be extended (then the files are read whole, and
-/// any error is reported by that read).
-fn extend(before: &Conversation) -> std::result::Result<(Conversation, usize), &'static str> {
+/// `before` with the events the file in `dir` holds after the text held,
+/// and how many; or why it can't be extended (then the files are read
+/// whole, and any error is reported by that read).
+fn extend(
+    before: &Conversation,
+    dir: &Path,
+) -> std::result::Result<(Conversation, usize), &'static str> {
     if before.format != Format::Current || before.prelude.is_some() {
         return Err("a file of jp's older format is read whole");
     }
@@ -79,7 +86,7 @@ fn extend(before: &Conversation) -> std::result::Result<(Conversation, usize), &
     let Some(last) = before.events.last() else {
         return Err("the file held no events");
     };
-    let Ok((base_config, metadata)) = load::read_side_files(&before.dir) else {
+    let Ok((base_config, metadata)) = load::read_side_files(dir) else {
         return Err("a file beside it is unreadable");
     };
     let Some(base_config) = base_config
@@ -96,7 +103,7 @@ fn extend(before: &Conversation) -> std::result::Result<(Conversation, usize), &
         None => None,
     };
     let held = last.span.end;
-    let events_path = before.dir.join(EVENTS_FILE);
+    let events_path = dir.join(EVENTS_FILE);
     let rest = read_past(&events_path, before, held)?;
     let raws: Vec<&str> = super::split::after_element(&rest)
         .ok_or("the file was rewritten")?
@@ -138,7 +145,7 @@ fn extend(before: &Conversation) -> std::result::Result<(Conversation, usize), &
     let added = events.len() - n;
     Ok((
         Conversation {
-            dir: before.dir.clone(),
+            dir: dir.to_path_buf(),
             id: before.id,
             title,
             format: Format::Current,

@@ -232,7 +232,18 @@ fn on_loaded(state: &mut State, loaded: crate::tui::job::Loaded, fx: &mut Vec<Ef
     state.set_inspection(*loaded.inspection);
     state.changed_on_disk = None;
     if let Some(said) = reload_said(loaded.changes.as_ref(), loaded.read) {
-        state.set_status(said, Level::Info);
+        let verdict_shown = state.status.from_auto
+            && state
+                .status
+                .since
+                .is_some_and(|t| t.elapsed() < crate::tui::state::INFO_SHOWN);
+        if verdict_shown {
+            // Automatic compaction's verdict stays on screen; `M` has both.
+            let at = state.now();
+            state.status.log.push(at, &said, Level::Info);
+        } else {
+            state.set_status(said, Level::Info);
+        }
     }
     // New events under an open preview: plan it again against them,
     // so a relative rule (`s:..-3`) moves with the stream.
@@ -377,6 +388,7 @@ fn on_boundary(
                 ),
                 Level::Info,
             );
+            state.status.from_auto = true;
             // Show it (the watcher reports the write too; this is
             // for a follow that missed it).
             fx.push(Effect::job(Job::Load {
@@ -389,11 +401,12 @@ fn on_boundary(
         }
         // Said once per turn: the tracker looks once per turn.
         Ok(Boundary::Skipped(why)) => {
-            let turn = state.inspection.as_ref().map_or(0, |m| m.conv.turn_count);
+            // The turns of the file it judged (read again at the boundary).
             state.set_status(
-                format!("automatic compaction after turn {turn}: nothing fired: {why}"),
+                format!("automatic compaction after turn {turns}: nothing fired: {why}"),
                 Level::Info,
             );
+            state.status.from_auto = true;
         }
         // The inspector never asks for a dry run.
         Ok(Boundary::WouldFire(_)) => {}
