@@ -1159,3 +1159,39 @@ fn a_firings_notice_stays_over_the_reload_that_shows_it() {
         .collect();
     assert!(log.iter().any(|l| l.starts_with("reloaded")), "{log:?}");
 }
+
+/// A question about applying a preview that adds tokens asks with the
+/// figures the preview has now: new events under it plan it again, and
+/// the question follows.
+#[test]
+fn the_apply_question_follows_its_preview_through_a_reload() {
+    let mut h = Harness::new(160, 40, false);
+    h.char('f');
+    h.char('p');
+    h.typed("s:32..");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    let asked = |h: &Harness| match &h.state.panel {
+        Some(jp_inspect::tui::state::Panel::Confirm(c)) => c.question.clone(),
+        other => panic!("no question open: {other:?}"),
+    };
+    let before = asked(&h);
+    assert!(before.starts_with("Apply it anyway?"), "{before}");
+    common::jp_appends_a_turn(
+        h.dir(),
+        "and one more question, a long one this time about the parser",
+    );
+    h.act(Msg::FilesChanged);
+    let after = asked(&h);
+    let preview = h.state.preview.as_ref().unwrap();
+    assert_eq!(
+        Some(after.clone()),
+        preview
+            .plan
+            .additions
+            .iter()
+            .find_map(|a| a.raises())
+            .map(|why| format!("Apply it anyway? {why}"))
+    );
+    assert_ne!(before, after, "the range grew with the new turn");
+}

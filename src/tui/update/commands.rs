@@ -118,21 +118,29 @@ pub(super) fn apply_preview(state: &mut State, fx: &mut Vec<Effect>) {
     }
     // A compaction that makes every later request larger is seldom what
     // the person meant: it is asked about first, with its reason.
-    if preview.plan.tokens.after > preview.plan.tokens.before {
-        let why = preview
-            .plan
-            .additions
-            .iter()
-            .find_map(|a| a.raises())
-            .unwrap_or_else(|| "it adds tokens to every later request".to_string());
+    if let Some(question) = adding_question(&preview.plan) {
         state.panel = Some(Panel::Confirm(Confirm {
             kind: ConfirmKind::ApplyAdding,
-            question: format!("Apply it anyway? {why}"),
+            question,
             plan: Some(preview.plan.clone()),
         }));
         return;
     }
     write_preview(state, fx);
+}
+
+/// The question a plan that makes every later request larger is asked
+/// with, its reason and figures in it; none for a plan that doesn't.
+pub(super) fn adding_question(plan: &ops::Plan) -> Option<String> {
+    if plan.tokens.after <= plan.tokens.before {
+        return None;
+    }
+    let why = plan
+        .additions
+        .iter()
+        .find_map(|a| a.raises())
+        .unwrap_or_else(|| "it adds tokens to every later request".to_string());
+    Some(format!("Apply it anyway? {why}"))
 }
 
 /// Writes the open preview as it stands.

@@ -302,6 +302,19 @@ fn on_previewed(
                 Some(w) => format!("previewing: {}; S makes it, Esc drops", w.describe()),
                 None => "previewing: a applies, Esc drops".to_string(),
             };
+            // A question asked of the preview before it was planned again
+            // (new events under it) asks with the figures it has now.
+            if let Some(Panel::Confirm(c)) = &mut state.panel
+                && c.kind == crate::tui::panels::ConfirmKind::ApplyAdding
+            {
+                match super::commands::adding_question(&p.plan) {
+                    Some(question) => {
+                        c.question = question;
+                        c.plan = Some(p.plan.clone());
+                    }
+                    None => state.panel = None,
+                }
+            }
             state.preview = Some(Preview {
                 request: p.request,
                 plan: p.plan,
