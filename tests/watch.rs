@@ -379,3 +379,42 @@ fn boundaries_that_fire_nothing_are_read_as_appends() {
         assert_eq!(r["appended"], 2, "{reads:#?}");
     }
 }
+
+/// A dry run evaluates whatever the configuration's `enabled` says, and
+/// says it was not enabled: what it would write is shown, nothing written.
+#[test]
+fn a_dry_run_evaluates_a_disabled_configuration_and_says_so() {
+    let (tmp, dir) = common::workspace_with(&common::demo());
+    let before = std::fs::read(dir.join("events.json")).unwrap();
+    let out = common::binary()
+        .args([
+            "watch",
+            "--once",
+            "--dry-run",
+            "--window",
+            "64k",
+            "--json",
+            "-v",
+        ])
+        .current_dir(tmp.path())
+        .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+        .env("XDG_CONFIG_HOME", tmp.path().join("no-config"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["event"] == "note" && e["note"].as_str().unwrap().contains("not enabled")),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| e["event"] == "would_fire"),
+        "{events:?}"
+    );
+    assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
+}

@@ -291,10 +291,22 @@ impl Watch<'_> {
         let dry = self.args.dry_run;
         let summarizer =
             crate::core::summarize::for_preview(configured.as_ref(), !dry || self.args.summarize);
+        // A dry run evaluates whatever `enabled` says, and says what the
+        // configuration would have done.
+        if dry && !self.args.enable && !config.enabled {
+            self.say(
+                json!({"event": "note", "conversation": conv.display_id(),
+                       "note": "not enabled in the configuration: evaluated as a dry run; a watch that writes needs --enable or enabled = true"}),
+                || format!(
+                    "{}  not enabled in the configuration: evaluated as a dry run (a watch that writes needs --enable or enabled = true)",
+                    conv.display_id()
+                ),
+            );
+        }
         let at = ops::AtBoundary {
             window_override: self.args.policy.window.window,
             now: chrono::Utc::now(),
-            force: self.args.enable,
+            force: self.args.enable || dry,
             dry_run: dry,
         };
         Ok(ops::compact_at_boundary(
