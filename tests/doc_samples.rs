@@ -8,19 +8,29 @@ mod common;
 use common::doc_samples::{all, framed, span};
 use std::path::Path;
 
+/// The samples that read only this repository's files (the demo).
 #[test]
-fn every_generated_figure_in_the_docs_is_what_the_binary_says_now() {
+fn the_docs_figures_of_the_demo_are_what_the_binary_says_now() {
+    check(false);
+}
+
+/// The samples that read `../shared`'s fixtures.
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
+#[test]
+fn the_docs_figures_of_the_fixtures_are_what_the_binary_says_now() {
+    check(true);
+}
+
+/// Each sample that reads `../shared` (or not), made again and compared.
+fn check(shared: bool) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bin = Path::new(common::BINARY);
     let mut stale = Vec::new();
-    for s in all() {
-        if s.needs_shared && common::shared().is_none() {
-            eprintln!(
-                "SKIPPED {} in {}: it reads ../shared, absent here",
-                s.name, s.file
-            );
-            continue;
-        }
+    let mut compared = 0;
+    for s in all().into_iter().filter(|s| s.needs_shared == shared) {
         let doc = std::fs::read_to_string(root.join(s.file)).unwrap();
         let at =
             span(&doc, s.name).unwrap_or_else(|| panic!("{}: no block named {}", s.file, s.name));
@@ -31,7 +41,9 @@ fn every_generated_figure_in_the_docs_is_what_the_binary_says_now() {
                 s.file, s.name
             ));
         }
+        compared += 1;
     }
+    assert!(compared > 0, "no sample to compare");
     assert!(
         stale.is_empty(),
         "figures in the docs moved; `cargo build && cargo run --example doc_samples` writes them:\n{}",

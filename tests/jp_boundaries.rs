@@ -55,6 +55,10 @@ fn watch_says(jp: &Jp, id: &str) -> Result<Vec<Appended>, String> {
         .collect())
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn a_reaches_what_watch_says_at_five_boundaries_beside_the_real_jp() {
     let Some(jp) = Jp::new(

@@ -40,6 +40,10 @@ fn conversations(jp: &Jp) -> usize {
         .count()
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn jp_summarises_a_range_when_told_its_workspace_and_writes_nothing_of_its_own() {
     let Some(jp) = Jp::new(

@@ -350,6 +350,10 @@ fn the_markdown_report_writes_its_chart_beside_it() {
     insta::assert_snapshot!("demo_report_markdown", text);
 }
 
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
 #[test]
 fn reports_of_the_shared_conversations_parse_and_hold_history_s_requests() {
     let convs = common::fixture_conversations();
