@@ -12,39 +12,36 @@ use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let dir = ctx.to_write(args.conv.as_deref(), args.dry_run)?;
-    let conv = crate::core::store::load::load(&dir)?;
-    print_warnings(&conv);
-    let mut config = args.policy.config(&conv)?;
-    super::output::print_notices(&config);
-    let was_disabled = !config.enabled;
-    // Running `auto` is asking for it, whatever `enabled` says.
-    config.enabled = true;
-    let configured = args.policy.summarizer(&config)?;
-    let summarizer =
-        crate::core::summarize::for_preview(configured.as_ref(), !args.dry_run || args.summarize);
-    super::check_window(&conv, &config, args.policy.window.window)?;
-    let budget = ops::budget(&conv, &config, args.policy.window.window);
-    let window = budget.usable();
-    let plan = ops::preview_auto(
-        &conv,
-        &config,
-        &budget,
-        summarizer.as_ref(),
-        chrono::Utc::now(),
-        super::show::view(args.as_jp),
-    )?;
-    let saved = if args.dry_run || plan.is_empty() {
-        None
-    } else {
-        Some(ops::write(
-            &dir,
-            ops::Change::plan(&plan),
-            super::guard(args.force),
-        )?)
+    let request = ops::auto_now::AutoRequest {
+        mode: args.policy.mode,
+        window: args.policy.window.window,
+        config_file: args.policy.configured.config.clone(),
+        summarizer: args.policy.configured.summarizer,
+        dry_run: args.dry_run,
+        summarize: args.summarize,
+        force: args.force,
+        view: super::show::view(args.as_jp),
+        now: chrono::Utc::now(),
     };
-    if let Some(s) = &saved {
-        super::output::print_new_warnings(&conv, &s.conversation);
+    let done = ops::auto_now::auto(&dir, &request).map_err(|e| match e {
+        ops::auto_now::AutoError::WindowTooSmall(_) => super::UsageError(e.to_string()).into(),
+        ops::auto_now::AutoError::Failed(e) => anyhow::Error::from(e),
+    })?;
+    let (conv, config, budget, plan, knows) = (
+        &done.conv,
+        &done.config,
+        &done.budget,
+        &done.plan,
+        &done.knows,
+    );
+    print_warnings(conv);
+    super::output::say_notices(&config.notices);
+    let saved = &done.written;
+    if let Some(s) = saved {
+        super::output::print_new_warnings(conv, &s.conversation);
     }
+    let was_disabled = done.was_disabled;
+    let window = budget.usable();
     let (estimate, estimate_after) = (plan.tokens.before, plan.tokens.after);
     let fired = !plan.additions.is_empty();
     // What fired is told in order; why nothing did, the deciding reason
@@ -55,12 +52,11 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         plan.notes_deciding_first()
     };
 
-    let knows = ops::knows::of_additions(&conv, &plan, super::show::view(args.as_jp));
     if args.json {
         let actions: Vec<_> = plan
             .additions
             .iter()
-            .zip(&knows)
+            .zip(knows)
             .map(|(a, k)| {
                 let mut v = a.compaction.to_json();
                 if let ops::Why::Auto(kind) = a.why {
@@ -73,7 +69,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
             })
             .collect();
         return print_json(&json!({
-            "conversation": conversation_json(&conv),
+            "conversation": conversation_json(conv),
             "mode": config.mode.as_str(),
             "window": budget.window.as_ref().map(|w| w.tokens),
             "usable": window,
@@ -89,7 +85,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         }));
     }
 
-    let mut lines = vec![ops::auto_headline(&config, window, estimate)];
+    let mut lines = vec![ops::auto_headline(config, window, estimate)];
     if was_disabled {
         lines.push(
             "note: automatic compaction is not enabled in this conversation's config; \
@@ -99,7 +95,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     }
     lines.extend(reasons.iter().map(|r| format!("- {r}")));
     if fired {
-        for (a, k) in plan.additions.iter().zip(&knows) {
+        for (a, k) in plan.additions.iter().zip(knows) {
             let what = match a.why {
                 ops::Why::Auto(ActionKind::Summary) => "summary".to_string(),
                 _ => a.compaction.policy_label(),

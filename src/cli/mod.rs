@@ -38,15 +38,6 @@ use crate::core::store::workspace::Workspace;
 use crate::core::{Conversation, store::load, store::resolve};
 use std::path::PathBuf;
 
-/// What `--force` lets a write do to an unusual events.json.
-fn guard(force: bool) -> crate::core::ops::Guard {
-    if force {
-        crate::core::ops::Guard::Forced
-    } else {
-        crate::core::ops::Guard::Strict
-    }
-}
-
 /// A `--window` too small for what every request of `conv` carries is a
 /// usage error that says why, rather than figures of thousands of percent.
 fn check_window(

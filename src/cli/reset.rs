@@ -11,37 +11,34 @@ use serde_json::json;
 
 pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     let dir = ctx.to_write(args.conv.as_deref(), args.dry_run)?;
-    let conv = crate::core::store::load::load(&dir)?;
-    print_warnings(&conv);
     let which = match (args.which.all, args.which.auto, args.which.index) {
         (true, _, _) => Reset::All,
         (_, true, _) => Reset::Auto,
         (_, _, Some(n)) => Reset::Position(n),
         _ => unreachable!("clap requires exactly one of --all, --auto, --index"),
     };
-    let config = crate::core::auto::config_for(&conv, args.config.as_deref())?;
-    super::output::print_notices(&config);
-    let budget = ops::budget(&conv, &config, None);
-    let plan = ops::preview_reset(&conv, which, &budget)?;
+    let done = ops::reset::reset(
+        &dir,
+        &ops::reset::ResetRequest {
+            which,
+            config_file: args.config.clone(),
+            dry_run: args.dry_run,
+            force: args.force,
+        },
+    )?;
+    let (conv, plan, saved) = (&done.conv, &done.plan, &done.written);
+    print_warnings(conv);
+    super::output::say_notices(&done.notices);
+    if let Some(s) = saved {
+        super::output::print_new_warnings(conv, &s.conversation);
+    }
     let count = plan.removes;
     let (before, after) = (plan.tokens.before, plan.tokens.after);
-    let saved = if args.dry_run || plan.is_empty() {
-        None
-    } else {
-        Some(ops::write(
-            &dir,
-            ops::Change::plan(&plan),
-            super::guard(args.force),
-        )?)
-    };
-    if let Some(s) = &saved {
-        super::output::print_new_warnings(&conv, &s.conversation);
-    }
     let removed = saved.as_ref().map_or(count, |s| s.removed);
     let what = which.what();
     if args.json {
         return print_json(&json!({
-            "conversation": conversation_json(&conv),
+            "conversation": conversation_json(conv),
             "dry_run": args.dry_run,
             "written": saved.as_ref().is_some_and(|s| s.written),
             "removed": removed,

@@ -103,12 +103,11 @@ pub fn compact(dir: &Path, request: &CompactRequest) -> Result<Compacted, Compac
     let written = if request.dry_run || plan.is_empty() {
         None
     } else {
-        let guard = if request.force {
-            Guard::Forced
-        } else {
-            Guard::Strict
-        };
-        Some(write(dir, Change::plan(&plan), guard)?)
+        Some(write(
+            dir,
+            Change::plan(&plan),
+            Guard::forced_if(request.force),
+        )?)
     };
     // What the model would still know of each range, judged as `lost`
     // judges what is written.

@@ -5,6 +5,7 @@
 //! and present.
 
 mod asked;
+pub mod auto_now;
 pub mod boundary;
 pub mod catalog;
 pub mod changes;
@@ -17,6 +18,7 @@ mod preview;
 pub mod reach;
 pub mod replay;
 mod report;
+pub mod reset;
 pub mod review;
 mod rules;
 mod simulate;

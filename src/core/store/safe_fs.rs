@@ -205,6 +205,13 @@ pub enum Guard {
     Forced,
 }
 
+impl Guard {
+    /// `Forced` when the person said `--force`, else `Strict`.
+    pub fn forced_if(force: bool) -> Guard {
+        if force { Guard::Forced } else { Guard::Strict }
+    }
+}
+
 /// Where a write of `path` (a conversation's `events.json`) goes: the file
 /// itself, or, when it is a link, its target if that lies inside `storage`
 /// (the folder holding the conversations); refused otherwise.
