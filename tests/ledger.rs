@@ -128,6 +128,12 @@ fn lost_says_it_and_stats_json_carries_it() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("#1  manual turns 2..5"), "{text}");
+    // What it hid and what it saves are two figures, and the line says
+    // how they differ (the list beside it says "saved 23,211").
+    assert!(
+        text.contains(": 23,313 tok (it saves a request this less what is sent in their place)"),
+        "{text}"
+    );
     assert!(
         text.contains("src/parser.rs") && !text.contains("fetched again after it"),
         "{text}"

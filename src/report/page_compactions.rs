@@ -65,7 +65,7 @@ fn one(c: &CompactionEntry, review: &Review, clean: &Cleaner) -> Vec<Block> {
         facts.push((
             "Hid".into(),
             format!(
-                "{}, {} ({}), {}, {}: {} tokens",
+                "{}, {} ({}), {}, {}: {} tokens (it saves a request this less what is sent in their place)",
                 count(h.tool_calls as u64, "tool call"),
                 count(h.tool_results as u64, "result"),
                 count(h.errors as u64, "error"),

@@ -67,8 +67,11 @@ impl Entry {
         use crate::core::fmt::{count, thousands};
         let v = |s: &str| crate::core::visible::visible_line(s).into_owned();
         let h = &self.hidden;
+        // What it hid is not what it saves: the summary and the stubs
+        // sent in their place count against it, and the two figures stand
+        // side by side in the list and the detail.
         let mut out = vec![format!(
-            "hid {}, {} ({}), {}, {}: {} tok",
+            "hid {}, {} ({}), {}, {}: {} tok (it saves a request this less what is sent in their place)",
             count(h.tool_calls as u64, "tool call"),
             count(h.tool_results as u64, "result"),
             count(h.errors as u64, "error"),
