@@ -4,7 +4,6 @@
 //! dry run.
 
 use super::plan::Plan;
-use super::write::{Change, write};
 use crate::core::auto::{AutoConfig, Mode};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
@@ -12,7 +11,7 @@ use crate::core::error::Error;
 use crate::core::facts::Judged;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::store::save::{Guard, Saved};
+use crate::core::store::save::Saved;
 use crate::core::summarize::config::SummarizerKind;
 use std::path::{Path, PathBuf};
 
@@ -86,15 +85,7 @@ pub fn auto(dir: &Path, request: &AutoRequest) -> Result<AutoDone, AutoError> {
         request.now,
         request.view,
     )?;
-    let written = if request.dry_run || plan.is_empty() {
-        None
-    } else {
-        Some(write(
-            dir,
-            Change::plan(&plan),
-            Guard::forced_if(request.force),
-        )?)
-    };
+    let written = super::write::unless_dry(dir, &plan, request.dry_run, request.force)?;
     let knows = super::knows::of_additions(&conv, &plan, request.view);
     Ok(AutoDone {
         conv,

@@ -7,13 +7,11 @@
 use super::asked::{AskError, Asked, rules_asked};
 use super::plan::Plan;
 use super::preview::{RuleOptions, preview_rules};
-use super::write::{Change, write};
 use crate::core::compact::range::Keep;
 use crate::core::error::Error;
 use crate::core::facts::Judged;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::store::save::Guard;
 use crate::core::store::save::Saved;
 use crate::core::summarize::config::SummarizerKind;
 use std::path::{Path, PathBuf};
@@ -100,15 +98,7 @@ pub fn compact(dir: &Path, request: &CompactRequest) -> Result<Compacted, Compac
             ..RuleOptions::of(&config, summarizer.as_ref(), &budget, request.now)
         },
     )?;
-    let written = if request.dry_run || plan.is_empty() {
-        None
-    } else {
-        Some(write(
-            dir,
-            Change::plan(&plan),
-            Guard::forced_if(request.force),
-        )?)
-    };
+    let written = super::write::unless_dry(dir, &plan, request.dry_run, request.force)?;
     // What the model would still know of each range, judged as `lost`
     // judges what is written.
     let knows = super::knows::of_additions(&conv, &plan, Default::default());

@@ -2,11 +2,10 @@
 //! conversation as it is, and written unless it is a dry run.
 
 use super::plan::Plan;
-use super::write::{Change, write};
 use crate::core::compact::reset::Reset;
 use crate::core::error::Result;
 use crate::core::model::conversation::Conversation;
-use crate::core::store::save::{Guard, Saved};
+use crate::core::store::save::Saved;
 use std::path::{Path, PathBuf};
 
 /// What the person asked `reset` for.
@@ -38,15 +37,7 @@ pub fn reset(dir: &Path, request: &ResetRequest) -> Result<ResetDone> {
     let config = crate::core::auto::config_for(&conv, request.config_file.as_deref())?;
     let budget = super::budget(&conv, &config, None);
     let plan = super::preview_reset(&conv, request.which, &budget)?;
-    let written = if request.dry_run || plan.is_empty() {
-        None
-    } else {
-        Some(write(
-            dir,
-            Change::plan(&plan),
-            Guard::forced_if(request.force),
-        )?)
-    };
+    let written = super::write::unless_dry(dir, &plan, request.dry_run, request.force)?;
     Ok(ResetDone {
         conv,
         notices: config.notices.clone(),

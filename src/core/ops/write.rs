@@ -45,6 +45,15 @@ pub fn refused(plan: &Plan) -> Option<String> {
     plan.withheld.as_ref().map(|w| w.describe())
 }
 
+/// What a use case does once it has planned: `plan` written, unless the
+/// person asked for a dry run or it changes nothing. `force`: `--force`.
+pub fn unless_dry(dir: &Path, plan: &Plan, dry_run: bool, force: bool) -> Result<Option<Saved>> {
+    if dry_run || plan.is_empty() {
+        return Ok(None);
+    }
+    write(dir, Change::plan(plan), Guard::forced_if(force)).map(Some)
+}
+
 /// Writes `change` to the conversation in `dir`. `guard` says whether an
 /// events.json with other hard links or no write permission is written
 /// anyway (`--force`) or refused.
