@@ -53,14 +53,15 @@ fn jp_summarises_a_range_when_told_its_workspace_and_writes_nothing_of_its_own()
     ) else {
         return;
     };
-    if std::process::Command::new("jq")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: jq is not installed; the recipe needs it");
-        return;
-    }
+    // The recipe needs jq: without it this check can't run, and says so by
+    // failing rather than passing.
+    assert!(
+        std::process::Command::new("jq")
+            .arg("--version")
+            .output()
+            .is_ok(),
+        "jq is not installed: the documented recipe needs it"
+    );
     let id = jp.new_conversation("first: read the parser");
     jp.query(&id, "second: fix the precedence");
     jp.query(&id, "third: update the tests");

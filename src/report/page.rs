@@ -4,8 +4,7 @@
 //! [`Cleaner`] here; the writers escape.
 
 use super::clean::Cleaner;
-use crate::core::compact::window::human_tokens;
-use crate::core::fmt::{count, signed_thousands, thousands};
+use crate::core::fmt::{count, thousands};
 use crate::core::model::conversation::Conversation;
 use crate::core::ops::review::Review;
 use crate::core::ops::stats::{CompactionEntry, WindowOrigin};
@@ -340,13 +339,4 @@ pub fn entry_title(c: &CompactionEntry) -> String {
         ),
         Err(_) => format!("#{} (invalid)", c.position + 1),
     }
-}
-
-/// `12,345`, or `-1,234` when it let tokens back in.
-pub fn tokens(n: i64) -> String {
-    signed_thousands(n)
-}
-
-pub fn human(n: u64) -> String {
-    human_tokens(n)
 }

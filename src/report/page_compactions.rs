@@ -3,7 +3,8 @@
 //! the policies compared on this session.
 
 use super::clean::Cleaner;
-use super::page::{Block, entry_title, human, tokens};
+use super::page::{Block, entry_title};
+use crate::core::compact::window::human_tokens;
 use crate::core::facts::Judged;
 use crate::core::fmt::{count, thousands};
 use crate::core::ops::review::{Comparison, Review};
@@ -48,7 +49,10 @@ fn one(c: &CompactionEntry, review: &Review, clean: &Cleaner) -> Vec<Block> {
         ),
         (
             "Saves".into(),
-            format!("{} tokens a request", tokens(f.saved)),
+            format!(
+                "{} tokens a request",
+                crate::core::fmt::signed_thousands(f.saved)
+            ),
         ),
     ];
     if let Some((_, text)) = &c.payback {
@@ -61,19 +65,7 @@ fn one(c: &CompactionEntry, review: &Review, clean: &Cleaner) -> Vec<Block> {
         facts.push(("Warning".into(), w.to_string()));
     }
     if let Some(l) = &c.ledger {
-        let h = &l.hidden;
-        facts.push((
-            "Hid".into(),
-            format!(
-                "{}, {} ({}), {}, {}: {} tokens (it saves a request this less what is sent in their place)",
-                count(h.tool_calls as u64, "tool call"),
-                count(h.tool_results as u64, "result"),
-                count(h.errors as u64, "error"),
-                count(h.reasoning as u64, "reasoning block"),
-                count(h.messages as u64, "message"),
-                thousands(h.tokens)
-            ),
-        ));
+        facts.push(("Hid".into(), l.hid()));
         if !l.fetched_again.is_empty() {
             facts.push((
                 "Fetched again after it".into(),
@@ -258,7 +250,7 @@ pub fn comparison(c: &Comparison) -> Vec<Block> {
                     let known = k.total();
                     vec![
                         r.policy.as_str().to_string(),
-                        format!("{} / {}", human(r.window), human(r.usable)),
+                        format!("{} / {}", human_tokens(r.window), human_tokens(r.usable)),
                         format!("{:.0} %", r.peak_ratio * 100.0),
                         thousands(r.overflows as u64),
                         thousands(r.requests as u64),

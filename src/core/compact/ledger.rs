@@ -60,6 +60,24 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// What it hid, counted: "7 tool calls, 7 results (1 error), …: 23,313
+    /// tok". What it hid is not what it saves (the summary and the stubs
+    /// sent in their place count against it), and the two figures stand
+    /// side by side in the list, the detail and the report: said here once.
+    pub fn hid(&self) -> String {
+        use crate::core::fmt::{count, thousands};
+        let h = &self.hidden;
+        format!(
+            "{}, {} ({}), {}, {}: {} tok (it saves a request this less what is sent in their place)",
+            count(h.tool_calls as u64, "tool call"),
+            count(h.tool_results as u64, "result"),
+            count(h.errors as u64, "error"),
+            count(h.reasoning as u64, "reasoning block"),
+            count(h.messages as u64, "message"),
+            thousands(h.tokens)
+        )
+    }
+
     /// The ledger in lines, as `lost` and the inspector's compaction detail
     /// say it: the count, each call hidden, what a summary still names,
     /// what was fetched again.
@@ -67,18 +85,7 @@ impl Entry {
         use crate::core::fmt::{count, thousands};
         let v = |s: &str| crate::core::visible::visible_line(s).into_owned();
         let h = &self.hidden;
-        // What it hid is not what it saves: the summary and the stubs
-        // sent in their place count against it, and the two figures stand
-        // side by side in the list and the detail.
-        let mut out = vec![format!(
-            "hid {}, {} ({}), {}, {}: {} tok (it saves a request this less what is sent in their place)",
-            count(h.tool_calls as u64, "tool call"),
-            count(h.tool_results as u64, "result"),
-            count(h.errors as u64, "error"),
-            count(h.reasoning as u64, "reasoning block"),
-            count(h.messages as u64, "message"),
-            thousands(h.tokens)
-        )];
+        let mut out = vec![format!("hid {}", self.hid())];
         for i in &h.items {
             // The fixed-width figures first, the names after: a narrow screen
             // wraps only the end of a line.
