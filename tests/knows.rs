@@ -17,11 +17,11 @@ const FLOORS: [(&str, u32, Option<u32>, Option<u32>); 8] = [
     ("file", 93, Some(95), Some(93)),
     ("command", 95, Some(95), Some(95)),
     ("error", 87, Some(88), Some(87)),
-    ("instruction", 81, Some(75), Some(86)),
-    ("instruction (implicit)", 70, None, Some(78)),
-    ("decision", 5, Some(55), Some(16)),
+    ("instruction", 81, Some(75), Some(90)),
+    ("instruction (implicit)", 72, None, Some(84)),
+    ("decision", 47, Some(50), Some(55)),
     ("url", 95, Some(68), Some(95)),
-    ("number", 44, Some(51), Some(57)),
+    ("number", 57, Some(50), Some(71)),
 ];
 
 fn percent(v: &Value) -> Option<u32> {

@@ -226,6 +226,11 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                 };
                 let text = calls::decoded(&conv.text(i));
                 let failed = calls::failures(&text, call.class, *is_error);
+                if call.class == ToolClass::File && operation(&call.tool) == "searched" {
+                    for (place, line) in pinpointed(&text) {
+                        out.push(fact(FactKind::Number, format!("{place}: {line}"), place));
+                    }
+                }
                 if let Some(k) = call.command
                     && let Some(f) = out.get_mut(k)
                 {
@@ -296,6 +301,33 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     }
     out
 }
+
+/// The places a search pinned down: with at most [`FEW_HITS`] hits, each
+/// `path:line` is where the thing sought stands, a place later work goes
+/// back to. More hits are a survey, not an answer.
+fn pinpointed(result: &str) -> Vec<(String, String)> {
+    let hits: Vec<(String, String)> = result
+        .lines()
+        .filter_map(|l| {
+            let (path, rest) = l.split_once(':')?;
+            let (line, found) = rest.split_once(':')?;
+            let place = !path.contains(char::is_whitespace)
+                && path.contains('.')
+                && !line.is_empty()
+                && line.bytes().all(|c| c.is_ascii_digit());
+            place.then(|| (format!("{path}:{line}"), calls::clip(found.trim(), 120)))
+        })
+        .take(FEW_HITS + 1)
+        .collect();
+    if hits.len() > FEW_HITS {
+        Vec::new()
+    } else {
+        hits
+    }
+}
+
+/// The most hits of a search whose places are each a fact.
+const FEW_HITS: usize = 3;
 
 /// Files whose text is prose a person reads, not code.
 const PROSE_FILES: [&str; 7] = [".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org"];
@@ -546,6 +578,51 @@ mod tests {
         assert_eq!(more, ["0.37", "0.38", "50MB", "20-90MB", "50", "60"]);
         let (_, around) = &figures("On a 375px phone, this leaves the table small")[0];
         assert!(around.starts_with("On a 375px phone"), "{around}");
+    }
+
+    #[test]
+    fn figures_that_name_approximate_or_end_a_sentence() {
+        let found: Vec<String> = figures(
+            "For a few hundred notes this is fast (<50ms). Add a `limit` field (default: 50). \
+             If Bear has 5,000+ notes the index is slow. It caps titles at 200-ish characters. \
+             One stale reference at line 406 of RFD 032, and L12 is rank 113. \
+             The 512-dimension embeddings beat 384-dim ones. Do step 3 and try 4 things.",
+        )
+        .into_iter()
+        .map(|(f, _)| f)
+        .collect();
+        assert_eq!(
+            found,
+            [
+                "50ms",
+                "50",
+                "5,000+ notes",
+                "200-ish characters",
+                "line 406",
+                "RFD 032",
+                "rank 113",
+                "512-dimension",
+                "384-dim"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_search_with_few_hits_pins_its_places() {
+        let one = "crates/jp_config/src/util_tests.rs:283:fn test_load() {\n";
+        assert_eq!(
+            pinpointed(one),
+            [(
+                "crates/jp_config/src/util_tests.rs:283".to_string(),
+                "fn test_load() {".to_string()
+            )]
+        );
+        // Context lines (`path-117-`) are no hits.
+        let with_context = "src/util.rs-120-/// Can error.\nsrc/util.rs:121:pub fn load(\n";
+        assert_eq!(pinpointed(with_context).len(), 1);
+        let survey: String = (1..=4).map(|n| format!("src/a.rs:{n}:use x;\n")).collect();
+        assert!(pinpointed(&survey).is_empty(), "four hits are a survey");
+        assert!(pinpointed("No matches found.").is_empty());
     }
 
     #[test]

@@ -104,23 +104,32 @@ fn strip_marker(line: &str) -> &str {
 /// The sentences of `text` outside pasted context, each of at least
 /// `min_words` words.
 pub fn sentences_of(text: &str, min_words: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    for p in paragraphs(text) {
-        let mut start = 0;
-        let chars: Vec<(usize, char)> = p.char_indices().collect();
-        for (k, &(at, c)) in chars.iter().enumerate() {
-            let next_space = chars.get(k + 1).is_none_or(|(_, n)| n.is_whitespace());
-            if matches!(c, '.' | '!' | '?') && next_space && !abbreviation(&p[start..at]) {
-                out.push(p[start..at + c.len_utf8()].trim().to_string());
-                start = at + c.len_utf8();
-            }
-        }
-        out.push(p[start..].trim().to_string());
-    }
+    let mut out: Vec<String> = paragraphs(text)
+        .iter()
+        .flat_map(|p| split_sentences(p).into_iter().map(str::to_string))
+        .collect();
     // Longer than any directive or verdict: a run-on of pasted text.
     out.retain(|s| {
         s.split_whitespace().count() >= min_words && s.len() <= SENTENCE_LIMIT && !bare_link(s)
     });
+    out
+}
+
+/// The sentences of one paragraph, trimmed: each ends at a `.`, `!` or
+/// `?` followed by a space, except after an abbreviation.
+fn split_sentences(p: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = p.char_indices().collect();
+    for (k, &(at, c)) in chars.iter().enumerate() {
+        let next_space = chars.get(k + 1).is_none_or(|(_, n)| n.is_whitespace());
+        if matches!(c, '.' | '!' | '?') && next_space && !abbreviation(&p[start..at]) {
+            out.push(p[start..at + c.len_utf8()].trim());
+            start = at + c.len_utf8();
+        }
+    }
+    out.push(p[start..].trim());
+    out.retain(|s| !s.is_empty());
     out
 }
 
@@ -170,78 +179,181 @@ fn code_like(s: &str) -> bool {
     OPENERS.iter().any(|o| t.starts_with(o)) || punctuation * 12 > t.chars().count()
 }
 
-/// Words that make an assistant's sentence a conclusion or a choice.
-const DECISION_MARKS: [&str; 35] = [
-    "i'll make",
-    "i'll use",
-    "i'll keep",
-    "we'll use",
-    "i decided",
-    "decided to",
-    "instead of",
-    "rather than",
-    "the fix is",
-    "the fix belongs",
-    "belongs in",
-    "root cause",
-    "the cause is",
-    "the bug is",
-    "the issue is",
-    "the problem is",
-    "the failure is",
-    "is wrong",
-    "are wrong",
-    "i chose",
-    "going with",
-    "recommend",
-    "i'd suggest",
-    "i suggest",
-    "the cleanest",
-    "the simplest",
-    "the riskiest",
-    "the only safe",
-    "settling on",
-    "this means",
-    "that means",
-    "not worth",
-    "red herring",
-    "turns out",
-    "is the default",
-];
-
-/// What the assistant concluded or chose, in a message.
+/// What the assistant concluded or chose, in a message: each point it
+/// makes (a paragraph, a list item, a heading) that states something.
+/// Narration of what it does next and questions are left out of a point;
+/// a point that says what is, isn't, should or will be, or why, is kept
+/// whole (a verdict with its reason is one thing to know). A point longer
+/// than [`POINT_LIMIT`] gives its stating sentences one by one.
 pub fn decisions(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = sentences_of(text, 4)
-        .into_iter()
-        .filter(|s| marked(s, &DECISION_MARKS) && !narration(s))
-        .collect();
+    let mut out = Vec::new();
+    for p in paragraphs(text) {
+        let mut kept: Vec<&str> = split_sentences(&p)
+            .into_iter()
+            .filter(|s| !narration(s) && !ends_with(s, '?'))
+            .collect();
+        // A lead-in to what follows ("Here is the plan:") says nothing
+        // alone; one that states ("The fix is to convert the recursion to
+        // iteration:") is the decision the list carries out.
+        if kept
+            .last()
+            .is_some_and(|s| ends_with(s, ':') && !lead_in_states(s))
+        {
+            kept.pop();
+        }
+        let point = kept.join(" ");
+        if point.chars().count() < POINT_MIN {
+            continue;
+        }
+        if point.chars().count() <= POINT_LIMIT {
+            if states(&point) {
+                out.push(point);
+            }
+        } else {
+            out.extend(
+                kept.into_iter()
+                    .filter(|s| {
+                        // A run-on without a full stop is pasted text.
+                        (POINT_MIN..=POINT_LIMIT).contains(&s.chars().count())
+                            && states(s)
+                            && (!ends_with(s, ':') || lead_in_states(s))
+                    })
+                    .map(str::to_string),
+            );
+        }
+    }
     out.truncate(PER_MESSAGE);
     out
 }
 
-/// What the assistant says it does next, not what it concluded.
-fn narration(s: &str) -> bool {
-    let l = s.to_lowercase();
-    s.trim_end().ends_with(':')
-        || [
-            "now let's",
-            "let me ",
-            "let's ",
-            "now i'll",
-            "i'll now",
-            "next, i'll",
-        ]
-        .iter()
-        .any(|p| l.starts_with(p))
+/// Shorter than a clause that could carry a conclusion.
+const POINT_MIN: usize = 30;
+/// Longer than one point: its sentences are taken one by one.
+const POINT_LIMIT: usize = 600;
+
+/// Words of a statement: what is or isn't, should, must or will be, why,
+/// and the words of a verdict. A phrase without one ("Title-match display
+/// improvement") names a topic and concludes nothing.
+const STATING: [&str; 53] = [
+    "is",
+    "are",
+    "was",
+    "isn't",
+    "aren't",
+    "doesn't",
+    "don't",
+    "didn't",
+    "won't",
+    "can't",
+    "cannot",
+    "not",
+    "no",
+    "never",
+    "always",
+    "only",
+    "instead",
+    "rather",
+    "since",
+    "because",
+    "so",
+    "means",
+    "if",
+    "should",
+    "must",
+    "would",
+    "will",
+    "belongs",
+    "better",
+    "best",
+    "cleanest",
+    "simplest",
+    "safest",
+    "riskiest",
+    "worth",
+    "viable",
+    "already",
+    "still",
+    "real",
+    "actually",
+    "fails",
+    "works",
+    "caused",
+    "causes",
+    "cause",
+    "root",
+    "fix",
+    "issue",
+    "problem",
+    "bug",
+    "recommend",
+    "verdict",
+    "default",
+];
+
+/// A lead-in long enough to say what it introduces and why.
+fn lead_in_states(s: &str) -> bool {
+    s.chars().count() >= 2 * POINT_MIN && states(s)
 }
 
-/// Whether `sentence` holds one of `marks`, each starting a word.
-pub fn marked(sentence: &str, marks: &[&str]) -> bool {
-    let s = format!("{} ", sentence.to_lowercase().replace('’', "'"));
-    marks.iter().any(|m| {
-        s.match_indices(m)
-            .any(|(at, _)| at == 0 || !s[..at].chars().last().is_some_and(char::is_alphanumeric))
-    })
+fn states(s: &str) -> bool {
+    s.to_lowercase()
+        .replace('’', "'")
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|w| STATING.contains(&w))
+}
+
+fn ends_with(s: &str, c: char) -> bool {
+    s.trim_end_matches(['*', '_', ' ']).ends_with(c)
+}
+
+/// What the assistant says it does or sees next, not what it concluded.
+fn narration(s: &str) -> bool {
+    const OPENERS: [&str; 28] = [
+        "let me",
+        "now ",
+        "let's",
+        "i'll ",
+        "next,",
+        "first,",
+        "here's",
+        "here is",
+        "i need",
+        "i'm ",
+        "okay",
+        "ok,",
+        "great",
+        "perfect",
+        "good",
+        "done",
+        "looks good",
+        "wait",
+        "hmm",
+        "actually,",
+        "i will",
+        "i think",
+        "i see",
+        "looking at",
+        "checking",
+        "all tests",
+        "tests pass",
+        "all good",
+    ];
+    // "I'll store precedence as a table" is a choice, not a next step.
+    const CHOSEN: [&str; 8] = [
+        "i'll use",
+        "i'll keep",
+        "i'll make",
+        "i'll store",
+        "i'll go with",
+        "i'll follow",
+        "i'll stick",
+        "i'll support",
+    ];
+    let l = s
+        .trim_start_matches(['*', '_', ' '])
+        .to_lowercase()
+        .replace('’', "'");
+    OPENERS.iter().any(|o| l.starts_with(o)) && !CHOSEN.iter().any(|c| l.starts_with(c))
 }
 
 #[cfg(test)]
@@ -274,16 +386,41 @@ mod tests {
 
     #[test]
     fn conclusions_not_narration() {
-        let text = "Now let's run the tests:\nI'll cover them in order.\n\
-                    The fix belongs in `Workspace::load()`. I'd recommend **C** for the cache. \
-                    Root cause: the guard rejects a missing directory.";
+        let text = "Now let's run the tests:\n\n\
+                    I'll cover them in order.\n\n\
+                    The fix belongs in `Workspace::load()`. Let me apply it now. \
+                    Root cause: the guard rejects a missing directory.\n\n\
+                    Does that cover what you saw on the Linux box?\n\n\
+                    Title-match display improvement for the preview\n\n\
+                    - **Option C**: keep the cache, since a reload costs a second read.\n\n\
+                    The fix is to convert the recursion to iteration, collecting paths first:\n\n\
+                    ```rust\nlet paths = collect(root);\n```\n\n\
+                    Here is the plan for the other two:";
         assert_eq!(
             decisions(text),
             [
-                "The fix belongs in `Workspace::load()`.",
-                "I'd recommend **C** for the cache.",
-                "Root cause: the guard rejects a missing directory.",
+                "The fix belongs in `Workspace::load()`. \
+                 Root cause: the guard rejects a missing directory.",
+                "**Option C**: keep the cache, since a reload costs a second read.",
+                "The fix is to convert the recursion to iteration, collecting paths first:",
             ]
         );
+    }
+
+    #[test]
+    fn a_long_point_gives_its_stating_sentences() {
+        let stating = "The table is fixed-width, so narrow screens squeeze the title. ";
+        let text = format!(
+            "{}Title-match display improvement for the preview. {}",
+            stating.repeat(6),
+            stating.repeat(5)
+        );
+        assert!(text.len() > POINT_LIMIT);
+        let got = decisions(&text);
+        assert_eq!(got.len(), 11, "the stating sentences one by one: {got:?}");
+        assert!(got.iter().all(|s| s == stating.trim()));
+        // Text that never ends a sentence is pasted, not concluded.
+        let run_on = "the parser is wrong so we check the length first ".repeat(20);
+        assert!(decisions(&run_on).is_empty());
     }
 }

@@ -65,11 +65,77 @@ pub fn urls(text: &str) -> Vec<String> {
     out
 }
 
+/// Words before a number that make it a name: a line, a document, a
+/// place in a ranking, a port, an exit status.
+const NAMING: [&str; 7] = ["line", "rfd", "rank", "port", "pr", "issue", "exit"];
+
+/// Nouns a number is glued to with a hyphen when it measures: `384-dim`.
+const MEASURED: [&str; 14] = [
+    "dim",
+    "dims",
+    "dimension",
+    "dimensional",
+    "character",
+    "char",
+    "byte",
+    "bit",
+    "line",
+    "layer",
+    "token",
+    "second",
+    "minute",
+    "hour",
+];
+
+/// Digits, with thousands separated by commas and one decimal point.
+fn plain_number(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_digit())
+        && t.bytes()
+            .all(|c| c.is_ascii_digit() || c == b',' || c == b'.')
+        && t.matches('.').count() <= 1
+}
+
+/// A token without the punctuation around it.
+fn word(t: &str) -> &str {
+    t.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
 /// Units a measured figure is named with.
-const UNITS: [&str; 30] = [
-    "kib", "mib", "gib", "kb", "mb", "gb", "tb", "ms", "µs", "ns", "s", "sec", "seconds", "min",
-    "minutes", "h", "hours", "%", "x", "×", "tokens", "tok", "tests", "files", "px", "rem",
-    "lines", "bytes", "k", "m",
+const UNITS: [&str; 34] = [
+    "kib",
+    "mib",
+    "gib",
+    "kb",
+    "mb",
+    "gb",
+    "tb",
+    "ms",
+    "µs",
+    "ns",
+    "s",
+    "sec",
+    "seconds",
+    "min",
+    "minutes",
+    "h",
+    "hours",
+    "%",
+    "x",
+    "×",
+    "tokens",
+    "tok",
+    "tests",
+    "files",
+    "px",
+    "rem",
+    "lines",
+    "bytes",
+    "k",
+    "m",
+    "characters",
+    "chars",
+    "dimensions",
+    "layers",
 ];
 
 /// Versions (`v0.1.0`, `1.74`, `2.0.0-alpha.16`), measured figures with a
@@ -91,18 +157,44 @@ pub fn figures(text: &str) -> Vec<(String, String)> {
 
 /// The figure token `k` of a sentence is, if it is one.
 fn figure_at(tokens: &[&str], k: usize, raw: &str) -> Option<String> {
-    let t = raw.trim_matches(|c: char| {
+    let wrapping = |c: char| {
         matches!(
             c,
             '(' | ')' | ',' | ';' | ':' | '`' | '"' | '\'' | '*' | '[' | ']'
         )
-    });
-    let t = t.strip_suffix('.').unwrap_or(t);
+    };
+    // A sentence's end may stand outside a bracket: `(default: 50).`
+    let t = raw
+        .trim_start_matches(wrapping)
+        .trim_end_matches(|c: char| wrapping(c) || matches!(c, '.' | '!' | '?'));
     if let Some(id) = identifier(t) {
         return Some(id);
     }
     // About, at most, at least: `~50MB`, `<50ms`, `>2x`.
     let t = t.trim_start_matches(['~', '<', '>', '≈']);
+    // At least, about: `5,000+ notes`, `200-ish characters`.
+    if let Some(n) = t.strip_suffix('+').or_else(|| t.strip_suffix("-ish"))
+        && plain_number(n)
+        && let Some(what) = tokens.get(k + 1).map(|w| word(w))
+        && what.len() > 2
+    {
+        return Some(format!("{t} {what}"));
+    }
+    // A number that names: `line 406`, `RFD 032`, `rank 113`, `port 8080`.
+    if plain_number(t)
+        && k.checked_sub(1)
+            .and_then(|p| tokens.get(p))
+            .is_some_and(|w| NAMING.contains(&word(w).to_lowercase().as_str()))
+    {
+        return Some(format!("{} {t}", word(tokens[k - 1])));
+    }
+    // A measure glued to its noun: `512-dimension`, `2-character`.
+    if let Some((n, noun)) = t.split_once('-')
+        && plain_number(n)
+        && MEASURED.contains(&noun.to_lowercase().as_str())
+    {
+        return Some(t.to_string());
+    }
     // A range names its figures: `20-90MB`.
     if let Some((low, high)) = t.split_once('-')
         && !low.is_empty()

@@ -4,6 +4,7 @@
 //! the assistant concluded, the files and paths touched, the tools used with
 //! their counts and errors, and what was left open, within a size budget.
 
+use super::paths::{action_of, add_path, arg_paths, note_paths};
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
 use crate::core::facts::{Fact, FactKind};
 use crate::core::model::conversation::Conversation;
@@ -37,11 +38,14 @@ impl Summarizer for Digest {
             .map(|i| conv.events[i].chars)
             .sum();
         let checklist = crate::core::facts::checklist(conv, request.range);
-        // Room for the range's facts whole where the range allows, never
-        // more than a quarter of a large range.
+        let f = gather(conv, request.range);
+        // Room for the range's facts and its answers whole where the range
+        // allows (the answers never more than a tenth of it), never more
+        // than a quarter of a large range.
         let budget = self.budget.unwrap_or_else(|| {
             let base = ((input_chars / 10) as usize).clamp(MIN_BUDGET, MAX_BUDGET);
-            let facts = facts_chars(&checklist) + 400;
+            let answers = conclusions_chars(&f).min((input_chars / 10) as usize);
+            let facts = facts_chars(&checklist) + 400 + answers;
             let room = base.max(facts);
             if input_chars > LARGE_RANGE {
                 room.min((input_chars / 4) as usize)
@@ -50,7 +54,7 @@ impl Summarizer for Digest {
             }
         });
         Ok(Summary {
-            text: digest_with(conv, request.range, budget, &checklist),
+            text: digest_with(&f, request.range, budget, &checklist),
             input_chars,
         })
     }
@@ -153,7 +157,7 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
             && *t != turn
             && let Some((t, text)) = last_message.take()
         {
-            f.conclusions.push((t, one_line(&text)));
+            f.conclusions.push((t, prose_of(&text)));
         }
     }
     if let Some((t, text)) = last_message.take() {
@@ -163,7 +167,7 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
                 clip_line(&last_sentence(&text), 240)
             ));
         }
-        f.conclusions.push((t, one_line(&text)));
+        f.conclusions.push((t, prose_of(&text)));
     }
     for (turn, id) in pending_tools {
         let name = names.get(&id).cloned().unwrap_or_default();
@@ -189,41 +193,42 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
 /// range's facts first (the user's instructions, errors, files, commands,
 /// decisions, links and figures: what a reader needs to carry on), then
 /// what was asked and concluded, shortened first when it must be.
-pub fn digest(conv: &Conversation, range: TurnRange, budget: usize) -> String {
-    digest_with(
-        conv,
-        range,
-        budget,
-        &crate::core::facts::checklist(conv, range),
-    )
-}
-
-/// [`digest`] of a range whose `checklist` is found already.
-fn digest_with(conv: &Conversation, range: TurnRange, budget: usize, checklist: &[Fact]) -> String {
-    let f = gather(conv, range);
+fn digest_with(f: &Facts, range: TurnRange, budget: usize, checklist: &[Fact]) -> String {
     let fits = |text: &String| text.chars().count() <= budget;
     // Longer items first; shorten until the whole fits.
-    for item_len in [400, 240, 160, 100, 60] {
-        let text = render(&f, checklist, range, item_len, usize::MAX, 0);
+    for item_len in [CONCLUSION_LIMIT, 400, 240, 160, 100, 60] {
+        let text = render(f, checklist, range, item_len, usize::MAX, 0);
         if fits(&text) {
             return text;
         }
     }
     // Still too long: keep the most recent requests and conclusions.
     for keep in [12, 8, 5, 3, 2, 1, 0] {
-        let text = render(&f, checklist, range, 60, keep, 0);
+        let text = render(f, checklist, range, 60, keep, 0);
         if fits(&text) {
             return text;
         }
     }
     // Then the facts a reader needs least.
     for level in 1..=FACT_LEVELS {
-        let text = render(&f, checklist, range, 60, 0, level);
+        let text = render(f, checklist, range, 60, 0, level);
         if fits(&text) {
             return text;
         }
     }
-    transcript::clip(&render(&f, checklist, range, 60, 0, FACT_LEVELS), budget)
+    transcript::clip(&render(f, checklist, range, 60, 0, FACT_LEVELS), budget)
+}
+
+/// The most of one turn's conclusion a digest gives: an answer's prose,
+/// its code left out, is what later work was built on.
+const CONCLUSION_LIMIT: usize = 600;
+
+/// The characters the conclusions take at their fullest.
+fn conclusions_chars(f: &Facts) -> usize {
+    f.conclusions
+        .iter()
+        .map(|(_, text)| text.chars().count().min(CONCLUSION_LIMIT) + 16)
+        .sum()
 }
 
 /// The characters `checklist` takes in a digest, at its fullest.
@@ -412,6 +417,11 @@ fn render(
     out.trim_end().to_string()
 }
 
+/// A message's prose on one line: its code and pasted text left out.
+fn prose_of(text: &str) -> String {
+    one_line(&crate::core::facts::prose::paragraphs(text).join(" "))
+}
+
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -440,128 +450,9 @@ fn last_sentence(text: &str) -> String {
     one_line(&t[cut..])
 }
 
-fn action_of(tool: &str) -> &'static str {
-    let t = tool.to_ascii_lowercase();
-    if t.contains("read") || t.contains("cat") || t.contains("view") || t.contains("open") {
-        "read"
-    } else if t.contains("modify")
-        || t.contains("edit")
-        || t.contains("patch")
-        || t.contains("write")
-        || t.contains("replace")
-    {
-        "modified"
-    } else if t.contains("create") || t.contains("new") {
-        "created"
-    } else if t.contains("delete") || t.contains("remove") {
-        "deleted"
-    } else if t.contains("grep") || t.contains("search") || t.contains("find") || t.contains("list")
-    {
-        "searched"
-    } else {
-        "used"
-    }
-}
-
-const PATH_KEYS: [&str; 10] = [
-    "path",
-    "paths",
-    "file",
-    "files",
-    "file_path",
-    "filename",
-    "dir",
-    "directory",
-    "target",
-    "source",
-];
-
-fn arg_paths(args: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Value::Object(map) = args {
-        for (k, v) in map {
-            if !PATH_KEYS.contains(&k.as_str()) {
-                continue;
-            }
-            match v {
-                Value::String(s) if !s.is_empty() && s.len() < 300 => out.push(s.clone()),
-                Value::Array(items) => out.extend(
-                    items
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .filter(|s| !s.is_empty() && s.len() < 300)
-                        .map(str::to_owned),
-                ),
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-fn add_path(paths: &mut Vec<(String, Vec<&'static str>)>, path: String, action: &'static str) {
-    match paths.iter_mut().find(|(p, _)| *p == path) {
-        Some((_, actions)) => {
-            if action != "mentioned" && !actions.contains(&action) {
-                actions.retain(|a| *a != "mentioned");
-                actions.push(action);
-            }
-        }
-        None => paths.push((path, vec![action])),
-    }
-}
-
-/// Paths mentioned in prose: tokens with a `/` or a file extension.
-fn note_paths(paths: &mut Vec<(String, Vec<&'static str>)>, text: &str, action: &'static str) {
-    let separator = |c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                '`' | '\'' | '"' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | ';'
-            )
-    };
-    for raw in text.split(separator) {
-        let token = raw.trim_end_matches([':', '.', '!', '?']);
-        // A path has a dot or a slash: most words are out at one scan.
-        if token.len() >= 4 && token.contains(['.', '/']) && looks_like_path(token) {
-            add_path(paths, token.to_string(), action);
-        }
-    }
-}
-
-fn looks_like_path(t: &str) -> bool {
-    if t.len() < 4 || t.len() > 160 || t.contains("://") || t.starts_with("--") {
-        return false;
-    }
-    let has_ext = t.rsplit_once('.').is_some_and(|(stem, ext)| {
-        stem.len() > 1
-            && (1..=5).contains(&ext.len())
-            && ext.chars().all(|c| c.is_ascii_alphanumeric())
-            && ext.chars().any(|c| c.is_ascii_alphabetic())
-    });
-    let slashes = t.matches('/').count();
-    let anchored = t.starts_with("./") || t.starts_with("~/") || t.starts_with("../");
-    let plausible = t
-        .chars()
-        .all(|c| c.is_alphanumeric() || "/._-~".contains(c));
-    let not_a_number = !t.chars().all(|c| c.is_ascii_digit() || c == '.');
-    plausible && not_a_number && (has_ext || slashes >= 2 || (anchored && slashes >= 1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn path_detection() {
-        assert!(looks_like_path("src/config.rs"));
-        assert!(looks_like_path("Cargo.toml"));
-        assert!(looks_like_path("crates/jp_cli/src"));
-        assert!(!looks_like_path("e.g"));
-        assert!(!looks_like_path("1.2.3"));
-        assert!(!looks_like_path("https://x.y/z"));
-        assert!(!looks_like_path("and/or"));
-    }
 
     #[test]
     fn clip_line_marks_the_cut() {

@@ -12,6 +12,7 @@ mod http;
 pub mod memo;
 
 pub mod openai;
+mod paths;
 pub mod transcript;
 
 use crate::core::model::conversation::Conversation;

@@ -1,0 +1,136 @@
+//! What a digest says of the paths a range touched: the paths in a tool
+//! call's arguments and those named in prose, each with what was done.
+
+use serde_json::Value;
+
+pub(super) fn action_of(tool: &str) -> &'static str {
+    let t = tool.to_ascii_lowercase();
+    if t.contains("read") || t.contains("cat") || t.contains("view") || t.contains("open") {
+        "read"
+    } else if t.contains("modify")
+        || t.contains("edit")
+        || t.contains("patch")
+        || t.contains("write")
+        || t.contains("replace")
+    {
+        "modified"
+    } else if t.contains("create") || t.contains("new") {
+        "created"
+    } else if t.contains("delete") || t.contains("remove") {
+        "deleted"
+    } else if t.contains("grep") || t.contains("search") || t.contains("find") || t.contains("list")
+    {
+        "searched"
+    } else {
+        "used"
+    }
+}
+
+const PATH_KEYS: [&str; 10] = [
+    "path",
+    "paths",
+    "file",
+    "files",
+    "file_path",
+    "filename",
+    "dir",
+    "directory",
+    "target",
+    "source",
+];
+
+pub(super) fn arg_paths(args: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Value::Object(map) = args {
+        for (k, v) in map {
+            if !PATH_KEYS.contains(&k.as_str()) {
+                continue;
+            }
+            match v {
+                Value::String(s) if !s.is_empty() && s.len() < 300 => out.push(s.clone()),
+                Value::Array(items) => out.extend(
+                    items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .filter(|s| !s.is_empty() && s.len() < 300)
+                        .map(str::to_owned),
+                ),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn add_path(
+    paths: &mut Vec<(String, Vec<&'static str>)>,
+    path: String,
+    action: &'static str,
+) {
+    match paths.iter_mut().find(|(p, _)| *p == path) {
+        Some((_, actions)) => {
+            if action != "mentioned" && !actions.contains(&action) {
+                actions.retain(|a| *a != "mentioned");
+                actions.push(action);
+            }
+        }
+        None => paths.push((path, vec![action])),
+    }
+}
+
+/// Paths mentioned in prose: tokens with a `/` or a file extension.
+pub(super) fn note_paths(
+    paths: &mut Vec<(String, Vec<&'static str>)>,
+    text: &str,
+    action: &'static str,
+) {
+    let separator = |c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '`' | '\'' | '"' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | ';'
+            )
+    };
+    for raw in text.split(separator) {
+        let token = raw.trim_end_matches([':', '.', '!', '?']);
+        // A path has a dot or a slash: most words are out at one scan.
+        if token.len() >= 4 && token.contains(['.', '/']) && looks_like_path(token) {
+            add_path(paths, token.to_string(), action);
+        }
+    }
+}
+
+fn looks_like_path(t: &str) -> bool {
+    if t.len() < 4 || t.len() > 160 || t.contains("://") || t.starts_with("--") {
+        return false;
+    }
+    let has_ext = t.rsplit_once('.').is_some_and(|(stem, ext)| {
+        stem.len() > 1
+            && (1..=5).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && ext.chars().any(|c| c.is_ascii_alphabetic())
+    });
+    let slashes = t.matches('/').count();
+    let anchored = t.starts_with("./") || t.starts_with("~/") || t.starts_with("../");
+    let plausible = t
+        .chars()
+        .all(|c| c.is_alphanumeric() || "/._-~".contains(c));
+    let not_a_number = !t.chars().all(|c| c.is_ascii_digit() || c == '.');
+    plausible && not_a_number && (has_ext || slashes >= 2 || (anchored && slashes >= 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_detection() {
+        assert!(looks_like_path("src/config.rs"));
+        assert!(looks_like_path("Cargo.toml"));
+        assert!(looks_like_path("crates/jp_cli/src"));
+        assert!(!looks_like_path("e.g"));
+        assert!(!looks_like_path("1.2.3"));
+        assert!(!looks_like_path("https://x.y/z"));
+        assert!(!looks_like_path("and/or"));
+    }
+}
