@@ -1155,3 +1155,24 @@ fn an_undo_that_no_longer_applies_says_why_and_leaves_the_key_bar() {
     );
     assert_eq!(std::fs::read(dir.join("events.json")).unwrap(), before);
 }
+
+/// At 80 columns a compaction's row keeps what the model still knows of
+/// its range and the `≠jp` mark: the policies column narrows instead.
+#[test]
+fn a_narrow_list_keeps_the_knows_mark_and_the_jp_mark() {
+    let h = Harness::new(80, 24, true);
+    let text = h.text();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" turns ") && l.contains(" saved "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows.iter().all(|r| r.contains("knows ")), "{rows:#?}");
+    assert!(
+        rows[1].trim_end_matches(['"', ' ']).ends_with("≠jp"),
+        "{rows:#?}"
+    );
+    // One policies width for both rows: their savings line up.
+    let at = |r: &str| r.find(" saved ").unwrap();
+    assert_eq!(at(rows[0]), at(rows[1]), "{rows:#?}");
+}

@@ -1,6 +1,8 @@
 //! The compaction list: position, source, range, policies, time, saved.
 
+use crate::core::facts::Mark;
 use crate::core::fmt::signed_thousands;
+use crate::tui::inspection::CompactionRow;
 use crate::tui::state::{Focus, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -69,8 +71,23 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         .as_ref()
         .filter(|(g, _)| *g == state.generation)
         .map(|(_, m)| m);
-    for (k, r) in m.compactions.iter().enumerate().skip(first).take(visible) {
-        let mark = marks.and_then(|m| m.get(&r.position));
+    let tails: Vec<String> = m
+        .compactions
+        .iter()
+        .skip(first)
+        .take(visible)
+        .map(|r| tail(r, marks.and_then(|m| m.get(&r.position))))
+        .collect();
+    let widest = tails.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    let policies = policies_width(area.width as usize, widest);
+    for ((k, r), tail) in m
+        .compactions
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(visible)
+        .zip(&tails)
+    {
         let chip = match r.source {
             Some(s) => Span::styled(
                 format!(" {} ", t.band_char(s, r.preview, true)),
@@ -83,49 +100,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 "#{:<3} INVALID, left out of the projection: {why}",
                 r.position + 1
             ),
-            None => {
-                // "As of" shows no saving: it is a figure of the whole
-                // stream, not of that moment.
-                let saved = r.saved.map_or_else(|| "now only".into(), signed_thousands);
-                let mut s = format!(
-                    "#{:<3} {:<8} turns {:<9} {:<32} saved {:>8}",
-                    r.position + 1,
-                    if r.preview {
-                        "preview"
-                    } else {
-                        r.source.map_or("?", |s| s.as_str())
-                    },
-                    r.range.map(|x| x.human()).unwrap_or_default(),
-                    fit(&r.policies, POLICIES_WIDTH),
-                    saved
-                );
-                if area.width >= 100 {
-                    s.push_str(&format!("   {}", r.time.clone().unwrap_or_default()));
-                }
-                // What the model still knows of its range; `!` when it lost
-                // an instruction or an unfixed error.
-                if let Some(mk) = mark {
-                    s.push_str(&format!(
-                        "  {}knows {}/{}",
-                        if mk.grave { "!" } else { "" },
-                        mk.kept,
-                        mk.total
-                    ));
-                }
-                if r.jp_differs.is_some() {
-                    s.push_str("  ≠jp");
-                }
-                if let Some(w) = r.warning {
-                    s.push_str(&format!("  ⚠ {w}"));
-                }
-                // Last, so a narrow list cuts it first.
-                if area.width >= 140
-                    && let Some((p, _)) = &r.payback
-                {
-                    s.push_str(&format!("   {}", pays(p)));
-                }
-                s
-            }
+            None => row(r, tail, policies, area.width as usize),
         };
         let mut style = if r.preview {
             t.dim().add_modifier(Modifier::ITALIC)
@@ -143,6 +118,73 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     frame.render_widget(Paragraph::new(lines), area);
 }
+
+/// What the model still knows of a compaction's range (`!` when it lost
+/// an instruction or an unfixed error), whether today's jp differs, and a
+/// warning: what follows the saving.
+fn tail(r: &CompactionRow, mark: Option<&Mark>) -> String {
+    let mut tail = String::new();
+    if let Some(mk) = mark {
+        let grave = if mk.grave { "!" } else { "" };
+        tail.push_str(&format!("  {grave}knows {}/{}", mk.kept, mk.total));
+    }
+    if r.jp_differs.is_some() {
+        tail.push_str("  ≠jp");
+    }
+    if let Some(w) = r.warning {
+        tail.push_str(&format!("  ⚠ {w}"));
+    }
+    tail
+}
+
+/// The policies column's width: a narrow list keeps every row's tail by
+/// narrowing it (Enter shows the whole), one width for all rows so the
+/// columns line up.
+fn policies_width(width: usize, widest_tail: usize) -> usize {
+    let time = if width >= 100 { TIME_WIDTH } else { 0 };
+    width
+        .saturating_sub(ROW_FIXED + time + widest_tail)
+        .clamp(POLICIES_MIN, POLICIES_WIDTH)
+}
+
+/// A compaction's row: what it is, its saving, then its tail; the time
+/// and the payback only where there is room.
+fn row(r: &CompactionRow, tail: &str, policies: usize, width: usize) -> String {
+    // "As of" shows no saving: it is a figure of the whole stream, not of
+    // that moment.
+    let saved = r.saved.map_or_else(|| "now only".into(), signed_thousands);
+    let mut s = format!(
+        "#{:<3} {:<8} turns {:<9} {:<policies$} saved {:>8}",
+        r.position + 1,
+        if r.preview {
+            "preview"
+        } else {
+            r.source.map_or("?", |s| s.as_str())
+        },
+        r.range.map(|x| x.human()).unwrap_or_default(),
+        fit(&r.policies, policies),
+        saved
+    );
+    if width >= 100 {
+        s.push_str(&format!("   {}", r.time.clone().unwrap_or_default()));
+    }
+    s.push_str(tail);
+    // Last, so a narrow list cuts it first.
+    if width >= 140
+        && let Some((p, _)) = &r.payback
+    {
+        s.push_str(&format!("   {}", pays(p)));
+    }
+    s
+}
+
+/// The time column: three spaces and `2026-11-12 14:05:18`.
+const TIME_WIDTH: usize = 3 + 19;
+/// The row's characters besides the policies column and what follows the
+/// saving: the band chip, position, origin, range and saving.
+const ROW_FIXED: usize = 3 + 5 + 9 + 6 + 10 + 7 + 8;
+/// The narrowest the policies column gets: enough to tell them apart.
+const POLICIES_MIN: usize = 12;
 
 /// When a compaction pays for itself, in a few words.
 fn pays(p: &crate::core::cost::Payback) -> String {
