@@ -15,7 +15,6 @@ pub mod platform;
 pub mod plugin;
 pub mod report;
 /// Numbers in words (`12,345 tokens`), under the name scripts know.
-pub use crate::core::fmt;
 pub mod synth;
 pub mod terminal_reset;
 pub mod tui;

@@ -387,7 +387,7 @@ fn saved_adds_up_can_be_negative_and_a_no_op_is_not_written_unless_forced() {
     assert!(
         table.lines().any(|l| l.contains("6..8")
             && l.trim_end()
-                .ends_with(&jp_inspect::fmt::signed_thousands(saved[4]))),
+                .ends_with(&jp_inspect::core::fmt::signed_thousands(saved[4]))),
         "{table}"
     );
 }

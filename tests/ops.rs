@@ -8,7 +8,7 @@ use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::core::auto::run::Strategy;
 use jp_inspect::core::auto::simulate;
 use jp_inspect::core::compact::budget::Budget;
-use jp_inspect::core::compact::plan::Keeps;
+use jp_inspect::core::compact::range::Keeps;
 use jp_inspect::core::compact::reset::Reset;
 use jp_inspect::core::compact::{estimate, projection, rule};
 use jp_inspect::core::model::conversation::Conversation;

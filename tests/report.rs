@@ -157,7 +157,7 @@ fn the_demo_report_holds_the_figures_of_history_stats_and_lost() {
             saves,
             &format!(
                 "{} tokens a request",
-                jp_inspect::fmt::signed_thousands(saved)
+                jp_inspect::core::fmt::signed_thousands(saved)
             )
         );
         let facts = l["facts"].as_array().unwrap();

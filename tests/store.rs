@@ -394,9 +394,9 @@ fn a_write_keeps_the_files_permissions() {
         let guard = if mode & 0o222 == 0 {
             let refused = save::apply(&copy, &edit).unwrap_err().to_string();
             assert!(refused.contains("read-only"), "{refused}");
-            save::Guard::Forced
+            jp_inspect::core::ops::Guard::Forced
         } else {
-            save::Guard::Strict
+            jp_inspect::core::ops::Guard::Strict
         };
         let saved = save::apply_guarded(&copy, &edit, guard).unwrap();
         assert!(saved.written);

@@ -10,8 +10,8 @@ use common::harness::Harness;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::core::compact::{estimate, projection};
+use jp_inspect::core::fmt::thousands;
 use jp_inspect::core::{Source, ops, store::load};
-use jp_inspect::fmt::thousands;
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
 use jp_inspect::tui::state::{Focus, Panel, State};
@@ -991,7 +991,7 @@ fn a_reset_past_the_usable_window_is_warned_of_before_it_is_written() {
     assert!(
         text.contains(&format!(
             "context: {} → ",
-            jp_inspect::fmt::thousands(before)
+            jp_inspect::core::fmt::thousands(before)
         )),
         "{text}"
     );
@@ -1042,7 +1042,7 @@ fn as_of_goes_to_the_ends_to_request_n_and_from_compaction_to_compaction() {
     let point = h.state.as_of.as_ref().unwrap().points[last].clone();
     assert!(
         h.text()
-            .contains(&jp_inspect::fmt::thousands(point.context))
+            .contains(&jp_inspect::core::fmt::thousands(point.context))
     );
     // Request N, typed (the current one prefilled and selected).
     h.char('#');

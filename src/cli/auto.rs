@@ -3,10 +3,9 @@
 
 use super::Context;
 use super::args::AutoArgs;
-use super::output::{
-    change, conversation_json, print_json, print_lines, print_warnings, thousands,
-};
+use super::output::{conversation_json, print_json, print_lines, print_warnings};
 use crate::core::auto::ActionKind;
+use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use serde_json::json;
 

@@ -2,10 +2,9 @@
 
 use super::Context;
 use super::args::CompactArgs;
-use super::output::{
-    change, conversation_json, print_json, print_lines, print_warnings, thousands,
-};
+use super::output::{conversation_json, print_json, print_lines, print_warnings};
 use crate::core::compact::{rule, threshold};
+use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use serde_json::{Value, json};
 

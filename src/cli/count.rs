@@ -3,7 +3,8 @@
 
 use super::Context;
 use super::args::CountArgs;
-use super::output::{conversation_json, print_json, print_lines, print_warnings, thousands};
+use super::output::{conversation_json, print_json, print_lines, print_warnings};
+use crate::core::fmt::thousands;
 use crate::core::ops::count;
 use serde_json::json;
 

@@ -2,9 +2,8 @@
 
 use super::Context;
 use super::args::HistoryArgs;
-use super::output::{
-    conversation_json, print_json, print_lines, print_notices, print_warnings, thousands,
-};
+use super::output::{conversation_json, print_json, print_lines, print_notices, print_warnings};
+use crate::core::fmt::thousands;
 use crate::core::model::timestamp;
 use crate::core::ops;
 use serde_json::json;

@@ -2,8 +2,9 @@
 //! `--refresh` to ask the providers as jp does.
 
 use super::args::ModelsArgs;
-use super::output::{print_json, print_lines, say_err, thousands};
+use super::output::{print_json, print_lines, say_err};
 use crate::core::compact::window;
+use crate::core::fmt::thousands;
 use crate::core::providers::cache::{Listing, Models};
 use crate::core::providers::{self, Endpoint, Provider, models};
 use serde_json::json;

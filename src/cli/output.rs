@@ -18,8 +18,6 @@ pub fn conversation_json(conv: &Conversation) -> Value {
     json!(crate::core::ops::stats::ConversationRef::of(conv))
 }
 
-pub use crate::core::fmt::{change, thousands};
-
 /// Prints JSON, pretty, to stdout. Buffered: stdout alone flushes at every
 /// newline, a write per line of pretty JSON.
 pub fn print_json<T: serde::Serialize + ?Sized>(v: &T) -> anyhow::Result<()> {

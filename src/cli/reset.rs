@@ -2,10 +2,9 @@
 
 use super::Context;
 use super::args::ResetArgs;
-use super::output::{
-    change, conversation_json, print_json, print_lines, print_warnings, thousands,
-};
+use super::output::{conversation_json, print_json, print_lines, print_warnings};
 use crate::core::compact::reset::Reset;
+use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use serde_json::json;
 

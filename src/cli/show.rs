@@ -3,11 +3,12 @@
 use super::Context;
 use super::UsageError;
 use super::args::ShowArgs;
-use super::output::{conversation_json, print_lines, print_warnings, thousands};
+use super::output::{conversation_json, print_lines, print_warnings};
 use super::show_json;
 use crate::core::compact::estimate;
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Projected, TurnOrigin};
+use crate::core::fmt::thousands;
 use crate::core::ops;
 use crate::core::{Conversation, compact::excerpt, store::load};
 use serde_json::{Value, json};

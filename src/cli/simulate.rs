@@ -2,9 +2,10 @@
 
 use super::Context;
 use super::args::SimulateArgs;
-use super::output::{print_json, print_lines, thousands};
+use super::output::{print_json, print_lines};
 use crate::core::auto::AutoConfig;
 use crate::core::auto::run::{Run, Strategy};
+use crate::core::fmt::thousands;
 use crate::core::ops;
 use crate::core::{Conversation, compact::window, summarize};
 use serde_json::{Value, json};

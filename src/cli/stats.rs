@@ -3,10 +3,11 @@
 
 use super::Context;
 use super::args::StatsArgs;
-use super::output::{change, print_json, print_lines, print_warnings, thousands};
+use super::output::{print_json, print_lines, print_warnings};
 use crate::core::compact::budget::Measure;
 use crate::core::compact::estimate::Category;
 use crate::core::compact::jp_view::View;
+use crate::core::fmt::{change, thousands};
 use crate::core::ops::{self, stats::Stats, stats::WindowOrigin};
 use crate::core::{Conversation, model::timestamp};
 

@@ -9,10 +9,10 @@
 
 use super::Context;
 use super::args::WatchArgs;
-use super::output::thousands;
 use super::watch_scope;
 use crate::core::auto::AutoConfig;
 use crate::core::error::Error;
+use crate::core::fmt::thousands;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::id::ConversationId;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};

@@ -5,8 +5,8 @@
 use crate::core::compact::estimate::{self, Estimate};
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Overlay, Projected, Projection, TurnOrigin};
-use crate::core::compact::range::TurnRange;
 use crate::core::model::compaction::{Compaction, Source};
+use crate::core::model::turns::TurnRange;
 use crate::core::ops::{self, stats::CompactionEntry};
 use crate::core::{Conversation, model::timestamp};
 use std::sync::Arc;

@@ -114,7 +114,7 @@ fn money(v: &Value) -> String {
 }
 
 fn thousands(v: &Value) -> String {
-    jp_inspect::fmt::thousands(v.as_u64().expect("a count"))
+    jp_inspect::core::fmt::thousands(v.as_u64().expect("a count"))
 }
 
 /// The fixture conversations the docs' simulation reads.

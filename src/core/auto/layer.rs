@@ -3,8 +3,8 @@
 //! naming the key and the file.
 
 use super::config::{ConfigError, RuleConfig, SummaryConfig};
-use crate::core::compact::plan::Keeps;
 use crate::core::compact::range::Keep;
+use crate::core::compact::range::Keeps;
 use crate::core::compact::rule::Rule;
 use crate::core::model::compaction::ToolCalls;
 use crate::core::store::jp_config::Trust;

@@ -3,9 +3,9 @@
 
 use super::config::{AutoConfig, Mode};
 use super::trigger::ActionKind;
-use crate::core::compact::range::TurnRange;
 use crate::core::fmt;
 use crate::core::model::compaction::Compaction;
+use crate::core::model::turns::TurnRange;
 
 /// An automatic compaction strategy, as the simulation compares them
 /// (jp calls how one kind of content is treated a policy; this is not one).

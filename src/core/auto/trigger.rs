@@ -8,9 +8,10 @@
 
 use super::config::{AutoConfig, Mode, RuleConfig};
 use crate::core::compact::estimate;
-use crate::core::compact::range::{self, TurnRange};
+use crate::core::compact::range;
 use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::timestamp::Timestamp;
+use crate::core::model::turns::TurnRange;
 
 /// What the trigger needs to know of a stream at a boundary.
 pub trait Stream {

@@ -3,12 +3,12 @@
 //! and the timeline `jp` prints. The run that asks a summarizer for text is
 //! `ops::rules`, above the summarizers.
 
-pub use crate::core::compact::range::Keeps;
-use crate::core::compact::range::{self, TurnRange};
+use crate::core::compact::range::{self, Keeps};
 use crate::core::compact::rule::Rule;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
+use crate::core::model::turns::TurnRange;
 use chrono::Duration;
 
 /// A compaction ready to append.

@@ -5,6 +5,7 @@ use crate::core::error::SummaryOverlap;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
+use crate::core::model::turns::TurnRange;
 
 /// One end of a range, as a person gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,8 +17,6 @@ pub enum Bound {
     /// One past the highest `to_turn` of any compaction, or 0.
     AfterLastCompaction,
 }
-
-pub use crate::core::model::turns::TurnRange;
 
 /// Where a rule's range ends at one side, in jp's config forms
 /// (`keep_first`/`keep_last`): a count of turns kept, an absolute turn, a

@@ -13,5 +13,5 @@ pub mod overhead;
 pub mod system_parts;
 pub mod text;
 pub mod timestamp;
-pub mod turn_range;
+mod turn_range;
 pub mod turns;

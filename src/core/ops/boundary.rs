@@ -287,7 +287,7 @@ mod tests {
             notes: withheld
                 .then_some(super::super::plan::PlanNote::Trigger(
                     Note::SummaryWithheld {
-                        range: crate::core::compact::range::TurnRange { from: 8, to: 27 },
+                        range: crate::core::model::turns::TurnRange { from: 8, to: 27 },
                         estimate: 55_000,
                         threshold: 41_000,
                         gain: 3_000,

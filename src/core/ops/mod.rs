@@ -27,7 +27,8 @@ mod stats_compactions;
 pub mod tools;
 mod write;
 
-pub use crate::core::store::save::{Guard, Saved};
+pub use crate::core::store::safe_fs::Guard;
+pub use crate::core::store::save::Saved;
 pub use asked::{AskError, Asked, rules_asked};
 pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};

@@ -3,8 +3,9 @@
 //! text. The one planning step that calls out, so it lives above the
 //! summarizers; what it yields is `compact::plan`'s data.
 
-use crate::core::compact::plan::{self, Keeps, Outcome, Planned};
+use crate::core::compact::plan::{self, Outcome, Planned};
 use crate::core::compact::range;
+use crate::core::compact::range::Keeps;
 use crate::core::compact::rule::Rule;
 use crate::core::error::PlanError;
 use crate::core::model::compaction::{Compaction, Source};

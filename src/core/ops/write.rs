@@ -9,7 +9,8 @@ use crate::core::error::{Error, Result};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::edit::{Basis, Edit};
-use crate::core::store::save::{self, Guard, Saved};
+use crate::core::store::safe_fs::Guard;
+use crate::core::store::save::{self, Saved};
 use std::path::Path;
 
 /// What a write changes.
