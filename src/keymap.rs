@@ -72,6 +72,8 @@ pub enum Action {
     Tools,
     /// A report of the open conversation, to share (`W`).
     WriteReport,
+    /// The event of the next fact a compaction lost (`F`).
+    NextLostFact,
     /// The system prompt's parts and the tool definitions (`O`).
     Overhead,
     /// Read the conversation again (`r`).

@@ -1176,3 +1176,83 @@ fn a_narrow_list_keeps_the_knows_mark_and_the_jp_mark() {
     let at = |r: &str| r.find(" saved ").unwrap();
     assert_eq!(at(rows[0]), at(rows[1]), "{rows:#?}");
 }
+
+/// `F` goes from a compaction to the event of each fact it lost, the
+/// grave ones first, round to the first again; from its detail view too.
+#[test]
+fn f_goes_to_the_event_of_each_lost_fact() {
+    let mut h = Harness::new(120, 36, true);
+    h.char('F');
+    assert!(
+        status(&h).contains("select one in the list"),
+        "{}",
+        status(&h)
+    );
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    assert_eq!(h.state.nav.focus, Focus::Compactions);
+    // From the first compaction's detail view.
+    h.key(KeyCode::Enter);
+    assert!(matches!(h.state.panel, Some(Panel::Detail(_))));
+    h.char('F');
+    assert!(h.state.panel.is_none(), "the detail closes");
+    let total = {
+        let s = &status(&h);
+        assert!(s.starts_with("lost fact 1 of "), "{s}");
+        assert!(s.contains("(compaction #1)"), "{s}");
+        let n: usize = s["lost fact 1 of ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        n
+    };
+    let trail = h.state.lost_trail.clone().unwrap();
+    assert_eq!(trail.events.len(), total);
+    // Every stop is an event of the compaction's range (turns 2..5).
+    assert!(
+        trail
+            .events
+            .iter()
+            .all(|(turn, _, _)| (1..=4).contains(turn))
+    );
+    for k in 0..total {
+        assert_eq!(h.state.nav.focus, Focus::Raw);
+        let m = h.state.inspection.as_ref().unwrap();
+        let (_, cell, _) = m.layout.cells(h.state.nav.cursor);
+        let (_, event, said) = &trail.events[k];
+        assert_eq!(
+            cell,
+            jp_inspect::tui::inspection::Cell::Event(*event),
+            "stop {k}: {said}"
+        );
+        // The event is of the turn the status line names; a sentence the
+        // user or the assistant wrote is in it as quoted.
+        let turn: usize = said.split(' ').nth(1).unwrap().parse().unwrap();
+        assert_eq!(m.conv.events[*event].turn + 1, turn, "{said}");
+        if said.contains(" · instruction · ") || said.contains(" · decision · ") {
+            let quoted = said.rsplit(" · ").next().unwrap();
+            let words: String = quoted.chars().take(16).collect();
+            assert!(
+                m.conv.text(*event).contains(words.trim_end_matches('…')),
+                "stop {k}: `{words}` not in event {event}"
+            );
+        }
+        h.char('F');
+    }
+    assert!(
+        status(&h).starts_with("lost fact 1 of "),
+        "round to the first: {}",
+        status(&h)
+    );
+}
+
+fn status(h: &Harness) -> String {
+    h.state
+        .status
+        .message
+        .clone()
+        .map(|(t, _)| t)
+        .unwrap_or_default()
+}

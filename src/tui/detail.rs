@@ -340,6 +340,9 @@ fn selected(state: &State) -> Option<DetailText> {
                         ),
                     }
                 ));
+                if k.iter().any(|j| !j.kept) {
+                    header.push("F goes to the event of each fact it lost".to_string());
+                }
             }
             // What it hid, then the event itself (stored 0-based).
             let ledger = crate::core::compact::ledger::of(conv, &m.projection)

@@ -141,6 +141,8 @@ pub struct State {
     /// Bumped whenever the inspection is replaced; stale job results are
     /// dropped.
     pub generation: u64,
+    /// The lost facts `F` goes through, of one compaction.
+    pub lost_trail: Option<LostTrail>,
     /// The list's marks, for the inspection of that generation.
     pub list_marks: Option<(
         u64,
@@ -201,6 +203,7 @@ impl State {
             measured: None,
             generation: 0,
             list_marks: None,
+            lost_trail: None,
             theme,
             width: 80,
             height: 24,
@@ -493,4 +496,17 @@ impl State {
             (Some((_, Level::Info)), Some(since)) if now.duration_since(since) >= INFO_SHOWN
         )
     }
+}
+
+/// The events of the facts one compaction lost, and which `F` showed last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostTrail {
+    /// The inspection it was taken of: a reload or a write starts again.
+    pub generation: u64,
+    /// The compaction's 0-based position.
+    pub position: usize,
+    /// Each lost fact: its block (0-based turn), its raw event, and what
+    /// the status line says of it.
+    pub events: Vec<(usize, usize, String)>,
+    pub at: usize,
 }

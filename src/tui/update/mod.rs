@@ -13,6 +13,7 @@ mod cursor;
 mod input;
 mod jobs;
 mod largest;
+mod lost_trail;
 mod nav;
 mod outside;
 mod picker;
@@ -296,6 +297,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Largest => largest::open_largest(state, false),
         Action::Tools => tools::open(state, fx),
         Action::WriteReport => report::write(state, fx),
+        Action::NextLostFact => lost_trail::next(state),
         Action::Overhead => largest::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),
         Action::Redo => commands::undo_redo(state, true, fx),

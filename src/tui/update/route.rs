@@ -87,7 +87,10 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     if scope == Scope::Detail {
         // Leaving the inspector's text for the clipboard or a program is
         // the same from the detail view as from the panes.
-        if matches!(cmd, Action::Copy | Action::OpenPager | Action::OpenEditor) {
+        if matches!(
+            cmd,
+            Action::Copy | Action::OpenPager | Action::OpenEditor | Action::NextLostFact
+        ) {
             return super::command(state, cmd, fx);
         }
         return detail_key(state, cmd);

@@ -1,0 +1,96 @@
+//! `F`: from a compaction to the events of the facts it lost, one after
+//! another, so a reviewer reads each where it stood.
+
+use crate::core::facts::{self, Judged};
+use crate::tui::state::{Focus, Level, LostTrail, Panel, State};
+
+/// The next lost fact's event: the first of the selected compaction's
+/// when none is being followed (or the list moved to another), else the
+/// one after the last shown, round to the first.
+pub(super) fn next(state: &mut State) {
+    let from_list = state.nav.focus == Focus::Compactions;
+    let selected = state
+        .inspection
+        .as_ref()
+        .filter(|_| from_list)
+        .and_then(|m| m.compactions.get(state.nav.list_cursor))
+        .map(|r| r.position);
+    let following = state
+        .lost_trail
+        .as_ref()
+        .filter(|t| t.generation == state.generation && selected.is_none_or(|p| p == t.position));
+    let trail = match following {
+        Some(t) => LostTrail {
+            at: (t.at + 1) % t.events.len(),
+            ..t.clone()
+        },
+        None => match start(state) {
+            Ok(t) => t,
+            Err(why) => return state.set_status(why, Level::Info),
+        },
+    };
+    let (turn, event, said) = trail.events[trail.at].clone();
+    let status = format!(
+        "lost fact {} of {} (compaction #{}): {said} · F for the next",
+        trail.at + 1,
+        trail.events.len(),
+        trail.position + 1
+    );
+    if matches!(state.panel, Some(Panel::Detail(_))) {
+        state.panel = None;
+    }
+    state.lost_trail = Some(trail);
+    super::largest::jump_to(state, turn, 0, Some(event));
+    state.set_status(status, Level::Info);
+}
+
+/// The trail of the compaction selected in the list.
+fn start(state: &State) -> Result<LostTrail, String> {
+    let m = state
+        .inspection
+        .as_ref()
+        .ok_or_else(|| "nothing is open".to_string())?;
+    let row = (state.nav.focus == Focus::Compactions)
+        .then(|| m.compactions.get(state.nav.list_cursor))
+        .flatten()
+        .ok_or_else(|| {
+            "F follows a compaction's lost facts: select one in the list (Tab)".to_string()
+        })?;
+    let range = row.range.filter(|_| row.invalid.is_none()).ok_or_else(|| {
+        format!(
+            "compaction #{} is left out of the projection",
+            row.position + 1
+        )
+    })?;
+    let judged = facts::judged(&m.conv, &m.projection, range);
+    let events: Vec<(usize, usize, String)> = lost_in_order(&judged)
+        .into_iter()
+        .filter_map(|j| {
+            let e = m.conv.events.get(j.fact.event)?;
+            let text = crate::core::visible::visible_line(&j.fact.text);
+            let said = format!("turn {} · {} · {text}", j.fact.turn, j.fact.kind.as_str());
+            Some((e.turn, j.fact.event, said))
+        })
+        .collect();
+    if events.is_empty() {
+        return Err(format!(
+            "compaction #{} lost nothing the model needs: {}",
+            row.position + 1,
+            facts::Survival::of(&judged).describe()
+        ));
+    }
+    Ok(LostTrail {
+        generation: state.generation,
+        position: row.position,
+        events,
+        at: 0,
+    })
+}
+
+/// The lost facts as a reader takes them: those a reader can't do without
+/// first, then the rest, each in the order of the conversation.
+fn lost_in_order(judged: &[Judged]) -> Vec<&Judged> {
+    let mut lost: Vec<&Judged> = judged.iter().filter(|j| !j.kept).collect();
+    lost.sort_by_key(|j| (!j.is_grave(), j.fact.event));
+    lost
+}
