@@ -303,7 +303,7 @@ fn a_write_refused_by_the_lock_is_a_message() {
 }
 
 #[test]
-fn detail_view_highlights_and_toggles_the_stored_form() {
+fn detail_layout_highlights_and_toggles_the_stored_form() {
     let mut h = Harness::new(120, 36, true);
     // Turn 1's big tool result: src/main.rs.
     for _ in 0..11 {

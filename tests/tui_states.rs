@@ -331,8 +331,8 @@ fn detail(h: &Harness) -> &jp_inspect::tui::state::Detail {
 }
 
 #[test]
-fn the_detail_view_wraps_scrolls_sideways_and_says_where_it_is() {
-    use jp_inspect::tui::detail_view;
+fn the_detail_layout_wraps_scrolls_sideways_and_says_where_it_is() {
+    use jp_inspect::tui::detail_layout;
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, true);
         open_detail_of(&mut h, "parser: part of csvq");
@@ -341,12 +341,12 @@ fn the_detail_view_wraps_scrolls_sideways_and_says_where_it_is() {
         let d = detail(&h).clone();
         assert!(d.wrap, "wrapping is the default");
         let width = (w - 2) as usize;
-        let rows = detail_view::total_rows(&d, width);
+        let rows = detail_layout::total_rows(&d, width);
         if w == 80 {
             assert!(rows > d.lines.len(), "some line is wider than {width}");
         }
         let text = h.text();
-        let room = detail_view::room(&d, &h.state);
+        let room = detail_layout::room(&d, &h.state);
         assert!(
             text.contains(&format!("rows 1–{room} of {rows}")),
             "{w}x{hgt}: {text}"
@@ -381,7 +381,7 @@ fn the_detail_view_wraps_scrolls_sideways_and_says_where_it_is() {
                 .contains(&format!("lines 1–{room} of {}", d.lines.len()))
         );
         h.char('l');
-        let max = detail_view::max_hscroll(detail(&h), &h.state);
+        let max = detail_layout::max_hscroll(detail(&h), &h.state);
         assert_eq!(detail(&h).hscroll, max.min(8));
         h.char('h');
         assert_eq!(detail(&h).hscroll, 0);
@@ -552,7 +552,7 @@ fn an_open_preview_is_planned_again_when_new_turns_arrive() {
 }
 
 #[test]
-fn messages_render_their_markdown_in_the_detail_view() {
+fn messages_render_their_markdown_in_the_detail_layout() {
     for color in [true, false] {
         let mut h = Harness::new(160, 40, color);
         open_detail_of(&mut h, "Here's where csvq stands");
@@ -811,7 +811,7 @@ fn o_lists_the_system_prompt_and_each_tool_and_opens_them() {
 /// first match with the matches marked, `/` searches inside the detail
 /// view, `n`/`N` go from match to match (wrapping around).
 #[test]
-fn search_leads_to_the_match_inside_the_detail_view() {
+fn search_leads_to_the_match_inside_the_detail_layout() {
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, true);
         // Deep in the 103k-character read of src/query.rs.

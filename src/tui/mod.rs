@@ -5,8 +5,8 @@
 //! calls `core::ops`.
 
 pub mod as_of;
-pub mod detail;
-pub mod detail_view;
+pub mod detail_layout;
+pub mod detail_text;
 pub mod highlight;
 pub mod inspection;
 pub mod job;
@@ -14,7 +14,6 @@ pub mod keys;
 pub mod largest;
 pub mod layout;
 pub mod markdown;
-pub mod messages;
 pub mod msg;
 pub mod outside;
 pub mod panels;
@@ -22,6 +21,7 @@ pub mod picker;
 pub mod replay;
 pub mod rows;
 pub mod state;
+pub mod status_log;
 pub mod summary_editor;
 pub mod terminal;
 pub mod theme;

@@ -25,7 +25,7 @@ pub enum Focus {
     Compactions,
 }
 
-pub use super::messages::Level;
+pub use super::status_log::Level;
 
 /// Where the person is: the focused pane, the cursor, the scroll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +99,7 @@ impl Reach {
 pub struct Status {
     pub message: Option<(String, Level)>,
     /// Every message shown this session, for `M`.
-    pub log: super::messages::Log,
+    pub log: super::status_log::Log,
     /// The message was said with a preview open, about it: it shows over
     /// the preview's line until it fades.
     pub over_preview: bool,

@@ -10,7 +10,7 @@ pub mod jp_view;
 pub mod ledger;
 pub mod pairing;
 pub mod plan;
-pub mod projected;
+pub mod projected_event;
 pub mod projection;
 pub mod range;
 pub mod reset;

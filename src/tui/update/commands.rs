@@ -5,7 +5,7 @@
 use super::run;
 use crate::core::compact::reset::{self, Reset};
 use crate::core::ops;
-use crate::tui::detail;
+use crate::tui::detail_text;
 use crate::tui::inspection::Cell;
 use crate::tui::job::{Job, UndoKind, Writing};
 use crate::tui::msg::{Action, Effect};
@@ -13,14 +13,14 @@ use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simul
 use ratatui::text::Line;
 
 pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
-    let Some(text) = detail::of_selection(state) else {
+    let Some(text) = detail_text::of_selection(state) else {
         return;
     };
     show_detail(state, text, fx);
 }
 
 /// The detail view of `text`, at the search's first match when searching.
-pub(super) fn show_detail(state: &mut State, text: detail::DetailText, fx: &mut Vec<Effect>) {
+pub(super) fn show_detail(state: &mut State, text: detail_text::DetailText, fx: &mut Vec<Effect>) {
     let lines: Vec<Line<'static>> = text
         .body
         .lines()
@@ -46,7 +46,7 @@ pub(super) fn show_detail(state: &mut State, text: detail::DetailText, fx: &mut 
     }));
     // Opened on a search: at its first match, marked.
     if let Some(Panel::Detail(d)) = &state.panel
-        && let Some(row) = crate::tui::detail_view::first_match(d, state)
+        && let Some(row) = crate::tui::detail_layout::first_match(d, state)
         && let Some(Panel::Detail(d)) = &mut state.panel
     {
         d.scroll = row;

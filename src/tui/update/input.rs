@@ -204,7 +204,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
 
 /// Marks `query` in the open detail view and goes to its first match.
 fn search_detail(state: &mut State, query: String) {
-    use crate::tui::detail_view;
+    use crate::tui::detail_layout;
     let Some(Panel::Detail(d)) = &mut state.panel else {
         return;
     };
@@ -215,8 +215,8 @@ fn search_detail(state: &mut State, query: String) {
     let Some(needle) = d.needle.as_deref().map(crate::core::search::Needle::new) else {
         return;
     };
-    let rows = detail_view::match_rows(d, detail_view::inner(state).0, &needle);
-    let first = detail_view::first_match(d, state);
+    let rows = detail_layout::match_rows(d, detail_layout::inner(state).0, &needle);
+    let first = detail_layout::first_match(d, state);
     if let (Some(row), Some(Panel::Detail(d))) = (first, &mut state.panel) {
         d.scroll = row;
     }

@@ -134,7 +134,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             }
             // The laid-out text moves the match: back to it.
             if let Some(Panel::Detail(d)) = &state.panel
-                && let Some(row) = crate::tui::detail_view::first_match(d, state)
+                && let Some(row) = crate::tui::detail_layout::first_match(d, state)
                 && let Some(Panel::Detail(d)) = &mut state.panel
             {
                 d.scroll = row;

@@ -1,7 +1,7 @@
 //! Where the tokens are (`L`, `O`): the view opened, its keys, and a jump
 //! to an event.
 
-use crate::tui::detail;
+use crate::tui::detail_text;
 use crate::tui::largest::Origin;
 use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Focus, Level, Panel, State};
@@ -63,7 +63,7 @@ pub(super) fn largest_key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) 
                 Origin::Overhead(part) => {
                     super::commands::show_detail(
                         state,
-                        detail::of_overhead(&part, e.tokens, context),
+                        detail_text::of_overhead(&part, e.tokens, context),
                         fx,
                     );
                 }

@@ -1,7 +1,7 @@
 //! Leaving the inspector's text for the outside: the clipboard (`y`), the
 //! pager (`o`) and the editor (`e`).
 
-use crate::tui::detail;
+use crate::tui::detail_text;
 use crate::tui::msg::Effect;
 use crate::tui::state::{Level, Panel, State};
 
@@ -11,7 +11,7 @@ pub(super) fn outside_text(state: &State) -> Option<(String, crate::tui::state::
     if let Some(Panel::Detail(d)) = &state.panel {
         return Some((d.title.clone(), d.text.clone()));
     }
-    let text = detail::of_selection(state)?;
+    let text = detail_text::of_selection(state)?;
     Some((text.title.clone(), text.outside()))
 }
 

@@ -115,14 +115,14 @@ fn scroll_help(state: &mut State, by: isize) {
 }
 
 pub(super) fn detail_key(state: &mut State, cmd: Action) {
-    use crate::tui::detail_view;
+    use crate::tui::detail_layout;
     let Some(Panel::Detail(d)) = &state.panel else {
         return;
     };
     let (h, max, hmax) = (
-        detail_view::room(d, state).max(1),
-        detail_view::max_scroll(d, state),
-        detail_view::max_hscroll(d, state),
+        detail_layout::room(d, state).max(1),
+        detail_layout::max_scroll(d, state),
+        detail_layout::max_hscroll(d, state),
     );
     let Some(Panel::Detail(d)) = &mut state.panel else {
         return;
@@ -149,7 +149,7 @@ pub(super) fn detail_key(state: &mut State, cmd: Action) {
             let Some(Panel::Detail(d)) = &state.panel else {
                 return;
             };
-            match detail_view::jump(d, state, forward) {
+            match detail_layout::jump(d, state, forward) {
                 Some(row) => {
                     if let Some(Panel::Detail(d)) = &mut state.panel {
                         d.scroll = row;

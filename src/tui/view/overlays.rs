@@ -1,7 +1,7 @@
 //! Views over the panes: an event's full text, the help, confirmations.
 
 use crate::core::fmt::{change, thousands};
-use crate::tui::detail_view;
+use crate::tui::detail_layout;
 use crate::tui::keys::{self, Scope};
 use crate::tui::state::{Confirm, Detail, State};
 use ratatui::Frame;
@@ -34,7 +34,7 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
-    let mut lines: Vec<Line> = detail_view::header(d, inner.width as usize)
+    let mut lines: Vec<Line> = detail_layout::header(d, inner.width as usize)
         .into_iter()
         .map(|l| l.style(t.dim()))
         .collect();
@@ -45,14 +45,14 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
     let room = (inner.height as usize).saturating_sub(lines.len());
     let needle = d.needle.as_deref().map(crate::core::search::Needle::new);
     lines.extend(
-        detail_view::visible(d, inner.width as usize, room)
+        detail_layout::visible(d, inner.width as usize, room)
             .into_iter()
             .map(|l| match &needle {
-                Some(n) => detail_view::mark(l, n, t.matched()),
+                Some(n) => detail_layout::mark(l, n, t.matched()),
                 None => l,
             }),
     );
-    if let Some(position) = detail_view::position(d, state) {
+    if let Some(position) = detail_layout::position(d, state) {
         let shown = format!(" {position} ");
         let w = shown.chars().count() as u16;
         frame.render_widget(
