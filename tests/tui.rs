@@ -34,7 +34,9 @@ fn main_screen_wide() {
 }
 
 /// The gauge's figure is the context the core computes: the system prompt,
-/// the tools and the projected events over the usable window.
+/// the tools and the projected events over the usable window. (Its events
+/// part is counted apart from the core, on jp's own projection, by
+/// `the_gauges_events_are_jps_projection_counted_by_the_spec`.)
 #[test]
 fn gauge_shows_both_markers_and_the_figure() {
     let h = Harness::new(120, 30, true);
@@ -1255,4 +1257,90 @@ fn status(h: &Harness) -> String {
         .clone()
         .map(|(t, _)| t)
         .unwrap_or_default()
+}
+
+/// The gauge's events part counted apart from the core: jp's own code
+/// (`oracle-next`, which knows `over` bounds) projects the demo, and each
+/// event the provider is sent is counted by compaction.md's rule (request
+/// content; message, reasoning or structured data as compact JSON; tool
+/// name plus arguments as compact JSON; tool response content; storage
+/// base64 undone by format.md's rule), four characters a token. Only the
+/// system prompt and the tools' share comes from the core.
+#[test]
+#[cfg_attr(
+    shared_absent,
+    ignore = "needs ../shared (jp's own conversations and programs)"
+)]
+fn the_gauges_events_are_jps_projection_counted_by_the_spec() {
+    let oracle = common::oracle::binary("oracle-next").expect("../shared lacks oracle-next");
+    let h = Harness::new(120, 30, true);
+    let out = std::process::Command::new(&oracle)
+        .args(["project", "--provider-visible"])
+        .arg(h.dir())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let events: u64 = v["projected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(spec_chars)
+        .sum();
+    let conv = load::load(h.dir()).unwrap();
+    let budget = ops::budget(&conv, &h.state.settings.config, None);
+    let context = (events + budget.overhead_chars()) / 4;
+    let gauge = h.text().lines().nth(1).unwrap().to_string();
+    assert!(
+        gauge.contains(&format!("{} tok", thousands(context))),
+        "{gauge} lacks {context}"
+    );
+}
+
+/// An event's characters by compaction.md's rule.
+fn spec_chars(e: &serde_json::Value) -> u64 {
+    use serde_json::Value;
+    let n = |s: &str| s.chars().count() as u64;
+    let compact = |v: &Value| n(&serde_json::to_string(v).unwrap());
+    match e["type"].as_str().unwrap_or_default() {
+        "chat_request" => n(e["content"].as_str().unwrap_or_default()),
+        "chat_response" => {
+            ["message", "reasoning"]
+                .iter()
+                .filter_map(|k| e[k].as_str())
+                .map(n)
+                .sum::<u64>()
+                + e.get("data").map_or(0, compact)
+        }
+        "tool_call_request" => {
+            n(e["name"].as_str().unwrap_or_default()) + compact(&decoded(&e["arguments"]))
+        }
+        "tool_call_response" => n(&decoded_str(e["content"].as_str().unwrap_or_default())),
+        _ => 0,
+    }
+}
+
+/// format.md: a string is decoded only if it is valid base64 whose bytes
+/// are valid UTF-8.
+fn decoded_str(s: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_else(|| s.to_string())
+}
+
+fn decoded(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => Value::String(decoded_str(s)),
+        Value::Array(a) => Value::Array(a.iter().map(decoded).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), decoded(v))).collect()),
+        other => other.clone(),
+    }
 }
