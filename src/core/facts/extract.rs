@@ -24,8 +24,9 @@ use crate::core::model::turns::TurnRange;
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Argument keys naming a file or folder a call works on.
-const PATH_KEYS: [&str; 9] = [
+/// Argument keys naming a file or folder a call works on: one list for
+/// the facts and the digest, so both say the same of what a call touched.
+const PATH_KEYS: [&str; 13] = [
     "path",
     "paths",
     "file",
@@ -35,6 +36,10 @@ const PATH_KEYS: [&str; 9] = [
     "filepath",
     "old_path",
     "new_path",
+    "dir",
+    "directory",
+    "target",
+    "source",
 ];
 
 /// Argument keys holding a command line.
@@ -388,7 +393,8 @@ fn files_of(args: &Value) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
-fn paths_of(args: &Value) -> Vec<String> {
+/// The paths a call's arguments name, as written (`./` left off).
+pub fn paths_of(args: &Value) -> Vec<String> {
     let Some(o) = args.as_object() else {
         return Vec::new();
     };

@@ -4,8 +4,9 @@
 //! the assistant concluded, the files and paths touched, the tools used with
 //! their counts and errors, and what was left open, within a size budget.
 
-use super::paths::{action_of, add_path, arg_paths, note_paths};
+use super::paths::{action_of, add_path, note_paths};
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
+use crate::core::facts::extract::paths_of;
 use crate::core::facts::{Fact, FactKind};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
@@ -130,7 +131,7 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
                 pending_tools.push((turn, id.to_string()));
                 let action = action_of(name);
                 if let Ok(args) = serde_json::from_str::<Value>(&conv.text(i)) {
-                    for p in arg_paths(&args) {
+                    for p in paths_of(&args) {
                         add_path(&mut f.paths, p, action);
                     }
                 }

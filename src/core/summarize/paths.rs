@@ -1,7 +1,6 @@
-//! What a digest says of the paths a range touched: the paths in a tool
-//! call's arguments and those named in prose, each with what was done.
-
-use serde_json::Value;
+//! What a digest says of the paths a range touched, each with what was
+//! done: those a call's arguments name (read by the facts' own rule,
+//! `facts::extract::paths_of`) and those named in prose.
 
 pub(super) fn action_of(tool: &str) -> &'static str {
     let t = tool.to_ascii_lowercase();
@@ -24,42 +23,6 @@ pub(super) fn action_of(tool: &str) -> &'static str {
     } else {
         "used"
     }
-}
-
-const PATH_KEYS: [&str; 10] = [
-    "path",
-    "paths",
-    "file",
-    "files",
-    "file_path",
-    "filename",
-    "dir",
-    "directory",
-    "target",
-    "source",
-];
-
-pub(super) fn arg_paths(args: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Value::Object(map) = args {
-        for (k, v) in map {
-            if !PATH_KEYS.contains(&k.as_str()) {
-                continue;
-            }
-            match v {
-                Value::String(s) if !s.is_empty() && s.len() < 300 => out.push(s.clone()),
-                Value::Array(items) => out.extend(
-                    items
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .filter(|s| !s.is_empty() && s.len() < 300)
-                        .map(str::to_owned),
-                ),
-                _ => {}
-            }
-        }
-    }
-    out
 }
 
 pub(super) fn add_path(
