@@ -1274,17 +1274,7 @@ fn status(h: &Harness) -> String {
 fn the_gauges_events_are_jps_projection_counted_by_the_spec() {
     let oracle = common::oracle::binary("oracle-next").expect("../shared lacks oracle-next");
     let h = Harness::new(120, 30, true);
-    let out = std::process::Command::new(&oracle)
-        .args(["project", "--provider-visible"])
-        .arg(h.dir())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = common::oracle::provider_visible(&oracle, h.dir()).unwrap();
     let events: u64 = v["projected"]
         .as_array()
         .unwrap()

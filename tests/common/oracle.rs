@@ -18,8 +18,17 @@ pub fn binary(name: &str) -> Option<PathBuf> {
 /// What jp's code projects of the conversation in `dir`: its JSON, or the
 /// words it refuses the file with.
 pub fn project(oracle: &Path, dir: &Path) -> Result<Value, String> {
+    run(oracle, &["project"], dir)
+}
+
+/// The same, only the events a provider is sent.
+pub fn provider_visible(oracle: &Path, dir: &Path) -> Result<Value, String> {
+    run(oracle, &["project", "--provider-visible"], dir)
+}
+
+fn run(oracle: &Path, args: &[&str], dir: &Path) -> Result<Value, String> {
     let out = Command::new(oracle)
-        .arg("project")
+        .args(args)
         .arg(dir)
         .output()
         .map_err(|e| format!("{}: {e}", oracle.display()))?;
