@@ -74,6 +74,8 @@ pub enum Action {
     WriteReport,
     /// The event of the next fact a compaction lost (`F`).
     NextLostFact,
+    /// Show one kind of event in the panes, the next one (`v`).
+    ShowKind,
     /// The system prompt's parts and the tool definitions (`O`).
     Overhead,
     /// Read the conversation again (`r`).

@@ -1334,3 +1334,82 @@ fn decoded(v: &serde_json::Value) -> serde_json::Value {
         other => other.clone(),
     }
 }
+
+/// `v` shows one kind of event at a time in both panes, the cursor staying
+/// on its event where it is shown, and comes back to every event.
+#[test]
+fn v_shows_one_kind_of_event_then_all() {
+    use jp_inspect::core::model::event::{Kind, ResponseKind};
+    use jp_inspect::tui::inspection::Cell;
+    let mut h = Harness::new(120, 36, true);
+    let all = h.state.inspection.as_ref().unwrap().layout.clone();
+    // Each kind in turn: every raw row shown is of it, and every event of
+    // it has a row (counted from the stream itself).
+    type Is = fn(&Kind) -> bool;
+    let kinds: [(&str, Is); 4] = [
+        ("only the user's messages", |k| {
+            matches!(k, Kind::ChatRequest)
+        }),
+        ("only the assistant's messages", |k| {
+            matches!(k, Kind::ChatResponse(ResponseKind::Message))
+        }),
+        ("only tool calls", |k| {
+            matches!(k, Kind::ToolCallRequest { .. })
+        }),
+        ("only tool errors", |k| {
+            matches!(k, Kind::ToolCallResponse { is_error: true, .. })
+        }),
+    ];
+    for (label, is) in kinds {
+        h.char('v');
+        assert!(
+            status(&h).starts_with(&format!("showing {label}")),
+            "{}",
+            status(&h)
+        );
+        assert!(h.text().contains(label), "the pane titles say it");
+        let m = h.state.inspection.as_ref().unwrap();
+        let shown: Vec<usize> = (0..m.layout.rows())
+            .filter_map(|r| match m.layout.cells(r).1 {
+                Cell::Event(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        let expected: Vec<usize> = (0..m.conv.events.len())
+            .filter(|&i| is(&m.conv.events[i].kind))
+            .collect();
+        assert!(!expected.is_empty(), "{label}: the demo has some");
+        assert_eq!(shown, expected, "{label}");
+        // A row for each turn's header, and one per event of the kind.
+        let blocks = m.layout.blocks();
+        assert!(m.layout.rows() < all.rows());
+        assert!(m.layout.rows() >= blocks + expected.len());
+    }
+    // On a tool error, back to every event: the cursor stays on it.
+    let m = h.state.inspection.as_ref().unwrap();
+    let row = (0..m.layout.rows())
+        .find(|&r| matches!(m.layout.cells(r).1, Cell::Event(_)))
+        .unwrap();
+    let Cell::Event(error) = m.layout.cells(row).1 else {
+        unreachable!()
+    };
+    h.state.nav.focus = Focus::Raw;
+    h.state.nav.cursor = row;
+    h.char('v');
+    assert!(
+        status(&h).starts_with("showing every event"),
+        "{}",
+        status(&h)
+    );
+    let m = h.state.inspection.as_ref().unwrap();
+    assert_eq!(m.layout, all, "every event again, as opened");
+    assert_eq!(m.layout.cells(h.state.nav.cursor).1, Cell::Event(error));
+    // What the panes show holds over a reload.
+    h.char('v');
+    let generation = h.state.generation;
+    h.char('r');
+    assert!(h.state.generation > generation, "r read the file again");
+    let m = h.state.inspection.as_ref().unwrap();
+    assert!(m.layout.picks.is_some(), "{}", status(&h));
+    assert!(h.text().contains("only the user's messages"));
+}

@@ -53,6 +53,8 @@ pub struct Layout {
     pub aligned: Vec<bool>,
     /// For each raw event, its projected event (the projection's map).
     pub proj_of_raw: Vec<Option<usize>>,
+    /// When the panes show one kind of event: the events each block shows.
+    pub picks: Option<crate::tui::shown::Picks>,
 }
 
 /// What a pane shows on one row.
@@ -84,12 +86,58 @@ impl Layout {
             .min(self.blocks().saturating_sub(1))
     }
 
+    /// The raw events block `b` shows.
     pub fn raw_len(&self, b: usize) -> usize {
-        self.raw_start[b + 1] - self.raw_start[b]
+        match &self.picks {
+            Some(p) => p.raw[b].len(),
+            None => self.raw_start[b + 1] - self.raw_start[b],
+        }
     }
 
+    /// The projected events block `b` shows.
     pub fn proj_len(&self, b: usize) -> usize {
-        self.proj_start[b + 1] - self.proj_start[b]
+        match &self.picks {
+            Some(p) => p.proj[b].len(),
+            None => self.proj_start[b + 1] - self.proj_start[b],
+        }
+    }
+
+    /// The `k`th raw event block `b` shows.
+    fn raw_at(&self, b: usize, k: usize) -> usize {
+        match &self.picks {
+            Some(p) => p.raw[b][k],
+            None => self.raw_start[b] + k,
+        }
+    }
+
+    fn proj_at(&self, b: usize, k: usize) -> usize {
+        match &self.picks {
+            Some(p) => p.proj[b][k],
+            None => self.proj_start[b] + k,
+        }
+    }
+
+    /// The layout showing only the events `shown` keeps (every block's
+    /// header stays: a turn with none of them is one row).
+    pub fn showing(
+        mut self,
+        shown: crate::tui::shown::Shown,
+        conv: &Conversation,
+        p: &Projection,
+    ) -> Layout {
+        self.picks = (shown != crate::tui::shown::Shown::All).then(|| {
+            crate::tui::shown::Picks::of(shown, conv, p, &self.raw_start, &self.proj_start)
+        });
+        // Showing one kind, a turn without any is its header alone.
+        let least = usize::from(self.picks.is_none());
+        let mut row = 0;
+        for b in 0..self.blocks() {
+            self.offsets[b] = row;
+            row += 1 + self.raw_len(b).max(self.proj_len(b)).max(least);
+        }
+        let last = self.blocks();
+        self.offsets[last] = row;
+        self
     }
 
     /// The cells of virtual row `row`: (block, raw side, projected side).
@@ -101,7 +149,7 @@ impl Layout {
         }
         let k = line - 1;
         let raw = if k < self.raw_len(b) {
-            Cell::Event(self.raw_start[b] + k)
+            Cell::Event(self.raw_at(b, k))
         } else {
             Cell::Blank
         };
@@ -118,7 +166,7 @@ impl Layout {
             return (b, raw, proj);
         }
         let proj = if k < self.proj_len(b) {
-            Cell::Event(self.proj_start[b] + k)
+            Cell::Event(self.proj_at(b, k))
         } else if k == 0 && self.proj_len(b) == 0 {
             Cell::Covered
         } else {
@@ -127,14 +175,25 @@ impl Layout {
         (b, raw, proj)
     }
 
-    /// The virtual row of raw event `index` in block `b`.
+    /// The virtual row of raw event `index` in block `b` (the block's
+    /// header when it is not shown).
     pub fn row_of_raw(&self, b: usize, index: usize) -> usize {
-        self.offsets[b] + 1 + (index - self.raw_start[b])
+        let at = match &self.picks {
+            Some(p) => p.raw[b].binary_search(&index).ok(),
+            None => index.checked_sub(self.raw_start[b]),
+        };
+        at.map_or(self.offsets[b], |k| self.offsets[b] + 1 + k)
     }
 
-    /// The virtual row of projected event `k` in block `b`.
+    /// The virtual row of projected event `k` in block `b` (the block's
+    /// header when it is not shown).
     pub fn row_of_projected(&self, b: usize, k: usize) -> usize {
-        self.offsets[b] + 1 + k.saturating_sub(self.proj_start[b])
+        match &self.picks {
+            Some(p) => p.proj[b]
+                .binary_search(&k)
+                .map_or(self.offsets[b], |at| self.offsets[b] + 1 + at),
+            None => self.offsets[b] + 1 + k.saturating_sub(self.proj_start[b]),
+        }
     }
 }
 
@@ -182,6 +241,7 @@ pub fn layout(conv: &Conversation, p: &Projection) -> Layout {
         offsets,
         aligned,
         proj_of_raw: p.position_of_raw.clone(),
+        picks: None,
     }
 }
 

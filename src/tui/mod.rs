@@ -20,6 +20,7 @@ pub mod panels;
 pub mod picker;
 pub mod replay;
 pub mod rows;
+pub mod shown;
 pub mod state;
 pub mod status_log;
 pub mod summary_editor;

@@ -141,6 +141,8 @@ pub struct State {
     /// Bumped whenever the inspection is replaced; stale job results are
     /// dropped.
     pub generation: u64,
+    /// Which events the panes show (`v`).
+    pub shown: crate::tui::shown::Shown,
     /// The lost facts `F` goes through, of one compaction.
     pub lost_trail: Option<LostTrail>,
     /// The list's marks, for the inspection of that generation.
@@ -204,6 +206,7 @@ impl State {
             generation: 0,
             list_marks: None,
             lost_trail: None,
+            shown: Default::default(),
             theme,
             width: 80,
             height: 24,
@@ -336,7 +339,14 @@ impl State {
     }
 
     /// Replaces the inspection, keeping the cursor on the same raw turn.
-    pub fn set_inspection(&mut self, model: Inspection) {
+    pub fn set_inspection(&mut self, mut model: Inspection) {
+        if self.shown != crate::tui::shown::Shown::All {
+            model.layout = std::mem::take(&mut model.layout).showing(
+                self.shown,
+                &model.conv,
+                &model.projection,
+            );
+        }
         let keep = self.inspection.as_ref().map(|m| {
             let (b, _, _) = m
                 .layout

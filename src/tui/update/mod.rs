@@ -298,6 +298,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Tools => tools::open(state, fx),
         Action::WriteReport => report::write(state, fx),
         Action::NextLostFact => lost_trail::next(state),
+        Action::ShowKind => nav::show_next_kind(state),
         Action::Overhead => largest::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),
         Action::Redo => commands::undo_redo(state, true, fx),

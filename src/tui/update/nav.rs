@@ -3,7 +3,7 @@
 use super::route;
 use crate::tui::layout::{Area, hit_test};
 use crate::tui::msg::Action;
-use crate::tui::state::{Focus, Panel, State};
+use crate::tui::state::{Focus, Level, Panel, State};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 fn rows(state: &State) -> usize {
@@ -198,4 +198,28 @@ pub(super) fn mouse(state: &mut State, m: MouseEvent) {
         },
         _ => {}
     }
+}
+
+/// `v`: the panes show the next kind of event; the cursor stays on the
+/// event it was on where that is shown, else on its turn's header.
+pub(super) fn show_next_kind(state: &mut State) {
+    use crate::tui::inspection::Cell;
+    state.shown = state.shown.next();
+    let (shown, focus) = (state.shown, state.nav.focus);
+    let Some(m) = &mut state.inspection else {
+        return;
+    };
+    let rows = m.layout.rows();
+    let (b, raw, proj) = m.layout.cells(state.nav.cursor.min(rows.saturating_sub(1)));
+    m.layout = std::mem::take(&mut m.layout).showing(shown, &m.conv, &m.projection);
+    state.nav.cursor = match (focus, raw, proj) {
+        (Focus::Projected, _, Cell::Event(k)) => m.layout.row_of_projected(b, k),
+        (_, Cell::Event(i), _) => m.layout.row_of_raw(b, i),
+        _ => m.layout.offsets[b],
+    };
+    state.ensure_visible();
+    state.set_status(
+        format!("showing {} · v: {}", shown.label(), shown.next().label()),
+        Level::Info,
+    );
 }

@@ -40,13 +40,18 @@ pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
         );
         return;
     };
+    // What the panes leave out, said in both titles.
+    let shown = match state.shown {
+        crate::tui::shown::Shown::All => String::new(),
+        s => format!("· {} ", s.label()),
+    };
     let title = |name: &str, events: usize, tokens: u64, focused: bool| {
         let style = if focused { t.accent() } else { t.title() };
         Line::from(vec![
             Span::styled(format!(" {name} "), style),
             Span::styled(
                 format!(
-                    "{} events · {} tok ",
+                    "{} events · {} tok {shown}",
                     crate::core::fmt::thousands(events as u64),
                     crate::core::fmt::thousands(tokens)
                 ),
