@@ -1413,3 +1413,41 @@ fn v_shows_one_kind_of_event_then_all() {
     assert!(m.layout.picks.is_some(), "{}", status(&h));
     assert!(h.text().contains("only the user's messages"));
 }
+
+/// Going to an event the panes leave out (`v`) shows every event again:
+/// `F` to a lost error while only the user's messages are shown.
+#[test]
+fn going_to_an_event_not_shown_shows_all_again() {
+    use jp_inspect::tui::inspection::Cell;
+    let mut h = Harness::new(120, 36, true);
+    h.char('v');
+    assert!(status(&h).starts_with("showing only the user's messages"));
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    // Lost facts of the first compaction until one is not a user message.
+    let mut tried = 0;
+    loop {
+        h.char('F');
+        let trail = h.state.lost_trail.clone().unwrap();
+        let (_, event, said) = trail.events[trail.at].clone();
+        let m = h.state.inspection.as_ref().unwrap();
+        let users = matches!(
+            m.conv.events[event].kind,
+            jp_inspect::core::model::event::Kind::ChatRequest
+        );
+        if !users {
+            let m = h.state.inspection.as_ref().unwrap();
+            assert!(
+                m.layout.picks.is_none(),
+                "every event shown again for: {said}"
+            );
+            assert_eq!(m.layout.cells(h.state.nav.cursor).1, Cell::Event(event));
+            break;
+        }
+        tried += 1;
+        assert!(
+            tried < trail.events.len(),
+            "the trail has a fact that is not the user's"
+        );
+    }
+}

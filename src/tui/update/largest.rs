@@ -79,6 +79,20 @@ pub(super) fn largest_key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) 
 /// Puts the cursor on an entry's event: its raw event in the raw pane, or
 /// an injected summary in the projected one.
 pub(super) fn jump_to(state: &mut State, turn: usize, projected: usize, raw: Option<usize>) {
+    // An event the panes leave out (`v`) is shown again with all the rest.
+    if let Some(m) = &mut state.inspection
+        && m.layout.picks.is_some()
+    {
+        let b = turn.min(m.layout.blocks().saturating_sub(1));
+        let hidden = match raw {
+            Some(i) => m.layout.row_of_raw(b, i) == m.layout.offsets[b],
+            None => m.layout.row_of_projected(b, projected) == m.layout.offsets[b],
+        };
+        if hidden {
+            state.shown = crate::tui::shown::Shown::All;
+            m.layout = std::mem::take(&mut m.layout).showing(state.shown, &m.conv, &m.projection);
+        }
+    }
     let Some(m) = &state.inspection else {
         return;
     };
