@@ -160,8 +160,14 @@ impl Drop for Lock {
         // An unlocked lock file is what `jp` calls orphaned, and it takes
         // it over; the folder's `.gitignore` keeps it out of version
         // control.
+        //
+        // Unlocked explicitly before the close: a process this one spawns
+        // holds a copy of every descriptor until it execs, and a copy of
+        // ours would keep the flock held after our close — our own next
+        // save would find it "locked by nobody".
         if let Some(file) = self.file.take() {
             let _ = file.set_len(0);
+            let _ = file.unlock();
         }
     }
 }
@@ -185,6 +191,23 @@ mod tests {
         assert!(!is_held(&path));
         assert_eq!(holder_pid(&path), None, "no stale diagnostics left");
         Lock::acquire(&path, None).unwrap();
+    }
+
+    #[test]
+    fn a_copy_of_the_descriptor_does_not_outlive_the_release() {
+        use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("jp-c1.lock");
+        let lock = Lock::acquire(&path, None).unwrap();
+        // What a child spawned by another thread holds between its fork
+        // and its exec.
+        let fd = lock.file.as_ref().unwrap().as_raw_fd();
+        // SAFETY: dup of a descriptor we own; the copy gets its own owner.
+        let copy = unsafe { OwnedFd::from_raw_fd(libc::dup(fd)) };
+        drop(lock);
+        let again = Lock::acquire(&path, None);
+        assert!(again.is_ok(), "released, yet: {again:?}");
+        drop(copy);
     }
 
     #[test]
