@@ -19,7 +19,17 @@ const SENTENCE_LIMIT: usize = 600;
 /// of a paragraph joined with a space; a list item, a heading or a blank
 /// line starts a new one.
 pub fn paragraphs(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    blocks(text).into_iter().map(|b| b.text).collect()
+}
+
+/// A logical line of prose, and whether it is an entry of a list.
+struct Block {
+    text: String,
+    item: bool,
+}
+
+fn blocks(text: &str) -> Vec<Block> {
+    let mut out: Vec<Block> = Vec::new();
     let mut open = false;
     let mut fence: Option<&str> = None;
     for raw in text.lines() {
@@ -49,10 +59,13 @@ pub fn paragraphs(text: &str) -> Vec<String> {
         let heading = line.starts_with('#');
         if open && !starts_item(line) && !heading {
             let last = out.last_mut().expect("an open paragraph");
-            last.push(' ');
-            last.push_str(line);
+            last.text.push(' ');
+            last.text.push_str(line);
         } else {
-            out.push(strip_marker(line).to_string());
+            out.push(Block {
+                text: strip_marker(line).to_string(),
+                item: starts_item(line),
+            });
         }
         // A heading is a line of its own.
         open = !heading;
@@ -187,8 +200,17 @@ fn code_like(s: &str) -> bool {
 /// than [`POINT_LIMIT`] gives its stating sentences one by one.
 pub fn decisions(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for p in paragraphs(text) {
-        let mut kept: Vec<&str> = split_sentences(&p)
+    for Block { text: p, item } in blocks(text) {
+        if item && entry(&p) {
+            continue;
+        }
+        let sentences = split_sentences(&p);
+        // "Looking at the lock file, …", "Actually, …": what follows is
+        // the model working it out aloud, not what it settled on.
+        if sentences.first().is_some_and(|s| exploring(s)) {
+            continue;
+        }
+        let mut kept: Vec<&str> = sentences
             .into_iter()
             .filter(|s| !narration(s) && !ends_with(s, '?'))
             .collect();
@@ -225,6 +247,17 @@ pub fn decisions(text: &str) -> Vec<String> {
     out.truncate(PER_MESSAGE);
     out
 }
+
+/// A short list item ("Tiny memory footprint (30MB default)", "Must run
+/// locally") is an entry of an enumeration, a feature, a requirement or a
+/// step, not a conclusion, unless it labels itself as one
+/// ("**Option C**: keep the cache").
+fn entry(item: &str) -> bool {
+    item.chars().count() < ENTRY_MAX && !item.starts_with("**")
+}
+
+/// The length under which a list item is an entry, not a point.
+const ENTRY_MAX: usize = 90;
 
 /// Shorter than a clause that could carry a conclusion.
 const POINT_MIN: usize = 30;
@@ -304,6 +337,31 @@ fn states(s: &str) -> bool {
 
 fn ends_with(s: &str, c: char) -> bool {
     s.trim_end_matches(['*', '_', ' ']).ends_with(c)
+}
+
+/// A sentence of the model still searching: what it looks at, a second
+/// thought, what it must still work out. "Now I see…" or "Now I have the
+/// full picture." closes a search, and what follows it concludes.
+fn exploring(s: &str) -> bool {
+    const OPENERS: [&str; 12] = [
+        "looking at",
+        "looking back",
+        "actually",
+        "wait",
+        "hmm",
+        "checking",
+        "i'm ",
+        "i need to",
+        "now i'm",
+        "now i need",
+        "ok, i",
+        "okay, i",
+    ];
+    let l = s
+        .trim_start_matches(['*', '_', ' '])
+        .to_lowercase()
+        .replace('’', "'");
+    OPENERS.iter().any(|o| l.starts_with(o))
 }
 
 /// What the assistant says it does or sees next, not what it concluded.
@@ -403,6 +461,25 @@ mod tests {
                  Root cause: the guard rejects a missing directory.",
                 "**Option C**: keep the cache, since a reload costs a second read.",
                 "The fix is to convert the recursion to iteration, collecting paths first:",
+            ]
+        );
+    }
+
+    #[test]
+    fn entries_and_thinking_aloud_conclude_nothing() {
+        let text = "Requirements:\n\n\
+                    - Must run locally, fast on a laptop\n\
+                    - No preindexing is required at all\n\
+                    - **Option B**: keep the index, it is rebuilt only on change\n\
+                    - The cache is keyed by the file's hash, so a rename of the file costs nothing at all to rebuild.\n\n\
+                    Looking at the lock file, it pins the old version. So the crate needs a rename before it can be published.\n\n\
+                    Now I have the full picture. The guard is wrong because it rejects missing folders.";
+        assert_eq!(
+            decisions(text),
+            [
+                "**Option B**: keep the index, it is rebuilt only on change",
+                "The cache is keyed by the file's hash, so a rename of the file costs nothing at all to rebuild.",
+                "The guard is wrong because it rejects missing folders.",
             ]
         );
     }

@@ -69,7 +69,8 @@ struct ToolStats {
 
 struct Facts {
     requests: Vec<(usize, String)>,
-    conclusions: Vec<(usize, String)>,
+    /// Each turn's last answer, by paragraph (its code left out).
+    conclusions: Vec<(usize, Vec<String>)>,
     errors: Vec<(usize, String)>,
     /// path -> (first seen order, actions)
     paths: Vec<(String, Vec<&'static str>)>,
@@ -158,7 +159,8 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
             && *t != turn
             && let Some((t, text)) = last_message.take()
         {
-            f.conclusions.push((t, prose_of(&text)));
+            f.conclusions
+                .push((t, crate::core::facts::prose::paragraphs(&text)));
         }
     }
     if let Some((t, text)) = last_message.take() {
@@ -168,7 +170,8 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
                 clip_line(&last_sentence(&text), 240)
             ));
         }
-        f.conclusions.push((t, prose_of(&text)));
+        f.conclusions
+            .push((t, crate::core::facts::prose::paragraphs(&text)));
     }
     for (turn, id) in pending_tools {
         let name = names.get(&id).cloned().unwrap_or_default();
@@ -228,8 +231,50 @@ const CONCLUSION_LIMIT: usize = 600;
 fn conclusions_chars(f: &Facts) -> usize {
     f.conclusions
         .iter()
-        .map(|(_, text)| text.chars().count().min(CONCLUSION_LIMIT) + 16)
+        .map(|(_, paragraphs)| prose_chars(paragraphs).min(CONCLUSION_LIMIT) + 16)
         .sum()
+}
+
+fn prose_chars(paragraphs: &[String]) -> usize {
+    paragraphs.iter().map(|p| p.chars().count() + 1).sum()
+}
+
+/// Each turn's answer without the points the facts already list as its
+/// decisions: the room a conclusion has goes to what the digest does not
+/// already say.
+fn unlisted_conclusions(
+    f: &Facts,
+    checklist: &[Fact],
+    decisions_listed: bool,
+) -> Vec<(usize, String)> {
+    f.conclusions
+        .iter()
+        .map(|(turn, paragraphs)| {
+            let listed = |p: &String| {
+                decisions_listed
+                    && checklist.iter().any(|d| {
+                        d.kind == FactKind::Decision
+                            && d.turn == *turn
+                            && p.contains(opening(&d.key))
+                    })
+            };
+            let rest: Vec<&str> = paragraphs
+                .iter()
+                .filter(|p| !listed(p))
+                .map(String::as_str)
+                .collect();
+            (*turn, one_line(&rest.join(" ")))
+        })
+        .filter(|(_, text)| !text.is_empty())
+        .collect()
+}
+
+/// The start of a decision's text, which the paragraph it came from holds
+/// verbatim (its later sentences may have been left out of the point).
+fn opening(key: &str) -> &str {
+    let end = key.char_indices().nth(40).map_or(key.len(), |(at, _)| at);
+    let first = key.find(". ").map_or(end, |at| at.min(end));
+    &key[..first]
 }
 
 /// The characters `checklist` takes in a digest, at its fullest.
@@ -370,7 +415,11 @@ fn render(
     };
     out.push_str(&facts_section(checklist, level));
     list(&mut out, "User requests", &f.requests);
-    list(&mut out, "Assistant conclusions", &f.conclusions);
+    list(
+        &mut out,
+        "Assistant conclusions",
+        &unlisted_conclusions(f, checklist, level < 2),
+    );
     // Paths named in prose, beside the files the checklist lists.
     if keep > 0 && !f.paths.is_empty() {
         let max_paths = if keep == usize::MAX { 40 } else { keep * 3 };
@@ -419,10 +468,6 @@ fn render(
 }
 
 /// A message's prose on one line: its code and pasted text left out.
-fn prose_of(text: &str) -> String {
-    one_line(&crate::core::facts::prose::paragraphs(text).join(" "))
-}
-
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -454,6 +499,38 @@ fn last_sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_conclusion_gives_what_the_decisions_do_not_already_say() {
+        let answer = "The fix belongs in the loader, because the guard rejects a missing folder.\n\n\
+                      Extra note on the tests added in this turn and what they pin down for later.";
+        let events = serde_json::json!([
+            {"type":"turn_start","timestamp":"2026-01-01 00:00:00"},
+            {"type":"chat_request","timestamp":"2026-01-01 00:00:00","content":"why?"},
+            {"type":"chat_response","timestamp":"2026-01-01 00:00:01","message":answer}
+        ]);
+        let files = crate::core::store::load::Files {
+            events: events.to_string().into_bytes(),
+            base_config: None,
+            metadata: None,
+        };
+        let conv =
+            crate::core::store::load::parse(std::path::Path::new("17000000000-x"), files).unwrap();
+        let range = TurnRange { from: 0, to: 0 };
+        let text = Digest::default()
+            .summarize(&Request {
+                conversation: &conv,
+                range,
+                instructions: "",
+            })
+            .unwrap()
+            .text;
+        let decision = "The fix belongs in the loader";
+        assert_eq!(text.matches(decision).count(), 1, "said once: {text}");
+        let conclusions = text.split("Assistant conclusions:").nth(1).expect(&text);
+        assert!(!conclusions.contains(decision), "{text}");
+        assert!(conclusions.contains("Extra note on the tests"), "{text}");
+    }
 
     #[test]
     fn clip_line_marks_the_cut() {
