@@ -48,6 +48,12 @@ pub fn all() -> Vec<Sample> {
             make: |bin, root| thousands(&fixture_total(bin, root, "staged", 200_000)["overflows"]),
         },
         Sample {
+            file: "README.md",
+            name: "tools-fixtures",
+            needs_shared: true,
+            make: tools_fixtures,
+        },
+        Sample {
             file: "docs/headless.md",
             name: "demo-billed",
             needs_shared: false,
@@ -130,6 +136,46 @@ pub fn fixtures(root: &Path) -> Vec<PathBuf> {
         .unwrap_or_default();
     dirs.sort();
     dirs
+}
+
+/// README's tool hints: `tools` over the fixtures together, a row per
+/// tool in the order it gives them (most response tokens first).
+fn tools_fixtures(bin: &Path, root: &Path) -> String {
+    let mut args: Vec<String> = vec!["tools".into()];
+    args.extend(fixtures(root).iter().map(|d| d.display().to_string()));
+    args.push("--json".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = run(bin, root, &args);
+    let mut lines = vec![
+        "| tool | calls | request tok | response tok | same answer again | hint | saves |"
+            .to_string(),
+        "|---|---|---|---|---|---|---|".to_string(),
+    ];
+    for t in v["tools"].as_array().expect("tools") {
+        lines.push(format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} |",
+            t["name"].as_str().expect("a name"),
+            thousands(&t["calls"]),
+            thousands(&t["request_tokens"]),
+            thousands(&t["response_tokens"]),
+            thousands(&t["refetched"]),
+            t["hint"]
+                .as_str()
+                .map_or("—".to_string(), |h| format!("`{h}`")),
+            signed(&t["saves"]),
+        ));
+    }
+    lines.join("\n")
+}
+
+/// A token figure that may be negative (what a hint costs), or `—` for
+/// none, as the text table writes it.
+fn signed(v: &Value) -> String {
+    match v.as_i64() {
+        None => "—".to_string(),
+        Some(n) if n < 0 => format!("-{}", jp_inspect::core::fmt::thousands(n.unsigned_abs())),
+        Some(n) => jp_inspect::core::fmt::thousands(n as u64),
+    }
 }
 
 /// `simulate` over the fixtures at four windows, as docs/automatic.md
