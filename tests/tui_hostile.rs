@@ -210,3 +210,64 @@ os.remove(lock)
     let (text, _) = h.state.status.message.clone().unwrap();
     assert!(text.starts_with("automatic compaction fired:"), "{text}");
 }
+
+/// A control character or bidirectional mark in a drawn cell.
+fn obeyed(h: &Harness) -> Option<(u16, u16, String)> {
+    let term = h.screen();
+    let buf = term.backend().buffer();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            let s = buf[(x, y)].symbol();
+            if s.chars().any(|c| {
+                c.is_control()
+                    || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            }) {
+                return Some((x, y, s.escape_unicode().to_string()));
+            }
+        }
+    }
+    None
+}
+
+/// Every view, drawn with hostile tool names and texts, holds no
+/// character a terminal would obey.
+#[test]
+fn every_view_draws_hostile_names_as_visible_text() {
+    let evil = "ev\u{1b}]0;pwned\u{7}il\u{9b}2J\u{202e}\u{61c}";
+    for (w, hgt) in [(80, 24), (200, 50)] {
+        let mut h = Harness::prepared(w, hgt, true, |dir| {
+            common::edit_events(dir, |ev| {
+                for e in ev.iter_mut() {
+                    if e["type"] == "tool_call_request" {
+                        e["name"] = json!(format!("{evil}{}", e["name"].as_str().unwrap()));
+                    }
+                    if e["type"] == "chat_request" {
+                        e["content"] = json!(format!("{evil} asked"));
+                    }
+                }
+            })
+        });
+        let check = |h: &mut Harness, keys: &[&str], what: &str| {
+            for k in keys {
+                match *k {
+                    "Enter" => h.key(KeyCode::Enter),
+                    "Esc" => h.key(KeyCode::Esc),
+                    k => h.typed(k),
+                }
+            }
+            if let Some((x, y, s)) = obeyed(h) {
+                panic!("{what} at {w}x{hgt}: {s} at ({x}, {y})\n{}", h.text());
+            }
+        };
+        check(&mut h, &[], "the panes");
+        check(&mut h, &["jjjjj", "Enter"], "the detail");
+        check(&mut h, &["Esc", "T"], "the tools view");
+        check(&mut h, &["a"], "the hint question");
+        check(&mut h, &["n", "j"], "the next tool");
+        check(&mut h, &["Enter"], "a tool's calls");
+        check(&mut h, &["Esc", "Esc", "L"], "the largest items");
+        check(&mut h, &["Esc", "s"], "the simulation");
+        check(&mut h, &["Esc", "?"], "the help");
+        check(&mut h, &["Esc", "p", "s:2..4", "Enter"], "a preview");
+    }
+}

@@ -1,6 +1,8 @@
-//! The first hour, fourth pass: figures that add up and reasons that are
-//! true, each through the real binary or the inspector as a person drives
-//! it.
+//! Figures that add up and reasons that are true, in every view: search,
+//! follow, counts, per-event tokens, simulated bills, tool hints, the
+//! preview's gauge, a held lock, a summary that adds tokens, the help's
+//! layout. Each through the real binary or the inspector as a person
+//! drives it.
 
 mod common;
 

@@ -1,4 +1,7 @@
-//! What stood in a new user's way in the first hour, each through the
+//! What the command line says where a new user stumbles: a misspelt
+//! command names the one meant, `show` at a turn stands alone, a dry run
+//! says what it would do, `stats` names the model an alias stands for,
+//! `models --refresh` without a key fails and says so. Each through the
 //! real binary.
 
 mod common;

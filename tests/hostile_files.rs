@@ -1,6 +1,10 @@
-//! A cloned workspace can't hurt you, round two: each test is one way a
-//! workspace someone else made reached past its own conversations, tried
-//! against the real binary on real files.
+//! Files a cloned workspace plants, and what they can't do: the user's
+//! own command summarizer never runs inside it, a conversation linked in
+//! from elsewhere is locked where it lives, metadata that is a device or a
+//! FIFO is neither read nor waited on, a config tree at its bounds stops
+//! and says why, hostile names make valid charts, a linked record folder
+//! is left alone, and an inspector that loses its terminal ends. Each test
+//! runs the real binary on real files.
 
 mod common;
 

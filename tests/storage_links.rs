@@ -1,8 +1,9 @@
-//! A cloned workspace can't hurt you, round three: jp's two copies, hint
-//! writes and what reaches the terminal. Each test is one way a workspace
-//! someone else made reached past its own conversations, tried against the
-//! real binary on real files (the inspector through its own update and
-//! view, as a person drives it).
+//! Where a conversation lives decides who may write it: jp's two copies,
+//! a storage link or folder in a clone, a silo holding another
+//! workspace's conversation, a linked `.jp`, a hint written only into the
+//! workspace it was started in, and `request` showing a hostile model name
+//! as visible text. Each test runs the real binary on real files (the
+//! inspector through its own update and view, as a person drives it).
 
 mod common;
 
@@ -103,7 +104,7 @@ fn writers() -> Vec<Vec<&'static str>> {
     ]
 }
 
-/// Item 1: a committed `.jp/storage` link is no silo: the victim's
+/// A committed `.jp/storage` link is no silo: the victim's
 /// conversation is neither the clone's other copy nor written, and none of
 /// its text comes into the clone.
 #[test]
@@ -142,7 +143,7 @@ fn a_storage_link_in_a_clone_never_makes_another_workspace_the_other_copy() {
     }
 }
 
-/// Item 2: a plain `.jp/storage/` folder does not move the lock: jp's lock
+/// A plain `.jp/storage/` folder does not move the lock: jp's lock
 /// in its silo under the user data dir still stops a write.
 #[test]
 fn a_storage_folder_in_a_workspace_does_not_move_jps_lock() {
@@ -175,7 +176,7 @@ fn a_storage_folder_in_a_workspace_does_not_move_jps_lock() {
     assert_eq!(events(&conv), events(&user_copy));
 }
 
-/// Item 3: two workspaces with one `.jp/.id` share jp's silo; once jp
+/// Two workspaces with one `.jp/.id` share jp's silo; once jp
 /// linked it to the clone, its copy is still the victim's conversation.
 /// A write in the clone writes only the clone's copy and says why;
 /// `watch` writes neither.
@@ -220,7 +221,7 @@ fn a_silo_holding_another_workspaces_conversation_is_not_written() {
     }
 }
 
-/// Item 4: `.jp` itself a link out of the workspace: writing commands
+/// `.jp` itself a link out of the workspace: writing commands
 /// refuse what they find through it and say how to write anyway; a typed
 /// path or the flag is the person saying so.
 #[test]
@@ -265,7 +266,7 @@ fn a_linked_jp_folder_is_written_only_when_the_person_says_so() {
     assert_eq!(compactions(&victim), compactions(&common::demo()) + 2);
 }
 
-/// Item 4, in the inspector: its writes refuse the same way.
+/// In the inspector, a linked `.jp`: its writes refuse the same way.
 #[test]
 fn the_inspector_refuses_writes_through_a_linked_jp_folder() {
     let tmp = tempfile::tempdir().unwrap();
@@ -287,7 +288,7 @@ fn the_inspector_refuses_writes_through_a_linked_jp_folder() {
     assert_eq!(events(&victim), v, "the inspector wrote through the link");
 }
 
-/// Item 5: a hint goes into the `.jp/config.toml` of the workspace the
+/// A hint goes into the `.jp/config.toml` of the workspace the
 /// inspector was started in, never one found from the conversation's
 /// folder, and the question names that file.
 #[test]
@@ -320,68 +321,7 @@ fn a_hint_is_written_only_into_the_workspace_it_was_started_in() {
     assert!(!other.join(".jp/config.toml").exists(), "written elsewhere");
 }
 
-/// A control character or bidirectional mark in a drawn cell.
-fn obeyed(h: &Harness) -> Option<(u16, u16, String)> {
-    let term = h.screen();
-    let buf = term.backend().buffer();
-    for y in 0..buf.area.height {
-        for x in 0..buf.area.width {
-            let s = buf[(x, y)].symbol();
-            if s.chars().any(|c| {
-                c.is_control()
-                    || matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-            }) {
-                return Some((x, y, s.escape_unicode().to_string()));
-            }
-        }
-    }
-    None
-}
-
-/// Item 6: every view, drawn with hostile tool names and texts, holds no
-/// character a terminal would obey.
-#[test]
-fn every_view_draws_hostile_names_as_visible_text() {
-    let evil = "ev\u{1b}]0;pwned\u{7}il\u{9b}2J\u{202e}\u{61c}";
-    for (w, hgt) in [(80, 24), (200, 50)] {
-        let mut h = Harness::prepared(w, hgt, true, |dir| {
-            common::edit_events(dir, |ev| {
-                for e in ev.iter_mut() {
-                    if e["type"] == "tool_call_request" {
-                        e["name"] = json!(format!("{evil}{}", e["name"].as_str().unwrap()));
-                    }
-                    if e["type"] == "chat_request" {
-                        e["content"] = json!(format!("{evil} asked"));
-                    }
-                }
-            })
-        });
-        let check = |h: &mut Harness, keys: &[&str], what: &str| {
-            for k in keys {
-                match *k {
-                    "Enter" => h.key(KeyCode::Enter),
-                    "Esc" => h.key(KeyCode::Esc),
-                    k => h.typed(k),
-                }
-            }
-            if let Some((x, y, s)) = obeyed(h) {
-                panic!("{what} at {w}x{hgt}: {s} at ({x}, {y})\n{}", h.text());
-            }
-        };
-        check(&mut h, &[], "the panes");
-        check(&mut h, &["jjjjj", "Enter"], "the detail");
-        check(&mut h, &["Esc", "T"], "the tools view");
-        check(&mut h, &["a"], "the hint question");
-        check(&mut h, &["n", "j"], "the next tool");
-        check(&mut h, &["Enter"], "a tool's calls");
-        check(&mut h, &["Esc", "Esc", "L"], "the largest items");
-        check(&mut h, &["Esc", "s"], "the simulation");
-        check(&mut h, &["Esc", "?"], "the help");
-        check(&mut h, &["Esc", "p", "s:2..4", "Enter"], "a preview");
-    }
-}
-
-/// Item 7: `request`'s header and notes on stderr show a hostile model
+/// `request`'s header and notes on stderr show a hostile model
 /// name as visible text; U+061C is made visible in every command.
 #[test]
 fn request_shows_a_hostile_model_name_as_visible_text() {
