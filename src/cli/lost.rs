@@ -4,18 +4,23 @@
 use super::Context;
 use super::args::StatsArgs;
 use super::output::{print_json, print_lines};
+use crate::core::ops::lost::{Lost, LostRequest, lost};
 use crate::core::ops::stats::CompactionEntry;
 use crate::core::visible::visible_line;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
-    let (conv, mut report) = super::stats::report(ctx, &args, true)?;
-    crate::core::ops::stats::with_knows(
-        &mut report.compactions,
+    let (conv, auto) = super::stats::opened(ctx, &args)?;
+    let Lost { stats, session } = lost(
         &conv,
-        super::show::view(args.as_jp),
+        &auto,
+        &LostRequest {
+            window: args.window.window,
+            view: super::show::view(args.as_jp),
+        },
+        &crate::user_file::prices()?,
     );
-    let session = crate::core::ops::stats::session_knows(&report.compactions);
+    let report = stats;
     if args.json {
         return print_json(&json!({
             "conversation": super::output::conversation_json(&conv),

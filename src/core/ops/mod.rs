@@ -13,6 +13,7 @@ pub mod compact;
 pub mod cost;
 pub mod count;
 pub mod knows;
+pub mod lost;
 mod plan;
 mod preview;
 pub mod reach;

@@ -78,9 +78,18 @@ pub fn review(
     prices: &Prices,
 ) -> Result<Review, SummarizeError> {
     let window = request.window;
-    let mut stats = super::stats::stats(conv, config, window, request.view, true, prices);
-    super::stats::with_knows(&mut stats.compactions, conv, request.view);
-    let session_knows = super::stats::session_knows(&stats.compactions);
+    let super::lost::Lost {
+        stats,
+        session: session_knows,
+    } = super::lost::lost(
+        conv,
+        config,
+        &super::lost::LostRequest {
+            window,
+            view: request.view,
+        },
+        prices,
+    );
     let history = super::history(conv, config, window);
     let cost = super::cost::session(conv, config, &history, prices);
     let bare = crate::core::auto::history::without_compactions(conv, |i| {

@@ -4,8 +4,8 @@
 //! gauge and compaction list are drawn from it.
 
 pub use super::stats_compactions::{
-    CompactionEntry, CompactionFacts, compaction_entries, payback_at_time, session_knows,
-    with_knows, with_ledger, with_payback,
+    CompactionEntry, CompactionFacts, compaction_entries, payback_at_time, with_ledger,
+    with_payback,
 };
 use crate::core::auto::{AutoConfig, Estimate, Mode};
 use crate::core::compact::budget::{Budget, Measure};

@@ -152,7 +152,7 @@ pub fn with_ledger(
 
 /// `entries` with what the model still knows of each compaction's range in
 /// `view` (`lost`: every compaction's facts, found and judged in one pass).
-pub fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, view: View) {
+pub(super) fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, view: View) {
     let p = projection::of_view(conv, view);
     let ranges: Vec<_> = p.overlays.iter().map(|o| o.compaction.range()).collect();
     let mut knows: std::collections::HashMap<usize, Vec<crate::core::facts::Judged>> = p
@@ -168,7 +168,7 @@ pub fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, view: Vi
 
 /// What the whole session still knows: every judged compaction's facts
 /// counted together, as `lost` totals them in text and in JSON.
-pub fn session_knows(entries: &[CompactionEntry]) -> crate::core::facts::Survival {
+pub(super) fn session_knows(entries: &[CompactionEntry]) -> crate::core::facts::Survival {
     let mut session = crate::core::facts::Survival::default();
     for k in entries.iter().filter_map(|e| e.knows.as_deref()) {
         session.add(&crate::core::facts::Survival::of(k));
