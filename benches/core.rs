@@ -78,9 +78,16 @@ fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
         b.iter(|| {
             let points = ops::history(&conv, &config, None);
             let cost = ops::cost::session(&conv, &config, &points, &prices);
-            let mut s = ops::stats::stats(&conv, &config, None, View::default(), true, &prices);
-            ops::stats::with_knows(&mut s.compactions, &conv, View::default());
-            black_box((cost.total, s.compactions.len()))
+            let lost = ops::lost::lost(
+                &conv,
+                &config,
+                &ops::lost::LostRequest {
+                    window: None,
+                    view: View::default(),
+                },
+                &prices,
+            );
+            black_box((cost.total, lost.stats.compactions.len()))
         })
     });
     g.bench_function("tools, weighed without a replay (for scale)", |b| {
