@@ -17,7 +17,7 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::id::ConversationId;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
 use crate::core::ops::{self, Boundary};
-use crate::core::store::reload::{Reloaded, reload};
+use crate::core::store::reload::Reloaded;
 use crate::core::store::workspace::dirs_by_id;
 use crate::core::store::{load, load::id_of_dir};
 use serde_json::json;
@@ -260,13 +260,16 @@ impl Watch<'_> {
     /// Conversation `id` as it is now: only what jp appended parsed, when
     /// it was read before; said with `--verbose`.
     fn read(&mut self, id: u64, dir: &Path) -> crate::core::error::Result<Conversation> {
-        let (conv, how) = match self.held.remove(&id) {
-            Some(before) => reload(dir, &before)?,
-            None => (
-                load::load(dir)?,
-                Reloaded::Whole("first read since watch started"),
-            ),
-        };
+        let held = self.held.remove(&id);
+        let read = ops::read::read(ops::read::ReadRequest {
+            dir,
+            since: held.as_ref(),
+            config: None,
+        })?;
+        let conv = read.conversation;
+        let how = read
+            .how
+            .unwrap_or(Reloaded::Whole("first read since watch started"));
         if self.args.verbose {
             self.say(
                 json!({"event": "read", "conversation": conv.display_id(), "events": conv.events.len(),

@@ -5,18 +5,19 @@
 
 use super::highlight;
 use super::inspection::Inspection;
-use super::job::{Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
+use super::job::{ConfigFile, Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
 use crate::core::auto::{AutoConfig, run::Strategy};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::error::Error;
+use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::ops::Boundary;
 use crate::core::ops::boundary::Attempt;
 use crate::core::ops::{self, RuleOptions};
-use crate::core::store::load;
 use crate::core::summarize::{self, config::SummarizerConfig};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
@@ -30,27 +31,7 @@ pub fn execute(job: Job) -> JobResult {
             config,
             view,
             since,
-        } => {
-            let dir = ops::boundary::relocated(dir);
-            // Read again after jp wrote: only what it appended is parsed.
-            let read = match &since {
-                Some(old) => {
-                    crate::core::store::reload::reload(&dir, old).map(|(c, r)| (c, Some(r)))
-                }
-                None => load::load(&dir).map(|c| (c, None)),
-            };
-            JobResult::Loaded(read.map(|(c, read)| {
-                let config = config.map(|f| crate::core::auto::config_for(&c, f.0.as_deref()));
-                let changes = since.map(|old| ops::changes::between(&old, &c));
-                Box::new(Loaded {
-                    changes,
-                    read,
-                    dir: dir.clone(),
-                    inspection: Box::new(Inspection::build(Arc::new(c), &preview, view)),
-                    config,
-                })
-            }))
-        }
+        } => JobResult::Loaded(loaded(&dir, &preview, config, view, since.as_deref())),
         Job::Preview {
             conv,
             request,
@@ -98,7 +79,12 @@ pub fn execute(job: Job) -> JobResult {
             now,
         } => at_boundary(&dir, &conv, &config, window, now),
         Job::Check { dir, against } => JobResult::Checked(
-            load::load(&ops::boundary::relocated(dir)).map(|c| ops::changes::between(&against, &c)),
+            ops::read::read(ops::read::ReadRequest {
+                dir: &dir,
+                since: None,
+                config: None,
+            })
+            .map(|r| ops::changes::between(&against, &r.conversation)),
         ),
         Job::History {
             conv,
@@ -164,6 +150,29 @@ pub fn execute(job: Job) -> JobResult {
             },
         },
     }
+}
+
+/// The conversation read (again, after jp wrote: only what it appended),
+/// with the screen's model of it.
+fn loaded(
+    dir: &Path,
+    preview: &[Compaction],
+    config: Option<ConfigFile>,
+    view: View,
+    since: Option<&Conversation>,
+) -> crate::core::error::Result<Box<Loaded>> {
+    let r = ops::read::read(ops::read::ReadRequest {
+        dir,
+        since,
+        config: config.as_ref().map(|f| f.0.as_deref()),
+    })?;
+    Ok(Box::new(Loaded {
+        changes: r.changes,
+        read: r.how,
+        dir: r.dir,
+        inspection: Box::new(Inspection::build(Arc::new(r.conversation), preview, view)),
+        config: r.config,
+    }))
 }
 
 fn preview(
@@ -292,8 +301,13 @@ fn at_boundary(
     // reads. The conversation shown may have been read between jp's
     // writes (its two copies, a turn written in parts), and judged on it
     // `A` would give other reasons than `watch` at the same boundary.
-    let conv = match crate::core::store::reload::reload(dir, conv) {
-        Ok((conv, _)) => conv,
+    let read = ops::read::read(ops::read::ReadRequest {
+        dir,
+        since: Some(conv),
+        config: None,
+    });
+    let conv = match read {
+        Ok(r) => r.conversation,
         Err(e) => return JobResult::Boundary(conv.turn_count, Err(e)),
     };
     let summarizer = summarize::from_config(&config.summarizer);

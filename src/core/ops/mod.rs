@@ -17,6 +17,7 @@ pub mod lost;
 mod plan;
 mod preview;
 pub mod reach;
+pub mod read;
 pub mod replay;
 mod report;
 pub mod reset;
