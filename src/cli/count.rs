@@ -9,8 +9,7 @@ use crate::core::ops::count;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
-    let dir = ctx.resolve(args.conv.as_deref())?;
-    let conv = crate::core::store::load::load(&dir)?;
+    let conv = ctx.load(args.conv.as_deref())?;
     print_warnings(&conv);
     let turn = at_turn(&conv, args.at)?;
     let point = count::point(&conv, turn);

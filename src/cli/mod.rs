@@ -35,7 +35,7 @@ pub use args::{Cli, Command};
 pub use show::{write_projected_json, write_raw_json};
 
 use crate::core::store::workspace::Workspace;
-use crate::core::{Conversation, store::load, store::resolve};
+use crate::core::{Conversation, store::resolve};
 use std::path::PathBuf;
 
 /// A `--window` too small for what every request of `conv` carries is a
@@ -164,7 +164,14 @@ impl Context {
         check(self.workspace()?.as_ref(), named, self.allow_linked)
     }
 
+    /// The conversation `query` names, read whole.
     pub fn load(&self, query: Option<&str>) -> crate::core::Result<Conversation> {
-        load::load(&self.resolve(query)?)
+        let dir = self.resolve(query)?;
+        let read = crate::core::ops::read::read(crate::core::ops::read::ReadRequest {
+            dir: &dir,
+            since: None,
+            config: None,
+        })?;
+        Ok(read.conversation)
     }
 }

@@ -20,6 +20,7 @@ pub mod reach;
 pub mod read;
 pub mod replay;
 mod report;
+pub mod request;
 pub mod reset;
 pub mod review;
 mod rules;
