@@ -5,70 +5,34 @@ use super::Context;
 use super::args::CountArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
 use crate::core::fmt::thousands;
-use crate::core::ops::count;
+use crate::core::ops::count::{self, Count, CountRequest};
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
     let conv = ctx.load(args.conv.as_deref())?;
     print_warnings(&conv);
-    let turn = at_turn(&conv, args.at)?;
-    let point = count::point(&conv, turn);
+    let counted = count::count(
+        &conv,
+        CountRequest {
+            turn: at_turn(&conv, args.at)?,
+            offline: args.offline,
+            timeout: args.timeout,
+        },
+    )?;
     let at = match args.at {
         Some(t) => format!("the request of turn {t}"),
         None => "the next request".to_string(),
     };
-    if args.offline {
-        let rows = count::offline(&conv, &point);
-        if args.json {
-            return print_json(&json!({
-                "conversation": conversation_json(&conv),
-                "tokenizer": "o200k_base",
-                "parts": rows.iter().map(|r| json!({
-                    "part": r.part, "chars": r.chars, "estimated": r.estimated,
-                    "tokens": r.tokens, "ratio": r.ratio(),
-                })).collect::<Vec<_>>(),
-            }));
-        }
-        let mut lines = vec![format!(
-            "{}: {at}, counted offline with OpenAI's o200k_base tokenizer (exact for OpenAI's current models' text; an indication for others)",
-            conv.display_id()
-        )];
-        lines.push(format!(
-            "{:<14} {:>10} {:>12} {:>10} {:>7}",
-            "", "chars", "chars / 4", "o200k", "ratio"
-        ));
-        for r in &rows {
-            lines.push(format!(
-                "{:<14} {:>10} {:>12} {:>10} {:>6.2}×",
-                r.part,
-                thousands(r.chars),
-                thousands(r.estimated),
-                thousands(r.tokens),
-                r.ratio()
-            ));
-        }
-        let (est, tok) = rows
-            .iter()
-            .fold((0, 0), |(e, t), r| (e + r.estimated, t + r.tokens));
-        lines.push(format!(
-            "{:<14} {:>10} {:>12} {:>10} {:>6.2}×",
-            "total",
-            "",
-            thousands(est),
-            thousands(tok),
-            tok as f64 / est.max(1) as f64
-        ));
-        let unknown = point.unknown_tools();
-        if !unknown.is_empty() {
-            lines.push(format!(
-                "tools: {} unknown, counted by name and description only, as stats counts them",
-                crate::core::fmt::count(unknown.len() as u64, "MCP schema")
-            ));
-        }
-        return print_lines(lines);
-    }
-    let m = count::measure(&point, args.timeout)?;
-    let kept = count::remember(&conv, &m)?;
+    let (m, kept) = match counted {
+        Count::Measured {
+            measurement,
+            kept_in,
+        } => (measurement, kept_in),
+        Count::Offline {
+            rows,
+            unknown_tools: unknown,
+        } => return offline(&conv, &at, &rows, &unknown, args.json),
+    };
     if args.json {
         return print_json(&json!({
             "conversation": conversation_json(&conv),
@@ -113,6 +77,63 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
             kept.display()
         ),
     ])
+}
+
+/// `count --offline`: the request's content by kind, o200k tokens beside
+/// the estimate.
+fn offline(
+    conv: &crate::core::Conversation,
+    at: &str,
+    rows: &[count::OfflineRow],
+    unknown: &[String],
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        return print_json(&json!({
+            "conversation": conversation_json(conv),
+            "tokenizer": "o200k_base",
+            "parts": rows.iter().map(|r| json!({
+                "part": r.part, "chars": r.chars, "estimated": r.estimated,
+                "tokens": r.tokens, "ratio": r.ratio(),
+            })).collect::<Vec<_>>(),
+        }));
+    }
+    let mut lines = vec![format!(
+        "{}: {at}, counted offline with OpenAI's o200k_base tokenizer (exact for OpenAI's current models' text; an indication for others)",
+        conv.display_id()
+    )];
+    lines.push(format!(
+        "{:<14} {:>10} {:>12} {:>10} {:>7}",
+        "", "chars", "chars / 4", "o200k", "ratio"
+    ));
+    for r in rows {
+        lines.push(format!(
+            "{:<14} {:>10} {:>12} {:>10} {:>6.2}×",
+            r.part,
+            thousands(r.chars),
+            thousands(r.estimated),
+            thousands(r.tokens),
+            r.ratio()
+        ));
+    }
+    let (est, tok) = rows
+        .iter()
+        .fold((0, 0), |(e, t), r| (e + r.estimated, t + r.tokens));
+    lines.push(format!(
+        "{:<14} {:>10} {:>12} {:>10} {:>6.2}×",
+        "total",
+        "",
+        thousands(est),
+        thousands(tok),
+        tok as f64 / est.max(1) as f64
+    ));
+    if !unknown.is_empty() {
+        lines.push(format!(
+            "tools: {} unknown, counted by name and description only, as stats counts them",
+            crate::core::fmt::count(unknown.len() as u64, "MCP schema")
+        ));
+    }
+    print_lines(lines)
 }
 
 /// `--at TURN` (1-based) as a 0-based turn of `conv`, or a usage error.

@@ -45,7 +45,7 @@ impl Point {
 
 /// The request sent before turn `turn`'s first answer (0-based), or the
 /// next one after the last event.
-pub fn point(conv: &Conversation, turn: Option<usize>) -> Point {
+pub(super) fn point(conv: &Conversation, turn: Option<usize>) -> Point {
     let end = turn.and_then(|t| super::request_of_turn(conv, t));
     let (p, cfg) = match end {
         Some(end) => (
@@ -111,7 +111,7 @@ pub enum CountError {
 /// Asks the point's provider to count it (three calls: whole, without the
 /// tools, without the system prompt too), with the endpoint and key of
 /// the user's own config.
-pub fn measure(point: &Point, timeout: std::time::Duration) -> Result<Measurement, CountError> {
+fn measure(point: &Point, timeout: std::time::Duration) -> Result<Measurement, CountError> {
     let model = point.model.as_ref().ok_or(CountError::NoModel)?;
     let provider =
         Provider::of_model(model).ok_or_else(|| CountError::UnknownProvider(model.to_string()))?;
@@ -134,7 +134,7 @@ pub fn measure(point: &Point, timeout: std::time::Duration) -> Result<Measuremen
 
 /// Keeps `m` as the conversation's measured ratio (the user's data
 /// directory); returns where.
-pub fn remember(conv: &Conversation, m: &Measurement) -> crate::core::Result<std::path::PathBuf> {
+fn remember(conv: &Conversation, m: &Measurement) -> crate::core::Result<std::path::PathBuf> {
     let mut ratios = Ratios::read();
     ratios.conversations.insert(
         measurement_key(conv, &m.model),
@@ -198,7 +198,7 @@ impl OfflineRow {
 /// tokenizer beside characters / 4: exact for OpenAI's current models (the
 /// text only: the provider adds a few tokens per message), an indication
 /// of how the estimate fares on each kind of content for the others.
-pub fn offline(conv: &Conversation, point: &Point) -> Vec<OfflineRow> {
+fn offline(conv: &Conversation, point: &Point) -> Vec<OfflineRow> {
     let bpe = tiktoken_rs::o200k_base_singleton();
     let count = |text: &str| bpe.encode_ordinary(text).len() as u64;
     let mut texts: Vec<(&'static str, String)> = Vec::new();
@@ -285,4 +285,50 @@ pub fn offline(conv: &Conversation, point: &Point) -> Vec<OfflineRow> {
             }
         })
         .collect()
+}
+
+/// What a person asks `count` of.
+#[derive(Debug, Clone, Copy)]
+pub struct CountRequest {
+    /// The request of this turn (0-based); `None`: the next one.
+    pub turn: Option<usize>,
+    /// Count with OpenAI's tokenizer here instead of asking the provider.
+    pub offline: bool,
+    /// How long to wait for the provider.
+    pub timeout: std::time::Duration,
+}
+
+/// The request counted, one way or the other.
+#[derive(Debug)]
+pub enum Count {
+    /// Counted here, by kind of content.
+    Offline {
+        rows: Vec<OfflineRow>,
+        /// Tools counted by name and description only (see
+        /// [`Point::unknown_tools`]).
+        unknown_tools: Vec<String>,
+    },
+    /// Counted by the provider, and kept as the conversation's ratio.
+    Measured {
+        measurement: Measurement,
+        kept_in: std::path::PathBuf,
+    },
+}
+
+/// The request `request` names in `conv`, counted: offline, or by its
+/// provider with the measurement kept for `stats` and the trigger.
+pub fn count(conv: &Conversation, request: CountRequest) -> Result<Count, CountError> {
+    let point = point(conv, request.turn);
+    if request.offline {
+        return Ok(Count::Offline {
+            rows: offline(conv, &point),
+            unknown_tools: point.unknown_tools(),
+        });
+    }
+    let measurement = measure(&point, request.timeout)?;
+    let kept_in = remember(conv, &measurement)?;
+    Ok(Count::Measured {
+        measurement,
+        kept_in,
+    })
 }
