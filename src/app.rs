@@ -2,9 +2,9 @@
 //! command or opens the inspector, and turns the outcome into an exit code.
 
 use crate::cli::{self, Cli, Context, UsageError};
-use crate::core::auto::AutoConfig;
-use crate::core::compact::rule::RuleError;
 use crate::core::error::Error;
+use crate::core::ops::AutoConfig;
+use crate::core::ops::RuleError;
 use clap::Parser;
 
 /// Exit codes: 0 ok, 1 error, 2 usage.

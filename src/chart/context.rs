@@ -12,7 +12,7 @@ pub fn chart(
     points: &[crate::core::auto::history::HistoryPoint],
 ) -> anyhow::Result<svg::Document> {
     use super::{Level, LineChart, Mark, Series};
-    use crate::core::compact::window::human_tokens;
+    use crate::core::fmt::human_tokens;
     let Some(window) = budget.window.as_ref() else {
         anyhow::bail!(
             "{}: the model's window is unknown, so there is no curve against it; give --window",

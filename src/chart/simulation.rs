@@ -2,9 +2,9 @@
 //! policy's context per request against the usable window, then each
 //! policy's overflows and cost per window.
 
+use crate::core::Conversation;
 use crate::core::auto::AutoConfig;
 use crate::core::auto::run::Run;
-use crate::core::{Conversation, compact::window};
 
 /// The runs of one conversation as a chart: per window, each policy's
 /// context per request against the usable window, its firings' thresholds;
@@ -26,7 +26,7 @@ pub fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Do
             let of_w: Vec<&&Run> = runs.iter().filter(|r| r.window == w).collect();
             let usable = of_w.first().map_or(w, |r| r.usable);
             LineChart {
-                title: format!("window {} (usable {})", window::human_tokens(w), window::human_tokens(usable)),
+                title: format!("window {} (usable {})", crate::core::fmt::human_tokens(w), crate::core::fmt::human_tokens(usable)),
                 subtitle: "context per request, replayed from turn 1 with each policy (the conversation's own compactions ignored)".into(),
                 x_label: "request".into(),
                 y_label: "context, % of the usable window".into(),
@@ -54,7 +54,7 @@ pub fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Do
             .iter()
             .map(|&w| {
                 (
-                    window::human_tokens(w),
+                    crate::core::fmt::human_tokens(w),
                     runs.iter()
                         .filter(|r| r.window == w)
                         .map(|r| (r.policy.as_str().to_string(), value(r)))
@@ -128,7 +128,7 @@ fn refused_said(runs: &[&Run]) -> String {
                 format!(
                     "{} at {}: {n} refused",
                     r.policy.as_str(),
-                    window::human_tokens(r.window)
+                    crate::core::fmt::human_tokens(r.window)
                 )
             })
         })

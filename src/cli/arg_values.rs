@@ -1,7 +1,7 @@
 //! How option values are read: a turn bound, a size, a token count, and
 //! the window option several commands share.
 
-use crate::core::compact::range::Keep;
+use crate::core::ops::Keep;
 use clap::Args;
 
 #[derive(Debug, Args)]
@@ -27,6 +27,6 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 pub fn parse_window(s: &str) -> Result<u64, String> {
-    crate::core::compact::window::parse_tokens(s)
+    crate::core::fmt::parse_tokens(s)
         .ok_or_else(|| format!("`{s}` is not a token count (try 200k, 1m or 128000)"))
 }

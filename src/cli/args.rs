@@ -1,8 +1,8 @@
 //! Command-line arguments.
 
-use crate::core::auto::Mode;
-use crate::core::auto::run::Strategy;
-use crate::core::summarize::config::SummarizerKind;
+use crate::core::ops::Mode;
+use crate::core::ops::Strategy;
+use crate::core::ops::SummarizerKind;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -115,7 +115,7 @@ pub enum Command {
     /// figures), kept or lost, per kind.
     Lost(StatsArgs),
     /// Add manual compactions, one per RULE.
-    #[command(after_help = crate::core::compact::rule::SYNTAX_HELP)]
+    #[command(after_help = crate::core::ops::SYNTAX_HELP)]
     Compact(CompactArgs),
     /// Remove compactions: all, the automatic ones, or one.
     Reset(ResetArgs),
@@ -182,7 +182,7 @@ pub struct ModelsArgs {
     pub refresh: bool,
     /// Only these providers.
     #[arg(long, value_enum, value_delimiter = ',')]
-    pub provider: Vec<crate::core::providers::Provider>,
+    pub provider: Vec<crate::core::ops::Provider>,
     /// How long one call may take (`30s`, `500ms`).
     #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
     pub timeout: std::time::Duration,
@@ -223,7 +223,7 @@ pub struct RequestArgs {
     pub conv: Option<String>,
     /// Whose shape: default the conversation's model's provider.
     #[arg(long, value_enum)]
-    pub provider: Option<crate::core::providers::Provider>,
+    pub provider: Option<crate::core::ops::Provider>,
     /// The request sent at this turn's first answer (1-based); default:
     /// the next request, after the last event.
     #[arg(long, value_name = "TURN")]
@@ -433,7 +433,7 @@ pub struct SimulateArgs {
     /// `recent_ratio=…`, soft/hard pairs `soft/hard=0.5/0.8,0.6/0.9`, or
     /// `summary_min_gain=0,0.1` (0: every summary the hard stage asks for).
     #[arg(long, value_name = "SETTING=VALUES", value_parser = parse_sweep)]
-    pub sweep: Option<crate::core::auto::sweep::Sweep>,
+    pub sweep: Option<crate::core::ops::Sweep>,
     /// A TOML file changing the policies' parameters.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -454,8 +454,8 @@ pub struct SimulateArgs {
     pub json: bool,
 }
 
-fn parse_sweep(s: &str) -> Result<crate::core::auto::sweep::Sweep, String> {
-    crate::core::auto::sweep::Sweep::parse(s)
+fn parse_sweep(s: &str) -> Result<crate::core::ops::Sweep, String> {
+    crate::core::ops::Sweep::parse(s)
 }
 
 // The core's choices as clap's value lists, here so the core stays free of

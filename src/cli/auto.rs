@@ -4,9 +4,9 @@
 use super::Context;
 use super::args::AutoArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
-use crate::core::auto::ActionKind;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
+use crate::core::ops::ActionKind;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {

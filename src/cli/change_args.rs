@@ -2,9 +2,9 @@
 //! `reset` and `auto`, and the settings they share with `watch`.
 
 use super::arg_values::{WindowArg, parse_keep, parse_size};
-use crate::core::auto::Mode;
-use crate::core::compact::range::Keep;
-use crate::core::summarize::config::SummarizerKind;
+use crate::core::ops::Keep;
+use crate::core::ops::Mode;
+use crate::core::ops::SummarizerKind;
 use clap::Args;
 use std::path::PathBuf;
 

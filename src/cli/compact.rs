@@ -53,7 +53,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
 fn json_result(
     conv: &crate::core::Conversation,
     plan: &ops::Plan,
-    knows: &[Option<Vec<crate::core::facts::Judged>>],
+    knows: &[Option<Vec<crate::core::ops::Judged>>],
     written: Option<&crate::core::ops::Saved>,
     dry_run: bool,
 ) -> anyhow::Result<()> {
@@ -101,7 +101,7 @@ fn json_result(
 fn text_result(
     conv: &crate::core::Conversation,
     plan: &ops::Plan,
-    knows: &[Option<Vec<crate::core::facts::Judged>>],
+    knows: &[Option<Vec<crate::core::ops::Judged>>],
     written: Option<&crate::core::ops::Saved>,
     dry_run: bool,
 ) -> anyhow::Result<()> {

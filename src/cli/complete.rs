@@ -4,8 +4,8 @@
 //! (`JP_INSPECT_COMPLETE=<shell> jp-inspect -- …`, which
 //! `jp-inspect completions <shell>` registers).
 
+use crate::core::ops::Workspace;
 use crate::core::ops::catalog;
-use crate::core::store::workspace::Workspace;
 use clap_complete::engine::CompletionCandidate;
 use std::ffi::OsStr;
 
@@ -68,7 +68,7 @@ fn plain_word(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::store::workspace::Location;
+    use crate::core::ops::Location;
     use std::path::PathBuf;
 
     fn listing(id: u64, slug: &str, title: &str) -> catalog::Listing {

@@ -72,7 +72,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     ];
     // What the ratio is of, with a reserve capped at half the window said.
     if let Some(w) = ops::budget(&conv, &config, args.window.window).window {
-        use crate::core::compact::window::human_tokens;
+        use crate::core::fmt::human_tokens;
         lines.insert(
             1,
             format!(
@@ -103,8 +103,8 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
             })
             .collect();
         let broke = match b.broke {
-            Some(crate::core::cost::Break::Expired) => "cache expired",
-            Some(crate::core::cost::Break::Changed) => "cache broken",
+            Some(crate::core::ops::Break::Expired) => "cache expired",
+            Some(crate::core::ops::Break::Changed) => "cache broken",
             None => "",
         };
         let since = if broke.is_empty() {

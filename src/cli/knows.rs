@@ -1,7 +1,7 @@
 //! What the model still knows of a compaction's range, in lines: `lost`,
 //! and the dry runs of `compact` and `auto`, say it the same way.
 
-use crate::core::facts::{Judged, Survival};
+use crate::core::ops::{Judged, Survival};
 use serde_json::{Value, json};
 
 pub use crate::core::facts::lines;

@@ -4,8 +4,8 @@ use super::Context;
 use super::args::ListArgs;
 use super::output::{print_json, print_lines};
 use crate::core::fmt::thousands;
+use crate::core::ops::Location;
 use crate::core::ops::catalog::{self, Listing};
-use crate::core::store::workspace::Location;
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: ListArgs) -> anyhow::Result<()> {

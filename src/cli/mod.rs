@@ -34,7 +34,7 @@ pub use args::{Cli, Command};
 /// The `show --json` writers, for the benchmarks.
 pub use show::{write_projected_json, write_raw_json};
 
-use crate::core::store::workspace::Workspace;
+use crate::core::ops::Workspace;
 use crate::core::{Conversation, store::resolve};
 use std::path::PathBuf;
 
@@ -42,7 +42,7 @@ use std::path::PathBuf;
 /// usage error that says why, rather than figures of thousands of percent.
 fn check_window(
     conv: &crate::core::Conversation,
-    config: &crate::core::auto::AutoConfig,
+    config: &crate::core::ops::AutoConfig,
     window: Option<u64>,
 ) -> Result<(), UsageError> {
     if window.is_none() {

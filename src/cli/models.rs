@@ -5,8 +5,10 @@ use super::args::ModelsArgs;
 use super::output::{print_json, print_lines, say_err};
 use crate::core::compact::window;
 use crate::core::fmt::thousands;
-use crate::core::providers::cache::{Listing, Models};
-use crate::core::providers::{self, Endpoint, Provider, models};
+use crate::core::ops::{Endpoint, Provider};
+use crate::core::ops::{Listing, Models};
+use crate::core::providers;
+use crate::core::providers::models;
 use serde_json::json;
 
 pub fn run(args: ModelsArgs) -> anyhow::Result<()> {

@@ -72,7 +72,7 @@ pub fn print_new_warnings(before: &Conversation, after: &Conversation) {
 
 /// Settings the configuration ignored (a workspace or conversation config
 /// reaching for a summarizer of its own), to stderr.
-pub fn print_notices(config: &crate::core::auto::AutoConfig) {
+pub fn print_notices(config: &crate::core::ops::AutoConfig) {
     say_notices(&config.notices);
 }
 

@@ -2,9 +2,11 @@
 //! config with the command line's overrides, read the same way by all three.
 
 use super::args::{ConfigArgs, PolicyArgs};
-use crate::core::auto::{self, AutoConfig};
+use crate::core::auto;
 use crate::core::model::conversation::Conversation;
-use crate::core::summarize::{self, Summarizer};
+use crate::core::ops::AutoConfig;
+use crate::core::ops::Summarizer;
+use crate::core::summarize;
 
 impl ConfigArgs {
     /// The conversation's configuration: jp's files, then `--config`.

@@ -3,9 +3,9 @@
 use super::Context;
 use super::args::ResetArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
-use crate::core::compact::reset::Reset;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
+use crate::core::ops::Reset;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {

@@ -3,11 +3,11 @@
 use super::Context;
 use super::args::SimulateArgs;
 use super::output::{print_json, print_lines};
-use crate::core::auto::AutoConfig;
-use crate::core::auto::run::{Run, Strategy};
 use crate::core::fmt::thousands;
 use crate::core::ops;
-use crate::core::{Conversation, compact::window, summarize};
+use crate::core::ops::AutoConfig;
+use crate::core::ops::{Run, Strategy};
+use crate::core::{Conversation, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
@@ -90,11 +90,11 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
 /// value, totalled over the conversations: a line per setting and window.
 fn run_sweep(
     args: &SimulateArgs,
-    sweep: &crate::core::auto::sweep::Sweep,
+    sweep: &crate::core::ops::Sweep,
     convs: &[&Conversation],
     base: &AutoConfig,
     summarizer: &dyn summarize::Summarizer,
-    prices: &crate::core::cost::Prices,
+    prices: &crate::core::ops::Prices,
 ) -> anyhow::Result<()> {
     if args.svg.is_some() {
         anyhow::bail!("--svg draws one simulation; leave out --sweep to draw it");
@@ -154,12 +154,12 @@ fn run_sweep(
     let turns: u64 = convs.iter().map(|c| c.turn_count as u64).sum();
     for (label, _, totals) in &settings {
         for t in totals {
-            let billed = |f: fn(&crate::core::cost::Billed) -> f64| t.billed_text(f);
+            let billed = |f: fn(&crate::core::ops::Billed) -> f64| t.billed_text(f);
             lines.push(format!(
                 "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9.1} {:>14} {:>14}",
                 label,
                 t.policy.as_str(),
-                window::human_tokens(t.window),
+                crate::core::fmt::human_tokens(t.window),
                 t.peak_ratio * 100.0,
                 t.overflows,
                 t.requests,
@@ -244,7 +244,7 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
             "{:<17} {:<15} {:>11}  {:>4.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>13} {:>14}",
             "total",
             t.policy.as_str(),
-            window::human_tokens(t.window),
+            crate::core::fmt::human_tokens(t.window),
             t.peak_ratio * 100.0,
             t.overflows,
             t.requests,
@@ -260,11 +260,8 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
 
 /// What each of `results` leaves the model knowing, each conversation's
 /// facts found once for all its runs.
-fn survivals(
-    convs: &[&Conversation],
-    results: &[(usize, Run)],
-) -> Vec<crate::core::facts::Survival> {
-    let mut out = vec![crate::core::facts::Survival::default(); results.len()];
+fn survivals(convs: &[&Conversation], results: &[(usize, Run)]) -> Vec<crate::core::ops::Survival> {
+    let mut out = vec![crate::core::ops::Survival::default(); results.len()];
     for (ci, conv) in convs.iter().enumerate() {
         let mine: Vec<usize> = (0..results.len()).filter(|&k| results[k].0 == ci).collect();
         let runs: Vec<&[crate::core::model::compaction::Compaction]> = mine
@@ -281,8 +278,8 @@ fn survivals(
 fn run_json(
     conv: &Conversation,
     r: &Run,
-    known: &crate::core::facts::Survival,
-    prices: &crate::core::cost::Prices,
+    known: &crate::core::ops::Survival,
+    prices: &crate::core::ops::Prices,
 ) -> Value {
     let firings: Vec<Value> = r
         .firings
@@ -326,14 +323,14 @@ fn run_json(
 fn table(
     convs: &[Conversation],
     results: &[(usize, Run)],
-    known: &[crate::core::facts::Survival],
+    known: &[crate::core::ops::Survival],
 ) -> Vec<String> {
     let mut lines = vec![format!(
         "{:<17} {:<15} {:>11}{}",
         "conversation",
         "policy",
         "window/use",
-        crate::core::auto::run::RUN_METRICS_HEADER
+        crate::core::ops::RUN_METRICS_HEADER
     )];
     for ((ci, r), known) in results.iter().zip(known) {
         lines.push(format!(
@@ -342,8 +339,8 @@ fn table(
             r.policy.as_str(),
             format!(
                 "{}/{}",
-                window::human_tokens(r.window),
-                window::human_tokens(r.usable)
+                crate::core::fmt::human_tokens(r.window),
+                crate::core::fmt::human_tokens(r.usable)
             ),
             r.metrics_row()
         ));
@@ -380,7 +377,7 @@ fn table(
                         f.after_turn + 1,
                         f.kind.as_str(),
                         f.range.human(),
-                        window::human_tokens(f.saved)
+                        crate::core::fmt::human_tokens(f.saved)
                     )
                 })
                 .collect();

@@ -4,10 +4,10 @@
 use super::Context;
 use super::args::StatsArgs;
 use super::output::{print_json, print_lines, print_warnings};
-use crate::core::compact::budget::Measure;
-use crate::core::compact::estimate::Category;
-use crate::core::compact::jp_view::View;
 use crate::core::fmt::{change, thousands};
+use crate::core::ops::Category;
+use crate::core::ops::Measure;
+use crate::core::ops::View;
 use crate::core::ops::{self, stats::Stats, stats::WindowOrigin};
 use crate::core::{Conversation, model::timestamp};
 
@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
 pub(super) fn opened(
     ctx: &Context,
     args: &StatsArgs,
-) -> anyhow::Result<(Conversation, crate::core::auto::AutoConfig)> {
+) -> anyhow::Result<(Conversation, crate::core::ops::AutoConfig)> {
     let (conv, auto) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
     print_warnings(&conv);
     let auto = auto?;

@@ -10,14 +10,14 @@
 use super::Context;
 use super::args::WatchArgs;
 use super::watch_scope;
-use crate::core::auto::AutoConfig;
 use crate::core::error::Error;
 use crate::core::fmt::thousands;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::id::ConversationId;
+use crate::core::ops::AutoConfig;
+use crate::core::ops::Reloaded;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
 use crate::core::ops::{self, Boundary};
-use crate::core::store::reload::Reloaded;
 use crate::core::store::workspace::dirs_by_id;
 use crate::core::store::{load, load::id_of_dir};
 use serde_json::json;

@@ -59,9 +59,57 @@ pub fn change(before: u64, after: u64) -> String {
     }
 }
 
+/// `200k`, `1m`, `128000` -> tokens.
+pub fn parse_tokens(s: &str) -> Option<u64> {
+    let lower = s.trim().to_ascii_lowercase().replace(['_', ','], "");
+    let (num, mult) = if let Some(n) = lower.strip_suffix('k') {
+        (n, 1_000.0)
+    } else if let Some(n) = lower.strip_suffix('m') {
+        (n, 1_000_000.0)
+    } else {
+        (lower.as_str(), 1.0)
+    };
+    let v: f64 = num.parse().ok()?;
+    let tokens = v * mult;
+    (1.0..1e15)
+        .contains(&tokens)
+        .then_some(tokens.round() as u64)
+}
+
+/// `200k`, `1.05m`, `950`.
+pub fn human_tokens(n: u64) -> String {
+    if n >= 1_000_000 {
+        let m = n as f64 / 1_000_000.0;
+        if (m - m.round()).abs() < 0.005 {
+            format!("{}m", m.round())
+        } else {
+            format!("{m:.2}m")
+        }
+    } else if n >= 10_000 {
+        format!("{}k", (n as f64 / 1000.0).round())
+    } else if n >= 1_000 && n.is_multiple_of(1_000) {
+        format!("{}k", n / 1_000)
+    } else if n >= 1_000 {
+        format!("{:.1}k", n as f64 / 1000.0)
+    } else {
+        n.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_human_token_counts() {
+        assert_eq!(parse_tokens("200k"), Some(200_000));
+        assert_eq!(parse_tokens("1m"), Some(1_000_000));
+        assert_eq!(parse_tokens("1.5M"), Some(1_500_000));
+        assert_eq!(parse_tokens("128000"), Some(128_000));
+        assert_eq!(parse_tokens("zero"), None);
+        assert_eq!(parse_tokens("0"), None);
+        assert_eq!(parse_tokens("-5k"), None);
+    }
 
     #[test]
     fn a_percent_never_crosses_the_threshold_beside_it() {

@@ -4,8 +4,8 @@
 
 use super::clean::Cleaner;
 use super::page::{Block, entry_title};
-use crate::core::compact::window::human_tokens;
 use crate::core::facts::Judged;
+use crate::core::fmt::human_tokens;
 use crate::core::fmt::{count, thousands};
 use crate::core::ops::review::{Comparison, Review};
 use crate::core::ops::stats::CompactionEntry;

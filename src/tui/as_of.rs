@@ -4,7 +4,7 @@
 /// Time travel: the session's requests, and the one shown.
 #[derive(Debug, Clone)]
 pub struct AsOf {
-    pub points: Vec<crate::core::auto::history::HistoryPoint>,
+    pub points: Vec<crate::core::ops::HistoryPoint>,
     pub current: usize,
     /// The curve drawn: (request, % of the usable window), at most
     /// `CURVE_POINTS` of them (the highest of each stretch), made once so a
@@ -23,7 +23,7 @@ pub struct AsOf {
 pub const CURVE_POINTS: usize = 600;
 
 impl AsOf {
-    pub fn new(points: Vec<crate::core::auto::history::HistoryPoint>) -> AsOf {
+    pub fn new(points: Vec<crate::core::ops::HistoryPoint>) -> AsOf {
         let n = points.len();
         let stride = n.div_ceil(CURVE_POINTS).max(1);
         let mut curve = Vec::new();
@@ -61,17 +61,17 @@ impl AsOf {
     }
 
     /// The shown request's bill.
-    pub fn bill(&self) -> Option<&crate::core::cost::Bill> {
+    pub fn bill(&self) -> Option<&crate::core::ops::Bill> {
         self.cost.as_ref()?.bills.get(self.current)
     }
 
     /// A request's context as a percentage of its usable window.
-    pub fn ratio(p: &crate::core::auto::history::HistoryPoint) -> f64 {
+    pub fn ratio(p: &crate::core::ops::HistoryPoint) -> f64 {
         p.usable
             .map_or(0.0, |u| p.context as f64 / u.max(1) as f64 * 100.0)
     }
 
-    pub fn point(&self) -> Option<&crate::core::auto::history::HistoryPoint> {
+    pub fn point(&self) -> Option<&crate::core::ops::HistoryPoint> {
         self.points.get(self.current)
     }
 }

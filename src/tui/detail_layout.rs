@@ -4,7 +4,7 @@
 
 use super::layout;
 use super::state::{Detail, State};
-use crate::core::search::Needle;
+use crate::core::ops::Needle;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

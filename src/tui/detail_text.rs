@@ -3,9 +3,10 @@
 
 use super::inspection::{Cell, Inspection};
 use super::state::{Focus, State};
-use crate::core::compact::projection::{Change, Fate, Projected, SummaryPart};
+use crate::core::compact::projection::Change;
 use crate::core::model::encoding::{self, StoredAs};
 use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::ops::{Fate, Projected, SummaryPart};
 use crate::core::{compact::estimate, model::timestamp};
 use serde_json::Value;
 
@@ -215,9 +216,7 @@ pub fn projected_event(m: &Inspection, p: &Projected) -> DetailText {
             ];
             let body = match part {
                 SummaryPart::TurnStart => "(turn start)".to_string(),
-                SummaryPart::Request => {
-                    crate::core::compact::projection::SUMMARY_REQUEST.to_string()
-                }
+                SummaryPart::Request => crate::core::ops::SUMMARY_REQUEST.to_string(),
                 SummaryPart::Response => c.summary.clone().unwrap_or_default(),
             };
             DetailText {
@@ -331,7 +330,7 @@ fn selected(state: &State) -> Option<DetailText> {
                 let grave = k.iter().filter(|j| j.is_grave()).count();
                 header.push(format!(
                     "keeps {}{}",
-                    crate::core::facts::Survival::of(k).describe(),
+                    crate::core::ops::Survival::of(k).describe(),
                     match grave {
                         0 => String::new(),
                         n => format!(

@@ -2,12 +2,14 @@
 //! the core: the projection (with any previewed compactions), its estimate,
 //! the compaction list, and the turn-aligned row layout of the two panes.
 
-use crate::core::compact::estimate::{self, Estimate};
-use crate::core::compact::jp_view::View;
-use crate::core::compact::projection::{self, Overlay, Projected, Projection, TurnOrigin};
+use crate::core::compact::estimate;
+use crate::core::compact::projection;
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::turns::TurnRange;
+use crate::core::ops::Estimate;
+use crate::core::ops::View;
 use crate::core::ops::{self, stats::CompactionEntry};
+use crate::core::ops::{Overlay, Projected, Projection, TurnOrigin};
 use crate::core::{Conversation, model::timestamp};
 use std::sync::Arc;
 
@@ -33,7 +35,7 @@ pub struct CompactionRow {
     /// What it does that its range doesn't say (backwards, endless).
     pub warning: Option<&'static str>,
     /// What it costs and buys with the prompt cache, and in words.
-    pub payback: Option<(crate::core::cost::Payback, String)>,
+    pub payback: Option<(crate::core::ops::Payback, String)>,
 }
 
 /// The rows of the two panes, aligned by turn: block `b` (raw turn `b`) has

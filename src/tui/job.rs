@@ -2,15 +2,16 @@
 
 use super::inspection::Inspection;
 use crate::core::Conversation;
-use crate::core::auto::AutoConfig;
-use crate::core::auto::run::Run;
-use crate::core::compact::budget::Budget;
-use crate::core::compact::jp_view::View;
-use crate::core::compact::reset::Reset;
-use crate::core::compact::rule::{self, Rule, RuleError};
+use crate::core::compact::rule;
 use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
+use crate::core::ops::AutoConfig;
+use crate::core::ops::Budget;
 use crate::core::ops::Plan;
+use crate::core::ops::Reset;
+use crate::core::ops::Run;
+use crate::core::ops::View;
+use crate::core::ops::{Rule, RuleError};
 use ratatui::text::Line;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -162,7 +163,7 @@ pub enum Job {
     ListKnows {
         conv: Arc<Conversation>,
         preview: Vec<crate::core::model::compaction::Compaction>,
-        view: crate::core::compact::jp_view::View,
+        view: crate::core::ops::View,
     },
     /// Highlight an event's full text for the detail view.
     Highlight {
@@ -182,7 +183,7 @@ pub enum Writing {
         Box<crate::core::ops::Plan>,
         crate::core::model::timestamp::Timestamp,
     ),
-    Inverse(crate::core::store::save::Edit),
+    Inverse(crate::core::ops::Edit),
 }
 
 /// A finished job. `generation` tells stale results (for a conversation
@@ -213,7 +214,7 @@ pub enum JobResult {
     HintWritten(Result<(PathBuf, String), Error>),
     /// The session's requests and what each was billed.
     History(
-        Vec<crate::core::auto::history::HistoryPoint>,
+        Vec<crate::core::ops::HistoryPoint>,
         Box<crate::core::ops::cost::SessionCost>,
     ),
     Checked(Result<crate::core::ops::changes::Changes, Error>),
@@ -231,7 +232,7 @@ pub enum JobResult {
     },
     /// By compaction position: facts kept of all, and whether it lost an
     /// instruction or an unfixed error.
-    ListKnows(std::collections::HashMap<usize, crate::core::facts::Mark>),
+    ListKnows(std::collections::HashMap<usize, crate::core::ops::Mark>),
     Highlighted {
         title: String,
         lines: Vec<Line<'static>>,
@@ -257,7 +258,7 @@ pub struct Written {
     pub what: String,
     pub written: bool,
     /// The edit that takes it back.
-    pub inverse: crate::core::store::save::Edit,
+    pub inverse: crate::core::ops::Edit,
     pub undo: UndoKind,
 }
 
@@ -276,7 +277,7 @@ pub struct Loaded {
     /// What changed since the conversation the load was asked with.
     pub changes: Option<crate::core::ops::changes::Changes>,
     /// How a reload read the file: what jp appended only, or whole and why.
-    pub read: Option<crate::core::store::reload::Reloaded>,
+    pub read: Option<crate::core::ops::Reloaded>,
 }
 
 /// A planned preview, with the screen's view of it.
@@ -286,5 +287,5 @@ pub struct Previewed {
     pub plan: Plan,
     pub inspection: Box<Inspection>,
     /// What the model would still know of each addition's range.
-    pub knows: Vec<Option<Vec<crate::core::facts::Judged>>>,
+    pub knows: Vec<Option<Vec<crate::core::ops::Judged>>>,
 }

@@ -6,8 +6,8 @@
 use super::inspection::Inspection;
 use crate::core::compact::estimate;
 use crate::core::compact::excerpt;
-use crate::core::compact::projection::Projected;
 use crate::core::model::overhead::Part;
+use crate::core::ops::Projected;
 
 /// What an entry of the list is.
 #[derive(Debug, Clone, PartialEq)]

@@ -34,7 +34,7 @@ pub mod view;
 pub mod watch;
 pub mod worker;
 
-use crate::core::auto::{AutoConfig, Mode};
+use crate::core::ops::{AutoConfig, Mode};
 use crossterm::event::{self, Event};
 use job::Job;
 use msg::{Action, Effect, Msg};

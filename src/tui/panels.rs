@@ -2,9 +2,9 @@
 //! confirmation, the detail view, the simulation and the size list, and the
 //! search under way. Parts of the inspector's state.
 
-use crate::core::auto::run::Run;
-use crate::core::compact::reset::Reset;
 use crate::core::ops::Plan;
+use crate::core::ops::Reset;
+use crate::core::ops::Run;
 use ratatui::text::Line;
 use tui_textarea::TextArea;
 
@@ -46,19 +46,19 @@ pub struct Preview {
     pub plan: Plan,
     /// What the model would still know of each addition's range (`None`:
     /// a summary not made yet).
-    pub knows: Vec<Option<Vec<crate::core::facts::Judged>>>,
+    pub knows: Vec<Option<Vec<crate::core::ops::Judged>>>,
 }
 
 impl Preview {
     /// How the facts of its ranges fare, together, and whether it loses an
     /// instruction or an unfixed error; `None` before its summaries exist.
-    pub fn survival(&self) -> Option<(crate::core::facts::Survival, bool)> {
-        let mut all = crate::core::facts::Survival::default();
+    pub fn survival(&self) -> Option<(crate::core::ops::Survival, bool)> {
+        let mut all = crate::core::ops::Survival::default();
         let mut grave = false;
         for k in &self.knows {
             let k = k.as_ref()?;
-            all.add(&crate::core::facts::Survival::of(k));
-            grave |= k.iter().any(crate::core::facts::Judged::is_grave);
+            all.add(&crate::core::ops::Survival::of(k));
+            grave |= k.iter().any(crate::core::ops::Judged::is_grave);
         }
         (!self.knows.is_empty()).then_some((all, grave))
     }

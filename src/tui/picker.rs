@@ -4,8 +4,8 @@
 //! there at once; what reading each conversation adds fills in behind,
 //! a few at a time, so a thousand conversations open as fast as one.
 
+use crate::core::ops::Needle;
 use crate::core::ops::catalog::{Details, Listing};
-use crate::core::search::Needle;
 use std::path::PathBuf;
 
 /// Conversations read per background job: small, so opening one never

@@ -3,9 +3,10 @@
 
 use super::inspection::{Cell, Inspection};
 use crate::core::compact::excerpt;
-use crate::core::compact::projection::{Change, Fate, Projected, SummaryPart};
+use crate::core::compact::projection::Change;
 use crate::core::model::compaction::Source;
 use crate::core::model::event::Kind;
+use crate::core::ops::{Fate, Projected, SummaryPart};
 use std::collections::HashMap;
 
 /// Width of a one-line excerpt kept in the cache (wide terminals).

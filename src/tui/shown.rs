@@ -3,8 +3,8 @@
 //! reviewer reads one thread of a long session turn by turn.
 
 use crate::core::Conversation;
-use crate::core::compact::projection::{Projected, Projection};
 use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::ops::{Projected, Projection};
 
 /// The kinds `v` steps through, `All` last.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

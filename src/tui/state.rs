@@ -9,11 +9,11 @@ pub use super::panels::{
 use super::rows::Row;
 use super::theme::Theme;
 pub use super::undo::{UndoEntry, UndoHistory};
-use crate::core::auto::AutoConfig;
-use crate::core::compact::budget::Budget;
-use crate::core::compact::jp_view::View;
-use crate::core::compact::projection::Projected;
 use crate::core::compact::window;
+use crate::core::ops::AutoConfig;
+use crate::core::ops::Budget;
+use crate::core::ops::Projected;
+use crate::core::ops::View;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -47,7 +47,7 @@ pub struct Settings {
     pub config: AutoConfig,
     /// A `--config` file applied over the conversation's auto table.
     pub config_file: Option<PathBuf>,
-    pub mode_override: Option<crate::core::auto::Mode>,
+    pub mode_override: Option<crate::core::ops::Mode>,
     /// Whether the configuration was read (with the first load).
     pub configured: bool,
     pub follow: bool,
@@ -86,7 +86,7 @@ impl Reach {
     /// Started in the workspace at `root`, its conversations found
     /// through its `.jp`.
     pub fn of_workspace(root: &std::path::Path) -> Reach {
-        let ws = crate::core::store::workspace::Workspace::at(root);
+        let ws = crate::core::ops::Workspace::at(root);
         Reach {
             refused: crate::core::ops::reach::refusal(&ws),
             workspace: Some(root.to_path_buf()),
@@ -137,7 +137,7 @@ pub struct State {
     pub budget: Option<Budget>,
     /// What `count` measured of the loaded conversation, read with the
     /// budget (drawing reads no files).
-    pub measured: Option<crate::core::providers::cache::Measured>,
+    pub measured: Option<crate::core::ops::Measured>,
     /// Bumped whenever the inspection is replaced; stale job results are
     /// dropped.
     pub generation: u64,
@@ -148,7 +148,7 @@ pub struct State {
     /// The list's marks, for the inspection of that generation.
     pub list_marks: Option<(
         u64,
-        std::collections::HashMap<usize, crate::core::facts::Mark>,
+        std::collections::HashMap<usize, crate::core::ops::Mark>,
     )>,
     pub theme: Theme,
     pub width: u16,
@@ -275,7 +275,7 @@ impl State {
 
     /// The context of a request that sends the events of `e`, as the
     /// budget measures it (events only when no conversation is loaded).
-    pub fn context_of(&self, e: &crate::core::compact::estimate::Estimate) -> u64 {
+    pub fn context_of(&self, e: &crate::core::ops::Estimate) -> u64 {
         match self.budget() {
             Some(b) => b.context_tokens(e.breakdown.total_chars()),
             None => e.tokens(),

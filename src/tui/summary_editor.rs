@@ -7,8 +7,8 @@
 //! Long lines wrap (see `view::summary_editor`), and the checklist
 //! scrolls on its own keys.
 
-use crate::core::facts::{Fact, Sent, Where, matching::Siblings};
 use crate::core::model::turns::TurnRange;
+use crate::core::ops::{Fact, Sent, Siblings, Where};
 use tui_textarea::TextArea;
 
 #[derive(Debug, Clone)]

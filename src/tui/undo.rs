@@ -7,7 +7,7 @@ use crate::core::model::conversation::Conversation;
 #[derive(Debug, Clone)]
 pub struct UndoEntry {
     pub what: String,
-    pub inverse: crate::core::store::save::Edit,
+    pub inverse: crate::core::ops::Edit,
 }
 
 /// The session's writes, for `u` and `Ctrl-R`.

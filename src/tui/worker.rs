@@ -6,17 +6,18 @@
 use super::highlight;
 use super::inspection::Inspection;
 use super::job::{ConfigFile, Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
-use crate::core::auto::{AutoConfig, run::Strategy};
-use crate::core::compact::budget::Budget;
-use crate::core::compact::jp_view::View;
 use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::ops::Boundary;
+use crate::core::ops::Budget;
+use crate::core::ops::SummarizerConfig;
+use crate::core::ops::View;
 use crate::core::ops::boundary::Attempt;
 use crate::core::ops::{self, RuleOptions};
-use crate::core::summarize::{self, config::SummarizerConfig};
+use crate::core::ops::{AutoConfig, Strategy};
+use crate::core::summarize;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -220,7 +221,7 @@ fn simulate(
     conv: &Conversation,
     windows: &[u64],
     config: &AutoConfig,
-) -> Result<Vec<crate::core::auto::run::Run>, Error> {
+) -> Result<Vec<crate::core::ops::Run>, Error> {
     let mut base = config.clone();
     base.summarizer = SummarizerConfig::Digest;
     let summarizer = summarize::from_config(&base.summarizer);
@@ -293,7 +294,7 @@ impl Worker {
 fn at_boundary(
     dir: &std::path::Path,
     conv: &Conversation,
-    config: &crate::core::auto::AutoConfig,
+    config: &crate::core::ops::AutoConfig,
     window: Option<u64>,
     now: crate::core::model::timestamp::Timestamp,
 ) -> JobResult {
@@ -343,7 +344,7 @@ fn write_report(
     conv: &Conversation,
     config: &AutoConfig,
     window: Option<u64>,
-    view: crate::core::compact::jp_view::View,
+    view: crate::core::ops::View,
     path: &std::path::Path,
 ) -> Result<(std::path::PathBuf, usize), String> {
     let request = ops::review::ReviewRequest {

@@ -167,7 +167,7 @@ pub enum Note {
 
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = |n: &u64| crate::core::compact::window::human_tokens(*n);
+        let t = |n: &u64| crate::core::fmt::human_tokens(*n);
         match self {
             Note::Disabled => write!(f, "automatic compaction is disabled"),
             Note::WindowUnknown => write!(

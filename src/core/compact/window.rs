@@ -2,6 +2,7 @@
 //! a conversation's model id, or an explicit override. Unknown stays
 //! unknown: jp-inspect never guesses silently.
 
+use crate::core::fmt::human_tokens;
 use crate::core::model::config::{self, ModelId};
 use crate::core::model::overhead;
 use serde::Deserialize;
@@ -125,43 +126,6 @@ impl Window {
 impl fmt::Display for Window {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", human_tokens(self.tokens))
-    }
-}
-
-/// `200k`, `1m`, `128000` -> tokens.
-pub fn parse_tokens(s: &str) -> Option<u64> {
-    let lower = s.trim().to_ascii_lowercase().replace(['_', ','], "");
-    let (num, mult) = if let Some(n) = lower.strip_suffix('k') {
-        (n, 1_000.0)
-    } else if let Some(n) = lower.strip_suffix('m') {
-        (n, 1_000_000.0)
-    } else {
-        (lower.as_str(), 1.0)
-    };
-    let v: f64 = num.parse().ok()?;
-    let tokens = v * mult;
-    (1.0..1e15)
-        .contains(&tokens)
-        .then_some(tokens.round() as u64)
-}
-
-/// `200k`, `1.05m`, `950`.
-pub fn human_tokens(n: u64) -> String {
-    if n >= 1_000_000 {
-        let m = n as f64 / 1_000_000.0;
-        if (m - m.round()).abs() < 0.005 {
-            format!("{}m", m.round())
-        } else {
-            format!("{m:.2}m")
-        }
-    } else if n >= 10_000 {
-        format!("{}k", (n as f64 / 1000.0).round())
-    } else if n >= 1_000 && n.is_multiple_of(1_000) {
-        format!("{}k", n / 1_000)
-    } else if n >= 1_000 {
-        format!("{:.1}k", n as f64 / 1000.0)
-    } else {
-        n.to_string()
     }
 }
 
@@ -342,17 +306,6 @@ pub fn for_config_with(
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn parses_human_token_counts() {
-        assert_eq!(parse_tokens("200k"), Some(200_000));
-        assert_eq!(parse_tokens("1m"), Some(1_000_000));
-        assert_eq!(parse_tokens("1.5M"), Some(1_500_000));
-        assert_eq!(parse_tokens("128000"), Some(128_000));
-        assert_eq!(parse_tokens("zero"), None);
-        assert_eq!(parse_tokens("0"), None);
-        assert_eq!(parse_tokens("-5k"), None);
-    }
 
     #[test]
     fn matches_ids_in_every_form() {

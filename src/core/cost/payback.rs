@@ -3,7 +3,7 @@
 //! change.
 
 use super::billing::{Billing, Caching};
-use crate::core::compact::window::human_tokens;
+use crate::core::fmt::human_tokens;
 use crate::core::model::timestamp::Timestamp;
 use serde::Serialize;
 use std::time::Duration;

@@ -31,7 +31,35 @@ pub mod tools;
 mod write;
 
 pub use crate::core::store::safe_fs::Guard;
+
+// The types a shell names in its requests and presents from the results,
+// offered here: the shells see the core only through `ops` and the model.
+pub use crate::core::auto::history::HistoryPoint;
+pub use crate::core::auto::run::{RUN_METRICS_HEADER, RUN_METRICS_HEADER_NARROW, Run, Strategy};
+pub use crate::core::auto::sweep::Sweep;
+pub use crate::core::auto::{ActionKind, AutoConfig, Mode};
+pub use crate::core::compact::budget::{Budget, Measure};
+pub use crate::core::compact::estimate::{Category, Estimate};
+pub use crate::core::compact::jp_view::View;
+pub use crate::core::compact::projection::{
+    Fate, Overlay, Projected, Projection, SUMMARY_REQUEST, SummaryPart, TurnOrigin,
+};
+pub use crate::core::compact::range::Keep;
+pub use crate::core::compact::reset::Reset;
+pub use crate::core::compact::rule::{Rule, RuleError, SYNTAX_HELP};
+pub use crate::core::compact::window::WindowSource;
+pub use crate::core::cost::{Bill, Billed, Break, Payback, Prices};
+pub use crate::core::facts::matching::Siblings;
+pub use crate::core::facts::{Fact, Judged, Mark, Sent, Survival, Where};
+pub use crate::core::providers::cache::{Listing, Measured, Models};
+pub use crate::core::providers::{Endpoint, Provider};
+pub use crate::core::search::Needle;
+pub use crate::core::store::reload::Reloaded;
+pub use crate::core::store::save::Edit;
 pub use crate::core::store::save::Saved;
+pub use crate::core::store::workspace::{Location, Workspace};
+pub use crate::core::summarize::Summarizer;
+pub use crate::core::summarize::config::{SummarizerConfig, SummarizerKind};
 pub use asked::{AskError, Asked, rules_asked};
 pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
@@ -42,8 +70,6 @@ pub use report::{Impact, saved_per_compaction};
 pub use simulate::{DEFAULT_WINDOWS, SimulationJob, Total, default_windows, simulate_grid, totals};
 pub use write::{Change, refused, write};
 
-use crate::core::auto::AutoConfig;
-use crate::core::compact::budget::Budget;
 use crate::core::error::Result;
 use crate::core::model::conversation::Conversation;
 use serde_json::Value;

@@ -294,7 +294,7 @@ pub fn auto_headline(config: &AutoConfig, usable: Option<u64>, context: u64) -> 
     format!(
         "{} mode, usable window {}, context {} tokens{}",
         config.mode.as_str(),
-        usable.map_or("unknown".into(), crate::core::compact::window::human_tokens),
+        usable.map_or("unknown".into(), crate::core::fmt::human_tokens),
         crate::core::fmt::thousands(context),
         usable
             .map(|w| {

@@ -294,7 +294,7 @@ impl ToolsReport {
     /// conversation's own 1m window; 400k is the largest common window
     /// where it does".
     pub fn replayed_at(&self) -> Vec<String> {
-        use crate::core::compact::window::human_tokens;
+        use crate::core::fmt::human_tokens;
         let mut seen: Vec<(u64, WindowChoice, usize)> = Vec::new();
         for (w, c) in self.windows.iter().zip(&self.window_choices) {
             match seen.iter_mut().find(|(sw, sc, _)| sw == w && sc == c) {

@@ -3,8 +3,9 @@
 //! simulation views.
 
 use super::run;
-use crate::core::compact::reset::{self, Reset};
+use crate::core::compact::reset;
 use crate::core::ops;
+use crate::core::ops::Reset;
 use crate::tui::detail_text;
 use crate::tui::inspection::Cell;
 use crate::tui::job::{Job, UndoKind, Writing};

@@ -1,7 +1,6 @@
 //! The prompts: a rule (or `auto`) to preview, a search, a window size.
 
 use super::run;
-use crate::core::compact::window;
 use crate::tui::job::{Job, PreviewRequest};
 use crate::tui::msg::Effect;
 use crate::tui::state::{Input, InputKind, Level, Panel, Search, State};
@@ -25,7 +24,7 @@ pub(super) fn open_input(state: &mut State, kind: InputKind) {
             .unwrap_or_default(),
         InputKind::Window => state
             .window()
-            .map(|w| window::human_tokens(w.tokens))
+            .map(|w| crate::core::fmt::human_tokens(w.tokens))
             .unwrap_or_default(),
         InputKind::Request => state
             .as_of
@@ -152,7 +151,7 @@ fn submit(state: &mut State, kind: InputKind, text: String, fx: &mut Vec<Effect>
             });
             run(state, fx, "searching", Job::Search { conv, query: text });
         }
-        InputKind::Window => match window::parse_tokens(&text) {
+        InputKind::Window => match crate::core::fmt::parse_tokens(&text) {
             Some(tokens) => {
                 let before = state.settings.window_override.replace(tokens);
                 state.rebudget();
@@ -212,7 +211,7 @@ fn search_detail(state: &mut State, query: String) {
     let Some(Panel::Detail(d)) = &state.panel else {
         return;
     };
-    let Some(needle) = d.needle.as_deref().map(crate::core::search::Needle::new) else {
+    let Some(needle) = d.needle.as_deref().map(crate::core::ops::Needle::new) else {
         return;
     };
     let rows = detail_layout::match_rows(d, detail_layout::inner(state).0, &needle);

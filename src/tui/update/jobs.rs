@@ -485,9 +485,9 @@ fn on_hint_written(
 /// whole, why (an append is the usual case and goes without saying).
 fn reload_said(
     changes: Option<&crate::core::ops::changes::Changes>,
-    read: Option<crate::core::store::reload::Reloaded>,
+    read: Option<crate::core::ops::Reloaded>,
 ) -> Option<String> {
-    use crate::core::store::reload::Reloaded;
+    use crate::core::ops::Reloaded;
     let changes = changes.filter(|c| !c.is_empty());
     match (read, changes) {
         (Some(Reloaded::Whole(why)), Some(c)) => Some(format!("reloaded whole ({why}): {c}")),

@@ -1,7 +1,8 @@
 //! `F`: from a compaction to the events of the facts it lost, one after
 //! another, so a reviewer reads each where it stood.
 
-use crate::core::facts::{self, Judged};
+use crate::core::facts;
+use crate::core::ops::Judged;
 use crate::tui::state::{Focus, Level, LostTrail, Panel, State};
 
 /// The next lost fact's event: the first of the selected compaction's

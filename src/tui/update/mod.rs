@@ -210,10 +210,8 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Summarize => commands::summarize_preview(state, fx),
         Action::EditSummary => summary::open(state),
         Action::Cancel => commands::cancel(state, fx),
-        Action::ResetAuto => {
-            commands::ask_reset(state, crate::core::compact::reset::Reset::Auto, fx)
-        }
-        Action::ResetAll => commands::ask_reset(state, crate::core::compact::reset::Reset::All, fx),
+        Action::ResetAuto => commands::ask_reset(state, crate::core::ops::Reset::Auto, fx),
+        Action::ResetAll => commands::ask_reset(state, crate::core::ops::Reset::All, fx),
         Action::Delete => commands::delete(state, fx),
         Action::SetWindow => input::open_input(state, super::state::InputKind::Window),
         Action::ToggleMode => settings::toggle_mode(state),

@@ -2,8 +2,8 @@
 //! automatic compaction at boundaries (`A`) and following the file (`f`).
 
 use super::run;
-use crate::core::auto::Mode;
-use crate::core::compact::jp_view::View;
+use crate::core::ops::Mode;
+use crate::core::ops::View;
 use crate::tui::job::Job;
 use crate::tui::msg::{Effect, Msg};
 use crate::tui::state::{Level, State};

@@ -7,8 +7,8 @@
 //! Its keys are the key map's `summary` scope.
 
 use super::input;
-use crate::core::facts::Sent;
 use crate::core::model::turns::TurnRange;
+use crate::core::ops::Sent;
 use crate::tui::job::PreviewRequest;
 use crate::tui::keys::{self, Scope};
 use crate::tui::msg::Action;

@@ -1,9 +1,10 @@
 //! The header, the status line (inputs and previews) and the key footer.
 
-use crate::core::auto::Mode;
-use crate::core::compact::jp_view::View;
-use crate::core::compact::window::{WindowSource, human_tokens};
+use crate::core::fmt::human_tokens;
 use crate::core::fmt::{change, thousands};
+use crate::core::ops::Mode;
+use crate::core::ops::View;
+use crate::core::ops::WindowSource;
 use crate::tui::keys::{self, Scope};
 use crate::tui::msg::Action;
 use crate::tui::state::{InputKind, Level, Panel, State};
@@ -111,10 +112,10 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
             ),
         );
         if let (Some(b), Some(cost)) = (a.bill(), &a.cost) {
-            use crate::core::compact::window::human_tokens;
+            use crate::core::fmt::human_tokens;
             let broke = match b.broke {
-                Some(crate::core::cost::Break::Changed) => " · cache broken",
-                Some(crate::core::cost::Break::Expired) => " · cache expired",
+                Some(crate::core::ops::Break::Changed) => " · cache broken",
+                Some(crate::core::ops::Break::Expired) => " · cache expired",
                 None => "",
             };
             // The cost stays at any width; what the cache did, where

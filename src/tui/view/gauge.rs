@@ -3,10 +3,10 @@
 //! usable window, with the soft and hard markers (or D50's single trigger),
 //! the before → after delta of a preview, and the breakdown by category.
 
-use crate::core::auto::Mode;
-use crate::core::compact::estimate::Category;
-use crate::core::compact::window::human_tokens;
+use crate::core::fmt::human_tokens;
 use crate::core::fmt::{change, thousands};
+use crate::core::ops::Category;
+use crate::core::ops::Mode;
 use crate::core::ops::stats::{ContextParts, Thresholds};
 use crate::tui::inspection::Inspection;
 use crate::tui::state::State;
@@ -190,7 +190,7 @@ fn marker_labels(
 fn breakdown(
     state: &State,
     m: &Inspection,
-    budget: &crate::core::compact::budget::Budget,
+    budget: &crate::core::ops::Budget,
     short: bool,
 ) -> Line<'static> {
     let t = &state.theme;

@@ -2,7 +2,7 @@
 //! parts by size, with their share of the context, the selected one marked;
 //! or the fixed parts alone (`O`).
 
-use crate::core::compact::window::human_tokens;
+use crate::core::fmt::human_tokens;
 use crate::tui::largest::{Largest, Origin};
 use crate::tui::state::State;
 use ratatui::Frame;

@@ -1,7 +1,7 @@
 //! The compaction list: position, source, range, policies, time, saved.
 
-use crate::core::facts::Mark;
 use crate::core::fmt::signed_thousands;
+use crate::core::ops::Mark;
 use crate::tui::inspection::CompactionRow;
 use crate::tui::state::{Focus, State};
 use ratatui::Frame;
@@ -187,7 +187,7 @@ const ROW_FIXED: usize = 3 + 5 + 9 + 6 + 10 + 7 + 8;
 const POLICIES_MIN: usize = 12;
 
 /// When a compaction pays for itself, in a few words.
-fn pays(p: &crate::core::cost::Payback) -> String {
+fn pays(p: &crate::core::ops::Payback) -> String {
     match p.requests {
         None => "never pays".into(),
         Some(1) => "pays at once".into(),

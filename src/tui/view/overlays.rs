@@ -43,7 +43,7 @@ pub fn detail(frame: &mut Frame, area: Rect, d: &Detail, state: &State) {
         t.dim(),
     )));
     let room = (inner.height as usize).saturating_sub(lines.len());
-    let needle = d.needle.as_deref().map(crate::core::search::Needle::new);
+    let needle = d.needle.as_deref().map(crate::core::ops::Needle::new);
     lines.extend(
         detail_layout::visible(d, inner.width as usize, room)
             .into_iter()
@@ -178,7 +178,7 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
         lines.push(Line::raw(""));
     }
     lines.push(Line::from(Span::styled("Rules", t.accent())));
-    for l in crate::core::compact::rule::SYNTAX_HELP.lines() {
+    for l in crate::core::ops::SYNTAX_HELP.lines() {
         lines.extend(hanging(&format!("  {l}"), inner_width).map(Line::raw));
     }
     lines.push(Line::raw(""));

@@ -1,7 +1,7 @@
 //! The raw stream and the projected view, side by side, turn by turn, with
 //! the compaction bands in their gutters.
 
-use crate::core::compact::projection::Fate;
+use crate::core::ops::Fate;
 use crate::tui::rows::{Band, Side};
 use crate::tui::state::{Focus, State};
 use crate::tui::theme::Theme;
@@ -87,7 +87,7 @@ fn render_side(frame: &mut Frame, area: Rect, title: Line<'static>, state: &Stat
     let needle = state
         .search
         .as_ref()
-        .map(|s| crate::core::search::Needle::new(&s.query));
+        .map(|s| crate::core::ops::Needle::new(&s.query));
     for (k, row) in state.rows.iter().enumerate() {
         let side = if raw { &row.raw } else { &row.projected };
         let selected = row.row == state.nav.cursor;
@@ -153,7 +153,7 @@ fn render_row(
     selected: bool,
     focused: bool,
     raw: bool,
-    needle: Option<&crate::core::search::Needle>,
+    needle: Option<&crate::core::ops::Needle>,
 ) -> Line<'static> {
     let line = match side {
         Side::Header { title, detail } => {
@@ -215,7 +215,7 @@ fn render_row(
             let tokens = if *tokens == 0 && !kind.is_model_visible() {
                 String::new()
             } else {
-                crate::core::compact::window::human_tokens(*tokens)
+                crate::core::fmt::human_tokens(*tokens)
             };
             let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
             let room = width.saturating_sub(used);
@@ -264,7 +264,7 @@ fn render_row(
 /// `text` in spans, the search's matches in `hit` style.
 fn marked(
     text: &str,
-    needle: &crate::core::search::Needle,
+    needle: &crate::core::ops::Needle,
     plain: Style,
     hit: Style,
 ) -> Vec<Span<'static>> {

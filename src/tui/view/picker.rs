@@ -262,7 +262,7 @@ fn title_of(l: &Listing) -> String {
             "{title}  [unreadable: {}]",
             crate::core::visible::visible_line(e)
         ),
-        (crate::core::store::workspace::Location::User, _) => format!("{title}  (user storage)"),
+        (crate::core::ops::Location::User, _) => format!("{title}  (user storage)"),
         _ => title.into_owned(),
     }
 }

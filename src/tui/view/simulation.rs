@@ -1,9 +1,9 @@
 //! The simulation view: the context ratio turn by turn under none / single /
 //! staged, with the firings marked, and the metrics table.
 
-use crate::core::auto::run::{RUN_METRICS_HEADER, RUN_METRICS_HEADER_NARROW};
-use crate::core::auto::run::{Run, Strategy};
-use crate::core::compact::window::human_tokens;
+use crate::core::fmt::human_tokens;
+use crate::core::ops::{RUN_METRICS_HEADER, RUN_METRICS_HEADER_NARROW};
+use crate::core::ops::{Run, Strategy};
 use crate::tui::state::{Simulation, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -2,7 +2,7 @@
 //! columns), the range's facts beside it, each ✓ or ✗ as the text stands,
 //! those not named yet first.
 
-use crate::core::facts::Where;
+use crate::core::ops::Where;
 use crate::core::visible::visible_line;
 use crate::tui::state::State;
 use crate::tui::summary_editor::SummaryEditor;
@@ -55,7 +55,7 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
         ))]
     } else {
         // What the text doesn't name yet first: what is left to write.
-        let mut order: Vec<(&crate::core::facts::Fact, &Option<Where>)> =
+        let mut order: Vec<(&crate::core::ops::Fact, &Option<Where>)> =
             e.facts.iter().zip(&e.checks).collect();
         order.sort_by_key(|(_, at)| at.is_some());
         order
