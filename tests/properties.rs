@@ -1,7 +1,7 @@
 //! Properties of the projection over generated streams with arbitrary
 //! compactions (proptest).
 
-use jp_inspect::core::compact::projection::{self, Change, Overlay, Projected, TurnOrigin};
+use jp_inspect::core::compact::projection::{self, Alteration, Overlay, Projected, TurnOrigin};
 use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
 use jp_inspect::core::model::conversation::Conversation;
 use jp_inspect::core::store::load::{self, Files};
@@ -206,7 +206,7 @@ proptest! {
         // than its raw text says.
         let p = projection::of(&conv);
         for e in &p.events {
-            if let Projected::Raw { index, change: Change::None } = e {
+            if let Projected::Raw { index, change: Alteration::None } = e {
                 prop_assert_eq!(p.plain(&conv, e), conv.plain(*index));
             }
         }

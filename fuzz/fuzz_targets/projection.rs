@@ -6,7 +6,7 @@
 use arbitrary::Arbitrary;
 use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
 use jp_inspect::core::store::load::{self, Files};
-use jp_inspect::core::compact::projection::{self, Change, Projected, TurnOrigin};
+use jp_inspect::core::compact::projection::{self, Alteration, Projected, TurnOrigin};
 use jp_inspect::core::{model::encoding, compact::estimate, model::timestamp};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
@@ -80,7 +80,7 @@ fuzz_target!(|events: Vec<Ev>| {
     let p = projection::of(&conv);
     let _ = estimate::estimate(&conv, &p);
     for e in &p.events {
-        if let Projected::Raw { index, change: Change::None } = e {
+        if let Projected::Raw { index, change: Alteration::None } = e {
             assert_eq!(p.plain(&conv, e), conv.plain(*index));
         }
     }

@@ -110,7 +110,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
                 a.range().turns()
             ));
             match k {
-                Some(k) => lines.extend(super::knows::lines(
+                Some(k) => lines.extend(crate::core::ops::knows::lines(
                     k,
                     if args.dry_run { "would lose" } else { "lost" },
                 )),

@@ -164,7 +164,7 @@ fn text_result(
             lines.extend(text.lines().map(|l| format!("    {l}")));
         }
         match k {
-            Some(k) => lines.extend(super::knows::lines(
+            Some(k) => lines.extend(crate::core::ops::knows::lines(
                 k,
                 if dry_run { "would lose" } else { "lost" },
             )),

@@ -1,10 +1,9 @@
-//! What the model still knows of a compaction's range, in lines: `lost`,
-//! and the dry runs of `compact` and `auto`, say it the same way.
+//! What the model still knows of a compaction's range, as JSON: `lost`,
+//! and the dry runs of `compact` and `auto`, give it the same way (their
+//! lines are `ops::knows::lines`).
 
 use crate::core::ops::{Judged, Survival};
 use serde_json::{Value, json};
-
-pub use crate::core::facts::lines;
 
 /// `facts` and `survival` for a compaction's JSON; `null` for a summary
 /// not made yet.

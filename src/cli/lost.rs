@@ -40,7 +40,7 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
         lines.push(String::new());
         lines.extend(entry_lines(c));
         if let Some(k) = &c.knows {
-            lines.extend(super::knows::lines(k, "lost"));
+            lines.extend(crate::core::ops::knows::lines(k, "lost"));
         }
     }
     if !report.compactions.is_empty() {

@@ -3,9 +3,9 @@
 
 use super::inspection::{Cell, Inspection};
 use super::state::{Focus, State};
-use crate::core::compact::projection::Change;
 use crate::core::model::encoding::{self, StoredAs};
 use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::ops::Alteration;
 use crate::core::ops::{Fate, Projected, SummaryPart};
 use crate::core::{compact::estimate, model::timestamp};
 use serde_json::Value;
@@ -178,12 +178,12 @@ pub fn projected_event(m: &Inspection, p: &Projected) -> DetailText {
             d.title = format!("{} (projected)", d.title);
             d.raw = format!("{sent}\n\n── stored as ──\n{}", m.conv.raw(index));
             match change {
-                Change::None => {}
-                Change::EmptyArguments => {
+                Alteration::None => {}
+                Alteration::EmptyArguments => {
                     d.body = "{}".into();
                     d.header.push("the model is sent empty arguments".into());
                 }
-                Change::StatusLine => {
+                Alteration::StatusLine => {
                     if let Kind::ToolCallResponse { .. } = &m.conv.events[index].kind {
                         d.body = m.projection.status_line(&m.conv.events, index);
                         d.language = None;
@@ -321,11 +321,14 @@ fn selected(state: &State) -> Option<DetailText> {
             if let Some(w) = row.warning {
                 header.push(format!("warning: {w}"));
             }
-            // What the model no longer knows of its range.
-            let knows = row
-                .range
-                .filter(|_| row.invalid.is_none())
-                .map(|r| crate::core::facts::judged(conv, &m.projection, r));
+            // What the model no longer knows of its range, and what it hid.
+            let crate::core::ops::knows::Detail { knows, hid: ledger } =
+                crate::core::ops::knows::detail(
+                    conv,
+                    &m.projection,
+                    row.position,
+                    row.range.filter(|_| row.invalid.is_none()),
+                );
             if let Some(k) = &knows {
                 let grave = k.iter().filter(|j| j.is_grave()).count();
                 header.push(format!(
@@ -343,17 +346,6 @@ fn selected(state: &State) -> Option<DetailText> {
                     header.push("F goes to the event of each fact it lost".to_string());
                 }
             }
-            // What it hid, then the event itself (stored 0-based).
-            let ledger = crate::core::compact::ledger::of(conv, &m.projection)
-                .into_iter()
-                .find(|l| l.position == row.position)
-                .map(|l| {
-                    let mut lines = l.lines();
-                    if let Some(k) = &knows {
-                        lines.extend(crate::core::facts::lines(k, "lost"));
-                    }
-                    lines
-                });
             let stored_as = format!(
                 "the event (turns stored 0-based: from_turn {} is turn {})",
                 row.range.map_or(0, |r| r.from),

@@ -3,9 +3,9 @@
 
 use super::inspection::{Cell, Inspection};
 use crate::core::compact::excerpt;
-use crate::core::compact::projection::Change;
 use crate::core::model::compaction::Source;
 use crate::core::model::event::Kind;
+use crate::core::ops::Alteration;
 use crate::core::ops::{Fate, Projected, SummaryPart};
 use std::collections::HashMap;
 
@@ -253,7 +253,7 @@ fn side_projected(
                         kind: e.kind.clone(),
                         text,
                         tokens,
-                        fate: if change == Change::None {
+                        fate: if change == Alteration::None {
                             Fate::Kept
                         } else {
                             Fate::Stripped

@@ -13,7 +13,7 @@ use super::sends::Sends;
 use super::trigger::{self, ActionKind};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::estimate;
-use crate::core::compact::projection::{self, Change};
+use crate::core::compact::projection::{self, Alteration};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 use crate::core::model::timestamp::Timestamp;
@@ -157,7 +157,7 @@ pub fn run_with(
                 && e.payload > bound
             {
                 let name = replay.pairing.name(&conv.events, i);
-                let elided = projection::sent_chars(e, Change::StatusLine, || name);
+                let elided = projection::sent_chars(e, Alteration::StatusLine, || name);
                 live.push((e.chars, elided.min(e.chars), replay.total - e.chars));
             }
         }

@@ -2,7 +2,7 @@
 //! inspector.
 
 use crate::core::compact::projection::{
-    Change, Projected, Projection, SUMMARY_REQUEST, SummaryPart,
+    Alteration, Projected, Projection, SUMMARY_REQUEST, SummaryPart,
 };
 use crate::core::model::config::ModelId;
 use crate::core::model::config::delta_of;
@@ -52,10 +52,10 @@ pub fn raw(conv: &Conversation, index: usize, max: usize) -> String {
 pub fn projected(conv: &Conversation, proj: &Projection, p: &Projected, max: usize) -> String {
     match *p {
         Projected::Raw { index, change } => match (change, &conv.events[index].kind) {
-            (Change::EmptyArguments, Kind::ToolCallRequest { name, .. }) => {
+            (Alteration::EmptyArguments, Kind::ToolCallRequest { name, .. }) => {
                 one_line(&format!("{name} {{}}"), max)
             }
-            (Change::StatusLine, Kind::ToolCallResponse { .. }) => {
+            (Alteration::StatusLine, Kind::ToolCallResponse { .. }) => {
                 one_line(&proj.status_line(&conv.events, index), max)
             }
             _ => raw(conv, index, max),

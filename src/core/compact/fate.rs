@@ -68,7 +68,7 @@ pub struct EventFate {
 
 /// How a kept raw event is changed on its way to the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
+pub enum Alteration {
     None,
     /// A request's arguments become `{}`.
     EmptyArguments,
@@ -100,7 +100,7 @@ impl SummaryPart {
 pub enum Projected {
     Raw {
         index: usize,
-        change: Change,
+        change: Alteration,
     },
     Summary {
         /// Index into the overlay list.

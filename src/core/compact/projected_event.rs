@@ -2,7 +2,8 @@
 //! characters, its plain JSON, and the request a response answers.
 
 use super::projection::{
-    Change, Pairing, Projected, Projection, SUMMARY_REQUEST, SummaryPart, sent_chars, status_line,
+    Alteration, Pairing, Projected, Projection, SUMMARY_REQUEST, SummaryPart, sent_chars,
+    status_line,
 };
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, count_chars};
@@ -77,10 +78,10 @@ impl Projection {
             Projected::Raw { index, change } => {
                 let mut v = conv.plain(index);
                 match (change, &conv.events[index].kind) {
-                    (Change::EmptyArguments, _) => {
+                    (Alteration::EmptyArguments, _) => {
                         v["arguments"] = json!({});
                     }
-                    (Change::StatusLine, Kind::ToolCallResponse { .. }) => {
+                    (Alteration::StatusLine, Kind::ToolCallResponse { .. }) => {
                         v["content"] = json!(self.status_line(&conv.events, index));
                     }
                     _ => {}

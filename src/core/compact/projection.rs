@@ -57,7 +57,7 @@ pub fn with_preview(conv: &Conversation, extra: &[Compaction]) -> Vec<Overlay> {
     list
 }
 
-pub use super::fate::{Change, EventFate, Fate, Projected, SummaryPart, TurnOrigin};
+pub use super::fate::{Alteration, EventFate, Fate, Projected, SummaryPart, TurnOrigin};
 
 /// The winning overlay per content type of one raw turn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -161,19 +161,19 @@ pub struct Verdict {
     pub fate: Fate,
     pub by: Option<usize>,
     /// For kept events: how they are changed.
-    pub change: Change,
+    pub change: Alteration,
 }
 
 impl Verdict {
     const KEPT: Verdict = Verdict {
         fate: Fate::Kept,
         by: None,
-        change: Change::None,
+        change: Alteration::None,
     };
 
     /// Whether the event is in the projected view.
     pub fn is_sent(&self) -> bool {
-        matches!(self.fate, Fate::Kept) || self.change != Change::None
+        matches!(self.fate, Fate::Kept) || self.change != Alteration::None
     }
 }
 
@@ -197,7 +197,7 @@ pub fn decide<'a, 'n>(
             return Verdict {
                 fate: Fate::Stripped,
                 by: Some(r),
-                change: Change::None,
+                change: Alteration::None,
             };
         }
         return Verdict::KEPT;
@@ -221,7 +221,7 @@ pub fn decide<'a, 'n>(
                 return Verdict {
                     fate: Fate::Omitted,
                     by: Some(t),
-                    change: Change::None,
+                    change: Alteration::None,
                 };
             }
             Verdict::KEPT
@@ -233,11 +233,11 @@ pub fn decide<'a, 'n>(
         } => {
             let big = over.is_none_or(|n| e.payload > n);
             let change = match e.kind {
-                Kind::ToolCallRequest { .. } if request && big => Change::EmptyArguments,
-                Kind::ToolCallResponse { .. } if response && big => Change::StatusLine,
-                _ => Change::None,
+                Kind::ToolCallRequest { .. } if request && big => Alteration::EmptyArguments,
+                Kind::ToolCallResponse { .. } if response && big => Alteration::StatusLine,
+                _ => Alteration::None,
             };
-            if change == Change::None {
+            if change == Alteration::None {
                 Verdict::KEPT
             } else {
                 Verdict {
@@ -258,10 +258,10 @@ pub fn status_line(tool: &str, is_error: bool) -> String {
 
 /// Characters the model is sent for raw event `e` changed by `change`;
 /// `tool_name` names the tool of a stripped response's status line.
-pub fn sent_chars<'a>(e: &Event, change: Change, tool_name: impl FnOnce() -> &'a str) -> u64 {
+pub fn sent_chars<'a>(e: &Event, change: Alteration, tool_name: impl FnOnce() -> &'a str) -> u64 {
     match (change, &e.kind) {
-        (Change::EmptyArguments, Kind::ToolCallRequest { name, .. }) => count_chars(name) + 2,
-        (Change::StatusLine, Kind::ToolCallResponse { is_error, .. }) => {
+        (Alteration::EmptyArguments, Kind::ToolCallRequest { name, .. }) => count_chars(name) + 2,
+        (Alteration::StatusLine, Kind::ToolCallResponse { is_error, .. }) => {
             // "[compacted] " + name + ": " + status
             12 + count_chars(tool_name()) + 2 + if *is_error { 5 } else { 7 }
         }

@@ -14,7 +14,7 @@ use crate::core::compact::estimate::Category;
 use crate::core::compact::fate::SummaryPart;
 use crate::core::compact::pairing::Pairing;
 use crate::core::compact::projection::{
-    Bounds, Change, Overlay, SUMMARY_REQUEST, TurnPolicy, decide, sent_chars,
+    Alteration, Bounds, Overlay, SUMMARY_REQUEST, TurnPolicy, decide, sent_chars,
 };
 use crate::core::model::event::{Event, Kind, count_chars};
 use crate::core::model::timestamp::Timestamp;
@@ -25,7 +25,7 @@ use std::ops::Range;
 /// change (the identity `effects` compares requests by).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Sent<'a> {
-    Raw(usize, Change),
+    Raw(usize, Alteration),
     Summary(Option<&'a str>, SummaryPart, usize),
 }
 
@@ -225,12 +225,12 @@ impl<'a> Stepwise<'a> {
             if let Kind::Compaction(_) = e.kind {
                 continue;
             }
-            let counted = |change: Change| match Category::of(&e.kind) {
+            let counted = |change: Alteration| match Category::of(&e.kind) {
                 Some(_) => sent_chars(e, change, || self.pairing.name(events, i)),
                 None => 0,
             };
             if !e.kind.is_conversation_event() {
-                out.push((Sent::Raw(i, Change::None), counted(Change::None)));
+                out.push((Sent::Raw(i, Alteration::None), counted(Alteration::None)));
                 continue;
             }
             let policy = self.policies[e.turn];

@@ -14,7 +14,7 @@ pub mod matching;
 pub mod prose;
 pub mod scan;
 
-use crate::core::compact::projection::{Change, Projected, Projection, SummaryPart};
+use crate::core::compact::projection::{Alteration, Projected, Projection, SummaryPart};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind as EventKind;
 use crate::core::model::turns::TurnRange;
@@ -254,10 +254,10 @@ impl Sent {
                         continue;
                     }
                     let text = match change {
-                        Change::None => sent_text(conv, index),
+                        Alteration::None => sent_text(conv, index),
                         _ => crate::core::search::value_text(&p.plain(conv, e)),
                     };
-                    if change == Change::None {
+                    if change == Alteration::None {
                         whole.insert(index);
                     }
                     shown.push(index);
@@ -457,43 +457,4 @@ pub fn checklist(conv: &Conversation, range: TurnRange) -> Vec<Fact> {
     let mut facts = extract::select(&occurrences(conv), range);
     facts.sort_by_key(|f| (f.kind, f.event));
     facts
-}
-
-/// The most lost facts listed per compaction; `--json` has them all.
-const LISTED: usize = 20;
-
-/// What the model still knows of a compaction's range, and what it lost,
-/// most important first; `!` marks an instruction or an unfixed error.
-pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
-    let survival = Survival::of(judged);
-    let mut out = vec![format!("  keeps {}", survival.describe())];
-    let lost: Vec<&Judged> = judged.iter().filter(|j| !j.kept).collect();
-    if lost.is_empty() {
-        return out;
-    }
-    out.push(format!("  {lost_word}:"));
-    for j in lost.iter().take(LISTED) {
-        let f = &j.fact;
-        let state = match (f.kind, f.fixed, f.failed) {
-            (FactKind::Error, Some(true), _) => " (fixed later)",
-            (FactKind::Error, _, _) => " (not fixed in the range)",
-            (FactKind::Command, _, Some(true)) => " (failed)",
-            _ if j.at == Some(Where::Named) => " (named, contents gone)",
-            _ => "",
-        };
-        out.push(format!(
-            "  {} turn {:<4} {:<11} {}{state}",
-            if j.is_grave() { "!" } else { " " },
-            f.turn,
-            f.kind.as_str(),
-            crate::core::visible::visible_line(&f.text)
-        ));
-    }
-    if lost.len() > LISTED {
-        out.push(format!(
-            "    and {} more (--json lists every fact)",
-            lost.len() - LISTED
-        ));
-    }
-    out
 }

@@ -116,3 +116,75 @@ fn survival(
     }
     total
 }
+
+/// A compaction's detail: what the model no longer knows of its range and
+/// what it hid, as the inspector's detail view says them.
+#[derive(Debug, Clone, Default)]
+pub struct Detail {
+    /// Its range's facts judged; `None` without a range to judge.
+    pub knows: Option<Vec<Judged>>,
+    /// The loss ledger's lines, then the facts lost; `None` when the
+    /// compaction is not in force in `p`.
+    pub hid: Option<Vec<String>>,
+}
+
+/// The detail of the compaction at `position` (among the compaction
+/// events) over `range`, in the projection `p`.
+pub fn detail(
+    conv: &Conversation,
+    p: &Projection,
+    position: usize,
+    range: Option<crate::core::model::turns::TurnRange>,
+) -> Detail {
+    let knows = range.map(|r| facts::judged(conv, p, r));
+    let hid = crate::core::compact::ledger::of(conv, p)
+        .into_iter()
+        .find(|l| l.position == position)
+        .map(|l| {
+            let mut out = l.lines();
+            if let Some(k) = &knows {
+                out.extend(lines(k, "lost"));
+            }
+            out
+        });
+    Detail { knows, hid }
+}
+
+/// The most lost facts listed per compaction; `--json` has them all.
+const LISTED: usize = 20;
+
+/// What the model still knows of a compaction's range, and what it lost,
+/// most important first; `!` marks an instruction or an unfixed error.
+pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
+    let survival = facts::Survival::of(judged);
+    let mut out = vec![format!("  keeps {}", survival.describe())];
+    let lost: Vec<&Judged> = judged.iter().filter(|j| !j.kept).collect();
+    if lost.is_empty() {
+        return out;
+    }
+    out.push(format!("  {lost_word}:"));
+    for j in lost.iter().take(LISTED) {
+        let f = &j.fact;
+        let state = match (f.kind, f.fixed, f.failed) {
+            (facts::FactKind::Error, Some(true), _) => " (fixed later)",
+            (facts::FactKind::Error, _, _) => " (not fixed in the range)",
+            (facts::FactKind::Command, _, Some(true)) => " (failed)",
+            _ if j.at == Some(facts::Where::Named) => " (named, contents gone)",
+            _ => "",
+        };
+        out.push(format!(
+            "  {} turn {:<4} {:<11} {}{state}",
+            if j.is_grave() { "!" } else { " " },
+            f.turn,
+            f.kind.as_str(),
+            crate::core::visible::visible_line(&f.text)
+        ));
+    }
+    if lost.len() > LISTED {
+        out.push(format!(
+            "    and {} more (--json lists every fact)",
+            lost.len() - LISTED
+        ));
+    }
+    out
+}

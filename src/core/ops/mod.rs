@@ -42,7 +42,7 @@ pub use crate::core::compact::budget::{Budget, Measure};
 pub use crate::core::compact::estimate::{Category, Estimate};
 pub use crate::core::compact::jp_view::View;
 pub use crate::core::compact::projection::{
-    Fate, Overlay, Projected, Projection, SUMMARY_REQUEST, SummaryPart, TurnOrigin,
+    Alteration, Fate, Overlay, Projected, Projection, SUMMARY_REQUEST, SummaryPart, TurnOrigin,
 };
 pub use crate::core::compact::range::Keep;
 pub use crate::core::compact::reset::Reset;

@@ -2,7 +2,7 @@
 
 use crate::core::compact::estimate;
 use crate::core::compact::fate::{Projected, SummaryPart};
-use crate::core::compact::projection::{self, Change, Overlay, Projection};
+use crate::core::compact::projection::{self, Alteration, Overlay, Projection};
 use crate::core::compact::stepwise::Stepwise;
 use crate::core::model::conversation::Conversation;
 
@@ -27,7 +27,7 @@ pub struct Impact {
 /// it: a summary is its text, a raw event its index and change.
 #[derive(PartialEq)]
 enum Sent<'a> {
-    Raw(usize, Change),
+    Raw(usize, Alteration),
     Summary(Option<&'a str>, SummaryPart, usize),
 }
 
