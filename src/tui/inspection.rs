@@ -2,8 +2,6 @@
 //! the core: the projection (with any previewed compactions), its estimate,
 //! the compaction list, and the turn-aligned row layout of the two panes.
 
-use crate::core::compact::estimate;
-use crate::core::compact::projection;
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::turns::TurnRange;
 use crate::core::ops::Estimate;
@@ -294,48 +292,35 @@ impl Inspection {
         view: View,
         end: Option<usize>,
     ) -> Inspection {
-        // The merged config is read once here: it can be large.
-        let merged = conv.merged_config();
-        let overhead = estimate::Overhead::of_config(merged);
-        let p = match end {
-            Some(end) => projection::as_of(&conv, end, view),
-            None => {
-                let overlays = view.apply(projection::with_preview(&conv, preview));
-                projection::project(&conv.events, conv.turn_count, overlays)
-            }
-        };
-        let estimate = estimate::estimate(&conv, &p, &overhead);
-        let before = (!preview.is_empty()).then(|| {
-            let base = projection::of_view(&conv, view);
-            estimate::estimate(&conv, &base, &overhead)
-        });
-        let layout = layout(&conv, &p);
-        let mut compactions = compaction_rows(&conv, &p, overhead.chars(), end.is_none());
-        if let Some(end) = end {
-            // Only what was appended by then; what each saves is a figure of
-            // the whole stream, not of that moment.
-            compactions.retain(|r| r.event.is_some_and(|e| e < end));
+        let seen = ops::inspect::inspect(
+            &conv,
+            &ops::inspect::InspectRequest {
+                preview,
+                view,
+                as_of: end,
+                prices: crate::user_file::known_prices(),
+            },
+        );
+        let layout = layout(&conv, &seen.projection);
+        let mut compactions: Vec<CompactionRow> = seen
+            .compactions
+            .into_iter()
+            .map(CompactionRow::from)
+            .collect();
+        if !seen.saves_known {
             for r in &mut compactions {
                 r.saved = None;
             }
         }
-        let event_tokens = estimate::raw_shares(&conv.events);
-        let projected_tokens = estimate::projected_shares(&conv.events, &p);
-        let block_tokens = block_tokens(&event_tokens, &projected_tokens, &layout);
-        let raw_tokens = estimate::of_raw(&conv.events).total_tokens();
-        let model_id = crate::core::model::config::model_id(merged).map(|m| m.to_string());
-        let waiting = match end {
-            Some(_) => Vec::new(),
-            None => crate::core::compact::pairing::waiting(&conv.events),
-        };
+        let block_tokens = block_tokens(&seen.raw_shares, &seen.projected_shares, &layout);
         Inspection {
             as_of: end,
             selected_position: None,
-            waiting,
+            waiting: seen.waiting,
             conv,
-            projection: p,
-            estimate,
-            before,
+            projection: seen.projection,
+            estimate: seen.estimate,
+            before: seen.before,
             layout,
             compactions,
             largest_block: (
@@ -343,10 +328,10 @@ impl Inspection {
                 block_tokens.iter().map(|b| b.1).max().unwrap_or(0),
             ),
             block_tokens,
-            event_tokens,
-            projected_tokens,
-            raw_tokens,
-            model_id,
+            event_tokens: seen.raw_shares,
+            projected_tokens: seen.projected_shares,
+            raw_tokens: seen.raw_tokens,
+            model_id: seen.model,
         }
     }
 
@@ -397,29 +382,6 @@ fn block_tokens(raw: &[u64], projected: &[u64], layout: &Layout) -> Vec<(u64, u6
             )
         })
         .collect()
-}
-
-/// The compaction list: `stats`' rows, as the list shows them, with what
-/// each costs and buys (`now`: not for a moment of the past, whose
-/// figures are of the whole stream).
-fn compaction_rows(
-    conv: &Conversation,
-    p: &Projection,
-    overhead_chars: u64,
-    now: bool,
-) -> Vec<CompactionRow> {
-    let entries = ops::stats::compaction_entries(conv, p, overhead_chars);
-    let entries = if now {
-        let billing = crate::core::cost::Billing::of_config(
-            conv.merged_config(),
-            crate::user_file::known_prices(),
-        );
-        let at_time = ops::stats::payback_at_time(conv, &Default::default(), None);
-        ops::stats::with_payback(entries, &billing, ops::cost::pace(conv), &at_time)
-    } else {
-        entries
-    };
-    entries.into_iter().map(CompactionRow::from).collect()
 }
 
 impl From<CompactionEntry> for CompactionRow {
