@@ -3,9 +3,7 @@
 //! selected tool's suggested hint into a config file the person picks,
 //! after they confirm.
 
-use crate::core::model::conversation::Conversation;
-use crate::core::model::event::Kind;
-use crate::core::ops::tools::{ToolRow, ToolsReport};
+use crate::core::ops::tools::{Call, ToolRow, ToolsReport};
 use std::path::PathBuf;
 
 /// A column to sort by, in the order the table shows them.
@@ -59,15 +57,6 @@ impl Column {
             (at + n - 1) % n
         }]
     }
-}
-
-/// One call of the tool being listed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Call {
-    /// The raw index of its request.
-    pub raw: usize,
-    pub turn: usize,
-    pub text: String,
 }
 
 /// A tool's calls, listed.
@@ -137,55 +126,4 @@ impl ToolsView {
     pub fn selected(&self) -> Option<&ToolRow> {
         self.rows().get(self.cursor).copied()
     }
-}
-
-/// The calls of `tool` in `conv`, in stream order, each with its
-/// arguments in a line.
-pub fn calls_of(conv: &Conversation, tool: &str) -> Vec<Call> {
-    conv.events
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| match &e.kind {
-            Kind::ToolCallRequest { name, .. } if &**name == tool => Some(Call {
-                raw: i,
-                turn: e.turn,
-                text: crate::core::compact::excerpt::one_line(
-                    &conv
-                        .plain(i)
-                        .get("arguments")
-                        .map(|a| a.to_string())
-                        .unwrap_or_default(),
-                    160,
-                ),
-            }),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The config files a hint may be written into: the `.jp/config.toml` of
-/// the workspace the inspector was started in, then the user's own jp
-/// config. Never a workspace found by walking up from a conversation's
-/// folder (a cloned workspace may plant a `.jp` there), never through a
-/// link, and named by its real path, as the question shows it.
-pub fn hint_files(workspace: Option<&std::path::Path>) -> Vec<PathBuf> {
-    let no_link = |p: &std::path::Path| {
-        std::fs::symlink_metadata(p).map_or(true, |m| !m.file_type().is_symlink())
-    };
-    let mut files = Vec::new();
-    if let Some(root) = workspace.and_then(|r| std::fs::canonicalize(r).ok()) {
-        let storage = root.join(crate::core::store::workspace::STORAGE_DIR);
-        let file = storage.join("config.toml");
-        if std::fs::symlink_metadata(&storage).is_ok_and(|m| m.is_dir()) && no_link(&file) {
-            files.push(file);
-        }
-    }
-    if let Some(dir) = crate::core::store::jp_config::user_global_dir() {
-        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-        let file = dir.join("config.toml");
-        if no_link(&file) {
-            files.push(file);
-        }
-    }
-    files
 }

@@ -118,9 +118,9 @@ pub fn execute(job: Job) -> JobResult {
             view,
             path,
         } => JobResult::ReportWritten(write_report(&conv, &config, window, view, &path)),
-        Job::WriteHint { file, tool, hint } => JobResult::HintWritten(
-            crate::core::store::hint_file::add(&file, &tool, &hint).map(|block| (file, block)),
-        ),
+        Job::WriteHint { file, tool, hint } => {
+            JobResult::HintWritten(ops::hint::write(&file, &tool, &hint).map(|block| (file, block)))
+        }
         Job::Details { dirs } => JobResult::Details(
             dirs.into_iter()
                 .map(|d| {

@@ -12,6 +12,7 @@ pub mod changes;
 pub mod compact;
 pub mod cost;
 pub mod count;
+pub mod hint;
 pub mod inspect;
 pub mod knows;
 pub mod lost;

@@ -609,3 +609,36 @@ mod tests {
         }
     }
 }
+
+/// One call of the tool being listed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The raw index of its request.
+    pub raw: usize,
+    pub turn: usize,
+    pub text: String,
+}
+
+/// The calls of `tool` in `conv`, in stream order, each with its
+/// arguments in a line.
+pub fn calls_of(conv: &Conversation, tool: &str) -> Vec<Call> {
+    conv.events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.kind {
+            Kind::ToolCallRequest { name, .. } if &**name == tool => Some(Call {
+                raw: i,
+                turn: e.turn,
+                text: crate::core::compact::excerpt::one_line(
+                    &conv
+                        .plain(i)
+                        .get("arguments")
+                        .map(|a| a.to_string())
+                        .unwrap_or_default(),
+                    160,
+                ),
+            }),
+            _ => None,
+        })
+        .collect()
+}

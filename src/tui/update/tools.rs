@@ -2,10 +2,12 @@
 //! tool's hint after a question.
 
 use super::run;
+use crate::core::ops::hint;
+use crate::core::ops::tools::calls_of;
 use crate::tui::job::Job;
 use crate::tui::msg::{Action, Effect};
 use crate::tui::state::{Level, Panel, State};
-use crate::tui::tools::{Calls, HintWrite, ToolsView, calls_of, hint_files};
+use crate::tui::tools::{Calls, HintWrite, ToolsView};
 
 /// `T`: opens the view and computes it off the UI thread (the savings
 /// replay the staged policy once per hint).
@@ -122,7 +124,7 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                 return;
             };
             let tool = t.name.clone();
-            let files = hint_files(state.settings.reach.workspace.as_deref());
+            let files = hint::files(state.settings.reach.workspace.as_deref());
             if files.is_empty() {
                 state.set_status(
                     "no config file to write into: no workspace and no user config directory",

@@ -198,7 +198,7 @@ fn foot_lines<'a>(v: &ToolsView, report: &ToolsReport, state: &'a State) -> Vec<
             Span::styled(file, t.title()),
             Span::styled("?  y yes · n no · Tab another file", t.key()),
         ]));
-        let block = crate::core::store::hint_file::block(&w.tool, &w.hint);
+        let block = crate::core::ops::hint::block(&w.tool, &w.hint);
         lines.extend(
             block
                 .lines()
@@ -221,7 +221,7 @@ fn foot_lines<'a>(v: &ToolsView, report: &ToolsReport, state: &'a State) -> Vec<
                     format!(
                         "a writes [{}] compaction = \"{h}\" (today's jp refuses it under \
                          [conversation.tools.{}])",
-                        visible_line(&crate::core::store::hint_file::table_for(&r.name)),
+                        visible_line(&crate::core::ops::hint::table(&r.name)),
                         visible_line(&r.name)
                     ),
                     t.dim(),
