@@ -136,7 +136,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
         if picker.is_some() {
             anyhow::bail!("--replay needs a conversation: name one (or --demo)");
         }
-        let source = crate::core::store::load::load(&dir)?;
+        let source = crate::core::ops::read::whole(&dir)?;
         // The conversation's text: for no other user to read.
         let home = tempfile::Builder::new()
             .prefix("jp-inspect-replay-")

@@ -489,7 +489,7 @@ fn the_shells_reach_past_ops_no_more_than_they_did() {
         ("facts", 2),
         ("providers", 2),
         ("search", 1),
-        ("store", 9),
+        ("store", 5),
         ("summarize", 4),
     ];
     let reaches = reaches_past_ops();

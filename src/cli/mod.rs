@@ -166,12 +166,6 @@ impl Context {
 
     /// The conversation `query` names, read whole.
     pub fn load(&self, query: Option<&str>) -> crate::core::Result<Conversation> {
-        let dir = self.resolve(query)?;
-        let read = crate::core::ops::read::read(crate::core::ops::read::ReadRequest {
-            dir: &dir,
-            since: None,
-            config: None,
-        })?;
-        Ok(read.conversation)
+        crate::core::ops::read::whole(&self.resolve(query)?)
     }
 }

@@ -11,7 +11,7 @@ use crate::core::fmt::thousands;
 use crate::core::ops;
 use crate::core::ops::View;
 use crate::core::ops::{Projected, TurnOrigin};
-use crate::core::{Conversation, compact::excerpt, store::load};
+use crate::core::{Conversation, compact::excerpt};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
-    let conv = load::load(dir)?;
+    let conv = crate::core::ops::read::whole(dir)?;
     print_warnings(&conv);
     let shown = show(&conv, args);
     super::output::free_at_exit(conv);

@@ -182,7 +182,7 @@ pub(super) fn whole_workspace(ctx: &Context) -> anyhow::Result<Vec<Conversation>
     let ws = ctx.require_workspace()?;
     let mut convs = Vec::new();
     for e in ws.entries() {
-        match crate::core::store::load::load(&e.dir) {
+        match crate::core::ops::read::whole(&e.dir) {
             Ok(c) => convs.push(c),
             Err(err) => super::output::say_err(&format!("jp-inspect: left out: {err}")),
         }

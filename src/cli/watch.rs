@@ -18,8 +18,8 @@ use crate::core::ops::AutoConfig;
 use crate::core::ops::Reloaded;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
 use crate::core::ops::{self, Boundary};
+use crate::core::store::load::id_of_dir;
 use crate::core::store::workspace::dirs_by_id;
-use crate::core::store::{load, load::id_of_dir};
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -85,7 +85,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         {
             conversations.push(parent);
         }
-        let conv = load::load(&dir)?;
+        let conv = crate::core::ops::read::whole(&dir)?;
         tracked.follow(id, conv.turn_count);
     }
     // A conversation that can't be read is said, not passed over.
@@ -94,7 +94,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         let ws = ws.ok_or(Error::NoWorkspace { given: None })?;
         for e in ws.entries() {
             let Some(id) = e.id else { continue };
-            match load::load(&e.dir) {
+            match crate::core::ops::read::whole(&e.dir) {
                 Ok(conv) => tracked.follow(id, conv.turn_count),
                 Err(err) => unreadable.push((id, err)),
             }

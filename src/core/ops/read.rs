@@ -63,6 +63,16 @@ pub fn read(request: ReadRequest<'_>) -> Result<Read> {
     })
 }
 
+/// The conversation in `dir` (or where jp moved it), read whole.
+pub fn whole(dir: &Path) -> Result<Conversation> {
+    read(ReadRequest {
+        dir,
+        since: None,
+        config: None,
+    })
+    .map(|r| r.conversation)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
