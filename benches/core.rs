@@ -125,7 +125,7 @@ fn facts_bench(c: &mut Criterion, dir: &Path) {
     use jp_inspect::core::compact::{jp_view::View, projection};
     let conv = jp_inspect::core::store::load::load(dir).unwrap();
     let p = projection::of_view(&conv, View::default());
-    let all = jp_inspect::core::model::turns::TurnRange {
+    let all = jp_inspect::core::model::TurnRange {
         from: 0,
         to: conv.turn_count.saturating_sub(1),
     };
@@ -328,7 +328,7 @@ fn write_under_lock(c: &mut Criterion) {
                 black_box(
                     jp_inspect::core::store::save::apply(
                         &copy,
-                        &jp_inspect::core::store::save::Edit::append(vec![compaction.clone()]),
+                        &jp_inspect::core::store::edit::Edit::append(vec![compaction.clone()]),
                     )
                     .unwrap(),
                 )

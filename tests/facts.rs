@@ -340,7 +340,7 @@ fn the_digest_keeps_what_matters_within_a_quarter_of_a_large_range() {
 #[test]
 fn e_writes_a_summary_against_its_checklist() {
     use jp_inspect::core::facts::FactKind;
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, false);
         h.char('p');
@@ -470,7 +470,7 @@ fn simulate_reports_survival_per_policy() {
 /// new authored compaction over the same range (the old one stays).
 #[test]
 fn e_on_a_stored_summary_starts_from_its_text() {
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     let mut h = Harness::new(120, 36, false);
     h.key(KeyCode::Tab);
     h.key(KeyCode::Tab);
@@ -675,7 +675,7 @@ fn a_read_whose_result_is_stripped_is_named_not_kept() {
 fn e_asks_before_dropping_an_edit_and_offers_it_again() {
     use crossterm::event::{KeyEvent, KeyModifiers};
     use jp_inspect::tui::msg::Msg;
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     let ctrl = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::CONTROL));
     let editor_text = |h: &Harness| match &h.state.panel {
         Some(Panel::Summary(e)) => Some(e.text()),
@@ -751,7 +751,7 @@ fn e_asks_before_dropping_an_edit_and_offers_it_again() {
 /// sideways, the cursor's row kept on screen.
 #[test]
 fn e_wraps_a_long_line() {
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     let mut h = Harness::new(80, 24, false);
     h.char('p');
     h.typed("s:10..12");

@@ -3,8 +3,10 @@
 mod common;
 
 use jp_inspect::core::model::compaction::{Compaction, Source};
+use jp_inspect::core::store::edit::Edit;
+use jp_inspect::core::store::edit::Removal;
 use jp_inspect::core::store::load::{self, Files};
-use jp_inspect::core::store::save::{self, Edit, Removal};
+use jp_inspect::core::store::save;
 use jp_inspect::core::{Format, model::timestamp};
 use std::path::Path;
 
@@ -78,7 +80,7 @@ fn a_yaml_error_does_not_repeat_its_key_path() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("config.yaml");
     std::fs::write(&path, &bytes[1..]).unwrap();
-    let e = jp_inspect::core::store::jp_config::parse_file(&path)
+    let e = jp_inspect::core::store::config_file::parse_file(&path)
         .unwrap_err()
         .to_string();
     assert!(!e.contains("looyyyyyyyy"), "{e}");

@@ -506,3 +506,32 @@ fn the_shells_reach_past_ops_no_more_than_they_did() {
     }
     assert!(over.is_empty(), "{}", over.join("\n"));
 }
+
+/// One name for one thing: a file re-exports nothing; only a folder's
+/// `mod.rs` (its façade) or the crate root offers a name from elsewhere.
+#[test]
+fn only_a_folders_facade_re_exports() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|f| !f.ends_with("mod.rs") && !f.ends_with("lib.rs"))
+        .flat_map(|f| {
+            let text = fs::read_to_string(f).unwrap();
+            text.lines()
+                .enumerate()
+                .filter(|(_, l)| {
+                    let l = l.trim_start();
+                    l.starts_with("pub use ") || l.starts_with("pub(crate) use ")
+                })
+                .map(|(n, l)| format!("{}:{}: {}", f.display(), n + 1, l.trim()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "re-exported outside a mod.rs:\n{}",
+        offenders.join("\n")
+    );
+}

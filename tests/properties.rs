@@ -1,7 +1,10 @@
 //! Properties of the projection over generated streams with arbitrary
 //! compactions (proptest).
 
-use jp_inspect::core::compact::projection::{self, Alteration, Overlay, Projected, TurnOrigin};
+use jp_inspect::core::compact::fate::Alteration;
+use jp_inspect::core::compact::fate::Projected;
+use jp_inspect::core::compact::fate::TurnOrigin;
+use jp_inspect::core::compact::projection::{self, Overlay};
 use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
 use jp_inspect::core::model::conversation::Conversation;
 use jp_inspect::core::store::load::{self, Files};
@@ -257,8 +260,8 @@ proptest! {
         let cs: Vec<(usize, Compaction)> = specs.iter().enumerate()
             .map(|(i, (at, s))| (*at, compaction(s, i as u32))).collect();
         let conv = with_compactions(&events, &cs);
-        let text = jp_inspect::core::store::save::render(&conv, &jp_inspect::core::store::save::Edit::remove(
-            jp_inspect::core::store::save::Removal::All)).unwrap().0;
+        let text = jp_inspect::core::store::save::render(&conv, &jp_inspect::core::store::edit::Edit::remove(
+            jp_inspect::core::store::edit::Removal::All)).unwrap().0;
         let reset = conversation(&serde_json::from_str::<Vec<Value>>(&text).unwrap());
         let (projected, origins) = plain_projection(&reset);
         let originals: Vec<Value> = (0..reset.events.len()).map(|i| reset.plain(i)).collect();

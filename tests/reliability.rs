@@ -9,7 +9,9 @@ mod common;
 
 use jp_inspect::core::error::Error;
 use jp_inspect::core::model::compaction::{Compaction, Source};
-use jp_inspect::core::store::save::{self, Edit, Removal};
+use jp_inspect::core::store::edit::Edit;
+use jp_inspect::core::store::edit::Removal;
+use jp_inspect::core::store::save;
 use jp_inspect::core::{model::timestamp, store::load};
 use serde_json::{Value, json};
 use std::fs;

@@ -6,8 +6,9 @@
 mod common;
 
 use jp_inspect::core::compact::estimate;
+use jp_inspect::core::compact::fate::TurnOrigin;
 use jp_inspect::core::compact::jp_view::View;
-use jp_inspect::core::compact::projection::{self, TurnOrigin};
+use jp_inspect::core::compact::projection;
 use jp_inspect::core::ops::stats::ConversationRef;
 use jp_inspect::core::store::load;
 use serde_json::{Value, json};
@@ -58,8 +59,8 @@ fn projected_document(dir: &std::path::Path, view: View) -> String {
                 "turn": turn,
                 "projected_turn": of_raw.get(turn).copied().unwrap_or(0),
                 "origin": match e {
-                    projection::Projected::Raw { index, .. } => json!(index),
-                    projection::Projected::Summary { .. } => Value::Null,
+                    jp_inspect::core::compact::fate::Projected::Raw { index, .. } => json!(index),
+                    jp_inspect::core::compact::fate::Projected::Summary { .. } => Value::Null,
                 },
                 "event": p.plain(&conv, e),
                 "tokens": tokens[k],

@@ -6,7 +6,9 @@ mod common;
 use jp_inspect::core::error::Error;
 use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
 use jp_inspect::core::model::event::Kind;
-use jp_inspect::core::store::save::{self, Edit, Removal};
+use jp_inspect::core::store::edit::Edit;
+use jp_inspect::core::store::edit::Removal;
+use jp_inspect::core::store::save;
 use jp_inspect::core::{model::timestamp, store::load, store::workspace};
 use serde_json::Value;
 use std::fs;
@@ -121,7 +123,7 @@ fn add_and_remove_a_compaction_is_byte_identical() {
         // Remove exactly that one again.
         let conv = load::load(&copy).unwrap();
         let last = conv.compactions().count() - 1;
-        let key = save::CompactionKey::of_position(&conv, last).unwrap();
+        let key = jp_inspect::core::store::edit::CompactionKey::of_position(&conv, last).unwrap();
         save::apply(&copy, &Edit::remove(Removal::Exact(vec![key]))).unwrap();
         assert_eq!(
             fs::read(copy.join("events.json")).unwrap(),
@@ -421,7 +423,7 @@ fn every_write_can_be_undone_and_redone_byte_for_byte() {
             Edit::remove(Removal::Auto),
         ];
         if conv.compactions().count() > 0 {
-            let key = save::CompactionKey::of_position(&conv, 0).unwrap();
+            let key = jp_inspect::core::store::edit::CompactionKey::of_position(&conv, 0).unwrap();
             edits.push(Edit::remove(Removal::Exact(vec![key])));
         }
         for edit in edits {

@@ -7,7 +7,7 @@ mod common;
 
 use common::json;
 
-use jp_inspect::core::model::turns::TurnRange;
+use jp_inspect::core::model::TurnRange;
 use jp_inspect::core::store::load;
 use jp_inspect::core::summarize::{self, Summarizer, anthropic, command, openai};
 use serde_json::Value;

@@ -14,7 +14,8 @@ use jp_inspect::core::fmt::thousands;
 use jp_inspect::core::{Source, ops, store::load};
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
-use jp_inspect::tui::state::{Focus, Panel, State};
+use jp_inspect::tui::panels::Panel;
+use jp_inspect::tui::state::{Focus, State};
 use jp_inspect::tui::theme::Theme;
 use jp_inspect::tui::{update, view, worker};
 use ratatui::Terminal;
@@ -369,8 +370,8 @@ fn help_lists_every_binding() {
     let mut h = Harness::new(120, 60, true);
     h.char('?');
     let text = h.text();
-    for b in jp_inspect::tui::keys::bindings() {
-        if b.scope == jp_inspect::tui::keys::Scope::Main {
+    for b in jp_inspect::keymap::bindings() {
+        if b.scope == jp_inspect::keymap::Scope::Main {
             assert!(text.contains(&b.help), "help misses `{}`", b.help);
         }
     }

@@ -8,7 +8,7 @@ mod common;
 use common::harness::Harness;
 use crossterm::event::KeyCode;
 use jp_inspect::core::summarize::config::SummarizerConfig;
-use jp_inspect::tui::state::Panel;
+use jp_inspect::tui::panels::Panel;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

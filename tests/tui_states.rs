@@ -7,7 +7,8 @@ mod common;
 use common::harness::Harness;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jp_inspect::tui::msg::Msg;
-use jp_inspect::tui::state::{Focus, INFO_SHOWN, Level};
+use jp_inspect::tui::state::{Focus, INFO_SHOWN};
+use jp_inspect::tui::status_log::Level;
 use std::fs;
 use std::time::Instant;
 
@@ -295,8 +296,8 @@ fn at_80_columns_the_essentials_stay_and_the_rest_drops_whole() {
         all.push_str(&h.text());
         h.char(' ');
     }
-    for b in jp_inspect::tui::keys::bindings() {
-        if b.scope == jp_inspect::tui::keys::Scope::Main {
+    for b in jp_inspect::keymap::bindings() {
+        if b.scope == jp_inspect::keymap::Scope::Main {
             let start: String = b.help.chars().take(20).collect();
             assert!(all.contains(&start), "help misses `{}`", b.help);
         }
@@ -317,15 +318,15 @@ fn open_detail_of(h: &mut Harness, needle: &str) {
     assert!(
         matches!(
             h.state.panel,
-            Some(jp_inspect::tui::state::Panel::Detail(_))
+            Some(jp_inspect::tui::panels::Panel::Detail(_))
         ),
         "no detail for {needle}"
     );
 }
 
-fn detail(h: &Harness) -> &jp_inspect::tui::state::Detail {
+fn detail(h: &Harness) -> &jp_inspect::tui::panels::Detail {
     match &h.state.panel {
-        Some(jp_inspect::tui::state::Panel::Detail(d)) => d,
+        Some(jp_inspect::tui::panels::Panel::Detail(d)) => d,
         _ => panic!("no detail open"),
     }
 }
@@ -390,7 +391,7 @@ fn the_detail_layout_wraps_scrolls_sideways_and_says_where_it_is() {
 
 #[test]
 fn l_lists_the_events_by_size_and_enter_jumps_to_one() {
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, true);
         h.char('L');
@@ -590,7 +591,7 @@ fn messages_render_their_markdown_in_the_detail_layout() {
 
 #[test]
 fn inside_a_turn_each_projected_event_faces_the_raw_event_it_came_from() {
-    use jp_inspect::core::compact::projection::Projected;
+    use jp_inspect::core::compact::fate::Projected;
     use jp_inspect::tui::inspection::Cell;
     let mut h = Harness::new(160, 40, true);
     // Omitting tool calls drops events from the projected side.
@@ -693,7 +694,7 @@ fn orientation_position_sticky_header_and_the_selected_compaction() {
 /// share; the Σ column stays in its place.
 #[test]
 fn l_says_what_it_leaves_out() {
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     let mut h = Harness::prepared(120, 40, false, |dir| {
         common::edit_events(dir, |ev| {
             for i in 0..150 {
@@ -743,7 +744,7 @@ fn l_says_what_it_leaves_out() {
 fn o_lists_the_system_prompt_and_each_tool_and_opens_them() {
     use jp_inspect::core::model::overhead::PartKind;
     use jp_inspect::tui::largest::Origin;
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     let mut h = Harness::new(120, 40, false);
     let m = h.state.inspection.as_ref().unwrap();
     let (system, tools) = (m.estimate.system_tokens(), m.estimate.tool_tokens());
@@ -999,7 +1000,7 @@ fn a_compactions_detail_says_what_it_hid() {
 /// writes the tool's hint into the workspace's config.
 #[test]
 fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     use jp_inspect::tui::tools::Column;
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, true);
@@ -1076,7 +1077,7 @@ fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
 /// The help pages by a screen with Space and goes to its end with `G`.
 #[test]
 fn help_pages_by_the_screen_and_g_goes_to_the_end() {
-    use jp_inspect::tui::state::Panel;
+    use jp_inspect::tui::panels::Panel;
     let mut h = Harness::new(120, 40, false);
     h.char('?');
     let scroll = |h: &Harness| match h.state.panel {
@@ -1172,7 +1173,7 @@ fn the_apply_question_follows_its_preview_through_a_reload() {
     h.key(KeyCode::Enter);
     h.char('a');
     let asked = |h: &Harness| match &h.state.panel {
-        Some(jp_inspect::tui::state::Panel::Confirm(c)) => c.question.clone(),
+        Some(jp_inspect::tui::panels::Panel::Confirm(c)) => c.question.clone(),
         other => panic!("no question open: {other:?}"),
     };
     let before = asked(&h);

@@ -7,8 +7,8 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-pub use super::arg_values::{WindowArg, parse_window};
-pub use super::change_args::{AutoArgs, CompactArgs, ConfigArgs, PolicyArgs, ResetArgs};
+use super::arg_values::{WindowArg, parse_window};
+use super::change_args::{AutoArgs, CompactArgs, PolicyArgs, ResetArgs};
 
 const AFTER_HELP: &str = "\
 CONV is a conversation directory, its events.json, a jp-c<ID> id or bare <ID>

@@ -2,8 +2,8 @@
 //! and apply what it returns.
 
 use super::Context;
-use super::args::AutoArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
+use crate::cli::change_args::AutoArgs;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use crate::core::ops::ActionKind;

@@ -1,8 +1,8 @@
 //! `compact`: add manual compactions from inline rules.
 
 use super::Context;
-use super::args::CompactArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
+use crate::cli::change_args::CompactArgs;
 use crate::core::compact::{rule, threshold};
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;

@@ -5,7 +5,7 @@ use super::Context;
 use super::args::StatsArgs;
 use super::output::{print_json, print_lines};
 use crate::core::ops::lost::{Lost, LostRequest, lost};
-use crate::core::ops::stats::CompactionEntry;
+use crate::core::ops::stats_compactions::CompactionEntry;
 use crate::core::visible::visible_line;
 use serde_json::json;
 

@@ -3,7 +3,6 @@
 //! keys (from `assets/keys.toml`, as `?` shows them) and the other pages.
 
 use super::args::Cli;
-use crate::keymap as keys;
 use roff::{Roff, bold, roman};
 use std::io::Write;
 use std::path::PathBuf;
@@ -81,9 +80,9 @@ fn keys_section() -> Roff {
         "The inspector's bindings (assets/keys.toml; ? shows them, \
          $XDG_CONFIG_HOME/jp-inspect/config.toml changes them).",
     )]);
-    for (scope, title) in keys::SECTIONS {
+    for (scope, title) in crate::keymap::SECTIONS {
         roff.control("SS", [title]);
-        for b in keys::bundled().iter().filter(|b| b.scope == scope) {
+        for b in crate::keymap::bundled().iter().filter(|b| b.scope == scope) {
             roff.control("TP", []);
             roff.text([bold(b.keys.join(", "))]);
             roff.text([roman(b.help.clone())]);
@@ -101,7 +100,7 @@ mod tests {
         let pages = pages().unwrap();
         let top = String::from_utf8(pages[0].1.clone()).unwrap();
         assert!(top.contains(".SH KEYS"), "{top}");
-        for b in keys::bundled() {
+        for b in crate::keymap::bundled() {
             // As roff escapes it (dashes, apostrophes).
             let help = b.help.replace('-', "\\-").replace('\'', "\\*(Aq");
             assert!(top.contains(&help), "KEYS misses {:?}", b.help);

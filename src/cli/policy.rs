@@ -1,7 +1,8 @@
 //! The settings `compact`, `auto` and `watch` read: the conversation's own
 //! config with the command line's overrides, read the same way by all three.
 
-use super::args::{ConfigArgs, PolicyArgs};
+use crate::cli::change_args::ConfigArgs;
+use crate::cli::change_args::PolicyArgs;
 use crate::core::auto;
 use crate::core::model::conversation::Conversation;
 use crate::core::ops::AutoConfig;

@@ -1,8 +1,8 @@
 //! `reset`: remove compactions (all, automatic only, or one).
 
 use super::Context;
-use super::args::ResetArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
+use crate::cli::change_args::ResetArgs;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use crate::core::ops::Reset;

@@ -139,7 +139,7 @@ pub fn write_projected_json(
             // As stored, unless the projection changed it.
             Projected::Raw {
                 index,
-                change: projection::Alteration::None,
+                change: crate::core::ops::Alteration::None,
             } => (
                 Some(index),
                 show_json::Event::Stored(conv.raw(index), conv.events[index].kind.tag()),
@@ -234,7 +234,7 @@ fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) 
             Projected::Raw { index, change } => (
                 index.to_string(),
                 conv.events[index].kind.label().to_string(),
-                if change == projection::Alteration::None {
+                if change == crate::core::ops::Alteration::None {
                     ""
                 } else {
                     " [stripped]"

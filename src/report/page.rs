@@ -7,7 +7,8 @@ use super::clean::Cleaner;
 use crate::core::fmt::{count, thousands};
 use crate::core::model::conversation::Conversation;
 use crate::core::ops::review::Review;
-use crate::core::ops::stats::{CompactionEntry, WindowOrigin};
+use crate::core::ops::stats::WindowOrigin;
+use crate::core::ops::stats_compactions::CompactionEntry;
 
 /// One block of the page.
 #[derive(Debug, Clone, PartialEq)]

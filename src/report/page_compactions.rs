@@ -8,7 +8,7 @@ use crate::core::facts::Judged;
 use crate::core::fmt::human_tokens;
 use crate::core::fmt::{count, thousands};
 use crate::core::ops::review::{Comparison, Review};
-use crate::core::ops::stats::CompactionEntry;
+use crate::core::ops::stats_compactions::CompactionEntry;
 use std::collections::BTreeMap;
 
 pub fn blocks(review: &Review, clean: &Cleaner) -> Vec<Block> {

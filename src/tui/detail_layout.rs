@@ -3,8 +3,9 @@
 //! screen. Lines wrap by default; unwrapped, they scroll sideways.
 
 use super::layout;
-use super::state::{Detail, State};
+use super::state::State;
 use crate::core::ops::Needle;
+use crate::tui::panels::Detail;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

@@ -2,11 +2,12 @@
 //! the core: the projection (with any previewed compactions), its estimate,
 //! the compaction list, and the turn-aligned row layout of the two panes.
 
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::{Compaction, Source};
-use crate::core::model::turns::TurnRange;
+use crate::core::ops;
 use crate::core::ops::Estimate;
 use crate::core::ops::View;
-use crate::core::ops::{self, stats::CompactionEntry};
+use crate::core::ops::stats_compactions::CompactionEntry;
 use crate::core::ops::{Overlay, Projected, Projection, TurnOrigin};
 use crate::core::{Conversation, model::timestamp};
 use std::sync::Arc;

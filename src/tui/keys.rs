@@ -2,8 +2,8 @@
 //! crossterm's terms, and the command a key press runs in a scope. The
 //! table itself is `crate::keymap`, which the man page reads too.
 
-use super::msg::Action;
-pub use crate::keymap::{Binding, SECTIONS, Scope, bindings, bundled, install};
+use crate::keymap::Action;
+use crate::keymap::{Binding, Scope, bindings, bundled};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::HashMap;
 use std::sync::OnceLock;

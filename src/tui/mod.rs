@@ -35,10 +35,12 @@ pub mod watch;
 pub mod worker;
 
 use crate::core::ops::{AutoConfig, Mode};
+use crate::keymap::Action;
 use crossterm::event::{self, Event};
 use job::Job;
-use msg::{Action, Effect, Msg};
+use msg::{Effect, Msg};
 use state::State;
+use status_log::Level;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,7 +113,7 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
         effects.extend(update::update(&mut state, Action::Follow));
     }
     if let Some(notice) = opts.notice {
-        state.set_status(notice, state::Level::Info);
+        state.set_status(notice, Level::Info);
     }
     if let Some(r) = opts.replay {
         // Following with `A` on from the start: every turn the writer adds
@@ -127,7 +129,7 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
                 r.total,
                 humantime::format_duration(r.pace.every)
             ),
-            state::Level::Info,
+            Level::Info,
         );
     }
     (state, effects)
@@ -188,7 +190,7 @@ pub fn run(opts: Options, replay: Option<crate::core::ops::replay::Replay>) -> a
     signal_hook::flag::register(signal_hook::consts::SIGWINCH, resized.clone())?;
     // The user's keys and colours: a mistake is said before the screen opens.
     let user = user_config::load()?;
-    keys::install(user.bindings.clone());
+    crate::keymap::install(user.bindings.clone());
     highlight::use_light(user.light);
     terminal::install_panic_hook();
     if !terminal::available() {
@@ -295,7 +297,7 @@ fn event_loop(
                     watcher = match watch::Watcher::new(&state.dir) {
                         Ok(w) => Some(w),
                         Err(e) => {
-                            state.set_status(format!("cannot follow: {e}"), state::Level::Error);
+                            state.set_status(format!("cannot follow: {e}"), Level::Error);
                             state.settings.follow = false;
                             None
                         }
@@ -309,7 +311,7 @@ fn event_loop(
                     {
                         state.set_status(
                             format!("the terminal could not be taken back: {e}"),
-                            state::Level::Error,
+                            Level::Error,
                         );
                     }
                     // The size may have changed meanwhile.
@@ -328,7 +330,7 @@ fn event_loop(
                 Effect::Copy(text) => {
                     let in_tmux = std::env::var_os("TMUX").is_some();
                     if let Err(e) = term.write_raw(&outside::osc52(&text, in_tmux)) {
-                        state.set_status(format!("cannot copy: {e}"), state::Level::Error);
+                        state.set_status(format!("cannot copy: {e}"), Level::Error);
                     }
                 }
                 Effect::EditOutside { text } => {
@@ -343,9 +345,9 @@ fn event_loop(
                 } => {
                     let said = hand_over(term, with, &title, &text, extension);
                     let level = if said.is_ok() {
-                        state::Level::Info
+                        Level::Info
                     } else {
-                        state::Level::Error
+                        Level::Error
                     };
                     state.set_status(said.unwrap_or_else(|e| e), level);
                     dirty = true;
@@ -381,7 +383,7 @@ fn event_loop(
             return Ok(());
         }
         if let Some(e) = writer.and_then(replay::Writer::take_error) {
-            state.set_status(format!("the replay stopped: {e}"), state::Level::Error);
+            state.set_status(format!("the replay stopped: {e}"), Level::Error);
             dirty = true;
         }
         while let Ok(done) = worker.results.try_recv() {

@@ -31,7 +31,7 @@ pub enum Msg {
     EditedOutside(Result<String, String>),
 }
 
-pub use crate::keymap::Action;
+use crate::keymap::Action;
 
 impl From<Action> for Msg {
     fn from(c: Action) -> Msg {

@@ -1,14 +1,12 @@
 //! The inspector's state. Drawing reads only this; every change goes
 //! through `update`.
 
-pub use super::as_of::AsOf;
+use super::as_of::AsOf;
 use super::inspection::{Cell, Inspection};
-pub use super::panels::{
-    Confirm, ConfirmKind, Detail, Input, InputKind, Outside, Panel, Preview, Search, Simulation,
-};
+use super::panels::{Input, Panel, Preview, Search};
 use super::rows::Row;
 use super::theme::Theme;
-pub use super::undo::{UndoEntry, UndoHistory};
+use super::undo::UndoHistory;
 use crate::core::compact::window;
 use crate::core::ops::AutoConfig;
 use crate::core::ops::Budget;
@@ -25,7 +23,7 @@ pub enum Focus {
     Compactions,
 }
 
-pub use super::status_log::Level;
+use super::status_log::Level;
 
 /// Where the person is: the focused pane, the cursor, the scroll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,7 +186,7 @@ pub struct State {
     pub(super) excerpts: super::rows::Excerpts,
     /// The summary editor's text when it closed changed, with its turns:
     /// `E` on the same turns offers it again.
-    pub last_summary_edit: Option<(crate::core::model::turns::TurnRange, String)>,
+    pub last_summary_edit: Option<(crate::core::model::TurnRange, String)>,
 }
 
 impl State {

@@ -7,7 +7,7 @@
 //! Long lines wrap (see `view::summary_editor`), and the checklist
 //! scrolls on its own keys.
 
-use crate::core::model::turns::TurnRange;
+use crate::core::model::TurnRange;
 use crate::core::ops::{Fact, Sent, Siblings, Where};
 use tui_textarea::TextArea;
 

@@ -14,17 +14,17 @@
 //! action = "down"
 //! ```
 
-use super::keys::{self, Binding, Scope};
-use super::msg::Action;
+use super::keys;
 use super::theme::{Palette, Theme};
+use crate::keymap::Action;
+use crate::keymap::Binding;
+use crate::keymap::Scope;
 use ratatui::style::Color;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use toml::Spanned;
-
-pub use crate::user_file::ENV;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,7 +66,7 @@ impl Default for UserConfig {
             path: None,
             palette: Palette::DARK,
             light: false,
-            bindings: keys::bundled().to_vec(),
+            bindings: crate::keymap::bundled().to_vec(),
         }
     }
 }
@@ -80,8 +80,6 @@ impl UserConfig {
         }
     }
 }
-
-pub use crate::user_file::path;
 
 /// Reads the user's file; none at the default place is no error, but a file
 /// named by `JP_INSPECT_CONFIG` must exist.

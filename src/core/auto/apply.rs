@@ -1,12 +1,13 @@
 //! Layering `[conversation.compaction.auto]` and jp's compaction keys onto
 //! an [`AutoConfig`], source by source, each value checked and named.
 
-use super::config::{AutoConfig, ConfigError, Estimate, Mode, PLUGIN_TABLE, TABLE};
+use super::config::{AutoConfig, Estimate, Mode, PLUGIN_TABLE, TABLE};
 use super::layer::{Layer, describe, unwrap};
 use crate::core::compact::budget::Measure;
 use crate::core::compact::rule::Rule;
+use crate::core::error::ConfigError;
 use crate::core::model::compaction::ToolCalls;
-use crate::core::store::jp_config::{self, Trust};
+use crate::core::store::jp_config::Trust;
 use crate::core::summarize::config::{DEFAULT_INSTRUCTIONS, SummarizerConfig};
 use serde_json::Value;
 use std::path::Path;
@@ -359,7 +360,7 @@ impl AutoConfig {
     /// user's own and applies its compaction settings.
     pub fn apply_file(&mut self, path: &Path) -> Result<(), ConfigError> {
         let origin = path.display().to_string();
-        let doc = jp_config::parse_file(path).map_err(|e| ConfigError {
+        let doc = crate::core::store::config_file::parse_file(path).map_err(|e| ConfigError {
             origin: origin.clone(),
             key: TABLE.into(),
             message: match e {

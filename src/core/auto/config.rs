@@ -199,8 +199,6 @@ impl AutoConfig {
     }
 }
 
-pub use crate::core::error::ConfigError;
-
 /// How the trigger estimates tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

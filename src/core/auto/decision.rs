@@ -2,8 +2,8 @@
 //! ([`Append`]s) and every reason, fired or not ([`Note`]s).
 
 use super::config::Mode;
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::Compaction;
-use crate::core::model::turns::TurnRange;
 use std::fmt;
 
 /// What kind of automatic compaction.

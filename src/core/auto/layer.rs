@@ -2,10 +2,11 @@
 //! `[conversation.compaction.auto]` table and of jp's rules, each error
 //! naming the key and the file.
 
-use super::config::{ConfigError, RuleConfig, SummaryConfig};
+use super::config::{RuleConfig, SummaryConfig};
 use crate::core::compact::range::Keep;
 use crate::core::compact::range::Keeps;
 use crate::core::compact::rule::Rule;
+use crate::core::error::ConfigError;
 use crate::core::model::compaction::ToolCalls;
 use crate::core::store::jp_config::Trust;
 use crate::core::summarize::anthropic;

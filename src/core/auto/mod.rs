@@ -14,9 +14,10 @@ pub mod stream;
 pub mod sweep;
 pub mod trigger;
 
-pub use config::{AutoConfig, ConfigError, Estimate, Mode};
+pub use config::{AutoConfig, Estimate, Mode};
+pub use decision::{ActionKind, Append, Decision, Note};
 pub use stream::ConversationStream;
-pub use trigger::{ActionKind, Append, Decision, Note, Stream};
+pub use trigger::Stream;
 
 use crate::core::compact::budget::Budget;
 use crate::core::compact::projection::Overlay;

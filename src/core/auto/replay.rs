@@ -3,7 +3,8 @@
 //! far, its projection kept per turn so a replay costs O(events).
 
 use super::trigger::Stream;
-use crate::core::compact::projection::{self, Bounds, Overlay, Pairing, TurnPolicy};
+use crate::core::compact::pairing::Pairing;
+use crate::core::compact::projection::{self, Bounds, Overlay, TurnPolicy};
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Event;

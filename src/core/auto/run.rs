@@ -2,10 +2,10 @@
 //! requests and the measurements of auto.md's table.
 
 use super::config::{AutoConfig, Mode};
-use super::trigger::ActionKind;
+use crate::core::auto::decision::ActionKind;
 use crate::core::fmt;
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::Compaction;
-use crate::core::model::turns::TurnRange;
 
 /// An automatic compaction strategy, as the simulation compares them
 /// (jp calls how one kind of content is treated a policy; this is not one).
@@ -136,7 +136,7 @@ pub struct Run {
 }
 
 /// Summary output is priced at this many input tokens (auto.md).
-pub use crate::core::cost::billing::OUTPUT_WEIGHT;
+use crate::core::cost::billing::OUTPUT_WEIGHT;
 
 impl Run {
     /// input tokens + summarizer input + 5 × summarizer output.

@@ -9,9 +9,9 @@
 use super::config::{AutoConfig, Mode, RuleConfig};
 use crate::core::compact::estimate;
 use crate::core::compact::range;
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::timestamp::Timestamp;
-use crate::core::model::turns::TurnRange;
 
 /// What the trigger needs to know of a stream at a boundary.
 pub trait Stream {
@@ -54,7 +54,7 @@ fn stamp(now: Timestamp, latest: Option<Timestamp>) -> Timestamp {
     }
 }
 
-pub use super::decision::{ActionKind, Append, Decision, Note, Threshold};
+use super::decision::{ActionKind, Append, Decision, Note, Threshold};
 
 fn threshold(window: u64, ratio: f64) -> u64 {
     (window as f64 * ratio).floor() as u64

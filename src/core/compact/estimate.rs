@@ -1,7 +1,8 @@
 //! D50's size estimate: tokens ≈ characters / 4 of the *projected* view, so a
 //! compaction makes the figure drop and the trigger go quiet.
 
-use crate::core::compact::projection::{Projected, Projection};
+use crate::core::compact::fate::Projected;
+use crate::core::compact::projection::Projection;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, ResponseKind};
 use crate::core::model::overhead;

@@ -1,9 +1,10 @@
 //! One-line previews of events, shared by the listings of the CLI and the
 //! inspector.
 
-use crate::core::compact::projection::{
-    Alteration, Projected, Projection, SUMMARY_REQUEST, SummaryPart,
-};
+use crate::core::compact::fate::Alteration;
+use crate::core::compact::fate::Projected;
+use crate::core::compact::fate::SummaryPart;
+use crate::core::compact::projection::{Projection, SUMMARY_REQUEST};
 use crate::core::model::config::ModelId;
 use crate::core::model::config::delta_of;
 use crate::core::model::conversation::Conversation;

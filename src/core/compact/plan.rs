@@ -5,10 +5,10 @@
 
 use crate::core::compact::range::{self, Keeps};
 use crate::core::compact::rule::Rule;
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::model::turns::TurnRange;
 use chrono::Duration;
 
 /// A compaction ready to append.

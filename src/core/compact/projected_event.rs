@@ -1,10 +1,11 @@
 //! What a projected event reads as and weighs: its status line, its
 //! characters, its plain JSON, and the request a response answers.
 
-use super::projection::{
-    Alteration, Pairing, Projected, Projection, SUMMARY_REQUEST, SummaryPart, sent_chars,
-    status_line,
-};
+use super::projection::{Projection, SUMMARY_REQUEST, sent_chars, status_line};
+use crate::core::compact::fate::Alteration;
+use crate::core::compact::fate::Projected;
+use crate::core::compact::fate::SummaryPart;
+use crate::core::compact::pairing::Pairing;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, count_chars};
 use crate::core::model::timestamp;

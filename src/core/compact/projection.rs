@@ -6,7 +6,7 @@
 //! of the inspector show.
 
 use crate::core::compact::jp_view::View;
-pub use crate::core::compact::pairing::Pairing;
+use crate::core::compact::pairing::Pairing;
 use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Event, Kind, ResponseKind, count_chars};
@@ -57,7 +57,7 @@ pub fn with_preview(conv: &Conversation, extra: &[Compaction]) -> Vec<Overlay> {
     list
 }
 
-pub use super::fate::{Alteration, EventFate, Fate, Projected, SummaryPart, TurnOrigin};
+use super::fate::{Alteration, EventFate, Fate, Projected, SummaryPart, TurnOrigin};
 
 /// The winning overlay per content type of one raw turn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

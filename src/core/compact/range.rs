@@ -2,10 +2,10 @@
 //! once, when a compaction is created (never at projection time).
 
 use crate::core::error::SummaryOverlap;
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::model::turns::TurnRange;
 
 /// One end of a range, as a person gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -93,7 +93,7 @@ impl Rule {
     }
 }
 
-pub use crate::core::error::RuleError;
+use crate::core::error::RuleError;
 
 /// Help text for the syntax, shown by the CLI and the TUI.
 pub const SYNTAX_HELP: &str = "\

@@ -11,10 +11,11 @@
 //! (`decide`, `sent_chars`, the winning order) rather than restating them.
 
 use crate::core::compact::estimate::Category;
+use crate::core::compact::fate::Alteration;
 use crate::core::compact::fate::SummaryPart;
 use crate::core::compact::pairing::Pairing;
 use crate::core::compact::projection::{
-    Alteration, Bounds, Overlay, SUMMARY_REQUEST, TurnPolicy, decide, sent_chars,
+    Bounds, Overlay, SUMMARY_REQUEST, TurnPolicy, decide, sent_chars,
 };
 use crate::core::model::event::{Event, Kind, count_chars};
 use crate::core::model::timestamp::Timestamp;

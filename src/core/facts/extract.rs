@@ -16,11 +16,11 @@
 use super::calls::{self, ToolClass};
 use super::links::{Prose, attachments, discussed, looked_up};
 use super::prose;
-pub use super::scan::{error_line, figures, sentences, urls};
+use super::scan::figures;
 use super::{Fact, FactKind};
+use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
-use crate::core::model::turns::TurnRange;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -484,6 +484,7 @@ fn command_of(tool: &str, args: &Value) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::facts::scan::{error_line, urls};
 
     #[test]
     fn commands_as_they_were_made_and_of_shells() {

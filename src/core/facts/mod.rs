@@ -14,10 +14,13 @@ pub mod matching;
 pub mod prose;
 pub mod scan;
 
-use crate::core::compact::projection::{Alteration, Projected, Projection, SummaryPart};
+use crate::core::compact::fate::Alteration;
+use crate::core::compact::fate::Projected;
+use crate::core::compact::fate::SummaryPart;
+use crate::core::compact::projection::Projection;
+use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind as EventKind;
-use crate::core::model::turns::TurnRange;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;

@@ -14,4 +14,5 @@ pub mod system_parts;
 pub mod text;
 pub mod timestamp;
 mod turn_range;
+pub use turn_range::TurnRange;
 pub mod turns;

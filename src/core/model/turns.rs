@@ -8,7 +8,6 @@
 //! this rule; any other would compact turns the user did not pick.
 
 use crate::core::model::event::{Event, Kind};
-pub use crate::core::model::turn_range::TurnRange;
 
 /// Assigns each event its 0-based turn and returns the number of turns.
 pub fn assign(events: &mut [Event]) -> usize {

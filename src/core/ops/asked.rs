@@ -7,7 +7,8 @@
 use super::preview::configured_rules;
 use crate::core::auto::AutoConfig;
 use crate::core::compact::range::{Keep, Keeps};
-use crate::core::compact::rule::{self, Rule, RuleError};
+use crate::core::compact::rule::{self, Rule};
+use crate::core::error::RuleError;
 
 /// What was given.
 #[derive(Debug, Clone, Default)]

@@ -282,12 +282,12 @@ mod tests {
             kind: super::super::plan::PlanKind::Auto,
             additions: Vec::new(),
             skipped: Vec::new(),
-            removal: save::Removal::None,
+            removal: crate::core::store::edit::Removal::None,
             removes: 0,
             notes: withheld
                 .then_some(super::super::plan::PlanNote::Trigger(
                     Note::SummaryWithheld {
-                        range: crate::core::model::turns::TurnRange { from: 8, to: 27 },
+                        range: crate::core::model::TurnRange { from: 8, to: 27 },
                         estimate: 55_000,
                         threshold: 41_000,
                         gain: 3_000,

@@ -227,13 +227,13 @@ fn offline(conv: &Conversation, point: &Point) -> Vec<OfflineRow> {
     let mut by: std::collections::BTreeMap<usize, String> = Default::default();
     for e in &point.projection.events {
         let cat = match *e {
-            projection::Projected::Raw { index, .. } => {
+            crate::core::compact::fate::Projected::Raw { index, .. } => {
                 match Category::of(&conv.events[index].kind) {
                     Some(c) => c,
                     None => continue,
                 }
             }
-            projection::Projected::Summary { .. } => Category::Summaries,
+            crate::core::compact::fate::Projected::Summary { .. } => Category::Summaries,
         };
         // What is sent: the projected event (a stripped result is its
         // status line, stripped arguments `{}`), not the raw one.

@@ -5,13 +5,13 @@
 //! now, what it costs with the prompt cache). The inspector lays it out;
 //! nothing here is drawn.
 
-use super::stats::CompactionEntry;
 use crate::core::compact::estimate::{self, Estimate};
 use crate::core::compact::jp_view::View;
 use crate::core::compact::projection::{self, Projection};
 use crate::core::cost::Prices;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
+use crate::core::ops::stats_compactions::CompactionEntry;
 
 /// What a viewer asks to see.
 #[derive(Debug, Clone, Copy)]
@@ -69,12 +69,22 @@ pub fn inspect(conv: &Conversation, request: &InspectRequest<'_>) -> Inspected {
         let base = projection::of_view(conv, view);
         estimate::estimate(conv, &base, &overhead)
     });
-    let entries = super::stats::compaction_entries(conv, &p, overhead.chars());
+    let entries =
+        crate::core::ops::stats_compactions::compaction_entries(conv, &p, overhead.chars());
     let compactions = match request.as_of {
         None => {
             let billing = crate::core::cost::Billing::of_config(merged, request.prices);
-            let at_time = super::stats::payback_at_time(conv, &Default::default(), None);
-            super::stats::with_payback(entries, &billing, super::cost::pace(conv), &at_time)
+            let at_time = crate::core::ops::stats_compactions::payback_at_time(
+                conv,
+                &Default::default(),
+                None,
+            );
+            crate::core::ops::stats_compactions::with_payback(
+                entries,
+                &billing,
+                super::cost::pace(conv),
+                &at_time,
+            )
         }
         Some(end) => entries
             .into_iter()

@@ -100,10 +100,10 @@ fn survival(
         conv.turn_count,
         projection::with_preview(conv, compactions),
     );
-    let mut ranges: Vec<crate::core::model::turns::TurnRange> =
+    let mut ranges: Vec<crate::core::model::TurnRange> =
         compactions.iter().map(|c| c.range()).collect();
     ranges.sort_by_key(|r| (r.from, r.to));
-    let mut merged: Vec<crate::core::model::turns::TurnRange> = Vec::new();
+    let mut merged: Vec<crate::core::model::TurnRange> = Vec::new();
     for r in ranges {
         match merged.last_mut() {
             Some(last) if r.from <= last.to.saturating_add(1) => last.to = last.to.max(r.to),
@@ -134,7 +134,7 @@ pub fn detail(
     conv: &Conversation,
     p: &Projection,
     position: usize,
-    range: Option<crate::core::model::turns::TurnRange>,
+    range: Option<crate::core::model::TurnRange>,
 ) -> Detail {
     let knows = range.map(|r| facts::judged(conv, p, r));
     let hid = crate::core::compact::ledger::of(conv, p)

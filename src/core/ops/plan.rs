@@ -4,9 +4,10 @@
 use crate::core::auto::{ActionKind, Note};
 use crate::core::compact::reset::Reset;
 use crate::core::compact::rule::Rule;
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::Compaction;
-use crate::core::model::turns::TurnRange;
-use crate::core::store::save::{Edit, Removal};
+use crate::core::store::edit::Edit;
+use crate::core::store::edit::Removal;
 
 /// Which use case made the plan.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,7 +17,8 @@ use crate::core::error::{Error, Result};
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::store::save::{CompactionKey, Removal};
+use crate::core::store::edit::CompactionKey;
+use crate::core::store::edit::Removal;
 use crate::core::summarize::Summarizer;
 
 /// How manual rules are planned.
@@ -195,7 +196,7 @@ fn withheld(
     conv: &Conversation,
     summarizer: &dyn Summarizer,
     instructions: &str,
-    ranges: &[crate::core::model::turns::TurnRange],
+    ranges: &[crate::core::model::TurnRange],
 ) -> Option<WithheldSummaries> {
     let destination = summarizer.withheld()?;
     if ranges.is_empty() {
@@ -220,8 +221,8 @@ fn withheld(
 fn latest_overlap(
     conv: &Conversation,
     planned: &[Compaction],
-    range: crate::core::model::turns::TurnRange,
-) -> Option<crate::core::model::turns::TurnRange> {
+    range: crate::core::model::TurnRange,
+) -> Option<crate::core::model::TurnRange> {
     conv.valid_compactions()
         .iter()
         .chain(planned)
@@ -230,7 +231,7 @@ fn latest_overlap(
 }
 
 /// The ranges of the additions that carry a summary.
-fn summary_ranges(additions: &[Addition]) -> Vec<crate::core::model::turns::TurnRange> {
+fn summary_ranges(additions: &[Addition]) -> Vec<crate::core::model::TurnRange> {
     additions
         .iter()
         .filter(|a| a.compaction.summary.is_some())

@@ -146,7 +146,7 @@ mod tests {
         // Another writer appends a compaction between the turns: kept.
         let compactions = source.valid_compactions();
         assert_eq!(compactions.len(), 1);
-        save::apply(&r.dir, &save::Edit::append(compactions)).unwrap();
+        save::apply(&r.dir, &crate::core::store::edit::Edit::append(compactions)).unwrap();
         assert!(r.step().unwrap());
         assert!(!r.step().unwrap());
         let done = load::load(&r.dir).unwrap();

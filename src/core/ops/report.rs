@@ -1,8 +1,9 @@
 //! Figures about the compactions a conversation holds or would hold.
 
 use crate::core::compact::estimate;
+use crate::core::compact::fate::Alteration;
 use crate::core::compact::fate::{Projected, SummaryPart};
-use crate::core::compact::projection::{self, Alteration, Overlay, Projection};
+use crate::core::compact::projection::{self, Overlay, Projection};
 use crate::core::compact::stepwise::Stepwise;
 use crate::core::model::conversation::Conversation;
 

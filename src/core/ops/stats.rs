@@ -3,9 +3,8 @@
 //! `stats --json` is this report serialised; the text and the inspector's
 //! gauge and compaction list are drawn from it.
 
-pub use super::stats_compactions::{
-    CompactionEntry, CompactionFacts, compaction_entries, payback_at_time, with_ledger,
-    with_payback,
+use super::stats_compactions::{
+    CompactionEntry, compaction_entries, payback_at_time, with_ledger, with_payback,
 };
 use crate::core::auto::{AutoConfig, Estimate, Mode};
 use crate::core::compact::budget::{Budget, Measure};

@@ -5,10 +5,10 @@
 use crate::core::auto::AutoConfig;
 use crate::core::compact::jp_view::{self, View};
 use crate::core::compact::projection::{self, Projection};
+use crate::core::model::TurnRange;
 use crate::core::model::compaction::{Compaction, Source};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::{self, Timestamp};
-use crate::core::model::turns::TurnRange;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 

@@ -12,10 +12,10 @@
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 use crate::core::model::id::ConversationId;
+use crate::core::store::workspace::jp_reads;
 use crate::core::store::workspace::{
     CONVERSATIONS_DIR, STORAGE_DIR, dir_of_id, find_silo_in, is_silo_in, user_data_dir,
 };
-pub use crate::core::store::workspace::{jp_reads, stream_mtime};
 use std::fs;
 use std::path::{Path, PathBuf};
 

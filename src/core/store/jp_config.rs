@@ -6,8 +6,8 @@
 //! run, an endpoint to send the conversation to); a workspace's, which is
 //! often committed to git, may only choose among those.
 
+use super::config_file::parse_file;
 use super::config_file::{MAX_FILES, MAX_TREE_BYTES, error};
-pub use super::config_file::{content_free, parse_file, too_deep};
 use crate::core::error::Error;
 use crate::core::model::config::compaction_part;
 use crate::core::store::parse_cache::ParseCache;
@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The extensions jp reads, in the order it tries them.
-pub use crate::core::store::extends_glob::EXTENSIONS;
+use crate::core::store::extends_glob::EXTENSIONS;
 
 /// How far a configuration source is trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

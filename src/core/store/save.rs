@@ -6,7 +6,7 @@
 //! as, and replaces `events.json` atomically (temp file in the same
 //! directory, fsync, rename, fsync the directory).
 
-pub use super::edit::{Basis, CompactionKey, Edit, Removal, Restore};
+use super::edit::{Basis, CompactionKey, Edit, Removal, Restore};
 use crate::core::error::{Error, Result};
 use crate::core::model::compaction::Source;
 use crate::core::model::conversation::{Conversation, EVENTS_FILE};
@@ -474,7 +474,7 @@ fn storage_of(path: &Path) -> PathBuf {
     }
 }
 
-pub use safe_fs::cleanup_temp_files;
+use safe_fs::cleanup_temp_files;
 
 #[cfg(test)]
 mod tests {

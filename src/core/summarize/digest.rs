@@ -8,10 +8,10 @@ use super::paths::{action_of, add_path, note_paths};
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
 use crate::core::facts::extract::paths_of;
 use crate::core::facts::{Fact, FactKind};
+use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
 use crate::core::model::timestamp;
-use crate::core::model::turns::TurnRange;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 

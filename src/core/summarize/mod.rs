@@ -15,8 +15,8 @@ pub mod openai;
 mod paths;
 pub mod transcript;
 
+use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
-use crate::core::model::turns::TurnRange;
 
 /// What to summarise.
 pub struct Request<'a> {

@@ -1,10 +1,10 @@
 //! The raw events of a range rendered as plain text: what model-backed
 //! summarizers read.
 
+use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
 use crate::core::model::timestamp;
-use crate::core::model::turns::TurnRange;
 use std::collections::HashMap;
 
 /// Longest stretch of one event's text kept in a transcript; a summarizer

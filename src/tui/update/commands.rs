@@ -6,11 +6,18 @@ use super::run;
 use crate::core::compact::reset;
 use crate::core::ops;
 use crate::core::ops::Reset;
+use crate::keymap::Action;
 use crate::tui::detail_text;
 use crate::tui::inspection::Cell;
 use crate::tui::job::{Job, UndoKind, Writing};
-use crate::tui::msg::{Action, Effect};
-use crate::tui::state::{Confirm, ConfirmKind, Detail, Focus, Level, Panel, Simulation, State};
+use crate::tui::msg::Effect;
+use crate::tui::panels::Confirm;
+use crate::tui::panels::ConfirmKind;
+use crate::tui::panels::Detail;
+use crate::tui::panels::Panel;
+use crate::tui::panels::Simulation;
+use crate::tui::state::{Focus, State};
+use crate::tui::status_log::Level;
 use ratatui::text::Line;
 
 pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {

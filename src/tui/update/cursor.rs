@@ -1,6 +1,6 @@
 //! A list's cursor under the movement keys, for every list view.
 
-use crate::tui::msg::Action;
+use crate::keymap::Action;
 
 /// Where a movement key takes the cursor of a list of `len` entries with
 /// `page` rows on screen; `None` for a key that is no movement.

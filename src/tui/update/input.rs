@@ -3,7 +3,12 @@
 use super::run;
 use crate::tui::job::{Job, PreviewRequest};
 use crate::tui::msg::Effect;
-use crate::tui::state::{Input, InputKind, Level, Panel, Search, State};
+use crate::tui::panels::Input;
+use crate::tui::panels::InputKind;
+use crate::tui::panels::Panel;
+use crate::tui::panels::Search;
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_textarea::TextArea;
 

@@ -8,7 +8,11 @@ use crate::core::ops::{Boundary, Why};
 use crate::tui::job::{Done, JobResult};
 use crate::tui::job::{Job, UndoKind};
 use crate::tui::msg::Effect;
-use crate::tui::state::{ConfirmKind, Level, Panel, Preview, State};
+use crate::tui::panels::ConfirmKind;
+use crate::tui::panels::Panel;
+use crate::tui::panels::Preview;
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 
 /// An error as the status line says it.
 fn say(state: &mut State, e: &Error) {
@@ -77,7 +81,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 );
                 return;
             }
-            state.as_of = Some(crate::tui::state::AsOf::new(points).billed(*cost));
+            state.as_of = Some(crate::tui::as_of::AsOf::new(points).billed(*cost));
             commands::step_request(state, 0, fx);
         }
         JobResult::AsOf { end, inspection } => on_as_of(state, end, inspection),
@@ -332,7 +336,7 @@ fn on_written(state: &mut State, w: crate::tui::job::Written) {
     state.status.busy = None;
     state.preview = None;
     state.set_inspection(*w.inspection);
-    let step = crate::tui::state::UndoEntry {
+    let step = crate::tui::undo::UndoEntry {
         what: w.what.clone(),
         inverse: w.inverse,
     };

@@ -1,10 +1,13 @@
 //! Where the tokens are (`L`, `O`): the view opened, its keys, and a jump
 //! to an event.
 
+use crate::keymap::Action;
 use crate::tui::detail_text;
 use crate::tui::largest::Origin;
-use crate::tui::msg::{Action, Effect};
-use crate::tui::state::{Focus, Level, Panel, State};
+use crate::tui::msg::Effect;
+use crate::tui::panels::Panel;
+use crate::tui::state::{Focus, State};
+use crate::tui::status_log::Level;
 
 /// `L`: the projected events and the fixed parts by size, with their
 /// share of the context; `O` (`overhead_only`): the fixed parts alone.

@@ -3,7 +3,9 @@
 
 use crate::core::facts;
 use crate::core::ops::Judged;
-use crate::tui::state::{Focus, Level, LostTrail, Panel, State};
+use crate::tui::panels::Panel;
+use crate::tui::state::{Focus, LostTrail, State};
+use crate::tui::status_log::Level;
 
 /// The next lost fact's event: the first of the selected compaction's
 /// when none is being followed (or the list moved to another), else the

@@ -25,8 +25,11 @@ mod summary;
 mod tools;
 
 use super::job::Job;
-use super::msg::{Action, Effect, Msg};
-use super::state::{Level, Panel, State};
+use super::msg::{Effect, Msg};
+use super::state::State;
+use crate::keymap::Action;
+use crate::tui::panels::Panel;
+use crate::tui::status_log::Level;
 use std::time::Instant;
 
 /// The picker's next background read (the first, when it opens).
@@ -58,7 +61,7 @@ fn handle(state: &mut State, msg: Msg, fx: &mut Vec<Effect>) {
             // Suspending and leaving at once work from anywhere (an input,
             // a dialog, the picker), as in any terminal program.
             if k.kind != crossterm::event::KeyEventKind::Release {
-                match crate::tui::keys::lookup_in(crate::tui::keys::Scope::Global, &k) {
+                match crate::tui::keys::lookup_in(crate::keymap::Scope::Global, &k) {
                     Some(Action::Suspend) => {
                         fx.push(Effect::Suspend);
                         return;
@@ -202,10 +205,10 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
             list_marks(state, fx);
         }
         Action::OpenDetail => commands::open_detail(state, fx),
-        Action::Search => input::open_input(state, super::state::InputKind::Search),
+        Action::Search => input::open_input(state, crate::tui::panels::InputKind::Search),
         Action::SearchNext => commands::search_step(state, true),
         Action::SearchPrev => commands::search_step(state, false),
-        Action::Preview => input::open_input(state, super::state::InputKind::Preview),
+        Action::Preview => input::open_input(state, crate::tui::panels::InputKind::Preview),
         Action::Apply => commands::apply_preview(state, fx),
         Action::Summarize => commands::summarize_preview(state, fx),
         Action::EditSummary => summary::open(state),
@@ -213,7 +216,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::ResetAuto => commands::ask_reset(state, crate::core::ops::Reset::Auto, fx),
         Action::ResetAll => commands::ask_reset(state, crate::core::ops::Reset::All, fx),
         Action::Delete => commands::delete(state, fx),
-        Action::SetWindow => input::open_input(state, super::state::InputKind::Window),
+        Action::SetWindow => input::open_input(state, crate::tui::panels::InputKind::Window),
         Action::ToggleMode => settings::toggle_mode(state),
         Action::ToggleJpView => settings::toggle_jp_view(state, fx),
         Action::ToggleAuto => settings::toggle_auto(state, fx),
@@ -222,7 +225,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::PrevRequest => commands::step_request(state, -1, fx),
         Action::GoToRequest => {
             if state.as_of.is_some() {
-                input::open_input(state, super::state::InputKind::Request);
+                input::open_input(state, crate::tui::panels::InputKind::Request);
             }
         }
         Action::FirstRequest => requests::go_to_request(state, |_| Some(0), fx),

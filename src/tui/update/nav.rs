@@ -1,9 +1,11 @@
 //! Moving through the panes and the compaction list, by key and by mouse.
 
 use super::route;
+use crate::keymap::Action;
 use crate::tui::layout::{Area, hit_test};
-use crate::tui::msg::Action;
-use crate::tui::state::{Focus, Level, Panel, State};
+use crate::tui::panels::Panel;
+use crate::tui::state::{Focus, State};
+use crate::tui::status_log::Level;
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 fn rows(state: &State) -> usize {

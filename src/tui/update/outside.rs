@@ -3,11 +3,13 @@
 
 use crate::tui::detail_text;
 use crate::tui::msg::Effect;
-use crate::tui::state::{Level, Panel, State};
+use crate::tui::panels::Panel;
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 
 /// The text `y`, `o` and `e` take: the open detail view's (as shown,
 /// readable or stored), else the selected event's.
-pub(super) fn outside_text(state: &State) -> Option<(String, crate::tui::state::Outside)> {
+pub(super) fn outside_text(state: &State) -> Option<(String, crate::tui::panels::Outside)> {
     if let Some(Panel::Detail(d)) = &state.panel {
         return Some((d.title.clone(), d.text.clone()));
     }

@@ -6,7 +6,9 @@
 
 use crate::tui::job::{ConfigFile, Job};
 use crate::tui::msg::Effect;
-use crate::tui::state::{Level, State, UndoHistory};
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
+use crate::tui::undo::UndoHistory;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::Instant;
 

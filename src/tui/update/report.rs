@@ -4,7 +4,8 @@
 use super::run;
 use crate::tui::job::Job;
 use crate::tui::msg::Effect;
-use crate::tui::state::{Level, State};
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 use std::path::PathBuf;
 
 pub(super) fn write(state: &mut State, fx: &mut Vec<Effect>) {

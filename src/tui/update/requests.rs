@@ -4,12 +4,13 @@
 use super::run;
 use crate::tui::job::Job;
 use crate::tui::msg::Effect;
-use crate::tui::state::{Level, State};
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 
 /// "As of" the request `target` picks (`None`: there is none, said).
 pub(super) fn go_to_request(
     state: &mut State,
-    target: impl Fn(&crate::tui::state::AsOf) -> Option<usize>,
+    target: impl Fn(&crate::tui::as_of::AsOf) -> Option<usize>,
     fx: &mut Vec<Effect>,
 ) {
     let Some(a) = &state.as_of else {

@@ -3,9 +3,13 @@
 //! the detail view scrolls, everything else is the main scope.
 
 use super::{commands, input};
-use crate::tui::keys::{self, Scope};
-use crate::tui::msg::{Action, Effect};
-use crate::tui::state::{Level, Panel, State};
+use crate::keymap::Action;
+use crate::keymap::Scope;
+use crate::tui::keys;
+use crate::tui::msg::Effect;
+use crate::tui::panels::Panel;
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 use crossterm::event::{KeyEvent, KeyEventKind};
 
 pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
@@ -161,7 +165,7 @@ pub(super) fn detail_key(state: &mut State, cmd: Action) {
                 None => state.set_status("no match in this text", Level::Info),
             }
         }
-        Action::Search => super::input::open_input(state, crate::tui::state::InputKind::Search),
+        Action::Search => super::input::open_input(state, crate::tui::panels::InputKind::Search),
         Action::ScrollLeft => d.hscroll = d.hscroll.saturating_sub(8),
         Action::ScrollRight if !d.wrap => d.hscroll = (d.hscroll + 8).min(hmax),
         Action::Cancel | Action::Quit => state.panel = None,

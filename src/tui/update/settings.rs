@@ -6,7 +6,8 @@ use crate::core::ops::Mode;
 use crate::core::ops::View;
 use crate::tui::job::Job;
 use crate::tui::msg::{Effect, Msg};
-use crate::tui::state::{Level, State};
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 
 /// `m`: the automatic mode shown and previewed, single (D50) or staged.
 pub(super) fn toggle_mode(state: &mut State) {

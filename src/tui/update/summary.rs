@@ -7,13 +7,16 @@
 //! Its keys are the key map's `summary` scope.
 
 use super::input;
-use crate::core::model::turns::TurnRange;
+use crate::core::model::TurnRange;
 use crate::core::ops::Sent;
+use crate::keymap::Action;
+use crate::keymap::Scope;
 use crate::tui::job::PreviewRequest;
-use crate::tui::keys::{self, Scope};
-use crate::tui::msg::Action;
+use crate::tui::keys;
 use crate::tui::msg::Effect;
-use crate::tui::state::{Focus, Level, Panel, State};
+use crate::tui::panels::Panel;
+use crate::tui::state::{Focus, State};
+use crate::tui::status_log::Level;
 use crate::tui::summary_editor::SummaryEditor;
 use crossterm::event::KeyEvent;
 

@@ -4,9 +4,12 @@
 use super::run;
 use crate::core::ops::hint;
 use crate::core::ops::tools::calls_of;
+use crate::keymap::Action;
 use crate::tui::job::Job;
-use crate::tui::msg::{Action, Effect};
-use crate::tui::state::{Level, Panel, State};
+use crate::tui::msg::Effect;
+use crate::tui::panels::Panel;
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 use crate::tui::tools::{Calls, HintWrite, ToolsView};
 
 /// `T`: opens the view and computes it off the UI thread (the savings

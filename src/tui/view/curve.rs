@@ -4,7 +4,8 @@
 //! appended, a bar where the prompt cache broke (a compaction, a new
 //! prompt, an entry past its TTL), and the request shown.
 
-use crate::tui::state::{AsOf, State};
+use crate::tui::as_of::AsOf;
+use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};

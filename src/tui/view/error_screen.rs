@@ -2,8 +2,9 @@
 //! `events.json`): the error, where it is, and the only keys that make
 //! sense. It must not look like a screen still loading.
 
-use crate::tui::keys::{Scope, key_for};
-use crate::tui::msg::Action;
+use crate::keymap::Action;
+use crate::keymap::Scope;
+use crate::tui::keys::key_for;
 use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -2,7 +2,8 @@
 //! and wrapped under itself, so that one cut off on the status line or gone
 //! after a few seconds can be read.
 
-use crate::tui::state::{Level, State};
+use crate::tui::state::State;
+use crate::tui::status_log::Level;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

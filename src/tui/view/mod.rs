@@ -18,7 +18,8 @@ mod tools;
 pub mod why;
 
 use super::layout;
-use super::state::{Panel, State};
+use super::state::State;
+use crate::tui::panels::Panel;
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;

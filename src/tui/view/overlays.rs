@@ -1,9 +1,11 @@
 //! Views over the panes: an event's full text, the help, confirmations.
 
 use crate::core::fmt::{change, thousands};
+use crate::keymap::Scope;
 use crate::tui::detail_layout;
-use crate::tui::keys::{self, Scope};
-use crate::tui::state::{Confirm, Detail, State};
+use crate::tui::panels::Confirm;
+use crate::tui::panels::Detail;
+use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -146,11 +148,11 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mut lines = Vec::new();
     // A question's and the help's own keys are shown where they apply.
-    let sections = keys::SECTIONS
+    let sections = crate::keymap::SECTIONS
         .into_iter()
         .filter(|(s, _)| !matches!(s, Scope::Confirm | Scope::Help));
     // The key column is as wide as the longest key list, within reason.
-    let width = keys::bindings()
+    let width = crate::keymap::bindings()
         .iter()
         .map(|b| b.keys.join(", ").chars().count())
         .max()
@@ -159,7 +161,10 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
     let room = inner_width.saturating_sub(width + 4).max(20);
     for (scope, title) in sections {
         lines.push(Line::from(Span::styled(title, t.accent())));
-        for b in keys::bindings().iter().filter(|b| b.scope == scope) {
+        for b in crate::keymap::bindings()
+            .iter()
+            .filter(|b| b.scope == scope)
+        {
             for (k, part) in super::fit::wrap_words(&b.help, room)
                 .into_iter()
                 .enumerate()

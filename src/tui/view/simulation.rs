@@ -4,7 +4,8 @@
 use crate::core::fmt::human_tokens;
 use crate::core::ops::{RUN_METRICS_HEADER, RUN_METRICS_HEADER_NARROW};
 use crate::core::ops::{Run, Strategy};
-use crate::tui::state::{Simulation, State};
+use crate::tui::panels::Simulation;
+use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};

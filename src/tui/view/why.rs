@@ -4,7 +4,8 @@
 //! why a stage fired or did not. The same words as `jp-inspect auto`.
 
 use crate::core::ops;
-use crate::tui::state::{Preview, State};
+use crate::tui::panels::Preview;
+use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

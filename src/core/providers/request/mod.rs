@@ -14,7 +14,8 @@ mod anthropic;
 mod google;
 mod openai;
 
-use crate::core::compact::projection::{Projected, Projection};
+use crate::core::compact::fate::Projected;
+use crate::core::compact::projection::Projection;
 use crate::core::cost::billing::CachePolicy;
 use crate::core::model::config::{self, ModelId};
 use crate::core::model::conversation::Conversation;
