@@ -12,6 +12,7 @@ use crate::tui::panels::InputKind;
 use crate::tui::panels::Panel;
 use crate::tui::state::State;
 use crate::tui::status_log::Level;
+use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -33,8 +34,36 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
     // the terminal is narrow.
     let title = crate::core::visible::visible_line(m.conv.title.as_deref().unwrap_or("(untitled)"))
         .into_owned();
+    let width = area.width as usize;
+    let follow = follow_segment(state, m.conv.turn_count, width);
+    let model = state.model_id().unwrap_or_else(|| "model unknown".into());
+    let model = if width >= 110 {
+        model
+    } else {
+        model.rsplit('/').next().unwrap_or_default().to_string()
+    };
+    let mut segments: Vec<(u8, Span)> = vec![
+        (4, Span::styled("jp-inspect", t.accent())),
+        (0, Span::styled(title, t.title())),
+        (2, Span::raw(m.conv.display_id())),
+        (1, Span::raw(model)),
+        (0, window_segment(state)),
+        // The mode decides what a preview or `A` does: kept at any width.
+        (0, mode_segment(state)),
+        (0, follow),
+    ];
+    if state.jp_lock {
+        // Kept at any width: a write now would be refused.
+        segments.insert(2, (0, Span::styled("jp holds the lock", t.error())));
+    }
+    as_of_segments(state, &mut segments);
+    frame.render_widget(Paragraph::new(fitted(segments, width, t)), area);
+}
+
+/// The window and the output reserve, where they came from.
+fn window_segment(state: &State) -> Span<'static> {
     let budget = state.budget();
-    let window = match budget
+    match budget
         .as_ref()
         .and_then(|b| b.window.as_ref().map(|w| (b, w)))
     {
@@ -57,9 +86,13 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
                 String::new()
             }
         )),
-        None => Span::styled("window unknown", t.error()),
-    };
-    let mode = Span::raw(format!(
+        None => Span::styled("window unknown", state.theme.error()),
+    }
+}
+
+/// The policy a preview or `A` follows, and the view.
+fn mode_segment(state: &State) -> Span<'static> {
+    Span::raw(format!(
         "{}{}",
         match state.settings.config.mode {
             Mode::Single => "single (D50)",
@@ -69,79 +102,61 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
             View::Jp => " · as jp",
             View::Inspect => "",
         }
-    ));
-    let width = area.width as usize;
-    let turns = m.conv.turn_count;
-    let follow = follow_segment(state, turns, width);
-    let model = state.model_id().unwrap_or_else(|| "model unknown".into());
-    let model = if width >= 110 {
-        model
-    } else {
-        model.rsplit('/').next().unwrap_or_default().to_string()
-    };
-    let mut segments: Vec<(u8, Span)> = vec![
-        (4, Span::styled("jp-inspect", t.accent())),
-        (0, Span::styled(title, t.title())),
-        (2, Span::raw(m.conv.display_id())),
-        (1, Span::raw(model)),
-        (0, window),
-        // The mode decides what a preview or `A` does: kept at any width.
-        (0, mode),
-        (0, follow),
-    ];
-    if state.jp_lock {
-        // Kept at any width: a write now would be refused.
-        segments.insert(2, (0, Span::styled("jp holds the lock", t.error())));
-    }
-    if let Some(a) = &state.as_of
-        && let Some(p) = a.point()
-    {
-        // Time travel outranks everything but the title.
-        segments.insert(
-            1,
-            (
-                0,
-                Span::styled(
-                    format!(
-                        "as of request {}/{}, turn {}, {}",
-                        a.current + 1,
-                        a.points.len(),
-                        p.turn + 1,
-                        p.timestamp
-                            .map(|ts| ts.format("%H:%M").to_string())
-                            .unwrap_or_default()
-                    ),
-                    t.key(),
+    ))
+}
+
+/// Time travel: the request shown and its bill, outranking everything but
+/// the title; following is off meanwhile, so its segment goes.
+fn as_of_segments(state: &State, segments: &mut Vec<(u8, Span<'static>)>) {
+    let Some(a) = &state.as_of else { return };
+    let Some(p) = a.point() else { return };
+    segments.insert(
+        1,
+        (
+            0,
+            Span::styled(
+                format!(
+                    "as of request {}/{}, turn {}, {}",
+                    a.current + 1,
+                    a.points.len(),
+                    p.turn + 1,
+                    p.timestamp
+                        .map(|ts| ts.format("%H:%M").to_string())
+                        .unwrap_or_default()
                 ),
+                state.theme.key(),
+            ),
+        ),
+    );
+    if let (Some(b), Some(cost)) = (a.bill(), &a.cost) {
+        let broke = match b.broke {
+            Some(crate::core::ops::Break::Changed) => " · cache broken",
+            Some(crate::core::ops::Break::Expired) => " · cache expired",
+            None => "",
+        };
+        // The cost stays at any width; what the cache did, where there is
+        // room for it.
+        segments.insert(
+            2,
+            (0, Span::raw(format!("{}{broke}", cost.unit.format(b.cost)))),
+        );
+        segments.insert(
+            3,
+            (
+                3,
+                Span::raw(format!(
+                    "cached {} · wrote {}",
+                    human_tokens(b.read),
+                    human_tokens(b.written + b.uncached),
+                )),
             ),
         );
-        if let (Some(b), Some(cost)) = (a.bill(), &a.cost) {
-            use crate::core::fmt::human_tokens;
-            let broke = match b.broke {
-                Some(crate::core::ops::Break::Changed) => " · cache broken",
-                Some(crate::core::ops::Break::Expired) => " · cache expired",
-                None => "",
-            };
-            // The cost stays at any width; what the cache did, where
-            // there is room for it.
-            segments.insert(
-                2,
-                (0, Span::raw(format!("{}{broke}", cost.unit.format(b.cost)))),
-            );
-            segments.insert(
-                3,
-                (
-                    3,
-                    Span::raw(format!(
-                        "cached {} · wrote {}",
-                        human_tokens(b.read),
-                        human_tokens(b.written + b.uncached),
-                    )),
-                ),
-            );
-        }
-        segments.retain(|(_, s)| s.content != "follow off" && s.content != "○ follow");
     }
+    segments.retain(|(_, s)| s.content != "follow off" && s.content != "○ follow");
+}
+
+/// The segments of the highest importance that fit `width`, separated.
+fn fitted(segments: Vec<(u8, Span<'static>)>, width: usize, t: &Theme) -> Line<'static> {
     let fits = |keep: u8| -> bool {
         let kept: Vec<usize> = segments
             .iter()
@@ -160,35 +175,13 @@ pub fn header(frame: &mut Frame, area: Rect, state: &State) {
         ));
         spans.push(s);
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    Line::from(spans)
 }
 
 pub fn status(frame: &mut Frame, area: Rect, state: &State) {
     let t = &state.theme;
     if let Some(input) = &state.input {
-        let (prompt, short) = match input.kind {
-            InputKind::Preview => (" rule (s:..-3, r+t:2.., t=sreq:2..6, auto) › ", " rule › "),
-            InputKind::Search => (" search › ", " search › "),
-            InputKind::Window => (
-                " window (200k, 1m, empty = from the model) › ",
-                " window › ",
-            ),
-            InputKind::Request => (" go to request number › ", " request › "),
-        };
-        // What the person types matters more than the hint: the long
-        // prompt only when it leaves room for a real field. The input's
-        // error goes to the footer line, never beside the field.
-        let full = prompt.chars().count() as u16;
-        let prompt = if area.width >= full + 24 {
-            prompt
-        } else {
-            short
-        };
-        let plen = (prompt.chars().count() as u16).min(area.width);
-        frame.render_widget(Paragraph::new(Span::styled(prompt, t.key())), area);
-        let field = Rect::new(area.x + plen, area.y, area.width - plen, 1);
-        frame.render_widget(&input.area, field);
-        return;
+        return prompt(frame, area, state, input);
     }
     let mut spans = Vec::new();
     // Whether the line is the status message (else a preview's).
@@ -222,48 +215,7 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         && let Some(before) = &m.before
     {
         message = false;
-        let (b, a) = (state.context_of(before), state.context_of(&m.estimate));
-        spans.push(Span::styled(" PREVIEW ", t.key()));
-        // The turns the rule resolved to now (they move as the stream grows).
-        let ranges: Vec<String> = p.plan.additions.iter().map(|a| a.range().human()).collect();
-        spans.push(Span::raw(format!(
-            "{} (turns {}): {} → {} tok ({})",
-            p.request.spec(),
-            ranges.join(", "),
-            thousands(b),
-            thousands(a),
-            change(b, a)
-        )));
-        if let Some((survival, grave)) = p.survival() {
-            spans.push(Span::styled(
-                format!(" · keeps {}", survival.describe()),
-                if grave { t.error() } else { t.plain() },
-            ));
-        }
-        let note = p
-            .plan
-            .notes
-            .iter()
-            .find(|n| n.is_action())
-            .or(p.plan.notes.last());
-        if let Some(w) = &p.plan.withheld {
-            // What pressing S sends, and where, comes before anything else.
-            spans.push(Span::styled(
-                format!(
-                    " · S makes the summary: sends {} to {} · Esc drop",
-                    crate::core::fmt::count(w.input_chars, "character"),
-                    w.destination
-                ),
-                t.accent(),
-            ));
-        } else {
-            if let Some(raises) = p.plan.additions.iter().find_map(|a| a.raises()) {
-                spans.push(Span::styled(format!(" · {raises}"), t.error()));
-            } else if let Some(note) = note {
-                spans.push(Span::styled(format!(" · {note}"), t.dim()));
-            }
-            spans.push(Span::styled("  a apply · Esc drop", t.dim()));
-        }
+        preview_line(state, p, m, before, &mut spans);
     } else if let Some((text, level)) = &state.status.message {
         let style = match level {
             Level::Error => t.error(),
@@ -307,6 +259,86 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         super::fit::fit(line, width)
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// A prompt and its field: the long prompt only when it leaves room for
+/// a real field (what the person types matters more than the hint); the
+/// input's error goes to the footer line, never beside the field.
+fn prompt(frame: &mut Frame, area: Rect, state: &State, input: &crate::tui::panels::Input) {
+    let t = &state.theme;
+    let (prompt, short) = match input.kind {
+        InputKind::Preview => (" rule (s:..-3, r+t:2.., t=sreq:2..6, auto) › ", " rule › "),
+        InputKind::Search => (" search › ", " search › "),
+        InputKind::Window => (
+            " window (200k, 1m, empty = from the model) › ",
+            " window › ",
+        ),
+        InputKind::Request => (" go to request number › ", " request › "),
+    };
+    let full = prompt.chars().count() as u16;
+    let prompt = if area.width >= full + 24 {
+        prompt
+    } else {
+        short
+    };
+    let plen = (prompt.chars().count() as u16).min(area.width);
+    frame.render_widget(Paragraph::new(Span::styled(prompt, t.key())), area);
+    let field = Rect::new(area.x + plen, area.y, area.width - plen, 1);
+    frame.render_widget(&input.area, field);
+}
+
+/// The open preview's line: the rule and the turns it resolved to, the
+/// context before and after, what it keeps, and what to press.
+fn preview_line(
+    state: &State,
+    p: &crate::tui::panels::Preview,
+    m: &crate::tui::inspection::Inspection,
+    before: &crate::core::ops::Estimate,
+    spans: &mut Vec<Span<'static>>,
+) {
+    let t = &state.theme;
+    let (b, a) = (state.context_of(before), state.context_of(&m.estimate));
+    spans.push(Span::styled(" PREVIEW ", t.key()));
+    // The turns the rule resolved to now (they move as the stream grows).
+    let ranges: Vec<String> = p.plan.additions.iter().map(|a| a.range().human()).collect();
+    spans.push(Span::raw(format!(
+        "{} (turns {}): {} → {} tok ({})",
+        p.request.spec(),
+        ranges.join(", "),
+        thousands(b),
+        thousands(a),
+        change(b, a)
+    )));
+    if let Some((survival, grave)) = p.survival() {
+        spans.push(Span::styled(
+            format!(" · keeps {}", survival.describe()),
+            if grave { t.error() } else { t.plain() },
+        ));
+    }
+    let note = p
+        .plan
+        .notes
+        .iter()
+        .find(|n| n.is_action())
+        .or(p.plan.notes.last());
+    if let Some(w) = &p.plan.withheld {
+        // What pressing S sends, and where, comes before anything else.
+        spans.push(Span::styled(
+            format!(
+                " · S makes the summary: sends {} to {} · Esc drop",
+                crate::core::fmt::count(w.input_chars, "character"),
+                w.destination
+            ),
+            t.accent(),
+        ));
+    } else {
+        if let Some(raises) = p.plan.additions.iter().find_map(|a| a.raises()) {
+            spans.push(Span::styled(format!(" · {raises}"), t.error()));
+        } else if let Some(note) = note {
+            spans.push(Span::styled(format!(" · {note}"), t.dim()));
+        }
+        spans.push(Span::styled("  a apply · Esc drop", t.dim()));
+    }
 }
 
 /// `turn 6/32 · event 49 of 286`, 1-based like the turns.
