@@ -220,71 +220,20 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::ToggleMode => settings::toggle_mode(state),
         Action::ToggleJpView => settings::toggle_jp_view(state, fx),
         Action::ToggleAuto => settings::toggle_auto(state, fx),
-        Action::AsOf => commands::toggle_as_of(state, fx),
-        Action::NextRequest => commands::step_request(state, 1, fx),
-        Action::PrevRequest => commands::step_request(state, -1, fx),
-        Action::GoToRequest => {
-            if state.as_of.is_some() {
-                input::open_input(state, crate::tui::panels::InputKind::Request);
-            }
-        }
-        Action::FirstRequest => requests::go_to_request(state, |_| Some(0), fx),
-        Action::LastRequest => {
-            requests::go_to_request(state, |a| a.points.len().checked_sub(1), fx)
-        }
-        Action::NextCompaction => requests::go_to_request(
-            state,
-            |a| {
-                (a.current + 1..a.points.len()).find(|&k| !a.points[k].compactions_since.is_empty())
-            },
-            fx,
-        ),
-        Action::PrevCompaction => requests::go_to_request(
-            state,
-            |a| {
-                (0..a.current)
-                    .rev()
-                    .find(|&k| !a.points[k].compactions_since.is_empty())
-            },
-            fx,
-        ),
+        Action::AsOf
+        | Action::NextRequest
+        | Action::PrevRequest
+        | Action::GoToRequest
+        | Action::FirstRequest
+        | Action::LastRequest
+        | Action::NextCompaction
+        | Action::PrevCompaction => time_travel(state, cmd, fx),
         Action::Simulation => commands::open_simulation(state, fx),
         Action::Follow => settings::toggle_follow(state, fx),
-        Action::ToggleRaw => {
-            if let Some(Panel::Detail(d)) = &mut state.panel {
-                d.show_raw = !d.show_raw;
-                d.scroll = 0;
-            }
-        }
-        Action::PrevWindow | Action::NextWindow => {
-            if let Some(Panel::Simulation(s)) = &mut state.panel {
-                let n = s.windows.len();
-                s.selected = if matches!(cmd, Action::NextWindow) {
-                    (s.selected + 1) % n
-                } else {
-                    (s.selected + n - 1) % n
-                };
-            }
-        }
-        Action::Reload => {
-            if state.as_of.is_some() {
-                state.set_status(
-                    "this is the past: leave \"as of\" (t) to reload",
-                    Level::Info,
-                );
-                return;
-            }
-            let job = reload(state);
-            run(state, fx, "reloading", job);
-        }
-        Action::ReplayNext => {
-            if state.replay.is_some_and(|r| !r.done) {
-                fx.push(Effect::ReplayNext);
-                state.set_status("writing the next turn now", Level::Info);
-            }
-        }
-        Action::ReplayPause | Action::ReplayFaster | Action::ReplaySlower => {
-            commands::replay_pace(state, cmd, fx)
+        Action::ToggleRaw | Action::PrevWindow | Action::NextWindow => in_panel(state, cmd),
+        Action::Reload => reload_now(state, fx),
+        Action::ReplayNext | Action::ReplayPause | Action::ReplayFaster | Action::ReplaySlower => {
+            replay_command(state, cmd, fx)
         }
         // The summary editor's own: its keys reach them there.
         Action::KeepSummary
@@ -306,6 +255,91 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         // Only meaningful in a confirmation or the detail view, where
         // `route` handles them.
         Action::Confirm | Action::ToggleWrap | Action::ScrollLeft | Action::ScrollRight => {}
+    }
+}
+
+/// Time travel's keys: on and off, the next or previous request, one by
+/// number, the first, the last, the next or previous compaction.
+fn time_travel(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+    match cmd {
+        Action::AsOf => commands::toggle_as_of(state, fx),
+        Action::NextRequest => commands::step_request(state, 1, fx),
+        Action::PrevRequest => commands::step_request(state, -1, fx),
+        Action::GoToRequest if state.as_of.is_some() => {
+            input::open_input(state, crate::tui::panels::InputKind::Request);
+        }
+        Action::FirstRequest => requests::go_to_request(state, |_| Some(0), fx),
+        Action::LastRequest => {
+            requests::go_to_request(state, |a| a.points.len().checked_sub(1), fx)
+        }
+        Action::NextCompaction => requests::go_to_request(
+            state,
+            |a| {
+                (a.current + 1..a.points.len()).find(|&k| !a.points[k].compactions_since.is_empty())
+            },
+            fx,
+        ),
+        Action::PrevCompaction => requests::go_to_request(
+            state,
+            |a| {
+                (0..a.current)
+                    .rev()
+                    .find(|&k| !a.points[k].compactions_since.is_empty())
+            },
+            fx,
+        ),
+        _ => {}
+    }
+}
+
+/// Keys of the panel open over the panes: the detail's raw text, the
+/// simulation's window.
+fn in_panel(state: &mut State, cmd: Action) {
+    match cmd {
+        Action::ToggleRaw => {
+            if let Some(Panel::Detail(d)) = &mut state.panel {
+                d.show_raw = !d.show_raw;
+                d.scroll = 0;
+            }
+        }
+        Action::PrevWindow | Action::NextWindow => {
+            if let Some(Panel::Simulation(s)) = &mut state.panel {
+                let n = s.windows.len();
+                s.selected = if matches!(cmd, Action::NextWindow) {
+                    (s.selected + 1) % n
+                } else {
+                    (s.selected + n - 1) % n
+                };
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `r`: the conversation read again, unless the screen shows the past.
+fn reload_now(state: &mut State, fx: &mut Vec<Effect>) {
+    if state.as_of.is_some() {
+        state.set_status(
+            "this is the past: leave \"as of\" (t) to reload",
+            Level::Info,
+        );
+        return;
+    }
+    let job = reload(state);
+    run(state, fx, "reloading", job);
+}
+
+/// The replay's keys: the next turn now, pause, faster, slower.
+fn replay_command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+    match cmd {
+        Action::ReplayNext if state.replay.is_some_and(|r| !r.done) => {
+            fx.push(Effect::ReplayNext);
+            state.set_status("writing the next turn now", Level::Info);
+        }
+        Action::ReplayPause | Action::ReplayFaster | Action::ReplaySlower => {
+            commands::replay_pace(state, cmd, fx)
+        }
+        _ => {}
     }
 }
 
