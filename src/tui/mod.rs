@@ -291,68 +291,15 @@ fn event_loop(
     loop {
         let mut effects_after = Vec::new();
         for fx in effects.drain(..) {
-            match fx {
-                Effect::Job(job) => worker.submit(state.generation, *job),
-                Effect::Watch(true) => {
-                    watcher = match watch::Watcher::new(&state.dir) {
-                        Ok(w) => Some(w),
-                        Err(e) => {
-                            state.set_status(format!("cannot follow: {e}"), Level::Error);
-                            state.settings.follow = false;
-                            None
-                        }
-                    };
-                }
-                Effect::Watch(false) => watcher = None,
-                Effect::Suspend => {
-                    let tty = terminal::input_fd();
-                    let host = crate::plugin::host::job();
-                    if let Err(e) = term.suspended(|| crate::plugin::foreground::suspend(tty, host))
-                    {
-                        state.set_status(
-                            format!("the terminal could not be taken back: {e}"),
-                            Level::Error,
-                        );
-                    }
-                    // The size may have changed meanwhile.
-                    let size = term.size()?;
-                    effects_after.push(Msg::Resize(size.width, size.height));
-                    dirty = true;
-                }
-                fx @ (Effect::Replay(_)
-                | Effect::ReplayNext
-                | Effect::ReplayEvaluated(_)
-                | Effect::ReplayLockstep(_)) => {
-                    if let Some(w) = writer {
-                        steer_replay(w, fx);
-                    }
-                }
-                Effect::Copy(text) => {
-                    let in_tmux = std::env::var_os("TMUX").is_some();
-                    if let Err(e) = term.write_raw(&outside::osc52(&text, in_tmux)) {
-                        state.set_status(format!("cannot copy: {e}"), Level::Error);
-                    }
-                }
-                Effect::EditOutside { text } => {
-                    effects_after.push(Msg::EditedOutside(edit_outside(term, &text)));
-                    dirty = true;
-                }
-                Effect::Open {
-                    with,
-                    title,
-                    text,
-                    extension,
-                } => {
-                    let said = hand_over(term, with, &title, &text, extension);
-                    let level = if said.is_ok() {
-                        Level::Info
-                    } else {
-                        Level::Error
-                    };
-                    state.set_status(said.unwrap_or_else(|e| e), level);
-                    dirty = true;
-                }
-            }
+            dirty |= perform(
+                fx,
+                term,
+                &mut state,
+                &worker,
+                &mut watcher,
+                writer,
+                &mut effects_after,
+            )?;
         }
         if dirty {
             term.draw(&state)?;
@@ -415,4 +362,80 @@ fn event_loop(
             effects.extend(update::update(&mut state, a));
         }
     }
+}
+
+/// Carries out one effect `update` asked for; whether the screen must be
+/// drawn again. What it learns comes back as messages in `after`.
+fn perform(
+    fx: Effect,
+    term: &mut terminal::Terminal,
+    state: &mut State,
+    worker: &worker::Worker,
+    watcher: &mut Option<watch::Watcher>,
+    writer: Option<&replay::Writer>,
+    after: &mut Vec<Msg>,
+) -> anyhow::Result<bool> {
+    let mut redraw = false;
+    match fx {
+        Effect::Job(job) => worker.submit(state.generation, *job),
+        Effect::Watch(true) => {
+            *watcher = match watch::Watcher::new(&state.dir) {
+                Ok(w) => Some(w),
+                Err(e) => {
+                    state.set_status(format!("cannot follow: {e}"), Level::Error);
+                    state.settings.follow = false;
+                    None
+                }
+            };
+        }
+        Effect::Watch(false) => *watcher = None,
+        Effect::Suspend => {
+            let tty = terminal::input_fd();
+            let host = crate::plugin::host::job();
+            if let Err(e) = term.suspended(|| crate::plugin::foreground::suspend(tty, host)) {
+                state.set_status(
+                    format!("the terminal could not be taken back: {e}"),
+                    Level::Error,
+                );
+            }
+            // The size may have changed meanwhile.
+            let size = term.size()?;
+            after.push(Msg::Resize(size.width, size.height));
+            redraw = true;
+        }
+        fx @ (Effect::Replay(_)
+        | Effect::ReplayNext
+        | Effect::ReplayEvaluated(_)
+        | Effect::ReplayLockstep(_)) => {
+            if let Some(w) = writer {
+                steer_replay(w, fx);
+            }
+        }
+        Effect::Copy(text) => {
+            let in_tmux = std::env::var_os("TMUX").is_some();
+            if let Err(e) = term.write_raw(&outside::osc52(&text, in_tmux)) {
+                state.set_status(format!("cannot copy: {e}"), Level::Error);
+            }
+        }
+        Effect::EditOutside { text } => {
+            after.push(Msg::EditedOutside(edit_outside(term, &text)));
+            redraw = true;
+        }
+        Effect::Open {
+            with,
+            title,
+            text,
+            extension,
+        } => {
+            let said = hand_over(term, with, &title, &text, extension);
+            let level = if said.is_ok() {
+                Level::Info
+            } else {
+                Level::Error
+            };
+            state.set_status(said.unwrap_or_else(|e| e), level);
+            redraw = true;
+        }
+    }
+    Ok(redraw)
 }
