@@ -357,11 +357,16 @@ fn exploring(s: &str) -> bool {
         "ok, i",
         "okay, i",
     ];
+    opens_with(s, &OPENERS)
+}
+
+/// Whether `s`, its emphasis and case aside, opens with one of `openers`.
+fn opens_with(s: &str, openers: &[&str]) -> bool {
     let l = s
         .trim_start_matches(['*', '_', ' '])
         .to_lowercase()
         .replace('’', "'");
-    OPENERS.iter().any(|o| l.starts_with(o))
+    openers.iter().any(|o| l.starts_with(o))
 }
 
 /// What the assistant says it does or sees next, not what it concluded.
@@ -407,11 +412,7 @@ fn narration(s: &str) -> bool {
         "i'll stick",
         "i'll support",
     ];
-    let l = s
-        .trim_start_matches(['*', '_', ' '])
-        .to_lowercase()
-        .replace('’', "'");
-    OPENERS.iter().any(|o| l.starts_with(o)) && !CHOSEN.iter().any(|c| l.starts_with(c))
+    opens_with(s, &OPENERS) && !opens_with(s, &CHOSEN)
 }
 
 #[cfg(test)]
