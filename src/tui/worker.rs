@@ -58,20 +58,7 @@ pub fn execute(job: Job) -> JobResult {
             what,
             view,
             undo,
-        } => JobResult::Written(write(&dir, &change).map(|s| {
-            let what = if s.written {
-                what
-            } else {
-                "nothing changed on disk".to_string()
-            };
-            crate::tui::job::Written {
-                inspection: Box::new(Inspection::build(Arc::new(s.conversation), &[], view)),
-                what,
-                written: s.written,
-                inverse: s.inverse,
-                undo,
-            }
-        })),
+        } => JobResult::Written(written(&dir, &change, what, view, undo)),
         Job::Boundary {
             dir,
             conv,
@@ -91,12 +78,7 @@ pub fn execute(job: Job) -> JobResult {
             conv,
             config,
             window,
-        } => {
-            let points = ops::history(&conv, &config, window);
-            let cost =
-                ops::cost::session(&conv, &config, &points, crate::user_file::known_prices());
-            JobResult::History(points, Box::new(cost))
-        }
+        } => history(&conv, &config, window),
         Job::AsOf { conv, end, view } => JobResult::AsOf {
             end,
             inspection: Box::new(Inspection::build_at(conv, &[], view, Some(end))),
@@ -143,12 +125,48 @@ pub fn execute(job: Job) -> JobResult {
             text,
             language,
             color,
-        } => JobResult::Highlighted {
-            title,
-            lines: match language.as_deref() {
-                Some("md") => crate::tui::markdown::render(&text, color),
-                _ => highlight::highlight(&text, language.as_deref()),
-            },
+        } => highlighted(title, &text, language.as_deref(), color),
+    }
+}
+
+/// A write (a plan or an undo), with the screen's model of what it left.
+fn written(
+    dir: &Path,
+    change: &crate::tui::job::Writing,
+    what: String,
+    view: View,
+    undo: crate::tui::job::UndoKind,
+) -> crate::core::error::Result<crate::tui::job::Written> {
+    write(dir, change).map(|s| {
+        let what = if s.written {
+            what
+        } else {
+            "nothing changed on disk".to_string()
+        };
+        crate::tui::job::Written {
+            inspection: Box::new(Inspection::build(Arc::new(s.conversation), &[], view)),
+            what,
+            written: s.written,
+            inverse: s.inverse,
+            undo,
+        }
+    })
+}
+
+/// The session's requests with the context each was sent, and its bill.
+fn history(conv: &Conversation, config: &AutoConfig, window: Option<u64>) -> JobResult {
+    let points = ops::history(conv, config, window);
+    let cost = ops::cost::session(conv, config, &points, crate::user_file::known_prices());
+    JobResult::History(points, Box::new(cost))
+}
+
+/// A text highlighted for the detail view: Markdown rendered, code coloured.
+fn highlighted(title: String, text: &str, language: Option<&str>, color: bool) -> JobResult {
+    JobResult::Highlighted {
+        title,
+        lines: match language {
+            Some("md") => crate::tui::markdown::render(text, color),
+            _ => highlight::highlight(text, language),
         },
     }
 }
