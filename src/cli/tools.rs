@@ -21,17 +21,10 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> anyhow::Result<()> {
             .map(|q| ctx.load(q))
             .collect::<Result<Vec<_>, _>>()?
     };
-    let configs = convs
-        .iter()
-        .map(|c| crate::core::auto::config_for(c, args.config.as_deref()))
-        .collect::<Result<Vec<_>, _>>()?;
-    for c in &configs {
-        for n in &c.notices {
-            super::output::say_err(&format!("jp-inspect: note: {n}"));
-        }
+    let (report, notices) = tools::of_conversations(&convs, args.config.as_deref(), args.window)?;
+    for n in &notices {
+        super::output::say_err(&format!("jp-inspect: note: {n}"));
     }
-    let pairs: Vec<_> = convs.iter().zip(&configs).collect();
-    let report = tools::tools(&pairs, args.window);
     if args.json {
         return print_json(&report);
     }

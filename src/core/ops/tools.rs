@@ -386,6 +386,24 @@ pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> Too
     weighed(convs, window, true)
 }
 
+/// The tools of `convs` together, each conversation under its own
+/// configuration with `config_file` over it; `window` overrides the window
+/// the savings are replayed at. The notices the configurations raised come
+/// beside the report.
+pub fn of_conversations(
+    convs: &[Conversation],
+    config_file: Option<&std::path::Path>,
+    window: Option<u64>,
+) -> crate::core::error::Result<(ToolsReport, Vec<String>)> {
+    let configs = convs
+        .iter()
+        .map(|c| crate::core::auto::config_for(c, config_file))
+        .collect::<crate::core::error::Result<Vec<_>>>()?;
+    let notices = configs.iter().flat_map(|c| c.notices.clone()).collect();
+    let pairs: Vec<_> = convs.iter().zip(&configs).collect();
+    Ok((tools(&pairs, window), notices))
+}
+
 /// [`tools`]; with `replay` false, no hint's saving is replayed (each
 /// replays the staged policy over the whole session): every figure but
 /// `saves`, `windows` and `window_choices`, for the report, which shows
