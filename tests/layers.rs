@@ -486,7 +486,7 @@ fn the_shells_reach_past_ops_no_more_than_they_did() {
         ("auto", 1),
         ("compact", 14),
         ("cost", 2),
-        ("facts", 2),
+        ("facts", 0),
         ("providers", 2),
         ("search", 1),
         ("store", 5),

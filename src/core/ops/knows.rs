@@ -188,3 +188,35 @@ pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
     }
     out
 }
+
+/// What a compaction over `range` lost, as a reader follows it: the lost
+/// facts a reader can't do without first (an instruction, an unfixed
+/// error), then the rest, each in the order of the conversation; and what
+/// it keeps of all.
+#[derive(Debug, Clone, Default)]
+pub struct Trail {
+    pub lost: Vec<Judged>,
+    pub survival: facts::Survival,
+}
+
+/// The [`Trail`] of `range` in the projection `p`.
+pub fn trail(conv: &Conversation, p: &Projection, range: crate::core::model::TurnRange) -> Trail {
+    let judged = facts::judged(conv, p, range);
+    let survival = facts::Survival::of(&judged);
+    let mut lost: Vec<Judged> = judged.into_iter().filter(|j| !j.kept).collect();
+    lost.sort_by_key(|j| (!j.is_grave(), j.fact.event));
+    Trail { lost, survival }
+}
+
+/// What a summary of `range` must name, and what the projection `p` still
+/// sends of it: the summary editor's checklist, judged per key.
+pub fn checklist(
+    conv: &Conversation,
+    p: &Projection,
+    range: crate::core::model::TurnRange,
+) -> (Vec<facts::Fact>, facts::Sent) {
+    (
+        facts::checklist(conv, range),
+        facts::Sent::of(conv, p, range),
+    )
+}

@@ -1,8 +1,6 @@
 //! `F`: from a compaction to the events of the facts it lost, one after
 //! another, so a reviewer reads each where it stood.
 
-use crate::core::facts;
-use crate::core::ops::Judged;
 use crate::tui::panels::Panel;
 use crate::tui::state::{Focus, LostTrail, State};
 use crate::tui::status_log::Level;
@@ -65,9 +63,10 @@ fn start(state: &State) -> Result<LostTrail, String> {
             row.position + 1
         )
     })?;
-    let judged = facts::judged(&m.conv, &m.projection, range);
-    let events: Vec<(usize, usize, String)> = lost_in_order(&judged)
-        .into_iter()
+    let trail = crate::core::ops::knows::trail(&m.conv, &m.projection, range);
+    let events: Vec<(usize, usize, String)> = trail
+        .lost
+        .iter()
         .filter_map(|j| {
             let e = m.conv.events.get(j.fact.event)?;
             let text = crate::core::visible::visible_line(&j.fact.text);
@@ -79,7 +78,7 @@ fn start(state: &State) -> Result<LostTrail, String> {
         return Err(format!(
             "compaction #{} lost nothing the model needs: {}",
             row.position + 1,
-            facts::Survival::of(&judged).describe()
+            trail.survival.describe()
         ));
     }
     Ok(LostTrail {
@@ -88,12 +87,4 @@ fn start(state: &State) -> Result<LostTrail, String> {
         events,
         at: 0,
     })
-}
-
-/// The lost facts as a reader takes them: those a reader can't do without
-/// first, then the rest, each in the order of the conversation.
-fn lost_in_order(judged: &[Judged]) -> Vec<&Judged> {
-    let mut lost: Vec<&Judged> = judged.iter().filter(|j| !j.kept).collect();
-    lost.sort_by_key(|j| (!j.is_grave(), j.fact.event));
-    lost
 }

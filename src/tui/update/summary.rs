@@ -8,7 +8,6 @@
 
 use super::input;
 use crate::core::model::TurnRange;
-use crate::core::ops::Sent;
 use crate::keymap::Action;
 use crate::keymap::Scope;
 use crate::tui::job::PreviewRequest;
@@ -67,8 +66,7 @@ pub(super) fn open(state: &mut State) {
     let Some(m) = &state.inspection else {
         return;
     };
-    let facts = crate::core::facts::checklist(&m.conv, range);
-    let sent = Sent::of(&m.conv, &m.projection, range);
+    let (facts, sent) = crate::core::ops::knows::checklist(&m.conv, &m.projection, range);
     let mut editor = SummaryEditor::new(&text, range, facts, sent);
     // The edit left last of the same turns is offered again.
     if let Some((r, last)) = &state.last_summary_edit
