@@ -10,12 +10,12 @@ use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
+use crate::core::ops;
 use crate::core::ops::Boundary;
 use crate::core::ops::Budget;
 use crate::core::ops::SummarizerConfig;
 use crate::core::ops::View;
 use crate::core::ops::boundary::Attempt;
-use crate::core::ops::{self, RuleOptions};
 use crate::core::ops::{AutoConfig, Strategy};
 use crate::core::summarize;
 use std::path::Path;
@@ -203,24 +203,27 @@ fn preview(
     view: View,
     call_summarizer: bool,
 ) -> Result<Previewed, Error> {
-    let configured = summarize::from_config(&config.summarizer);
-    let summarizer = summarize::for_preview(configured.as_ref(), call_summarizer);
-    let plan = match &request {
-        PreviewRequest::Auto => {
-            ops::preview_auto(&conv, config, budget, summarizer.as_ref(), now, view)?
-        }
+    let rules;
+    let of = match &request {
+        PreviewRequest::Auto => ops::PreviewOf::Auto,
         PreviewRequest::Rule { spec, rule } => {
             // Parsed as `compact` parses a typed rule; the summary editor's
             // carries its text.
-            let rules = [(spec.clone(), (**rule).clone())];
-            ops::preview_rules(
-                &conv,
-                &rules,
-                // A no-op is said in the preview, never written.
-                &RuleOptions::of(config, summarizer.as_ref(), budget, now),
-            )?
+            rules = [(spec.clone(), (**rule).clone())];
+            ops::PreviewOf::Rules(&rules)
         }
     };
+    let plan = ops::preview(
+        &conv,
+        &ops::PreviewAsk {
+            of,
+            config,
+            budget,
+            now,
+            view,
+            call_summarizer,
+        },
+    )?;
     let inspection = Box::new(Inspection::build(conv, &plan.compactions(), view));
     // Judged in the projection the inspection just made with the plan.
     let knows = ops::knows::of_additions_in(&inspection.conv, &plan, &inspection.projection);

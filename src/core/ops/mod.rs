@@ -70,7 +70,8 @@ pub use asked::{AskError, Asked, rules_asked};
 pub use boundary::{AtBoundary, Boundary, Withheld, compact_at_boundary};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
 pub use preview::{
-    RuleOptions, auto_headline, configured_rules, preview_auto, preview_reset, preview_rules,
+    PreviewAsk, PreviewOf, RuleOptions, auto_headline, configured_rules, preview, preview_auto,
+    preview_reset, preview_rules,
 };
 pub use report::{Impact, saved_per_compaction};
 pub use simulate::{DEFAULT_WINDOWS, SimulationJob, Total, default_windows, simulate_grid, totals};

@@ -307,6 +307,50 @@ pub fn auto_headline(config: &AutoConfig, usable: Option<u64>, context: u64) -> 
     )
 }
 
+/// What the inspector previews: the automatic policy now, or typed rules
+/// (each with the text it was typed as).
+#[derive(Debug, Clone, Copy)]
+pub enum PreviewOf<'a> {
+    Auto,
+    Rules(&'a [(String, Rule)]),
+}
+
+/// The inspector's preview, asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct PreviewAsk<'a> {
+    pub of: PreviewOf<'a>,
+    pub config: &'a AutoConfig,
+    pub budget: &'a Budget,
+    pub now: Timestamp,
+    pub view: View,
+    /// Call the configured summarizer (`S`); otherwise one that would send
+    /// the range somewhere is withheld and says where.
+    pub call_summarizer: bool,
+}
+
+/// The inspector's preview: the configured summarizer, withheld unless
+/// asked to call it, then the plan of the automatic policy or the rules.
+pub fn preview(conv: &Conversation, ask: &PreviewAsk<'_>) -> Result<Plan> {
+    let configured = crate::core::summarize::from_config(&ask.config.summarizer);
+    let summarizer = crate::core::summarize::for_preview(configured.as_ref(), ask.call_summarizer);
+    match ask.of {
+        PreviewOf::Auto => preview_auto(
+            conv,
+            ask.config,
+            ask.budget,
+            summarizer.as_ref(),
+            ask.now,
+            ask.view,
+        ),
+        // A no-op is said in the preview, never written.
+        PreviewOf::Rules(rules) => preview_rules(
+            conv,
+            rules,
+            &RuleOptions::of(ask.config, summarizer.as_ref(), ask.budget, ask.now),
+        ),
+    }
+}
+
 /// What automatic compaction would append now. Asking for it is asking,
 /// whatever `enabled` says.
 pub fn preview_auto(
