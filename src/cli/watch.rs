@@ -264,6 +264,7 @@ impl Watch<'_> {
         let read = ops::read::read(ops::read::ReadRequest {
             dir,
             since: held.as_ref(),
+            changes: false,
             config: None,
         })?;
         let conv = read.conversation;

@@ -70,6 +70,7 @@ pub fn execute(job: Job) -> JobResult {
             ops::read::read(ops::read::ReadRequest {
                 dir: &dir,
                 since: None,
+                changes: false,
                 config: None,
             })
             .map(|r| ops::changes::between(&against, &r.conversation)),
@@ -183,6 +184,7 @@ fn loaded(
     let r = ops::read::read(ops::read::ReadRequest {
         dir,
         since,
+        changes: true,
         config: config.as_ref().map(|f| f.0.as_deref()),
     })?;
     Ok(Box::new(Loaded {
@@ -326,6 +328,7 @@ fn at_boundary(
     let read = ops::read::read(ops::read::ReadRequest {
         dir,
         since: Some(conv),
+        changes: false,
         config: None,
     });
     let conv = match read {

@@ -18,6 +18,10 @@ pub struct ReadRequest<'a> {
     pub dir: &'a Path,
     /// The conversation as held: only what was appended since is parsed.
     pub since: Option<&'a Conversation>,
+    /// Say what changed since the conversation held. Only a viewer that
+    /// reports it asks: after a whole read it compares every event, which
+    /// `watch` and `A` at each boundary need not pay for.
+    pub changes: bool,
     /// Its configuration too (the conversation's, then this `--config`
     /// file), when asked.
     pub config: Option<Option<&'a Path>>,
@@ -31,7 +35,8 @@ pub struct Read {
     pub conversation: Conversation,
     /// How the file was read, when it was held before.
     pub how: Option<Reloaded>,
-    /// What changed since the conversation held, when there was one.
+    /// What changed since the conversation held, when asked and there was
+    /// one.
     pub changes: Option<Changes>,
     /// Its configuration, when asked; its error comes beside the
     /// conversation so a shell can say the file's warnings first.
@@ -50,6 +55,7 @@ pub fn read(request: ReadRequest<'_>) -> Result<Read> {
     };
     let changes = request
         .since
+        .filter(|_| request.changes)
         .map(|held| super::changes::between(held, &conversation));
     let config = request
         .config
@@ -68,6 +74,7 @@ pub fn whole(dir: &Path) -> Result<Conversation> {
     read(ReadRequest {
         dir,
         since: None,
+        changes: false,
         config: None,
     })
     .map(|r| r.conversation)
@@ -102,6 +109,7 @@ mod tests {
         let held = read(ReadRequest {
             dir: &first,
             since: None,
+            changes: true,
             config: Some(None),
         })
         .unwrap();
@@ -115,6 +123,7 @@ mod tests {
         let again = read(ReadRequest {
             dir: &first,
             since: Some(&held.conversation),
+            changes: true,
             config: None,
         })
         .unwrap();
@@ -131,5 +140,14 @@ mod tests {
             (2, 0, 1)
         );
         assert!(again.config.is_none());
+        // Not asked: not compared.
+        let quiet = read(ReadRequest {
+            dir: &moved,
+            since: Some(&held.conversation),
+            changes: false,
+            config: None,
+        })
+        .unwrap();
+        assert!(quiet.changes.is_none());
     }
 }
