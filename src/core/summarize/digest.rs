@@ -199,28 +199,32 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
 /// what was asked and concluded, shortened first when it must be.
 fn digest_with(f: &Facts, range: TurnRange, budget: usize, checklist: &[Fact]) -> String {
     let fits = |text: &String| text.chars().count() <= budget;
+    // Made once: the conclusions are shown only while the decisions are
+    // listed too (levels past 0 keep none of them).
+    let told = unlisted_conclusions(f, checklist);
+    let render = |item_len, keep, level| render(f, checklist, &told, range, item_len, keep, level);
     // Longer items first; shorten until the whole fits.
     for item_len in [CONCLUSION_LIMIT, 400, 240, 160, 100, 60] {
-        let text = render(f, checklist, range, item_len, usize::MAX, 0);
+        let text = render(item_len, usize::MAX, 0);
         if fits(&text) {
             return text;
         }
     }
     // Still too long: keep the most recent requests and conclusions.
     for keep in [12, 8, 5, 3, 2, 1, 0] {
-        let text = render(f, checklist, range, 60, keep, 0);
+        let text = render(60, keep, 0);
         if fits(&text) {
             return text;
         }
     }
     // Then the facts a reader needs least.
     for level in 1..=FACT_LEVELS {
-        let text = render(f, checklist, range, 60, 0, level);
+        let text = render(60, 0, level);
         if fits(&text) {
             return text;
         }
     }
-    transcript::clip(&render(f, checklist, range, 60, 0, FACT_LEVELS), budget)
+    transcript::clip(&render(60, 0, FACT_LEVELS), budget)
 }
 
 /// The most of one turn's conclusion a digest gives: an answer's prose,
@@ -242,21 +246,14 @@ fn prose_chars(paragraphs: &[String]) -> usize {
 /// Each turn's answer without the points the facts already list as its
 /// decisions: the room a conclusion has goes to what the digest does not
 /// already say.
-fn unlisted_conclusions(
-    f: &Facts,
-    checklist: &[Fact],
-    decisions_listed: bool,
-) -> Vec<(usize, String)> {
+fn unlisted_conclusions(f: &Facts, checklist: &[Fact]) -> Vec<(usize, String)> {
     f.conclusions
         .iter()
         .map(|(turn, paragraphs)| {
             let listed = |p: &String| {
-                decisions_listed
-                    && checklist.iter().any(|d| {
-                        d.kind == FactKind::Decision
-                            && d.turn == *turn
-                            && p.contains(opening(&d.key))
-                    })
+                checklist.iter().any(|d| {
+                    d.kind == FactKind::Decision && d.turn == *turn && p.contains(opening(&d.key))
+                })
             };
             let rest: Vec<&str> = paragraphs
                 .iter()
@@ -383,6 +380,7 @@ fn facts_section(checklist: &[Fact], level: usize) -> String {
 fn render(
     f: &Facts,
     checklist: &[Fact],
+    conclusions: &[(usize, String)],
     range: TurnRange,
     item_len: usize,
     keep: usize,
@@ -415,11 +413,7 @@ fn render(
     };
     out.push_str(&facts_section(checklist, level));
     list(&mut out, "User requests", &f.requests);
-    list(
-        &mut out,
-        "Assistant conclusions",
-        &unlisted_conclusions(f, checklist, level < 2),
-    );
+    list(&mut out, "Assistant conclusions", conclusions);
     // Paths named in prose, beside the files the checklist lists.
     if keep > 0 && !f.paths.is_empty() {
         let max_paths = if keep == usize::MAX { 40 } else { keep * 3 };
