@@ -22,7 +22,7 @@ pub fn main() -> i32 {
     }
     // Run by that host's bridge: jp's workspace and configuration.
     if let Some(init) = crate::plugin::host::adopt() {
-        crate::core::store::host::use_jp_config(init.config.clone());
+        crate::core::ops::use_jp_config(init.config.clone());
     }
     // The shell asking for completions is answered before anything else.
     cli::shell::answer_the_shell();

@@ -42,9 +42,9 @@ pub fn read() -> anyhow::Result<Option<(PathBuf, String)>> {
 pub fn prices() -> anyhow::Result<Prices> {
     match read()? {
         None => Ok(Prices::default()),
-        Some((path, text)) => crate::core::cost::prices::parse_user(&text)
-            .map(Prices::with_user)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display())),
+        Some((path, text)) => {
+            Prices::with_user_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+        }
     }
 }
 

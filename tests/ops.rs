@@ -15,6 +15,7 @@ use jp_inspect::core::model::conversation::Conversation;
 use jp_inspect::core::model::timestamp;
 use jp_inspect::core::ops::{self, RuleOptions, Why};
 use jp_inspect::core::store::load;
+use jp_inspect::core::summarize::config::SummarizerKind;
 use jp_inspect::core::summarize::digest::Digest;
 
 fn tokens(conv: &Conversation) -> u64 {
@@ -135,8 +136,14 @@ fn the_simulation_grid_is_the_sequential_runs_in_order() {
     let digest = Digest::default();
     let windows = [32_000, 128_000];
     let prices = jp_inspect::core::cost::Prices::default();
-    let grid =
-        ops::simulate_grid(&[&conv], &Strategy::ALL, &windows, &base, &digest, &prices).unwrap();
+    let ask = ops::Grid {
+        policies: &Strategy::ALL,
+        windows: &windows,
+        base: &base,
+        summarizer: SummarizerKind::Digest,
+        prices: &prices,
+    };
+    let grid = ops::simulate_grid(&[&conv], &ask).unwrap();
     let mut k = 0;
     for p in Strategy::ALL {
         for w in windows {

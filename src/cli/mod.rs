@@ -34,8 +34,9 @@ pub use args::{Cli, Command};
 /// The `show --json` writers, for the benchmarks.
 pub use show::{write_projected_json, write_raw_json};
 
+use crate::core::Conversation;
 use crate::core::ops::Workspace;
-use crate::core::{Conversation, store::resolve};
+use crate::core::ops::reach::{Which, check};
 use std::path::PathBuf;
 
 /// A `--window` too small for what every request of `conv` carries is a
@@ -122,10 +123,14 @@ impl Context {
     /// The conversation named by CONV, else the demo's copy with `--demo`,
     /// else with `--active` the most recently active one.
     pub fn resolve(&self, query: Option<&str>) -> crate::core::Result<PathBuf> {
+        self.which(query).dir(self.workspace()?.as_ref())
+    }
+
+    fn which<'a>(&'a self, query: Option<&'a str>) -> Which<'a> {
         match (query, &self.demo) {
-            (Some(q), _) => resolve::resolve(q, self.workspace()?.as_ref()),
-            (None, Some(demo)) if !self.active => Ok(demo.clone()),
-            (None, _) => resolve::active(self.workspace()?.as_ref()),
+            (Some(q), _) => Which::Typed(q),
+            (None, Some(demo)) if !self.active => Which::Demo(demo),
+            (None, _) => Which::Active,
         }
     }
 
@@ -155,12 +160,9 @@ impl Context {
     /// Refuses writing where `query` (None: --active, --demo, every
     /// conversation) is found through a `.jp` linked out of the workspace.
     pub fn check_reach(&self, query: Option<&str>) -> crate::core::Result<()> {
-        use crate::core::ops::reach::{Named, check};
-        let named = match (query, &self.demo) {
-            (Some(q), _) if resolve::names_a_path(q) => Named::Path,
-            (None, Some(_)) if !self.active => Named::Path,
-            _ => Named::Workspace,
-        };
+        // Every conversation of the workspace (`watch` naming none) is
+        // found as `--active` is: through the workspace.
+        let named = self.which(query).named();
         check(self.workspace()?.as_ref(), named, self.allow_linked)
     }
 

@@ -5,13 +5,13 @@ use super::UsageError;
 use super::args::ShowArgs;
 use super::output::{conversation_json, print_lines, print_warnings};
 use super::show_json;
+use crate::core::Conversation;
 use crate::core::compact::estimate;
 use crate::core::compact::projection;
 use crate::core::fmt::thousands;
 use crate::core::ops;
 use crate::core::ops::View;
 use crate::core::ops::{Projected, TurnOrigin};
-use crate::core::{Conversation, compact::excerpt};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -213,7 +213,7 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
             i,
             e.kind.label(),
             thousands(tokens[i]),
-            excerpt::raw(conv, i, PREVIEW)
+            conv.excerpt(i, PREVIEW)
         ));
     }
     lines
@@ -255,7 +255,7 @@ fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) 
             origin,
             kind,
             thousands(tokens[k]),
-            excerpt::projected(conv, p, e, PREVIEW)
+            p.excerpt(conv, e, PREVIEW)
         ));
     }
     lines

@@ -3,11 +3,11 @@
 use super::Context;
 use super::args::SimulateArgs;
 use super::output::{print_json, print_lines};
+use crate::core::Conversation;
 use crate::core::fmt::thousands;
 use crate::core::ops;
 use crate::core::ops::AutoConfig;
 use crate::core::ops::{Run, Strategy};
-use crate::core::{Conversation, summarize};
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
@@ -28,7 +28,6 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     if args.as_jp {
         base = base.as_jp();
     }
-    let summarizer = summarize::by_name(args.summarizer, &base.summarizer)?;
     let prices = crate::user_file::prices()?;
     let refs: Vec<&Conversation> = convs.iter().collect();
     let mut args = args;
@@ -36,7 +35,7 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         args.windows = ops::default_windows(&refs, &base);
     }
     if let Some(sweep) = &args.sweep {
-        return run_sweep(&args, sweep, &refs, &base, summarizer.as_ref(), &prices);
+        return run_sweep(&args, sweep, &refs, &base, &prices);
     }
     let policies: &[Strategy] = if args.policies.is_empty() {
         &Strategy::ALL
@@ -44,17 +43,17 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         &args.policies
     };
 
-    let results: Vec<(usize, Run)> = ops::simulate_grid(
-        &refs,
+    let grid = ops::Grid {
         policies,
-        &args.windows,
-        &base,
-        summarizer.as_ref(),
-        &prices,
-    )?
-    .into_iter()
-    .map(|(job, run)| (job.conversation, run))
-    .collect();
+        windows: &args.windows,
+        base: &base,
+        summarizer: args.summarizer,
+        prices: &prices,
+    };
+    let results: Vec<(usize, Run)> = ops::simulate_grid(&refs, &grid)?
+        .into_iter()
+        .map(|(job, run)| (job.conversation, run))
+        .collect();
 
     if let Some(file) = &args.svg {
         let [conv] = convs.as_slice() else {
@@ -93,7 +92,6 @@ fn run_sweep(
     sweep: &crate::core::ops::Sweep,
     convs: &[&Conversation],
     base: &AutoConfig,
-    summarizer: &dyn summarize::Summarizer,
     prices: &crate::core::ops::Prices,
 ) -> anyhow::Result<()> {
     if args.svg.is_some() {
@@ -106,11 +104,17 @@ fn run_sweep(
     };
     let mut settings = Vec::new();
     for (label, config) in sweep.variants(base) {
-        let runs: Vec<(usize, Run)> =
-            ops::simulate_grid(convs, policies, &args.windows, &config, summarizer, prices)?
-                .into_iter()
-                .map(|(job, run)| (job.conversation, run))
-                .collect();
+        let grid = ops::Grid {
+            policies,
+            windows: &args.windows,
+            base: &config,
+            summarizer: args.summarizer,
+            prices,
+        };
+        let runs: Vec<(usize, Run)> = ops::simulate_grid(convs, &grid)?
+            .into_iter()
+            .map(|(job, run)| (job.conversation, run))
+            .collect();
         let totals = ops::totals(runs.iter().map(|(_, r)| r));
         settings.push((label, runs, totals));
     }
@@ -316,7 +320,7 @@ fn run_json(
         "survival": known,
         "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
         "billed": r.billed,
-        "price": crate::core::cost::Billing::of_config(conv.merged_config(), prices).price,
+        "price": ops::cost::price_of(conv, prices),
     })
 }
 

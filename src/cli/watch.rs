@@ -18,8 +18,6 @@ use crate::core::ops::AutoConfig;
 use crate::core::ops::Reloaded;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
 use crate::core::ops::{self, Boundary};
-use crate::core::store::load::id_of_dir;
-use crate::core::store::workspace::dirs_by_id;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -74,7 +72,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
     let named = ctx.named(&args.convs);
     for c in &named {
         let dir = ctx.resolve(*c)?;
-        let id = id_of_dir(&dir).ok_or_else(|| {
+        let id = ConversationId::of_dir(&dir).map(u64::from).ok_or_else(|| {
             Error::invalid(
                 &dir,
                 "not named like a jp conversation, so it can't be followed",
@@ -113,7 +111,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         w.fail(id, &format!("cannot read it: {err}"));
     }
     if args.once {
-        let dirs = dirs_by_id(&w.conversations);
+        let dirs = boundary::where_now(&w.conversations);
         for id in w.tracked.ids() {
             if let Some(dir) = dirs.get(&id) {
                 w.evaluate(id, dir, true);
@@ -197,7 +195,7 @@ impl Watch<'_> {
                 }
             }
             // Listed once for the whole burst, not once per conversation.
-            let dirs = dirs_by_id(&self.conversations);
+            let dirs = boundary::where_now(&self.conversations);
             for id in touched {
                 if (self.all || self.tracked.follows(id))
                     && let Some(dir) = dirs.get(&id)
@@ -291,10 +289,7 @@ impl Watch<'_> {
         for n in &config.notices {
             super::output::say_err(&format!("note: {n}"));
         }
-        let configured = self.args.policy.summarizer(&config)?;
         let dry = self.args.dry_run;
-        let summarizer =
-            crate::core::summarize::for_preview(configured.as_ref(), !dry || self.args.summarize);
         // A dry run evaluates whatever `enabled` says, and says what the
         // configuration would have done.
         if dry && !self.args.enable && !config.enabled {
@@ -312,14 +307,10 @@ impl Watch<'_> {
             now: chrono::Utc::now(),
             force: self.args.enable || dry,
             dry_run: dry,
+            summarizer: self.args.policy.configured.summarizer,
+            summarize: self.args.summarize,
         };
-        Ok(ops::compact_at_boundary(
-            dir,
-            conv,
-            &config,
-            &at,
-            summarizer.as_ref(),
-        )?)
+        Ok(ops::compact_at_boundary(dir, conv, &config, &at)?)
     }
 
     /// A firing (`event` "fired"), or with `--dry-run` what would be

@@ -6,14 +6,11 @@
 //! the watches are a few per storage and one per conversation.
 
 use crate::core::model::id::ConversationId;
-use crate::core::store::workspace::CONVERSATIONS_DIR;
+use crate::core::ops::boundary::{self, NewFolder};
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-
-/// The folder of jp's lock files in a storage folder.
-const LOCKS_DIR: &str = "locks";
 
 pub struct Scope {
     watcher: notify::RecommendedWatcher,
@@ -41,7 +38,7 @@ impl Scope {
             {
                 scope.homes.push(home);
                 scope.add(storage)?;
-                scope.add(&storage.join(LOCKS_DIR))?;
+                scope.add(&boundary::locks_of(storage))?;
             }
         }
         for dir in conversations {
@@ -75,13 +72,10 @@ impl Scope {
             let Some(parent) = path.parent() else {
                 continue;
             };
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let wanted = if name == LOCKS_DIR {
-                true
-            } else if parent.file_name().is_some_and(|n| n == CONVERSATIONS_DIR) {
-                ConversationId::of_dir(path).is_some_and(|id| serves(id.0))
-            } else {
-                false
+            let wanted = match boundary::new_folder(path) {
+                NewFolder::Locks => true,
+                NewFolder::Conversation(id) => serves(id),
+                NewFolder::Other => false,
             };
             if wanted && self.watched.contains(parent) {
                 // A folder gone again meanwhile is no error.

@@ -48,6 +48,13 @@ impl Needle {
         !self.is_empty() && !self.find_all(text).is_empty()
     }
 
+    /// The raw events whose line, as the panes show it, holds the needle.
+    pub fn events_in(&self, conv: &Conversation) -> Vec<usize> {
+        (0..conv.events.len())
+            .filter(|&i| self.matches(&searchable(conv, i)))
+            .collect()
+    }
+
     /// Every match in `text`, as ranges of character (not byte) positions,
     /// left to right and not overlapping.
     pub fn find_all(&self, text: &str) -> Vec<Range<usize>> {
@@ -73,10 +80,7 @@ impl Needle {
 /// Raw events whose line, as the panes show it, contains `query`,
 /// smart-case: any case unless the query has a capital.
 pub fn events_matching(conv: &Conversation, query: &str) -> Vec<usize> {
-    let needle = Needle::new(query);
-    (0..conv.events.len())
-        .filter(|&i| needle.matches(&searchable(conv, i)))
-        .collect()
+    Needle::new(query).events_in(conv)
 }
 
 /// Everything an event's line shows: its kind, a tool call's name, and its

@@ -72,6 +72,39 @@ pub fn char_stand_in(c: char) -> Option<Cow<'static, str>> {
     stand_in(c)
 }
 
+/// Whitespace folded to single spaces, cut to `max` characters with `…`.
+pub fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(max.min(text.len()) + 3);
+    let mut count = 0;
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            pending_space = count > 0;
+            continue;
+        }
+        if pending_space {
+            if count + 1 >= max {
+                out.push('…');
+                return out;
+            }
+            out.push(' ');
+            count += 1;
+            pending_space = false;
+        }
+        if count + 1 >= max && count > 0 {
+            out.push('…');
+            return out;
+        }
+        // A control character from the conversation is drawn, not obeyed.
+        match crate::core::visible::char_stand_in(c) {
+            Some(s) => out.push_str(&s),
+            None => out.push(c),
+        }
+        count += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +132,16 @@ mod tests {
     fn plain_text_is_borrowed() {
         assert!(matches!(visible("plain ünïcode\n"), Cow::Borrowed(_)));
         assert!(matches!(visible_line("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn one_line_folds_and_cuts() {
+        assert_eq!(one_line("a\n\n b  c", 80), "a b c");
+        assert_eq!(one_line("abcdefgh", 5), "abcd…");
+        assert_eq!(one_line("ab cd", 5), "ab c…");
+        assert_eq!(one_line("  lead", 10), "lead");
+        assert_eq!(one_line("abcde", 5), "abcd…");
+        assert_eq!(one_line("abcd", 5), "abcd");
+        assert_eq!(one_line("a\u{1b}]0;x\u{7}", 80), "a␛]0;x␇");
     }
 }

@@ -5,7 +5,6 @@
 
 use super::inspection::Inspection;
 use crate::core::compact::estimate;
-use crate::core::compact::excerpt;
 use crate::core::model::overhead::Part;
 use crate::core::ops::Projected;
 
@@ -82,7 +81,7 @@ pub fn of(m: &Inspection, overhead: Vec<Part>, context: u64) -> Largest {
     entries.truncate(SHOWN);
     for e in &mut entries {
         if let Origin::Event { projected, .. } = e.origin {
-            e.excerpt = excerpt::projected(&m.conv, p, &p.events[projected], 120);
+            e.excerpt = p.excerpt(&m.conv, &p.events[projected], 120);
         }
     }
     Largest {
@@ -116,9 +115,9 @@ fn overhead_entries(parts: Vec<Part>) -> Vec<Entry> {
             tokens: estimate::tokens(part.chars),
             // A part named as its kind says only its text.
             excerpt: if part.name == part.kind.label() {
-                excerpt::one_line(&part.text, 120)
+                crate::core::visible::one_line(&part.text, 120)
             } else {
-                excerpt::one_line(&format!("{}: {}", part.name, part.text), 120)
+                crate::core::visible::one_line(&format!("{}: {}", part.name, part.text), 120)
             },
             origin: Origin::Overhead(Box::new(part)),
         })

@@ -2,7 +2,6 @@
 //! of a visible row shows, with its band and search mark.
 
 use super::inspection::{Cell, Inspection};
-use crate::core::compact::excerpt;
 use crate::core::model::compaction::Source;
 use crate::core::model::event::Kind;
 use crate::core::ops::Alteration;
@@ -201,7 +200,7 @@ fn side_raw(
             let band = event_band(m, b, i);
             let text = cache
                 .entry((false, i, 0))
-                .or_insert_with(|| excerpt::raw(&m.conv, i, EXCERPT_CHARS))
+                .or_insert_with(|| m.conv.excerpt(i, EXCERPT_CHARS))
                 .clone();
             Side::Event {
                 label: e.kind.label().to_string(),
@@ -241,7 +240,7 @@ fn side_projected(
             };
             let text = cache
                 .entry((true, k, p_id))
-                .or_insert_with(|| excerpt::projected(&m.conv, &m.projection, &p, EXCERPT_CHARS))
+                .or_insert_with(|| m.projection.excerpt(&m.conv, &p, EXCERPT_CHARS))
                 .clone();
             let tokens = m.projected_tokens.get(k).copied().unwrap_or_default();
             match p {

@@ -122,7 +122,7 @@ pub fn parse(path: &Path, text: &str) -> Result<UserConfig, UserConfigError> {
         at(path, text, offset, e.message().to_string())
     })?;
     if !file.price.is_empty() {
-        crate::core::cost::prices::parse_user(text).map_err(|e| at(path, text, 0, e))?;
+        crate::core::ops::Prices::with_user_file(text).map_err(|e| at(path, text, 0, e))?;
     }
     let mut config = UserConfig {
         path: Some(path.to_path_buf()),

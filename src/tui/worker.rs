@@ -13,11 +13,10 @@ use crate::core::model::timestamp::Timestamp;
 use crate::core::ops;
 use crate::core::ops::Boundary;
 use crate::core::ops::Budget;
-use crate::core::ops::SummarizerConfig;
 use crate::core::ops::View;
 use crate::core::ops::boundary::Attempt;
 use crate::core::ops::{AutoConfig, Strategy};
-use crate::core::summarize;
+use crate::core::ops::{SummarizerConfig, SummarizerKind};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -118,7 +117,7 @@ pub fn execute(job: Job) -> JobResult {
             view,
         } => JobResult::ListKnows(ops::knows::marks(&conv, &preview, view)),
         Job::Search { conv, query } => {
-            let hits = crate::core::search::events_matching(&conv, &query);
+            let hits = ops::Needle::new(&query).events_in(&conv);
             JobResult::Searched { query, hits }
         }
         Job::Highlight {
@@ -247,16 +246,14 @@ fn simulate(
 ) -> Result<Vec<crate::core::ops::Run>, Error> {
     let mut base = config.clone();
     base.summarizer = SummarizerConfig::Digest;
-    let summarizer = summarize::from_config(&base.summarizer);
-    let prices = crate::user_file::known_prices();
-    let grid = ops::simulate_grid(
-        &[conv],
-        &Strategy::ALL,
+    let grid = ops::Grid {
+        policies: &Strategy::ALL,
         windows,
-        &base,
-        summarizer.as_ref(),
-        prices,
-    )?;
+        base: &base,
+        summarizer: SummarizerKind::Digest,
+        prices: crate::user_file::known_prices(),
+    };
+    let grid = ops::simulate_grid(&[conv], &grid)?;
     Ok(grid.into_iter().map(|(_, r)| r).collect())
 }
 
@@ -335,7 +332,6 @@ fn at_boundary(
         Ok(r) => r.conversation,
         Err(e) => return JobResult::Boundary(conv.turn_count, Err(e)),
     };
-    let summarizer = summarize::from_config(&config.summarizer);
     let turns = conv.turn_count;
     let fire = |conv: &Conversation| {
         // `A` is the user asking for it here: a configuration that
@@ -345,8 +341,10 @@ fn at_boundary(
             now,
             force: true,
             dry_run: false,
+            summarizer: None,
+            summarize: true,
         };
-        ops::compact_at_boundary(dir, conv, config, &at, summarizer.as_ref())
+        ops::compact_at_boundary(dir, conv, config, &at)
     };
     JobResult::Boundary(
         turns,

@@ -190,6 +190,12 @@ impl Prices {
         Prices { user }
     }
 
+    /// The table with the `[[price]]` entries of a user's file over it;
+    /// the message names the entry and what is wrong with it.
+    pub fn with_user_file(text: &str) -> Result<Prices, String> {
+        parse_user(text).map(Prices::with_user)
+    }
+
     /// The first entry matching `model`: the user's, then the table's (a
     /// price, or a reason there is none).
     pub fn find(&self, model: &ModelId) -> Lookup<'_> {

@@ -8,6 +8,7 @@ pub mod conversation;
 pub mod encoding;
 pub mod event;
 pub mod event_read;
+mod excerpt;
 pub mod id;
 pub mod overhead;
 pub mod system_parts;

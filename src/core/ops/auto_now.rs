@@ -61,10 +61,7 @@ pub enum AutoError {
 /// `request` asks, and writes what fires unless it is a dry run.
 pub fn auto(dir: &Path, request: &AutoRequest) -> Result<AutoDone, AutoError> {
     let conv = crate::core::store::load::load(dir)?;
-    let mut config = crate::core::auto::config_for(&conv, request.config_file.as_deref())?;
-    if let Some(mode) = request.mode {
-        config.mode = mode;
-    }
+    let mut config = super::configured(&conv, request.config_file.as_deref(), request.mode)?;
     let was_disabled = !config.enabled;
     config.enabled = true;
     let chosen = crate::core::summarize::chosen(request.summarizer, &config.summarizer)

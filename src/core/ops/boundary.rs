@@ -14,8 +14,9 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::id::ConversationId;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::save;
-use crate::core::store::workspace::{CONVERSATIONS_DIR, dir_of_id};
-use crate::core::summarize::Summarizer;
+use crate::core::store::workspace::{CONVERSATIONS_DIR, LOCKS_DIR, dir_of_id, dirs_by_id};
+use crate::core::summarize;
+use crate::core::summarize::config::SummarizerKind;
 use std::path::{Path, PathBuf};
 
 /// What happened at a boundary.
@@ -39,9 +40,8 @@ pub fn compact_at_boundary(
     conv: &Conversation,
     config: &AutoConfig,
     at: &AtBoundary,
-    summarizer: &dyn Summarizer,
 ) -> Result<Boundary> {
-    match plan_at_boundary(conv, config, at, summarizer)? {
+    match plan_at_boundary(conv, config, at)? {
         Boundary::WouldFire(plan) if !at.dry_run => {
             if let Some(why) = save::copies_part(dir) {
                 return Ok(Boundary::Skipped(format!(
@@ -76,22 +76,30 @@ pub struct AtBoundary {
     pub force: bool,
     /// Say what would be appended, write nothing.
     pub dry_run: bool,
+    /// The summarizer in place of the configured one.
+    pub summarizer: Option<SummarizerKind>,
+    /// Call the summarizer even in a dry run (a write always does).
+    pub summarize: bool,
 }
 
 /// The plan a boundary makes: `WouldFire` or `Skipped` with the reason.
-fn plan_at_boundary(
-    conv: &Conversation,
-    config: &AutoConfig,
-    at: &AtBoundary,
-    summarizer: &dyn Summarizer,
-) -> Result<Boundary> {
+fn plan_at_boundary(conv: &Conversation, config: &AutoConfig, at: &AtBoundary) -> Result<Boundary> {
     if !config.enabled && !at.force {
         return Ok(Boundary::Skipped(
             "automatic compaction is not enabled in the configuration (--enable forces it)".into(),
         ));
     }
+    let chosen = summarize::chosen(at.summarizer, &config.summarizer)?;
+    let summarizer = summarize::for_preview(chosen.as_ref(), !at.dry_run || at.summarize);
     let budget = super::budget(conv, config, at.window_override);
-    let plan = preview_auto(conv, config, &budget, summarizer, at.now, View::Inspect)?;
+    let plan = preview_auto(
+        conv,
+        config,
+        &budget,
+        summarizer.as_ref(),
+        at.now,
+        View::Inspect,
+    )?;
     if plan.additions.is_empty() {
         return Ok(Boundary::Skipped(plan.why_nothing()));
     }
@@ -254,6 +262,43 @@ pub fn ids_of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Vec<u64> {
                 .map(u64::from)
         })
         .collect()
+}
+
+/// Where each conversation of the `conversations` folders is now, by id,
+/// listed once: a burst of changes looks each one up here.
+pub fn where_now(conversations: &[PathBuf]) -> std::collections::HashMap<u64, PathBuf> {
+    dirs_by_id(conversations)
+}
+
+/// What a folder that appeared in a storage folder is to a watcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewFolder {
+    /// jp's lock files' folder: where a boundary is seen.
+    Locks,
+    /// A conversation's folder, made or renamed, and its id.
+    Conversation(u64),
+    /// Anything else.
+    Other,
+}
+
+/// What `path`, a folder just made or renamed, is to a watcher.
+pub fn new_folder(path: &Path) -> NewFolder {
+    if path.file_name().is_some_and(|n| n == LOCKS_DIR) {
+        return NewFolder::Locks;
+    }
+    let in_conversations = path
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == CONVERSATIONS_DIR);
+    match ConversationId::of_dir(path) {
+        Some(id) if in_conversations => NewFolder::Conversation(id.0),
+        _ => NewFolder::Other,
+    }
+}
+
+/// The folder of jp's lock files in a storage folder.
+pub fn locks_of(storage: &Path) -> PathBuf {
+    storage.join(LOCKS_DIR)
 }
 
 /// `dir`, or where jp moved it: the folder of the same conversation id

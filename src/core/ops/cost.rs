@@ -246,3 +246,9 @@ pub fn pace(conv: &Conversation) -> Option<Duration> {
     }
     crate::core::cost::payback::pace(times)
 }
+
+/// The price of the model `conv` is configured with, as `simulate --json`
+/// names it beside each run.
+pub fn price_of(conv: &Conversation, prices: &Prices) -> crate::core::cost::prices::PriceRef {
+    Billing::of_config(conv.merged_config(), prices).price
+}

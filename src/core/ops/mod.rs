@@ -16,6 +16,7 @@ pub mod hint;
 pub mod inspect;
 pub mod knows;
 pub mod lost;
+pub mod models;
 mod plan;
 mod preview;
 pub mod reach;
@@ -74,13 +75,21 @@ pub use preview::{
     preview_reset, preview_rules,
 };
 pub use report::{Impact, saved_per_compaction};
-pub use simulate::{DEFAULT_WINDOWS, SimulationJob, Total, default_windows, simulate_grid, totals};
+pub use simulate::{
+    DEFAULT_WINDOWS, Grid, SimulationJob, Total, default_windows, simulate_grid, totals,
+};
 pub use write::{Change, refused, write};
 
 use crate::core::error::Result;
 use crate::core::model::conversation::Conversation;
 use serde_json::Value;
 use std::path::Path;
+
+/// Run by jp's plugin host: the configuration jp handed over is what
+/// every use case of this process reads as jp's files say.
+pub fn use_jp_config(config: Value) {
+    crate::core::store::host::use_jp_config(config);
+}
 
 /// What `conv`'s requests are measured against: its merged config's
 /// window (or `window_override`), output reserve, system prompt and tools,
@@ -125,6 +134,20 @@ pub fn history(
             config,
         )
     })
+}
+
+/// `conv`'s compaction configuration as a command asks for it: jp's
+/// files, then the `--config` file, with the policy `mode` over it.
+pub fn configured(
+    conv: &Conversation,
+    file: Option<&Path>,
+    mode: Option<crate::core::auto::Mode>,
+) -> Result<AutoConfig> {
+    let mut config = crate::core::auto::config_for(conv, file)?;
+    if let Some(mode) = mode {
+        config.mode = mode;
+    }
+    Ok(config)
 }
 
 /// The conversation in `dir` and its compaction configuration (see

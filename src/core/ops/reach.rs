@@ -5,7 +5,9 @@
 //! the conversation's path, or with `--allow-linked-storage`.
 
 use crate::core::error::{Error, Result};
+use crate::core::store::resolve;
 use crate::core::store::workspace::Workspace;
+use std::path::{Path, PathBuf};
 
 /// The flag that lets a write through a linked `.jp`.
 pub const ALLOW_FLAG: &str = "--allow-linked-storage";
@@ -18,6 +20,38 @@ pub enum Named {
     /// An id, a title, `--active`, a picker or every conversation: found
     /// through the workspace's `.jp`.
     Workspace,
+}
+
+/// The conversation a command names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which<'a> {
+    /// CONV as typed: a path, an id or a part of a title.
+    Typed(&'a str),
+    /// The bundled demo's copy.
+    Demo(&'a Path),
+    /// The most recently active conversation.
+    Active,
+}
+
+impl Which<'_> {
+    /// Its folder, found in `ws` unless it is a path.
+    pub fn dir(self, ws: Option<&Workspace>) -> Result<PathBuf> {
+        match self {
+            Which::Typed(q) => resolve::resolve(q, ws),
+            Which::Demo(dir) => Ok(dir.to_path_buf()),
+            Which::Active => resolve::active(ws),
+        }
+    }
+
+    /// How it was named, for [`check`]: a typed path and the demo are the
+    /// person's choice of place.
+    pub fn named(self) -> Named {
+        match self {
+            Which::Typed(q) if resolve::names_a_path(q) => Named::Path,
+            Which::Demo(_) => Named::Path,
+            _ => Named::Workspace,
+        }
+    }
 }
 
 /// Refuses a write into a conversation found through `ws`'s `.jp` when

@@ -13,6 +13,7 @@ use crate::core::cost::Prices;
 use crate::core::facts::Survival;
 use crate::core::model::conversation::Conversation;
 use crate::core::summarize::SummarizeError;
+use crate::core::summarize::config::SummarizerKind;
 
 /// What a person asks a review of.
 #[derive(Debug, Clone, Default)]
@@ -160,12 +161,17 @@ fn compare(
     } else {
         windows.to_vec()
     };
-    let digest = crate::core::summarize::digest::Digest::default();
-    let runs: Vec<Run> =
-        super::simulate_grid(&[conv], &Strategy::ALL, &windows, config, &digest, prices)?
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect();
+    let grid = super::Grid {
+        policies: &Strategy::ALL,
+        windows: &windows,
+        base: config,
+        summarizer: SummarizerKind::Digest,
+        prices,
+    };
+    let runs: Vec<Run> = super::simulate_grid(&[conv], &grid)?
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
     let compactions: Vec<&[crate::core::model::compaction::Compaction]> =
         runs.iter().map(|r| r.compactions.as_slice()).collect();
     let known = super::knows::of_runs(conv, &compactions);

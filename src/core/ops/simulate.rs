@@ -7,6 +7,7 @@ use crate::core::auto::simulate;
 use crate::core::compact::budget::Budget;
 use crate::core::cost::{Billed, Prices};
 use crate::core::model::conversation::Conversation;
+use crate::core::summarize::config::SummarizerKind;
 use crate::core::summarize::{SummarizeError, Summarizer};
 
 /// One run of the grid: which conversation (an index), policy and window.
@@ -17,16 +18,34 @@ pub struct SimulationJob {
     pub window: u64,
 }
 
+/// What a simulation is asked: the policies and windows compared, the
+/// configuration they vary, the summarizer by name (with the settings
+/// `base` holds for it) and the prices the runs are billed at.
+#[derive(Debug, Clone, Copy)]
+pub struct Grid<'a> {
+    pub policies: &'a [Strategy],
+    pub windows: &'a [u64],
+    pub base: &'a AutoConfig,
+    pub summarizer: SummarizerKind,
+    pub prices: &'a Prices,
+}
+
 /// Every conversation × policy × window (in that order), each run on one
-/// of the machine's cores; results come back in the same order.
+/// of the machine's cores; results come back in the same order. Each
+/// summary is made once for the whole grid.
 pub fn simulate_grid(
     convs: &[&Conversation],
-    policies: &[Strategy],
-    windows: &[u64],
-    base: &AutoConfig,
-    summarizer: &dyn Summarizer,
-    prices: &Prices,
+    grid: &Grid<'_>,
 ) -> Result<Vec<(SimulationJob, Run)>, SummarizeError> {
+    let Grid {
+        policies,
+        windows,
+        base,
+        prices,
+        ..
+    } = *grid;
+    let summarizer = crate::core::summarize::by_name(grid.summarizer, &base.summarizer)?;
+    let summarizer = summarizer.as_ref();
     let mut jobs = Vec::new();
     for conversation in 0..convs.len() {
         for &policy in policies {

@@ -648,7 +648,7 @@ pub fn calls_of(conv: &Conversation, tool: &str) -> Vec<Call> {
             Kind::ToolCallRequest { name, .. } if &**name == tool => Some(Call {
                 raw: i,
                 turn: e.turn,
-                text: crate::core::compact::excerpt::one_line(
+                text: crate::core::visible::one_line(
                     &conv
                         .plain(i)
                         .get("arguments")
