@@ -438,18 +438,47 @@ fn whole_process(c: &mut Criterion) {
 /// `show --json` and `show --compacted --json` past the load: the document
 /// made and written as it goes (into a sink; the process adds the load).
 fn show_json_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
+    use jp_inspect::core::ops::show::{At, ShowRequest, Shown, show};
     let conv = load::load(dir).unwrap();
-    let p = projection::of(&conv);
+    let ask = |projected| ShowRequest {
+        projected,
+        at: At::Now,
+        fates: false,
+    };
     let mut g = c.benchmark_group(format!("{name}, show --json"));
     g.sample_size(samples);
     g.throughput(Throughput::Bytes(
         fs::metadata(dir.join("events.json")).unwrap().len(),
     ));
     g.bench_function("show --json", |b| {
-        b.iter(|| jp_inspect::cli::write_raw_json(std::io::sink(), &conv).unwrap())
+        b.iter(|| {
+            let Ok(Shown::Raw { tokens, .. }) = show(&conv, &ask(None)) else {
+                unreachable!()
+            };
+            jp_inspect::cli::write_raw_json(std::io::sink(), &conv, &tokens).unwrap()
+        })
     });
+    // What `show` does after the read: the projection, its events'
+    // shares and turns, and the writing.
+    let projected = ask(Some(jp_inspect::core::ops::View::Inspect));
     g.bench_function("show --compacted --json", |b| {
-        b.iter(|| jp_inspect::cli::write_projected_json(std::io::sink(), &conv, &p).unwrap())
+        b.iter(|| {
+            let Ok(Shown::Projected {
+                projection,
+                tokens,
+                turns,
+                ..
+            }) = show(&conv, &projected)
+            else {
+                unreachable!()
+            };
+            let shown = jp_inspect::cli::ProjectionShown {
+                projection: &projection,
+                tokens: &tokens,
+                turns: &turns,
+            };
+            jp_inspect::cli::write_projected_json(std::io::sink(), &conv, &shown).unwrap()
+        })
     });
     g.finish();
 }

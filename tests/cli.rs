@@ -1178,3 +1178,64 @@ fn reset_all_with_nothing_to_reset_says_so() {
     );
     assert!(!said.contains("no all"), "{said}");
 }
+
+/// A rule with a size threshold picks part of its range: `compact` names
+/// each item it reaches, and those are the range's tool results over the
+/// size, counted here from the raw events (the demo's results carry text,
+/// so a result's bytes are its content's).
+#[test]
+fn a_threshold_names_each_item_it_reaches() {
+    let (tmp, _) = workspace();
+    let rule = "t,over=2kb:13..14";
+    let v = json(&jp_inspect(
+        &["compact", "csvq", rule, "--dry-run", "--json"],
+        tmp.path(),
+    ));
+    let reached: Vec<(u64, String, u64)> = v["compactions"][0]["reached"]
+        .as_array()
+        .expect("a threshold lists what it reaches")
+        .iter()
+        .map(|r| {
+            (
+                r["turn"].as_u64().unwrap(),
+                r["item"].as_str().unwrap().to_string(),
+                r["bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let raw = json(&jp_inspect(&["show", "csvq", "--json"], tmp.path()));
+    let mut names = std::collections::HashMap::new();
+    let mut expected = Vec::new();
+    for e in raw["events"].as_array().unwrap() {
+        let (turn, ev) = (e["turn"].as_u64().unwrap() + 1, &e["event"]);
+        let id = ev["id"].as_str().unwrap_or_default().to_string();
+        match ev["type"].as_str() {
+            Some("tool_call_request") => {
+                names.insert(id, ev["name"].as_str().unwrap().to_string());
+            }
+            Some("tool_call_response") if (13..=14).contains(&turn) => {
+                let bytes = ev["content"].as_str().unwrap().len() as u64;
+                if bytes > 2048 {
+                    expected.push((turn, format!("{} (response)", names[&id]), bytes));
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        !expected.is_empty(),
+        "the demo has results over 2 KiB there"
+    );
+    assert_eq!(reached, expected);
+    // The listing says the same, a line per item.
+    let out = jp_inspect(&["compact", "csvq", rule, "--dry-run"], tmp.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("  turn ")).collect();
+    assert_eq!(lines.len(), expected.len(), "{text}");
+    for (line, (turn, item, _)) in lines.iter().zip(&expected) {
+        assert!(
+            line.starts_with(&format!("  turn {turn}  {item}  ")),
+            "{line}"
+        );
+    }
+}

@@ -418,7 +418,7 @@ fn l_lists_the_events_by_size_and_enter_jumps_to_one() {
         insta::assert_snapshot!(format!("largest_{w}x{hgt}"), h.screen().backend());
         // Enter on the second puts the cursor on that raw event.
         h.char('j');
-        let jp_inspect::tui::largest::Origin::Event {
+        let jp_inspect::core::ops::largest::Origin::Event {
             raw: Some(second), ..
         } = l.entries[1].origin
         else {
@@ -743,7 +743,7 @@ fn l_says_what_it_leaves_out() {
 #[test]
 fn o_lists_the_system_prompt_and_each_tool_and_opens_them() {
     use jp_inspect::core::model::overhead::PartKind;
-    use jp_inspect::tui::largest::Origin;
+    use jp_inspect::core::ops::largest::Origin;
     use jp_inspect::tui::panels::Panel;
     let mut h = Harness::new(120, 40, false);
     let m = h.state.inspection.as_ref().unwrap();

@@ -3,7 +3,6 @@
 use super::Context;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
 use crate::cli::change_args::CompactArgs;
-use crate::core::compact::{rule, threshold};
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use serde_json::{Value, json};
@@ -11,7 +10,7 @@ use serde_json::{Value, json};
 pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     // `compact --active s:..-3`: clap gives the first word to CONV.
     if (ctx.active || ctx.demo.is_some())
-        && let Some(first) = args.conv.take_if(|c| rule::parse(c).is_ok())
+        && let Some(first) = args.conv.take_if(|c| c.parse::<ops::Rule>().is_ok())
     {
         args.rules.insert(0, first);
     }
@@ -37,32 +36,27 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         ops::compact::CompactError::Asked(other) => super::UsageError(other.to_string()).into(),
         ops::compact::CompactError::Failed(e) => e.into(),
     })?;
-    let (conv, plan, knows, written) = (&done.conv, &done.plan, &done.knows, done.written.as_ref());
-    print_warnings(conv);
+    let written = done.written.as_ref();
+    print_warnings(&done.conv);
     super::output::say_notices(&done.notices);
     if let Some(s) = written {
-        super::output::print_new_warnings(conv, &s.conversation);
+        super::output::print_new_warnings(&done.conv, &s.conversation);
     }
     if args.json {
-        return json_result(conv, plan, knows, written, args.dry_run);
+        return json_result(&done, args.dry_run);
     }
-    text_result(conv, plan, knows, written, args.dry_run)
+    text_result(&done, args.dry_run)
 }
 
 /// What `compact --json` prints.
-fn json_result(
-    conv: &crate::core::Conversation,
-    plan: &ops::Plan,
-    knows: &[Option<Vec<crate::core::ops::Judged>>],
-    written: Option<&crate::core::ops::Saved>,
-    dry_run: bool,
-) -> anyhow::Result<()> {
+fn json_result(done: &ops::compact::Compacted, dry_run: bool) -> anyhow::Result<()> {
+    let (conv, plan, written) = (&done.conv, &done.plan, done.written.as_ref());
     let (before, after) = (plan.tokens.before, plan.tokens.after);
     let compactions: Vec<Value> = plan
         .additions
         .iter()
-        .zip(knows)
-        .map(|(a, k)| {
+        .zip(done.knows.iter().zip(&done.reached))
+        .map(|(a, (k, reached))| {
             let mut v = a.compaction.to_json();
             if let ops::Why::Rule { spec, .. } = &a.why {
                 v["spec"] = json!(spec);
@@ -70,7 +64,7 @@ fn json_result(
             v["requested"] = json!([a.requested.from, a.requested.to]);
             v["tokens_saved"] = json!(a.effect.saved);
             (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
-            if let Some(items) = threshold::reached(conv, &a.compaction) {
+            if let Some(items) = reached {
                 v["reached"] = items
                     .iter()
                     .map(|r| json!({"turn": r.turn + 1, "item": r.item, "bytes": r.bytes}))
@@ -98,13 +92,8 @@ fn json_result(
 
 /// What `compact` prints: the rules that found nothing, jp's timeline,
 /// what each compaction saves and keeps, the estimate and the write.
-fn text_result(
-    conv: &crate::core::Conversation,
-    plan: &ops::Plan,
-    knows: &[Option<Vec<crate::core::ops::Judged>>],
-    written: Option<&crate::core::ops::Saved>,
-    dry_run: bool,
-) -> anyhow::Result<()> {
+fn text_result(done: &ops::compact::Compacted, dry_run: bool) -> anyhow::Result<()> {
+    let (plan, written) = (&done.plan, done.written.as_ref());
     let (before, after) = (plan.tokens.before, plan.tokens.after);
     let mut lines: Vec<String> = plan
         .skipped
@@ -131,7 +120,11 @@ fn text_result(
             _ => line,
         }
     }));
-    for (a, k) in plan.additions.iter().zip(knows) {
+    for (a, (k, reached)) in plan
+        .additions
+        .iter()
+        .zip(done.knows.iter().zip(&done.reached))
+    {
         lines.push(match a.raises() {
             Some(why) => format!("{} {why}.", a.named()),
             None => format!(
@@ -141,7 +134,7 @@ fn text_result(
             ),
         });
         // A threshold picks part of its range: say what it picked.
-        if let Some(items) = threshold::reached(conv, &a.compaction) {
+        if let Some(items) = reached {
             if items.is_empty() {
                 lines.push("  nothing over the threshold.".into());
             }

@@ -32,7 +32,7 @@ mod watch_scope;
 
 pub use args::{Cli, Command};
 /// The `show --json` writers, for the benchmarks.
-pub use show::{write_projected_json, write_raw_json};
+pub use show::{ProjectionShown, write_projected_json, write_raw_json};
 
 use crate::core::Conversation;
 use crate::core::ops::Workspace;

@@ -6,12 +6,10 @@ use super::args::ShowArgs;
 use super::output::{conversation_json, print_lines, print_warnings};
 use super::show_json;
 use crate::core::Conversation;
-use crate::core::compact::estimate;
-use crate::core::compact::projection;
 use crate::core::fmt::thousands;
 use crate::core::ops;
-use crate::core::ops::View;
-use crate::core::ops::{Projected, TurnOrigin};
+use crate::core::ops::show::{At, ShowRequest, Shown};
+use crate::core::ops::{Projected, Projection, TurnOrigin, View};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -38,61 +36,75 @@ pub fn run_dir(dir: &Path, args: &ShowArgs) -> anyhow::Result<()> {
 fn show(conv: &Conversation, args: &ShowArgs) -> anyhow::Result<()> {
     // What the model saw, at a point or as today's jp, is a projection.
     let compacted = args.compacted || args.as_jp || args.at.is_some() || args.at_event.is_some();
-    if !compacted {
-        return if args.json {
-            write_raw_json(std::io::stdout().lock(), conv)
-        } else {
-            print_lines(raw_lines(conv))
-        };
-    }
     let view = view(args.as_jp);
-    let at = match (args.at, args.at_event) {
-        (Some(0), _) => return Err(UsageError("turns are numbered from 1".into()).into()),
-        (Some(t), _) => Some(ops::request_of_turn(conv, t - 1).ok_or_else(|| {
-            UsageError(format!(
-                "turn {t} has no answer to show the request of (the conversation has {})",
-                crate::core::fmt::count(conv.turn_count as u64, "turn")
-            ))
-        })?),
-        (None, Some(n)) if n > conv.events.len() => {
-            return Err(UsageError(format!(
-                "there is no event {n}; the conversation has {} (numbered from 0)",
-                conv.events.len()
-            ))
-            .into());
-        }
-        (None, n) => n,
+    let request = ShowRequest {
+        projected: compacted.then_some(view),
+        at: match (args.at, args.at_event) {
+            (Some(t), _) => At::Turn(t),
+            (None, Some(n)) => At::Event(n),
+            (None, None) => At::Now,
+        },
+        fates: !args.json,
     };
-    let p = match at {
-        Some(end) => projection::as_of(conv, end, view),
-        None => projection::of_view(conv, view),
-    };
-    let what = match (view, at) {
-        (View::Inspect, None) => ", projected".to_string(),
-        (View::Jp, None) => ", projected as today's jp does (over bounds ignored)".to_string(),
-        (_, Some(end)) => format!(
-            ", as the request before event {end} saw it{}",
-            if view == View::Jp {
-                ", as today's jp"
+    let shown = ops::show::show(conv, &request).map_err(|e| UsageError(e.to_string()))?;
+    match shown {
+        Shown::Raw { tokens, fates } => match (args.json, fates) {
+            (false, Some(fates)) => print_lines(raw_lines(conv, &tokens, &fates)),
+            _ => write_raw_json(std::io::stdout().lock(), conv, &tokens),
+        },
+        Shown::Projected {
+            projection,
+            tokens,
+            turns,
+            at,
+        } => {
+            let what = match (view, at) {
+                (View::Inspect, None) => ", projected".to_string(),
+                (View::Jp, None) => {
+                    ", projected as today's jp does (over bounds ignored)".to_string()
+                }
+                (_, Some(end)) => format!(
+                    ", as the request before event {end} saw it{}",
+                    if view == View::Jp {
+                        ", as today's jp"
+                    } else {
+                        ""
+                    }
+                ),
+            };
+            let shown = ProjectionShown {
+                projection: &projection,
+                tokens: &tokens,
+                turns: &turns,
+            };
+            if args.json {
+                write_projected_json(std::io::stdout().lock(), conv, &shown)
             } else {
-                ""
+                print_lines(projected_lines(conv, &shown, &what))
             }
-        ),
-    };
-    if args.json {
-        write_projected_json(std::io::stdout().lock(), conv, &p)
-    } else {
-        print_lines(projected_lines(conv, &p, &what))
+        }
     }
 }
 
+/// A projection as `show` presents it.
+pub struct ProjectionShown<'a> {
+    pub projection: &'a Projection,
+    /// Each projected event's tokens.
+    pub tokens: &'a [u64],
+    /// Each projected event's projected turn.
+    pub turns: &'a [usize],
+}
+
 /// The `show --json` document, written as it is made.
-pub fn write_raw_json(out: impl std::io::Write, conv: &Conversation) -> anyhow::Result<()> {
+pub fn write_raw_json(
+    out: impl std::io::Write,
+    conv: &Conversation,
+    tokens: &[u64],
+) -> anyhow::Result<()> {
     let head = [
         ("conversation", conversation_json(conv)),
         ("turn_count", json!(conv.turn_count)),
     ];
-    let tokens = estimate::raw_shares(&conv.events);
     show_json::write(
         out,
         &head,
@@ -118,9 +130,9 @@ pub fn write_raw_json(out: impl std::io::Write, conv: &Conversation) -> anyhow::
 pub fn write_projected_json(
     out: impl std::io::Write,
     conv: &Conversation,
-    p: &projection::Projection,
+    shown: &ProjectionShown<'_>,
 ) -> anyhow::Result<()> {
-    let projected_turn = projected_turns(conv, p);
+    let (p, tokens, projected_turn) = (shown.projection, shown.tokens, shown.turns);
     let origins: Vec<Value> = p.turn_origins.iter().map(TurnOrigin::to_json).collect();
     let head = [
         ("conversation", conversation_json(conv)),
@@ -132,7 +144,6 @@ pub fn write_projected_json(
         Projected::Raw { index, .. } => conv.events[index].span.end - conv.events[index].span.start,
         Projected::Summary { .. } => 1024,
     };
-    let tokens = estimate::projected_shares(&conv.events, p);
     show_json::write(out, &head, p.events.len(), weight, |buf, k| {
         let e = &p.events[k];
         let (origin, event) = match *e {
@@ -163,22 +174,6 @@ pub fn write_projected_json(
     })
 }
 
-/// The projected turn of each projected event.
-fn projected_turns(conv: &Conversation, p: &projection::Projection) -> Vec<usize> {
-    // Raw turn -> projected turn, through the origins.
-    let mut of_raw = vec![0; conv.turn_count];
-    for (k, o) in p.turn_origins.iter().enumerate() {
-        match *o {
-            TurnOrigin::Kept(t) => of_raw[t] = k,
-            TurnOrigin::Summary { from, to, .. } => of_raw[from..=to].fill(k),
-        }
-    }
-    p.events
-        .iter()
-        .map(|e| of_raw.get(p.turn_of(&conv.events, e)).copied().unwrap_or(0))
-        .collect()
-}
-
 fn header(conv: &Conversation, what: &str) -> String {
     format!(
         "{}  {}  ({} format, {}, {}){what}",
@@ -190,8 +185,7 @@ fn header(conv: &Conversation, what: &str) -> String {
     )
 }
 
-fn raw_lines(conv: &Conversation) -> Vec<String> {
-    let p = projection::of(conv);
+fn raw_lines(conv: &Conversation, tokens: &[u64], p: &Projection) -> Vec<String> {
     let mut lines = vec![
         header(conv, ""),
         format!(
@@ -199,7 +193,6 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
             "turn", "event", "kind", "tokens"
         ),
     ];
-    let tokens = estimate::raw_shares(&conv.events);
     for (i, e) in conv.events.iter().enumerate() {
         let f = p.fates[i].fate;
         let fate = if f.is_change() {
@@ -219,8 +212,8 @@ fn raw_lines(conv: &Conversation) -> Vec<String> {
     lines
 }
 
-fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) -> Vec<String> {
-    let turns = projected_turns(conv, p);
+fn projected_lines(conv: &Conversation, shown: &ProjectionShown<'_>, what: &str) -> Vec<String> {
+    let (p, tokens, turns) = (shown.projection, shown.tokens, shown.turns);
     let mut lines = vec![
         header(conv, what),
         format!(
@@ -228,7 +221,6 @@ fn projected_lines(conv: &Conversation, p: &projection::Projection, what: &str) 
             "turn", "from", "kind", "tokens"
         ),
     ];
-    let tokens = estimate::projected_shares(&conv.events, p);
     for (k, e) in p.events.iter().enumerate() {
         let (origin, kind, note) = match *e {
             Projected::Raw { index, change } => (

@@ -5,9 +5,9 @@ use super::inspection::{Cell, Inspection};
 use super::state::{Focus, State};
 use crate::core::model::encoding::{self, StoredAs};
 use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::model::timestamp;
 use crate::core::ops::Alteration;
 use crate::core::ops::{Fate, Projected, SummaryPart};
-use crate::core::{compact::estimate, model::timestamp};
 use serde_json::Value;
 
 pub struct DetailText {
@@ -105,7 +105,8 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
         header.push(format!(
             "size: {}, about {}",
             crate::core::fmt::count(e.chars, "character"),
-            crate::core::fmt::count(estimate::tokens(e.chars), "token")
+            // The row's own figure: the pane and its detail agree.
+            crate::core::fmt::count(m.event_tokens.get(i).copied().unwrap_or_default(), "token")
         ));
     }
     let (body, language) = match &e.kind {

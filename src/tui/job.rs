@@ -2,7 +2,6 @@
 
 use super::inspection::Inspection;
 use crate::core::Conversation;
-use crate::core::compact::rule;
 use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
 use crate::core::ops::AutoConfig;
@@ -34,7 +33,7 @@ impl PreviewRequest {
         }
         Ok(PreviewRequest::Rule {
             spec: text.to_string(),
-            rule: Box::new(rule::parse(text)?),
+            rule: Box::new(text.parse::<crate::core::ops::Rule>()?),
         })
     }
 

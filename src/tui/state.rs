@@ -7,7 +7,6 @@ use super::panels::{Input, Panel, Preview, Search};
 use super::rows::Row;
 use super::theme::Theme;
 use super::undo::UndoHistory;
-use crate::core::compact::window;
 use crate::core::ops::AutoConfig;
 use crate::core::ops::Budget;
 use crate::core::ops::Projected;
@@ -290,7 +289,7 @@ impl State {
     }
 
     /// The context window (before the output reserve).
-    pub fn window(&self) -> Option<window::Window> {
+    pub fn window(&self) -> Option<crate::core::ops::Window> {
         self.budget()?.window
     }
 

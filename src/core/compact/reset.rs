@@ -23,6 +23,11 @@ impl Reset {
             Reset::Position(n) => format!("compaction #{n}"),
         }
     }
+
+    /// How many of `conv`'s compaction events it removes.
+    pub fn removes_from(self, conv: &Conversation) -> usize {
+        count(conv, self)
+    }
 }
 
 /// Whether the compaction at 0-based `position` (with `source`, if valid) is

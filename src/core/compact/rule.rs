@@ -160,6 +160,15 @@ impl<'a> Parser<'a> {
     }
 }
 
+impl std::str::FromStr for Rule {
+    type Err = RuleError;
+
+    /// An inline rule as typed (`s:2..9`, `t=strip:..-3`).
+    fn from_str(spec: &str) -> Result<Rule, RuleError> {
+        parse(spec)
+    }
+}
+
 /// Parses an inline rule.
 pub fn parse(spec: &str) -> Result<Rule, RuleError> {
     let mut p = Parser {

@@ -8,6 +8,7 @@ use super::asked::{AskError, Asked, rules_asked};
 use super::plan::Plan;
 use super::preview::{RuleOptions, preview_rules};
 use crate::core::compact::range::Keep;
+use crate::core::compact::threshold::{self, Reached};
 use crate::core::error::Error;
 use crate::core::facts::Judged;
 use crate::core::model::conversation::Conversation;
@@ -54,6 +55,9 @@ pub struct Compacted {
     /// What the model would still know of each addition's range; `None`
     /// for a summary not made.
     pub knows: Vec<Option<Vec<Judged>>>,
+    /// The items each addition's size threshold reaches, in stream order;
+    /// `None` for one without a threshold (it reaches its whole range).
+    pub reached: Vec<Option<Vec<Reached>>>,
     /// The write, if one was made.
     pub written: Option<Saved>,
 }
@@ -102,11 +106,17 @@ pub fn compact(dir: &Path, request: &CompactRequest) -> Result<Compacted, Compac
     // What the model would still know of each range, judged as `lost`
     // judges what is written.
     let knows = super::knows::of_additions(&conv, &plan, Default::default());
+    let reached = plan
+        .additions
+        .iter()
+        .map(|a| threshold::reached(&conv, &a.compaction))
+        .collect();
     Ok(Compacted {
         conv,
         notices: config.notices.clone(),
         plan,
         knows,
+        reached,
         written,
     })
 }

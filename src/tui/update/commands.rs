@@ -3,7 +3,6 @@
 //! simulation views.
 
 use super::run;
-use crate::core::compact::reset;
 use crate::core::ops;
 use crate::core::ops::Reset;
 use crate::keymap::Action;
@@ -242,7 +241,7 @@ pub(super) fn ask_reset(state: &mut State, which: Reset, fx: &mut Vec<Effect>) {
     let (Some(m), Some(budget)) = (&state.inspection, state.budget()) else {
         return;
     };
-    let count = reset::count(&m.conv, which);
+    let count = which.removes_from(&m.conv);
     if count == 0 {
         let what = match which {
             Reset::Auto => "no automatic compactions to reset",

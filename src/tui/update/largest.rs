@@ -1,9 +1,11 @@
 //! Where the tokens are (`L`, `O`): the view opened, its keys, and a jump
 //! to an event.
 
+use crate::core::ops;
+use crate::core::ops::largest::Origin;
 use crate::keymap::Action;
 use crate::tui::detail_text;
-use crate::tui::largest::Origin;
+use crate::tui::largest::Largest;
 use crate::tui::msg::Effect;
 use crate::tui::panels::Panel;
 use crate::tui::state::{Focus, State};
@@ -19,12 +21,8 @@ pub(super) fn open_largest(state: &mut State, overhead_only: bool) {
     // Listed when the context counts them (not with D50's events-only
     // estimate, where they would add up past 100 %).
     let counted = state.budget().is_some_and(|b| b.overhead_chars() > 0);
-    let parts = if counted || overhead_only {
-        crate::core::model::overhead::parts(m.conv.merged_config())
-    } else {
-        Vec::new()
-    };
     let list = if overhead_only {
+        let parts = ops::largest::overhead(&m.conv);
         if parts.is_empty() {
             state.set_status(
                 "every request carries no system prompt and no tool here: the configuration has none",
@@ -32,9 +30,12 @@ pub(super) fn open_largest(state: &mut State, overhead_only: bool) {
             );
             return;
         }
-        crate::tui::largest::overhead(parts, context)
+        Largest::overhead(parts, context)
     } else {
-        crate::tui::largest::of(m, parts, context)
+        Largest::of(
+            ops::largest::largest(&m.conv, &m.projection, counted),
+            context,
+        )
     };
     state.panel = Some(Panel::Largest(list));
 }

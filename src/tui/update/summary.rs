@@ -172,7 +172,7 @@ fn keep(state: &mut State, fx: &mut Vec<Effect>) {
         usize::MAX => String::new(),
         to => (to + 1).to_string(),
     };
-    let Ok(mut rule) = crate::core::compact::rule::parse(&format!("s:{}..{to}", range.from + 1))
+    let Ok(mut rule) = format!("s:{}..{to}", range.from + 1).parse::<crate::core::ops::Rule>()
     else {
         return;
     };

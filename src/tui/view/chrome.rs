@@ -406,7 +406,7 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
             },
             Some(Panel::Largest(l)) => {
                 let enter = match l.entries.get(l.cursor).map(|e| &e.origin) {
-                    Some(crate::tui::largest::Origin::Overhead(_)) => "open it",
+                    Some(crate::core::ops::largest::Origin::Overhead(_)) => "open it",
                     _ => "jump to it",
                 };
                 vec![("j/k", "move"), ("Enter", enter), ("Esc", "close")]

@@ -3,7 +3,8 @@
 //! or the fixed parts alone (`O`).
 
 use crate::core::fmt::human_tokens;
-use crate::tui::largest::{Largest, Origin};
+use crate::core::ops::largest::Origin;
+use crate::tui::largest::Largest;
 use crate::tui::state::State;
 use ratatui::Frame;
 use ratatui::layout::Rect;
