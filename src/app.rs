@@ -89,34 +89,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
     if let Some(command) = args.command {
         return cli::run(&ctx, command);
     }
-    let mut picker = None;
-    let mut dir = match (&args.conv, args.demo || args.active) {
-        (Some(conv), _) => ctx.resolve(Some(conv)).map_err(|e| {
-            // A bare word that finds nothing was most likely a command.
-            let said = format!("{}; {e}", cli::suggest::not_a_command(conv));
-            match (cli::suggest::is_word(conv), &e) {
-                // A near miss of a command is a usage error (2); any other
-                // word is a conversation not found (1), said with both.
-                (true, Error::NotFound { .. }) if cli::suggest::command_like(conv).is_some() => {
-                    anyhow::Error::new(UsageError(said))
-                }
-                (true, Error::NotFound { .. }) => anyhow::anyhow!(said),
-                _ => e.into(),
-            }
-        })?,
-        (None, true) => ctx.resolve(None)?,
-        // Nothing named: pick one of the workspace's conversations.
-        (None, false) => {
-            let Some(ws) = ctx.workspace()? else {
-                anyhow::bail!(
-                    "{}; or name a conversation (id, path or title fragment), or try --demo",
-                    crate::core::error::no_workspace(None)
-                );
-            };
-            picker = Some((ws.root.clone(), crate::core::ops::catalog::quick(&ws)));
-            std::path::PathBuf::new()
-        }
-    };
+    let (mut dir, picker) = opened(&ctx, &args)?;
     // A bad --config file is an error before the screen opens; the
     // conversation's own table is read with the conversation.
     if let Some(f) = &args.config {
@@ -136,13 +109,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
         if picker.is_some() {
             anyhow::bail!("--replay needs a conversation: name one (or --demo)");
         }
-        let source = crate::core::ops::read::whole(&dir)?;
-        // The conversation's text: for no other user to read.
-        let home = tempfile::Builder::new()
-            .prefix("jp-inspect-replay-")
-            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-            .tempdir()?;
-        let r = crate::core::ops::replay::prepare(&source, home.path())?;
+        let (home, r) = replay_copy(&dir)?;
         notice = Some(format!(
             "replay copy: {} (removed at exit)",
             home.path().display()
@@ -162,21 +129,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
         None
     };
     let replay_dir = replay.as_ref().map(|r| r.dir.clone());
-    let reach = crate::tui::state::Reach {
-        workspace: ctx.workspace().ok().flatten().map(|w| w.root),
-        // A replay writes only its own copy.
-        refused: match replay {
-            Some(_) => None,
-            // The verdict first, the path last, as the status line shows it.
-            None => ctx.check_reach(args.conv.as_deref()).err().map(|e| {
-                ctx.workspace()
-                    .ok()
-                    .flatten()
-                    .and_then(|w| crate::core::ops::reach::refusal(&w))
-                    .unwrap_or_else(|| e.to_string())
-            }),
-        },
-    };
+    let reach = reach(&ctx, &args, replay.is_some());
     let result = crate::tui::run(
         crate::tui::Options {
             dir,
@@ -193,9 +146,91 @@ fn run(args: Cli) -> anyhow::Result<()> {
     );
     // Said once the screen is the shell's again, before the copy goes: a
     // replay is a demonstration, and what it wrote is its outcome.
-    if let Some(dir) = replay_dir
-        && let Ok(lines) = crate::core::ops::replay::written_compactions(&dir)
-    {
+    if let Some(dir) = replay_dir {
+        say_what_the_replay_wrote(&dir);
+    }
+    drop(replay_home);
+    result
+}
+
+/// A workspace's conversations listed for the picker: its root and the
+/// quick listing.
+type Picker = (std::path::PathBuf, Vec<crate::core::ops::catalog::Listing>);
+
+/// The conversation the inspector opens: the one named, the demo's, the
+/// active one, or none yet and the workspace's listed for the picker.
+fn opened(ctx: &Context, args: &Cli) -> anyhow::Result<(std::path::PathBuf, Option<Picker>)> {
+    Ok(match (&args.conv, args.demo || args.active) {
+        (Some(conv), _) => (
+            ctx.resolve(Some(conv)).map_err(|e| {
+                // A bare word that finds nothing was most likely a command.
+                let said = format!("{}; {e}", cli::suggest::not_a_command(conv));
+                match (cli::suggest::is_word(conv), &e) {
+                    // A near miss of a command is a usage error (2); any
+                    // other word is a conversation not found (1), said
+                    // with both.
+                    (true, Error::NotFound { .. })
+                        if cli::suggest::command_like(conv).is_some() =>
+                    {
+                        anyhow::Error::new(UsageError(said))
+                    }
+                    (true, Error::NotFound { .. }) => anyhow::anyhow!(said),
+                    _ => e.into(),
+                }
+            })?,
+            None,
+        ),
+        (None, true) => (ctx.resolve(None)?, None),
+        // Nothing named: pick one of the workspace's conversations.
+        (None, false) => {
+            let Some(ws) = ctx.workspace()? else {
+                anyhow::bail!(
+                    "{}; or name a conversation (id, path or title fragment), or try --demo",
+                    crate::core::error::no_workspace(None)
+                );
+            };
+            let listed = crate::core::ops::catalog::quick(&ws);
+            (std::path::PathBuf::new(), Some((ws.root.clone(), listed)))
+        }
+    })
+}
+
+/// The replay's private copy of the conversation in `dir`.
+fn replay_copy(
+    dir: &std::path::Path,
+) -> anyhow::Result<(tempfile::TempDir, crate::core::ops::replay::Replay)> {
+    let source = crate::core::ops::read::whole(dir)?;
+    // The conversation's text: for no other user to read.
+    let home = tempfile::Builder::new()
+        .prefix("jp-inspect-replay-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .tempdir()?;
+    let r = crate::core::ops::replay::prepare(&source, home.path())?;
+    Ok((home, r))
+}
+
+/// Where the inspector may write, and why not when it may not.
+fn reach(ctx: &Context, args: &Cli, replaying: bool) -> crate::tui::state::Reach {
+    crate::tui::state::Reach {
+        workspace: ctx.workspace().ok().flatten().map(|w| w.root),
+        // A replay writes only its own copy.
+        refused: if replaying {
+            None
+        } else {
+            // The verdict first, the path last, as the status line shows it.
+            ctx.check_reach(args.conv.as_deref()).err().map(|e| {
+                ctx.workspace()
+                    .ok()
+                    .flatten()
+                    .and_then(|w| crate::core::ops::reach::refusal(&w))
+                    .unwrap_or_else(|| e.to_string())
+            })
+        },
+    }
+}
+
+fn say_what_the_replay_wrote(dir: &std::path::Path) {
+    if let Ok(lines) = crate::core::ops::replay::written_compactions(dir) {
         cli::output::say_err(&format!(
             "replay: automatic compaction wrote {}",
             crate::core::fmt::count(lines.len() as u64, "compaction")
@@ -204,8 +239,6 @@ fn run(args: Cli) -> anyhow::Result<()> {
             cli::output::say_err(&format!("  {l}"));
         }
     }
-    drop(replay_home);
-    result
 }
 
 /// Where the commands look: the demo's copy, the workspace given or the

@@ -26,118 +26,124 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         ops::auto_now::AutoError::WindowTooSmall(_) => super::UsageError(e.to_string()).into(),
         ops::auto_now::AutoError::Failed(e) => anyhow::Error::from(e),
     })?;
-    let (conv, config, budget, plan, knows) = (
-        &done.conv,
-        &done.config,
-        &done.budget,
-        &done.plan,
-        &done.knows,
-    );
-    print_warnings(conv);
-    super::output::say_notices(&config.notices);
-    let saved = &done.written;
-    if let Some(s) = saved {
-        super::output::print_new_warnings(conv, &s.conversation);
+    print_warnings(&done.conv);
+    super::output::say_notices(&done.config.notices);
+    if let Some(s) = &done.written {
+        super::output::print_new_warnings(&done.conv, &s.conversation);
     }
-    let was_disabled = done.was_disabled;
-    let window = budget.usable();
-    let (estimate, estimate_after) = (plan.tokens.before, plan.tokens.after);
-    let fired = !plan.additions.is_empty();
-    // What fired is told in order; why nothing did, the deciding reason
-    // first.
-    let reasons: Vec<&ops::PlanNote> = if fired {
-        plan.notes.iter().collect()
-    } else {
-        plan.notes_deciding_first()
-    };
-
     if args.json {
-        let actions: Vec<_> = plan
-            .additions
-            .iter()
-            .zip(knows)
-            .map(|(a, k)| {
-                let mut v = a.compaction.to_json();
-                if let ops::Why::Auto(kind) = a.why {
-                    v["kind"] = json!(kind.as_str());
-                }
-                v["requested"] = json!([a.requested.from, a.requested.to]);
-                v["tokens_saved"] = json!(a.effect.saved);
-                (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
-                v
-            })
-            .collect();
-        return print_json(&json!({
-            "conversation": conversation_json(conv),
-            "mode": config.mode.as_str(),
-            "window": budget.window.as_ref().map(|w| w.tokens),
-            "usable": window,
-            "reserve": budget.reserve(),
-            "estimate": estimate,
-            "estimate_after": estimate_after,
-            "fired": fired,
-            "compactions": actions,
-            "reasons": reasons,
-            "withheld": super::output::withheld_json(plan.withheld.as_ref()),
-            "dry_run": args.dry_run,
-            "written": saved.as_ref().is_some_and(|s| s.written),
-        }));
+        return print_json(&json_result(&done, args.dry_run));
     }
+    print_lines(text_result(&done, args.dry_run))
+}
 
-    let mut lines = vec![ops::auto_headline(config, window, estimate)];
-    if was_disabled {
+/// What fired is told in order; why nothing did, the deciding reason
+/// first.
+fn reasons(plan: &ops::Plan) -> Vec<&ops::PlanNote> {
+    if plan.additions.is_empty() {
+        plan.notes_deciding_first()
+    } else {
+        plan.notes.iter().collect()
+    }
+}
+
+/// What `auto --json` prints.
+fn json_result(done: &ops::auto_now::AutoDone, dry_run: bool) -> serde_json::Value {
+    let (plan, budget) = (&done.plan, &done.budget);
+    let actions: Vec<_> = plan
+        .additions
+        .iter()
+        .zip(&done.knows)
+        .map(|(a, k)| {
+            let mut v = a.compaction.to_json();
+            if let ops::Why::Auto(kind) = a.why {
+                v["kind"] = json!(kind.as_str());
+            }
+            v["requested"] = json!([a.requested.from, a.requested.to]);
+            v["tokens_saved"] = json!(a.effect.saved);
+            (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
+            v
+        })
+        .collect();
+    json!({
+        "conversation": conversation_json(&done.conv),
+        "mode": done.config.mode.as_str(),
+        "window": budget.window.as_ref().map(|w| w.tokens),
+        "usable": budget.usable(),
+        "reserve": budget.reserve(),
+        "estimate": plan.tokens.before,
+        "estimate_after": plan.tokens.after,
+        "fired": !plan.additions.is_empty(),
+        "compactions": actions,
+        "reasons": reasons(plan),
+        "withheld": super::output::withheld_json(plan.withheld.as_ref()),
+        "dry_run": dry_run,
+        "written": done.written.as_ref().is_some_and(|s| s.written),
+    })
+}
+
+/// What `auto` prints: the policy against the window, the reasons, what
+/// each compaction costs the model's knowledge, the estimate and the write.
+fn text_result(done: &ops::auto_now::AutoDone, dry_run: bool) -> Vec<String> {
+    let plan = &done.plan;
+    let (estimate, estimate_after) = (plan.tokens.before, plan.tokens.after);
+    let mut lines = vec![ops::auto_headline(
+        &done.config,
+        done.budget.usable(),
+        estimate,
+    )];
+    if done.was_disabled {
         lines.push(
             "note: automatic compaction is not enabled in this conversation's config; \
              evaluated because you asked"
                 .into(),
         );
     }
-    lines.extend(reasons.iter().map(|r| format!("- {r}")));
-    if fired {
-        for (a, k) in plan.additions.iter().zip(knows) {
-            let what = match a.why {
-                ops::Why::Auto(ActionKind::Summary) => "summary".to_string(),
-                _ => a.compaction.policy_label(),
-            };
-            lines.push(format!(
-                "{} turns {} ({} total, {what}, auto).",
-                if args.dry_run {
-                    "Would compact"
-                } else {
-                    "Compacted"
-                },
-                a.range().human(),
-                a.range().turns()
-            ));
-            match k {
-                Some(k) => lines.extend(crate::core::ops::knows::lines(
-                    k,
-                    if args.dry_run { "would lose" } else { "lost" },
-                )),
-                None => lines.push(
-                    "  what it keeps is judged once the summary is made (--summarize)".into(),
-                ),
-            }
-        }
-        lines.push(format!(
-            "Estimated tokens: {} -> {} ({})",
-            thousands(estimate),
-            thousands(estimate_after),
-            change(estimate, estimate_after)
-        ));
-        match &saved {
-            Some(s) => lines.push(format!(
-                "Wrote {} to {}.",
-                crate::core::fmt::count(s.appended as u64, "compaction"),
-                s.conversation.events_path().display()
-            )),
-            None => {
-                lines.extend(super::output::withheld_line(plan.withheld.as_ref()));
-                lines.push("Dry run: nothing written.".into())
-            }
-        }
-    } else {
+    lines.extend(reasons(plan).iter().map(|r| format!("- {r}")));
+    if plan.additions.is_empty() {
         lines.push("Nothing to do.".into());
+        return lines;
     }
-    print_lines(lines)
+    for (a, k) in plan.additions.iter().zip(&done.knows) {
+        let what = match a.why {
+            ops::Why::Auto(ActionKind::Summary) => "summary".to_string(),
+            _ => a.compaction.policy_label(),
+        };
+        lines.push(format!(
+            "{} turns {} ({} total, {what}, auto).",
+            if dry_run {
+                "Would compact"
+            } else {
+                "Compacted"
+            },
+            a.range().human(),
+            a.range().turns()
+        ));
+        match k {
+            Some(k) => lines.extend(crate::core::ops::knows::lines(
+                k,
+                if dry_run { "would lose" } else { "lost" },
+            )),
+            None => lines
+                .push("  what it keeps is judged once the summary is made (--summarize)".into()),
+        }
+    }
+    lines.push(format!(
+        "Estimated tokens: {} -> {} ({})",
+        thousands(estimate),
+        thousands(estimate_after),
+        change(estimate, estimate_after)
+    ));
+    match &done.written {
+        Some(s) => lines.push(format!(
+            "Wrote {} to {}.",
+            crate::core::fmt::count(s.appended as u64, "compaction"),
+            s.conversation.events_path().display()
+        )),
+        None => {
+            lines.extend(super::output::withheld_line(plan.withheld.as_ref()));
+            lines.push("Dry run: nothing written.".into())
+        }
+    }
+    lines
 }

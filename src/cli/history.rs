@@ -13,51 +13,76 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     print_warnings(&conv);
     let config = config?;
     print_notices(&config);
-    super::check_window(&conv, &config, args.window.window)?;
-    let points = ops::history(&conv, &config, args.window.window);
-    let cost = ops::cost::session(&conv, &config, &points, &crate::user_file::prices()?);
+    let session = ops::session::session(
+        &conv,
+        &config,
+        args.window.window,
+        &crate::user_file::prices()?,
+    )
+    .map_err(|e| super::UsageError(e.to_string()))?;
+    let (points, budget) = (&session.points, &session.budget);
     if let Some(file) = &args.svg {
-        let budget = ops::budget(&conv, &config, args.window.window);
         let heading = crate::chart::heading(&conv);
         crate::chart::save(
             file,
-            &crate::chart::context::chart(&conv, &heading, &config, &budget, &points)?,
+            &crate::chart::context::chart(&conv, &heading, &config, budget, points)?,
         )?;
         super::output::say_err(&format!("wrote {}", file.display()));
     }
-    let ratio = |context: u64, usable: Option<u64>| usable.map(|u| context as f64 / u as f64);
     if args.json {
-        let requests: Vec<_> = points
-            .iter()
-            .zip(&cost.bills)
-            .map(|(p, b)| {
-                json!({
-                    "raw_index": p.raw_index,
-                    "turn": p.turn,
-                    "time": p.timestamp.map(|t| timestamp::format(&t)),
-                    "context": p.context,
-                    "usable": p.usable,
-                    "ratio": ratio(p.context, p.usable),
-                    "overflow": p.usable.is_some_and(|u| p.context > u),
-                    "compactions_since": p.compactions_since.iter().map(|c| c + 1).collect::<Vec<_>>(),
-                    "cache": {"read": b.read, "written": b.written, "uncached": b.uncached},
-                    "cache_broke": b.broke,
-                    "output": b.output,
-                    "cost": b.cost,
-                    "refused": b.refused,
-                })
-            })
-            .collect();
-        return print_json(&json!({
-            "conversation": conversation_json(&conv),
-            "thresholds": {"soft": config.soft_ratio, "hard": config.hard_ratio, "trigger": config.trigger_ratio},
-            "requests": requests,
-            "cost": cost,
-            "billing": cost.billing.describe(),
-            "price": cost.billing.price,
-            "summaries_priced_at": cost.summary_pricing.of,
-        }));
+        return print_json(&json_result(&conv, &config, &session));
     }
+    print_lines(text_lines(&conv, &session))
+}
+
+/// A request's context against its usable window.
+fn ratio(context: u64, usable: Option<u64>) -> Option<f64> {
+    usable.map(|u| context as f64 / u as f64)
+}
+
+/// What `history --json` prints.
+fn json_result(
+    conv: &crate::core::Conversation,
+    config: &ops::AutoConfig,
+    session: &ops::session::Session,
+) -> serde_json::Value {
+    let (points, cost) = (&session.points, &session.cost);
+    let requests: Vec<_> = points
+        .iter()
+        .zip(&cost.bills)
+        .map(|(p, b)| {
+            json!({
+                "raw_index": p.raw_index,
+                "turn": p.turn,
+                "time": p.timestamp.map(|t| timestamp::format(&t)),
+                "context": p.context,
+                "usable": p.usable,
+                "ratio": ratio(p.context, p.usable),
+                "overflow": p.usable.is_some_and(|u| p.context > u),
+                "compactions_since": p.compactions_since.iter().map(|c| c + 1).collect::<Vec<_>>(),
+                "cache": {"read": b.read, "written": b.written, "uncached": b.uncached},
+                "cache_broke": b.broke,
+                "output": b.output,
+                "cost": b.cost,
+                "refused": b.refused,
+            })
+        })
+        .collect();
+    json!({
+        "conversation": conversation_json(conv),
+        "thresholds": {"soft": config.soft_ratio, "hard": config.hard_ratio, "trigger": config.trigger_ratio},
+        "requests": requests,
+        "cost": cost,
+        "billing": cost.billing.describe(),
+        "price": cost.billing.price,
+        "summaries_priced_at": cost.summary_pricing.of,
+    })
+}
+
+/// The table of requests, what the ratio is of, the session's cost and the
+/// legend.
+fn text_lines(conv: &crate::core::Conversation, session: &ops::session::Session) -> Vec<String> {
+    let (points, cost, budget) = (&session.points, &session.cost, &session.budget);
     let mut lines = vec![
         format!(
             "{}  {}  ({} requests)",
@@ -71,7 +96,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
         ),
     ];
     // What the ratio is of, with a reserve capped at half the window said.
-    if let Some(w) = ops::budget(&conv, &config, args.window.window).window {
+    if let Some(w) = &budget.window {
         use crate::core::fmt::human_tokens;
         lines.insert(
             1,
@@ -146,7 +171,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
          uncached; cost: the request with its answer. Turns 1-based."
             .into(),
     );
-    print_lines(lines)
+    lines
 }
 
 /// Its policies, for the table (nothing for an invalid one).

@@ -53,7 +53,6 @@ fn report(ctx: &Context, args: &StatsArgs, ledger: bool) -> anyhow::Result<(Conv
 }
 
 fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
-    let n = |v: Option<u64>| v.map(thousands).unwrap_or_else(|| "-".into());
     let mut out = vec![format!(
         "{}  {}  ({})",
         conv.display_id(),
@@ -64,32 +63,59 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
         crate::core::ops::stats::ConversationRef::copies_line(conv)
             .map(|l| crate::core::visible::visible_line(&l).into_owned()),
     );
-    let window = match &r.window {
-        None => "unknown (set one with --window)".to_string(),
-        Some(w) => format!(
-            "{} tokens ({}) - reserve {} ({}) = usable {}",
-            thousands(w.tokens),
-            match &w.source {
-                WindowOrigin::Override => "--window".to_string(),
-                WindowOrigin::Provider {
-                    model,
-                    provider,
-                    fetched_at,
-                } => format!("{model} as {provider}'s models endpoint listed it, {fetched_at}"),
-                WindowOrigin::Table { model } => format!("the table's figure for {model}"),
-            },
-            thousands(w.reserve),
-            w.reserve_source,
-            n(w.usable),
-        ),
-    };
     let model = match (&r.model, &r.model_resolved) {
         (Some(m), Some(real)) => format!("{m} (the alias of {real})"),
         (Some(m), None) => m.clone(),
         (None, _) => "unknown".to_string(),
     };
-    out.push(format!("model: {model}   window: {window}"));
+    out.push(format!("model: {model}   window: {}", window(r)));
     out.push(String::new());
+    categories(&mut out, r);
+    context(&mut out, r);
+    out.push(String::new());
+    out.push(ratio(r));
+    out.push(estimate(r));
+    out.push(String::new());
+    if r.compactions.is_empty() {
+        // The settings and the rest are said all the same.
+        out.push("no compactions".into());
+    } else {
+        compactions(&mut out, r);
+    }
+    tail(&mut out, r);
+    out
+}
+
+/// A figure, or `-` when there is none.
+fn n(v: Option<u64>) -> String {
+    v.map(thousands).unwrap_or_else(|| "-".into())
+}
+
+/// The window and where it comes from, less the reserve.
+fn window(r: &Stats) -> String {
+    let Some(w) = &r.window else {
+        return "unknown (set one with --window)".to_string();
+    };
+    format!(
+        "{} tokens ({}) - reserve {} ({}) = usable {}",
+        thousands(w.tokens),
+        match &w.source {
+            WindowOrigin::Override => "--window".to_string(),
+            WindowOrigin::Provider {
+                model,
+                provider,
+                fetched_at,
+            } => format!("{model} as {provider}'s models endpoint listed it, {fetched_at}"),
+            WindowOrigin::Table { model } => format!("the table's figure for {model}"),
+        },
+        thousands(w.reserve),
+        w.reserve_source,
+        n(w.usable),
+    )
+}
+
+/// Raw and projected tokens by category, and their totals.
+fn categories(out: &mut Vec<String>, r: &Stats) {
     out.push(format!("{:<14} {:>10} {:>10}", "", "raw", "projected"));
     for c in Category::ALL {
         out.push(format!(
@@ -107,60 +133,69 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
         thousands(proj_t),
         change(raw_t, proj_t)
     ));
+}
+
+/// What a request carries besides the events, and the whole context.
+fn context(out: &mut Vec<String>, r: &Stats) {
     let ctx = &r.context;
     if ctx.measure == Measure::Events {
         out.push(
             "context: the projected events only (context = \"events\", D50's literal estimate)"
                 .into(),
         );
-    } else {
-        out.push(format!(
-            "{:<14} {:>10}  (sent with every request)",
-            "system prompt",
-            thousands(ctx.system_prompt)
-        ));
-        let unknown = ctx.tools_unknown.len();
-        out.push(format!(
-            "{:<14} {:>10}  ({}{})",
-            "tools",
-            thousands(ctx.tools),
-            crate::core::fmt::count(ctx.tools_enabled as u64, "enabled tool definition"),
-            if unknown > 0 {
-                format!(
-                    "; {} unknown, counted by name only",
-                    crate::core::fmt::count(unknown as u64, "MCP schema")
-                )
-            } else {
-                String::new()
-            }
-        ));
-        out.push(format!(
-            "{:<14} {:>10}  (system prompt + tools + projected events)",
-            "context",
-            thousands(ctx.tokens)
-        ));
+        return;
     }
-    out.push(String::new());
-    match r.ratio {
-        Some(ratio) => {
-            let t = &r.thresholds;
-            let marks = [t.soft.ratio, t.hard.ratio, t.trigger.ratio];
-            out.push(format!(
-                "context: {}% of the usable window   soft {:.0}% = {}   hard {:.0}% = {}   single trigger {:.0}% = {}   (mode {})",
-                crate::core::fmt::percent_beside(ratio, &marks, 1),
-                t.soft.ratio * 100.0,
-                n(t.soft.tokens),
-                t.hard.ratio * 100.0,
-                n(t.hard.tokens),
-                t.trigger.ratio * 100.0,
-                n(t.trigger.tokens),
-                t.mode.as_str()
-            ));
+    out.push(format!(
+        "{:<14} {:>10}  (sent with every request)",
+        "system prompt",
+        thousands(ctx.system_prompt)
+    ));
+    let unknown = ctx.tools_unknown.len();
+    out.push(format!(
+        "{:<14} {:>10}  ({}{})",
+        "tools",
+        thousands(ctx.tools),
+        crate::core::fmt::count(ctx.tools_enabled as u64, "enabled tool definition"),
+        if unknown > 0 {
+            format!(
+                "; {} unknown, counted by name only",
+                crate::core::fmt::count(unknown as u64, "MCP schema")
+            )
+        } else {
+            String::new()
         }
-        None => out.push("context: window unknown, so no ratio or thresholds".into()),
-    }
+    ));
+    out.push(format!(
+        "{:<14} {:>10}  (system prompt + tools + projected events)",
+        "context",
+        thousands(ctx.tokens)
+    ));
+}
+
+/// The context against the usable window and the thresholds.
+fn ratio(r: &Stats) -> String {
+    let Some(ratio) = r.ratio else {
+        return "context: window unknown, so no ratio or thresholds".into();
+    };
+    let t = &r.thresholds;
+    let marks = [t.soft.ratio, t.hard.ratio, t.trigger.ratio];
+    format!(
+        "context: {}% of the usable window   soft {:.0}% = {}   hard {:.0}% = {}   single trigger {:.0}% = {}   (mode {})",
+        crate::core::fmt::percent_beside(ratio, &marks, 1),
+        t.soft.ratio * 100.0,
+        n(t.soft.tokens),
+        t.hard.ratio * 100.0,
+        n(t.hard.tokens),
+        t.trigger.ratio * 100.0,
+        n(t.trigger.tokens),
+        t.mode.as_str()
+    )
+}
+
+/// How the tokens are estimated, and what a measure said of it.
+fn estimate(r: &Stats) -> String {
     let e = &r.estimate;
-    out.push(match &e.measured {
+    match &e.measured {
         Some(m) => format!(
             "estimate: characters / 4, measured {:.2}× the estimate ({}, {}){}",
             m.ratio,
@@ -173,17 +208,7 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
             }
         ),
         None => "estimate: characters / 4, not measured (jp-inspect count measures it)".into(),
-    });
-    out.push(String::new());
-    if r.compactions.is_empty() {
-        out.push("no compactions".into());
-        // The settings and the rest are said all the same.
-        tail(&mut out, r);
-        return out;
     }
-    compactions(&mut out, r);
-    tail(&mut out, r);
-    out
 }
 
 /// The compactions' table: each with what it saves, what it costs with the

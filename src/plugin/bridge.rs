@@ -126,6 +126,43 @@ pub fn run(init: Init, input: BufReader<std::io::Stdin>) -> i32 {
     }
     drop(events);
 
+    let ended = wait_for(&rx, pid);
+    let status = ended.status;
+    // What the command printed last, before its end is told. A process it
+    // started may hold its output open: not waited for long.
+    for relay in [printed, logged].into_iter().flatten() {
+        let _ = relay.recv_timeout(Duration::from_secs(1));
+    }
+    let signalled = status
+        .as_ref()
+        .map(|s| std::os::unix::process::ExitStatusExt::signal(s).is_some())
+        .unwrap_or(true);
+    if let Some(t) = terminal.as_mut() {
+        t.give_back(signalled);
+    }
+    let code = status.as_ref().ok().and_then(ExitStatus::code);
+    let said = reason.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let reason = why_it_ended(&status, ended.stopped, said);
+    if code == Some(0)
+        && let Some(r) = &reason
+    {
+        // Said on the way to a success (`--demo`'s note): not an error.
+        tell(&out, &ToHost::warning(r.clone()));
+    }
+    tell(&out, &ToHost::exit(code, reason));
+    code.unwrap_or(1)
+}
+
+/// How the command ended, and whether it was stopped (when, why) and
+/// then killed for not ending within [`GRACE`].
+struct Ended {
+    status: std::io::Result<ExitStatus>,
+    stopped: Option<(&'static str, bool)>,
+}
+
+/// Waits for the command to end: a stop jp asks for (or a signal) is sent
+/// on as SIGTERM, and SIGKILL follows if it does not end within [`GRACE`].
+fn wait_for(rx: &mpsc::Receiver<Event>, pid: libc::pid_t) -> Ended {
     let mut stopping: Option<(Instant, &'static str)> = None;
     let mut killed = false;
     let status = loop {
@@ -154,23 +191,24 @@ pub fn run(init: Init, input: BufReader<std::io::Stdin>) -> i32 {
             }
         }
     };
-    // What the command printed last, before its end is told. A process it
-    // started may hold its output open: not waited for long.
-    for relay in [printed, logged].into_iter().flatten() {
-        let _ = relay.recv_timeout(Duration::from_secs(1));
+    Ended {
+        status,
+        stopped: stopping.map(|(_, why)| (why, killed)),
     }
-    let signalled = status
-        .as_ref()
-        .map(|s| std::os::unix::process::ExitStatusExt::signal(s).is_some())
-        .unwrap_or(true);
-    if let Some(t) = terminal.as_mut() {
-        t.give_back(signalled);
-    }
+}
+
+/// What jp is told of the end: a failure to wait, a kill after the grace,
+/// a signal (with what the command said last, if anything), else what it
+/// said.
+fn why_it_ended(
+    status: &std::io::Result<ExitStatus>,
+    stopped: Option<(&'static str, bool)>,
+    said: Option<String>,
+) -> Option<String> {
     let code = status.as_ref().ok().and_then(ExitStatus::code);
-    let said = reason.lock().unwrap_or_else(|p| p.into_inner()).take();
-    let reason = match (&status, stopping) {
+    match (status, stopped) {
         (Err(e), _) => Some(format!("jp-inspect: {e}")),
-        (Ok(_), Some((_, why))) if killed => Some(format!(
+        (Ok(_), Some((why, true))) => Some(format!(
             "jp-inspect was stopped ({why}) and did not end within {} s",
             GRACE.as_secs()
         )),
@@ -179,15 +217,7 @@ pub fn run(init: Init, input: BufReader<std::io::Stdin>) -> i32 {
             None => format!("jp-inspect ended by {s}"),
         }),
         _ => said,
-    };
-    if code == Some(0)
-        && let Some(r) = &reason
-    {
-        // Said on the way to a success (`--demo`'s note): not an error.
-        tell(&out, &ToHost::warning(r.clone()));
     }
-    tell(&out, &ToHost::exit(code, reason));
-    code.unwrap_or(1)
 }
 
 fn fail(out: &ToJp, reason: String) -> i32 {

@@ -28,6 +28,7 @@ pub mod request;
 pub mod reset;
 pub mod review;
 mod rules;
+pub mod session;
 pub mod show;
 mod simulate;
 pub mod stats;

@@ -62,84 +62,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             ]));
         }
         Some(usable) => {
-            let window = usable as f64;
-            let ratio = after as f64 / window;
-            let ratio_before = before.map(|b| b as f64 / window);
-            let system_end = parts.system_prompt as f64 / window;
-            let tools_end = system_end + parts.tools as f64 / window;
-            let thresholds = Thresholds::of(&state.settings.config, Some(usable));
-            let (soft, hard) = (thresholds.soft.ratio, thresholds.hard.ratio);
-            let named = thresholds.markers();
-            let markers: Vec<(f64, String, bool)> = named
-                .iter()
-                .enumerate()
-                .map(|(k, (name, r))| {
-                    (
-                        *r,
-                        format!("{:.0}% {name}", r * 100.0),
-                        k + 1 == named.len(),
-                    )
-                })
-                .collect();
-            let marks: Vec<f64> = named.iter().map(|(_, r)| *r).collect();
-            let shares = |d| shares(ratio_before, ratio, &marks, usable, d);
-            let label_w = LABEL.chars().count();
-            let full = format!("{figure}{}", shares(1));
-            // The bar needs room for its markers' labels: narrow, the
-            // figures are rounded (thousands, whole percents) to give it.
-            let text = match (before, ratio_before) {
-                (Some(b), Some(_))
-                    if (area.width as usize) < label_w + full.chars().count() + 2 + MIN_BAR =>
-                {
-                    let tokens = format!("{} → {}", human_tokens(b), human_tokens(after));
-                    format!(" {tokens} ({}){}", change(b, after), shares(0))
-                }
-                _ => full,
+            let gauge = Gauge {
+                usable,
+                after,
+                before,
+                parts: &parts,
+                figure: &figure,
             };
-            let bar_w = (area.width as usize)
-                .saturating_sub(label_w + text.chars().count() + 2)
-                .max(10);
-            let zone = match thresholds.mode {
-                Mode::Staged => t.zone(ratio, soft, hard),
-                Mode::Single => t.zone(ratio, thresholds.trigger.ratio, thresholds.trigger.ratio),
-            };
-            let marker_cols: Vec<usize> = markers
-                .iter()
-                .map(|(r, _, _)| ((r * bar_w as f64).round() as usize).min(bar_w - 1))
-                .collect();
-            let mut spans = vec![Span::styled(LABEL, t.title()), Span::styled("▕", t.dim())];
-            for c in 0..bar_w {
-                let at = (c as f64 + 0.5) / bar_w as f64;
-                if let Some(k) = marker_cols.iter().position(|&mc| mc == c) {
-                    spans.push(Span::styled("┃", t.marker(markers[k].2)));
-                } else if at < system_end.min(ratio) {
-                    spans.push(Span::styled("█", t.system_prompt()));
-                } else if at < tools_end.min(ratio) {
-                    spans.push(Span::styled("█", t.tools()));
-                } else if at < ratio {
-                    spans.push(Span::styled("█", zone));
-                } else if ratio_before.is_some_and(|rb| at < rb) {
-                    // What the preview cuts.
-                    spans.push(Span::styled("▒", t.dim()));
-                } else {
-                    spans.push(Span::styled("░", t.dim()));
-                }
-            }
-            spans.push(Span::styled(if ratio > 1.0 { "▶" } else { "▏" }, zone));
-            spans.push(Span::raw(text));
-            lines.push(Line::from(spans));
-
-            // Labels under the markers.
-            let row = marker_labels(
-                &markers,
-                &marker_cols,
-                label_w,
-                (area.width as usize).max(label_w + bar_w + 2),
-            );
-            marker_line = Some(Line::from(Span::styled(
-                row.into_iter().collect::<String>(),
-                t.dim(),
-            )));
+            let (bar, labels) = bar(state, area.width as usize, &gauge);
+            lines.push(bar);
+            marker_line = Some(labels);
         }
     }
     // The long labels when they fit, else the short ones, then an ellipsis.
@@ -156,11 +88,124 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
+/// What the bar shows against a known window.
+struct Gauge<'a> {
+    usable: u64,
+    /// The context now (with the preview, or as of a request).
+    after: u64,
+    /// The context before the preview.
+    before: Option<u64>,
+    parts: &'a ContextParts,
+    /// The figures said after the bar, at full precision.
+    figure: &'a str,
+}
+
+/// A marker on the bar: where, its label, and whether it is the last.
+type Marker = (f64, String, bool);
+
+/// The bar with its figures, and the line of marker labels under it.
+fn bar(state: &State, width: usize, g: &Gauge<'_>) -> (Line<'static>, Line<'static>) {
+    let t = &state.theme;
+    let window = g.usable as f64;
+    let ratio = g.after as f64 / window;
+    let ratio_before = g.before.map(|b| b as f64 / window);
+    let thresholds = Thresholds::of(&state.settings.config, Some(g.usable));
+    let named = thresholds.markers();
+    let markers: Vec<Marker> = named
+        .iter()
+        .enumerate()
+        .map(|(k, (name, r))| {
+            (
+                *r,
+                format!("{:.0}% {name}", r * 100.0),
+                k + 1 == named.len(),
+            )
+        })
+        .collect();
+    let marks: Vec<f64> = named.iter().map(|(_, r)| *r).collect();
+    let shares = |d| shares(ratio_before, ratio, &marks, g.usable, d);
+    let label_w = LABEL.chars().count();
+    let full = format!("{}{}", g.figure, shares(1));
+    // The bar needs room for its markers' labels: narrow, the figures are
+    // rounded (thousands, whole percents) to give it.
+    let text = match (g.before, ratio_before) {
+        (Some(b), Some(_)) if width < label_w + full.chars().count() + 2 + MIN_BAR => {
+            let tokens = format!("{} → {}", human_tokens(b), human_tokens(g.after));
+            format!(" {tokens} ({}){}", change(b, g.after), shares(0))
+        }
+        _ => full,
+    };
+    let bar_w = width
+        .saturating_sub(label_w + text.chars().count() + 2)
+        .max(10);
+    let zone = match thresholds.mode {
+        Mode::Staged => t.zone(ratio, thresholds.soft.ratio, thresholds.hard.ratio),
+        Mode::Single => t.zone(ratio, thresholds.trigger.ratio, thresholds.trigger.ratio),
+    };
+    let marker_cols: Vec<usize> = markers
+        .iter()
+        .map(|(r, _, _)| ((r * bar_w as f64).round() as usize).min(bar_w - 1))
+        .collect();
+    let mut spans = vec![Span::styled(LABEL, t.title()), Span::styled("▕", t.dim())];
+    let system_end = g.parts.system_prompt as f64 / window;
+    let segments = Segments {
+        system_end,
+        tools_end: system_end + g.parts.tools as f64 / window,
+        ratio,
+        ratio_before,
+        zone,
+    };
+    for c in 0..bar_w {
+        spans.push(match marker_cols.iter().position(|&mc| mc == c) {
+            Some(k) => Span::styled("┃", t.marker(markers[k].2)),
+            None => segments.cell(state, (c as f64 + 0.5) / bar_w as f64),
+        });
+    }
+    spans.push(Span::styled(if ratio > 1.0 { "▶" } else { "▏" }, zone));
+    spans.push(Span::raw(text));
+    let row = marker_labels(
+        &markers,
+        &marker_cols,
+        label_w,
+        width.max(label_w + bar_w + 2),
+    );
+    let labels = Line::from(Span::styled(row.into_iter().collect::<String>(), t.dim()));
+    (Line::from(spans), labels)
+}
+
+/// Where the bar's segments end, as shares of the window.
+struct Segments {
+    system_end: f64,
+    tools_end: f64,
+    ratio: f64,
+    ratio_before: Option<f64>,
+    zone: ratatui::style::Style,
+}
+
+impl Segments {
+    /// The cell whose middle is at `at` of the window.
+    fn cell(&self, state: &State, at: f64) -> Span<'static> {
+        let t = &state.theme;
+        if at < self.system_end.min(self.ratio) {
+            Span::styled("█", t.system_prompt())
+        } else if at < self.tools_end.min(self.ratio) {
+            Span::styled("█", t.tools())
+        } else if at < self.ratio {
+            Span::styled("█", self.zone)
+        } else if self.ratio_before.is_some_and(|rb| at < rb) {
+            // What the preview cuts.
+            Span::styled("▒", t.dim())
+        } else {
+            Span::styled("░", t.dim())
+        }
+    }
+}
+
 /// The line under the bar: each marker's label from its column, stopped a
 /// space short of the next one's (the percentage alone when the whole
 /// label doesn't fit).
 fn marker_labels(
-    markers: &[(f64, String, bool)],
+    markers: &[Marker],
     marker_cols: &[usize],
     label_w: usize,
     width: usize,

@@ -63,97 +63,110 @@ pub fn draw(frame: &mut Frame, area: Rect, v: &ToolsView, state: &State) {
     let foot_rows = needed.min(inner.height.saturating_sub(4));
     let list = Rect::new(inner.x, inner.y, inner.width, inner.height - foot_rows);
     let foot = Rect::new(inner.x, list.y + list.height, inner.width, foot_rows);
-    let width = inner.width as usize;
-    if let Some(c) = &v.calls {
-        calls(frame, list, c, state);
-    } else {
-        let rows = v.rows();
-        let height = (list.height as usize).saturating_sub(1).max(1);
-        let first = v.cursor.saturating_sub(height.saturating_sub(1));
-        let mark = |c: Column| if c == v.sort { "▼" } else { " " };
-        // Below 110 columns the request, error and now columns go: the
-        // response, the session's share and the hint say the most.
-        let wide = width >= 110;
-        let name_w = if wide {
-            width.saturating_sub(80).clamp(12, 32)
-        } else {
-            width.saturating_sub(58).clamp(8, 24)
-        };
-        let header = if wide {
-            format!(
-                "{:<name_w$}{} {:>5}{} {:>8}{} {:>8}{} {:>4}{} {:>4}{} {:>5}{} {:>5}{}  {:<15} {:>9}{}",
-                "tool",
-                mark(Column::Name),
-                "calls",
-                mark(Column::Calls),
-                "request",
-                mark(Column::Request),
-                "response",
-                mark(Column::Response),
-                "err",
-                mark(Column::Errors),
-                "agn",
-                mark(Column::Again),
-                "now",
-                mark(Column::Now),
-                "sess",
-                mark(Column::Session),
-                "hint",
-                "saves",
-                mark(Column::Saves),
-            )
-        } else {
-            format!(
-                "{:<name_w$}{} {:>5}{} {:>8}{} {:>3}{} {:>5}{} {:<15} {:>8}{}",
-                "tool",
-                mark(Column::Name),
-                "calls",
-                mark(Column::Calls),
-                "response",
-                mark(Column::Response),
-                "agn",
-                mark(Column::Again),
-                "sess",
-                mark(Column::Session),
-                "hint",
-                "saves",
-                mark(Column::Saves),
-            )
-        };
-        let mut lines = vec![Line::from(Span::styled(header, t.header_row()))];
-        for (k, r) in rows.iter().enumerate().skip(first).take(height) {
-            let name: String = visible_line(&r.name).chars().take(name_w).collect();
-            let hint = r.hint.as_deref().unwrap_or("-");
-            let saves = r.saves.map_or("-".to_string(), signed_thousands);
-            let text = if wide {
-                format!(
-                    "{name:<name_w$}  {:>5}  {:>8}  {:>8}  {:>4}  {:>4}  {:>4.1}%  {:>4.1}%  {hint:<15} {saves:>9} ",
-                    thousands(r.calls as u64),
-                    thousands(r.request_tokens),
-                    thousands(r.response_tokens),
-                    r.errors,
-                    r.refetched,
-                    r.share_now * 100.0,
-                    r.share_session * 100.0,
-                )
-            } else {
-                format!(
-                    "{name:<name_w$}  {:>5}  {:>8}  {:>3}  {:>4.1}%  {hint:<15} {saves:>8} ",
-                    thousands(r.calls as u64),
-                    thousands(r.response_tokens),
-                    r.refetched,
-                    r.share_session * 100.0,
-                )
-            };
-            let mut line = Line::from(Span::raw(text));
-            if k == v.cursor {
-                line = line.style(t.selected());
-            }
-            lines.push(line);
-        }
-        frame.render_widget(Paragraph::new(lines), list);
+    match &v.calls {
+        Some(c) => calls(frame, list, c, state),
+        None => table(frame, list, v, state),
     }
     frame.render_widget(foot_text, foot);
+}
+
+/// The tools, a row each, sorted as the person chose, the cursor's row
+/// scrolled into view.
+fn table(frame: &mut Frame, list: Rect, v: &ToolsView, state: &State) {
+    let t = &state.theme;
+    let width = list.width as usize;
+    let rows = v.rows();
+    let height = (list.height as usize).saturating_sub(1).max(1);
+    let first = v.cursor.saturating_sub(height.saturating_sub(1));
+    // Below 110 columns the request, error and now columns go: the
+    // response, the session's share and the hint say the most.
+    let wide = width >= 110;
+    let name_w = if wide {
+        width.saturating_sub(80).clamp(12, 32)
+    } else {
+        width.saturating_sub(58).clamp(8, 24)
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        header(v, wide, name_w),
+        t.header_row(),
+    ))];
+    for (k, r) in rows.iter().enumerate().skip(first).take(height) {
+        let name: String = visible_line(&r.name).chars().take(name_w).collect();
+        let hint = r.hint.as_deref().unwrap_or("-");
+        let saves = r.saves.map_or("-".to_string(), signed_thousands);
+        let text = if wide {
+            format!(
+                "{name:<name_w$}  {:>5}  {:>8}  {:>8}  {:>4}  {:>4}  {:>4.1}%  {:>4.1}%  {hint:<15} {saves:>9} ",
+                thousands(r.calls as u64),
+                thousands(r.request_tokens),
+                thousands(r.response_tokens),
+                r.errors,
+                r.refetched,
+                r.share_now * 100.0,
+                r.share_session * 100.0,
+            )
+        } else {
+            format!(
+                "{name:<name_w$}  {:>5}  {:>8}  {:>3}  {:>4.1}%  {hint:<15} {saves:>8} ",
+                thousands(r.calls as u64),
+                thousands(r.response_tokens),
+                r.refetched,
+                r.share_session * 100.0,
+            )
+        };
+        let mut line = Line::from(Span::raw(text));
+        if k == v.cursor {
+            line = line.style(t.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), list);
+}
+
+/// The table's header, the sorted column marked.
+fn header(v: &ToolsView, wide: bool, name_w: usize) -> String {
+    let mark = |c: Column| if c == v.sort { "▼" } else { " " };
+    if wide {
+        format!(
+            "{:<name_w$}{} {:>5}{} {:>8}{} {:>8}{} {:>4}{} {:>4}{} {:>5}{} {:>5}{}  {:<15} {:>9}{}",
+            "tool",
+            mark(Column::Name),
+            "calls",
+            mark(Column::Calls),
+            "request",
+            mark(Column::Request),
+            "response",
+            mark(Column::Response),
+            "err",
+            mark(Column::Errors),
+            "agn",
+            mark(Column::Again),
+            "now",
+            mark(Column::Now),
+            "sess",
+            mark(Column::Session),
+            "hint",
+            "saves",
+            mark(Column::Saves),
+        )
+    } else {
+        format!(
+            "{:<name_w$}{} {:>5}{} {:>8}{} {:>3}{} {:>5}{} {:<15} {:>8}{}",
+            "tool",
+            mark(Column::Name),
+            "calls",
+            mark(Column::Calls),
+            "response",
+            mark(Column::Response),
+            "agn",
+            mark(Column::Again),
+            "sess",
+            mark(Column::Session),
+            "hint",
+            "saves",
+            mark(Column::Saves),
+        )
+    }
 }
 
 /// A tool's calls, a line each: its turn and its arguments.
