@@ -163,7 +163,7 @@ fn text_lines(conv: &crate::core::Conversation, session: &ops::session::Session)
         ));
     }
     lines.push(String::new());
-    lines.extend(cost_lines(&cost));
+    lines.extend(cost_lines(cost));
     lines.push(
         "context: system prompt + tools + the projected events the request was sent (only the \
          compactions appended before it); ratio: of the usable window then; ! overflow; cached: \

@@ -64,40 +64,8 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
             ctx.check_reach(Some(c))?;
         }
     }
-    let mut tracked = Tracker::default();
-    let mut conversations: Vec<PathBuf> = ws
-        .as_ref()
-        .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
-        .unwrap_or_default();
     let named = ctx.named(&args.convs);
-    for c in &named {
-        let dir = ctx.resolve(*c)?;
-        let id = ConversationId::of_dir(&dir).map(u64::from).ok_or_else(|| {
-            Error::invalid(
-                &dir,
-                "not named like a jp conversation, so it can't be followed",
-            )
-        })?;
-        if let Some(parent) = dir.parent().map(Path::to_path_buf)
-            && !conversations.contains(&parent)
-        {
-            conversations.push(parent);
-        }
-        let conv = crate::core::ops::read::whole(&dir)?;
-        tracked.follow(id, conv.turn_count);
-    }
-    // A conversation that can't be read is said, not passed over.
-    let mut unreadable = Vec::new();
-    if named.is_empty() {
-        let ws = ws.ok_or(Error::NoWorkspace { given: None })?;
-        for e in ws.entries() {
-            let Some(id) = e.id else { continue };
-            match crate::core::ops::read::whole(&e.dir) {
-                Ok(conv) => tracked.follow(id, conv.turn_count),
-                Err(err) => unreadable.push((id, err)),
-            }
-        }
-    }
+    let (conversations, tracked, unreadable) = followed(ctx, ws.as_ref(), &named)?;
     let mut w = Watch {
         args: &args,
         all: named.is_empty(),
@@ -158,6 +126,53 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
     let result = w.serve(&rx, scope);
     handle.close();
     result
+}
+
+/// A conversation that could not be read at the start, and why.
+type Unreadable = (u64, Error);
+
+/// What `watch` follows: the `conversations` folders it searches by id
+/// (the workspace's, and each named one's), the conversations named (or
+/// every one of the workspace) with their turns now, and those that could
+/// not be read.
+fn followed(
+    ctx: &Context,
+    ws: Option<&crate::core::ops::Workspace>,
+    named: &[Option<&str>],
+) -> anyhow::Result<(Vec<PathBuf>, Tracker, Vec<Unreadable>)> {
+    let mut tracked = Tracker::default();
+    let mut conversations: Vec<PathBuf> = ws
+        .map(|w| w.conversation_dirs().into_iter().map(|(d, _)| d).collect())
+        .unwrap_or_default();
+    for c in named {
+        let dir = ctx.resolve(*c)?;
+        let id = ConversationId::of_dir(&dir).map(u64::from).ok_or_else(|| {
+            Error::invalid(
+                &dir,
+                "not named like a jp conversation, so it can't be followed",
+            )
+        })?;
+        if let Some(parent) = dir.parent().map(Path::to_path_buf)
+            && !conversations.contains(&parent)
+        {
+            conversations.push(parent);
+        }
+        let conv = crate::core::ops::read::whole(&dir)?;
+        tracked.follow(id, conv.turn_count);
+    }
+    // A conversation that can't be read is said, not passed over.
+    let mut unreadable = Vec::new();
+    if named.is_empty() {
+        let ws = ws.ok_or(Error::NoWorkspace { given: None })?;
+        for e in ws.entries() {
+            let Some(id) = e.id else { continue };
+            match crate::core::ops::read::whole(&e.dir) {
+                Ok(conv) => tracked.follow(id, conv.turn_count),
+                Err(err) => unreadable.push((id, err)),
+            }
+        }
+    }
+    Ok((conversations, tracked, unreadable))
 }
 
 impl Watch<'_> {

@@ -1,7 +1,7 @@
 //! The text of the detail view: what an event is and its full content,
 //! decoded for reading.
 
-use super::inspection::{Cell, Inspection};
+use super::inspection::{Cell, CompactionRow, Inspection};
 use super::state::{Focus, State};
 use crate::core::model::encoding::{self, StoredAs};
 use crate::core::model::event::{Kind, ResponseKind};
@@ -278,132 +278,136 @@ impl DetailText {
 
 fn selected(state: &State) -> Option<DetailText> {
     let m = state.inspection.as_ref()?;
-    let conv = &m.conv;
-    let (title, header, text, language, raw) = match state.nav.focus {
+    match state.nav.focus {
         Focus::Compactions => {
             let row = m.compactions.get(state.nav.list_cursor)?;
-            let (text, raw) = match row.event {
-                Some(i) => {
-                    let plain = serde_json::to_string_pretty(&conv.plain(i)).unwrap_or_default();
-                    (plain, conv.raw(i).to_string())
-                }
-                None => {
-                    let preview = state.preview.as_ref();
-                    let c = preview.and_then(|p| {
-                        p.plan
-                            .additions
-                            .get(row.position.saturating_sub(conv.compactions().count()))
-                            .map(|a| &a.compaction)
-                    });
-                    let text = c
-                        .map(|c| serde_json::to_string_pretty(&c.to_json()).unwrap_or_default())
-                        .unwrap_or_default();
-                    (text.clone(), text)
-                }
-            };
-            let mut header = vec![format!(
-                "compaction #{} · {}",
-                row.position + 1,
-                if row.preview {
-                    "preview, not written"
-                } else {
-                    "stored"
-                }
-            )];
-            if let Some(why) = &row.invalid {
-                header.push(format!("INVALID, left out of the projection: {why}"));
-            }
-            if let Some((_, text)) = &row.payback {
-                header.push(format!("cost: {text}"));
-            }
-            if let Some(d) = &row.jp_differs {
-                header.push(format!("today's jp ignores its over bound: {d}"));
-            }
-            if let Some(w) = row.warning {
-                header.push(format!("warning: {w}"));
-            }
-            // What the model no longer knows of its range, and what it hid.
-            let crate::core::ops::knows::Detail { knows, hid: ledger } =
-                crate::core::ops::knows::detail(
-                    conv,
-                    &m.projection,
-                    row.position,
-                    row.range.filter(|_| row.invalid.is_none()),
-                );
-            if let Some(k) = &knows {
-                let grave = k.iter().filter(|j| j.is_grave()).count();
-                header.push(format!(
-                    "keeps {}{}",
-                    crate::core::ops::Survival::of(k).describe(),
-                    match grave {
-                        0 => String::new(),
-                        n => format!(
-                            " · ! loses {} (an instruction or an unfixed error)",
-                            crate::core::fmt::count(n as u64, "fact")
-                        ),
-                    }
-                ));
-                if k.iter().any(|j| !j.kept) {
-                    header.push("F goes to the event of each fact it lost".to_string());
-                }
-            }
-            let stored_as = format!(
-                "the event (turns stored 0-based: from_turn {} is turn {})",
-                row.range.map_or(0, |r| r.from),
-                row.range.map_or(1, |r| r.from + 1)
-            );
-            let summary = serde_json::from_str::<Value>(&text)
-                .ok()
-                .and_then(|v| v.pointer("/summary/summary")?.as_str().map(str::to_owned));
-            let (text, language) = match (summary, ledger) {
-                // A summary is Markdown, as the model reads it, rendered as
-                // the event view renders a message; the event beside it.
-                (Some(summary), ledger) => {
-                    let mut event: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-                    if let Some(s) = event.pointer_mut("/summary/summary") {
-                        *s = Value::from("(the summary above)");
-                    }
-                    // The ledger keeps its columns: as it is, not reflowed.
-                    let hid = ledger
-                        .map(|l| format!("```text\n{}\n```\n\n", l.join("\n")))
-                        .unwrap_or_default();
-                    (
-                        format!(
-                            "{hid}**The summary, as the model is sent it**\n\n{summary}\n\n**{stored_as}**\n\n```json\n{}\n```\n",
-                            serde_json::to_string_pretty(&event).unwrap_or_default()
-                        ),
-                        Some("md".to_string()),
-                    )
-                }
-                (None, Some(l)) => (format!("{}\n\n{stored_as}:\n{text}", l.join("\n")), None),
-                (None, None) => (text, None),
-            };
-            (
-                format!("compaction #{}", row.position + 1),
-                header,
-                text,
-                language,
-                raw,
-            )
+            Some(compaction(state, m, row))
         }
         focus => {
             let (_, raw_cell, proj_cell) = m.layout.cells(state.nav.cursor);
             match (focus, raw_cell, proj_cell) {
-                (Focus::Raw, Cell::Event(i), _) => return Some(raw_event(m, i)),
+                (Focus::Raw, Cell::Event(i), _) => Some(raw_event(m, i)),
                 (Focus::Projected, _, Cell::Event(k)) => {
-                    return Some(projected_event(m, &m.projection.events[k]));
+                    Some(projected_event(m, &m.projection.events[k]))
                 }
-                _ => return None,
+                _ => None,
             }
         }
+    }
+}
+
+/// A compaction of the list: what it is, what it costs and keeps, and
+/// its event (a summary rendered as the model reads it).
+fn compaction(state: &State, m: &Inspection, row: &CompactionRow) -> DetailText {
+    let conv = &m.conv;
+    let (text, raw) = match row.event {
+        Some(i) => {
+            let plain = serde_json::to_string_pretty(&conv.plain(i)).unwrap_or_default();
+            (plain, conv.raw(i).to_string())
+        }
+        None => {
+            let preview = state.preview.as_ref();
+            let c = preview.and_then(|p| {
+                p.plan
+                    .additions
+                    .get(row.position.saturating_sub(conv.compactions().count()))
+                    .map(|a| &a.compaction)
+            });
+            let text = c
+                .map(|c| serde_json::to_string_pretty(&c.to_json()).unwrap_or_default())
+                .unwrap_or_default();
+            (text.clone(), text)
+        }
     };
-    Some(DetailText {
-        title,
+    let mut header = compaction_header(row);
+    // What the model no longer knows of its range, and what it hid.
+    let crate::core::ops::knows::Detail { knows, hid: ledger } = crate::core::ops::knows::detail(
+        conv,
+        &m.projection,
+        row.position,
+        row.range.filter(|_| row.invalid.is_none()),
+    );
+    if let Some(k) = &knows {
+        let grave = k.iter().filter(|j| j.is_grave()).count();
+        header.push(format!(
+            "keeps {}{}",
+            crate::core::ops::Survival::of(k).describe(),
+            match grave {
+                0 => String::new(),
+                n => format!(
+                    " · ! loses {} (an instruction or an unfixed error)",
+                    crate::core::fmt::count(n as u64, "fact")
+                ),
+            }
+        ));
+        if k.iter().any(|j| !j.kept) {
+            header.push("F goes to the event of each fact it lost".to_string());
+        }
+    }
+    let stored_as = format!(
+        "the event (turns stored 0-based: from_turn {} is turn {})",
+        row.range.map_or(0, |r| r.from),
+        row.range.map_or(1, |r| r.from + 1)
+    );
+    let summary = serde_json::from_str::<Value>(&text)
+        .ok()
+        .and_then(|v| v.pointer("/summary/summary")?.as_str().map(str::to_owned));
+    let (body, language) = match (summary, ledger) {
+        // A summary is Markdown, as the model reads it, rendered as the
+        // event view renders a message; the event beside it.
+        (Some(summary), ledger) => {
+            let mut event: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            if let Some(s) = event.pointer_mut("/summary/summary") {
+                *s = Value::from("(the summary above)");
+            }
+            // The ledger keeps its columns: as it is, not reflowed.
+            let hid = ledger
+                .map(|l| format!("```text\n{}\n```\n\n", l.join("\n")))
+                .unwrap_or_default();
+            (
+                format!(
+                    "{hid}**The summary, as the model is sent it**\n\n{summary}\n\n**{stored_as}**\n\n```json\n{}\n```\n",
+                    serde_json::to_string_pretty(&event).unwrap_or_default()
+                ),
+                Some("md".to_string()),
+            )
+        }
+        (None, Some(l)) => (format!("{}\n\n{stored_as}:\n{text}", l.join("\n")), None),
+        (None, None) => (text, None),
+    };
+    DetailText {
+        title: format!("compaction #{}", row.position + 1),
         header,
-        body: text,
+        body,
         language,
         raw,
-    })
+    }
+}
+
+/// What a compaction is: stored or a preview, and what is wrong with it.
+fn compaction_header(row: &CompactionRow) -> Vec<String> {
+    let mut header = vec![format!(
+        "compaction #{} · {}",
+        row.position + 1,
+        if row.preview {
+            "preview, not written"
+        } else {
+            "stored"
+        }
+    )];
+    if let Some(why) = &row.invalid {
+        header.push(format!("INVALID, left out of the projection: {why}"));
+    }
+    if let Some((_, text)) = &row.payback {
+        header.push(format!("cost: {text}"));
+    }
+    if let Some(d) = &row.jp_differs {
+        header.push(format!("today's jp ignores its over bound: {d}"));
+    }
+    if let Some(w) = row.warning {
+        header.push(format!("warning: {w}"));
+    }
+    header
 }
 
 #[cfg(test)]

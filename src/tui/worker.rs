@@ -65,15 +65,7 @@ pub fn execute(job: Job) -> JobResult {
             window,
             now,
         } => at_boundary(&dir, &conv, &config, window, now),
-        Job::Check { dir, against } => JobResult::Checked(
-            ops::read::read(ops::read::ReadRequest {
-                dir: &dir,
-                since: None,
-                changes: false,
-                config: None,
-            })
-            .map(|r| ops::changes::between(&against, &r.conversation)),
-        ),
+        Job::Check { dir, against } => JobResult::Checked(checked(&dir, &against)),
         Job::History {
             conv,
             config,
@@ -103,14 +95,7 @@ pub fn execute(job: Job) -> JobResult {
         Job::WriteHint { file, tool, hint } => {
             JobResult::HintWritten(ops::hint::write(&file, &tool, &hint).map(|block| (file, block)))
         }
-        Job::Details { dirs } => JobResult::Details(
-            dirs.into_iter()
-                .map(|d| {
-                    let details = crate::core::ops::catalog::details(&d).map_err(|e| e.to_string());
-                    (d, details)
-                })
-                .collect(),
-        ),
+        Job::Details { dirs } => JobResult::Details(details(dirs)),
         Job::ListKnows {
             conv,
             preview,
@@ -127,6 +112,29 @@ pub fn execute(job: Job) -> JobResult {
             color,
         } => highlighted(title, &text, language.as_deref(), color),
     }
+}
+
+/// What changed on disk since `against` was read.
+fn checked(dir: &Path, against: &Conversation) -> Result<ops::changes::Changes, Error> {
+    let read = ops::read::read(ops::read::ReadRequest {
+        dir,
+        since: None,
+        changes: false,
+        config: None,
+    })?;
+    Ok(ops::changes::between(against, &read.conversation))
+}
+
+/// The picker's columns of each conversation in `dirs`, read.
+fn details(
+    dirs: Vec<std::path::PathBuf>,
+) -> Vec<(std::path::PathBuf, Result<ops::catalog::Details, String>)> {
+    dirs.into_iter()
+        .map(|d| {
+            let details = ops::catalog::details(&d).map_err(|e| e.to_string());
+            (d, details)
+        })
+        .collect()
 }
 
 /// A write (a plan or an undo), with the screen's model of what it left.

@@ -28,35 +28,17 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
     }
     match done.result {
         JobResult::Loaded(Ok(loaded)) => on_loaded(state, *loaded, fx),
-        JobResult::Loaded(Err(e)) => {
-            state.status.busy = None;
-            if state.inspection.is_none() {
-                // Nothing to show: the error is the screen.
-                state.load_error = Some(e.to_string());
-            }
-            say(state, &e);
-            state.status.from_load = true;
-        }
+        JobResult::Loaded(Err(e)) => on_load_failed(state, &e),
         JobResult::Previewed(result) => on_previewed(state, result, current),
         JobResult::Written(Ok(w)) => on_written(state, w),
         JobResult::Written(Err(e)) => {
             state.status.busy = None;
             say(state, &e);
         }
-        JobResult::ResetPreviewed { reset, plan } => {
-            if let Some(Panel::Confirm(c)) = &mut state.panel
-                && c.kind == ConfirmKind::Reset(reset)
-                && current
-            {
-                match plan {
-                    Ok(plan) => c.plan = Some(plan),
-                    Err(e) => {
-                        state.panel = None;
-                        say(state, &e);
-                    }
-                }
-            }
+        JobResult::ResetPreviewed { reset, plan } if current => {
+            on_reset_previewed(state, reset, plan)
         }
+        JobResult::ResetPreviewed { .. } => {}
         JobResult::Boundary(turns, result) => on_boundary(state, turns, result, fx),
         JobResult::Checked(result) => {
             // A check that found nothing new (our own write, a read) stays
@@ -72,18 +54,7 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 state.changed_on_disk = Some(changes);
             }
         }
-        JobResult::History(points, cost) => {
-            state.status.busy = None;
-            if points.is_empty() {
-                state.set_status(
-                    "no request to show: the model was never called",
-                    Level::Info,
-                );
-                return;
-            }
-            state.as_of = Some(crate::tui::as_of::AsOf::new(points).billed(*cost));
-            commands::step_request(state, 0, fx);
-        }
+        JobResult::History(points, cost) => on_history(state, points, *cost, fx),
         JobResult::AsOf { end, inspection } => on_as_of(state, end, inspection),
         JobResult::ToolsReported(report) => {
             state.status.busy = None;
@@ -105,21 +76,8 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 state.list_marks = Some((state.generation, marks));
             }
         }
-        JobResult::Searched { query, hits } => {
-            state.status.busy = None;
-            if let Some(s) = &mut state.search
-                && s.query == query
-                && current
-            {
-                s.hits = hits;
-                s.pending = false;
-                if s.hits.is_empty() {
-                    state.set_status(format!("no match for `{query}`"), Level::Info);
-                } else {
-                    commands::search_step(state, true);
-                }
-            }
-        }
+        JobResult::Searched { query, hits } if current => on_searched(state, query, hits),
+        JobResult::Searched { .. } => state.status.busy = None,
         JobResult::Details(read) => {
             if let Some(p) = &mut state.picker {
                 p.fill(read);
@@ -130,20 +88,87 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 fx.extend(super::picker::fill(state));
             }
         }
-        JobResult::Highlighted { title, lines } => {
-            if let Some(Panel::Detail(d)) = &mut state.panel
-                && d.title == title
-            {
-                d.lines = lines;
-            }
-            // The laid-out text moves the match: back to it.
-            if let Some(Panel::Detail(d)) = &state.panel
-                && let Some(row) = crate::tui::detail_layout::first_match(d, state)
-                && let Some(Panel::Detail(d)) = &mut state.panel
-            {
-                d.scroll = row;
+        JobResult::Highlighted { title, lines } => on_highlighted(state, &title, lines),
+    }
+}
+
+fn on_load_failed(state: &mut State, e: &Error) {
+    state.status.busy = None;
+    if state.inspection.is_none() {
+        // Nothing to show: the error is the screen.
+        state.load_error = Some(e.to_string());
+    }
+    say(state, e);
+    state.status.from_load = true;
+}
+
+/// The plan of a reset the person is asked to confirm.
+fn on_reset_previewed(
+    state: &mut State,
+    reset: crate::core::ops::Reset,
+    plan: Result<crate::core::ops::Plan, Error>,
+) {
+    if let Some(Panel::Confirm(c)) = &mut state.panel
+        && c.kind == ConfirmKind::Reset(reset)
+    {
+        match plan {
+            Ok(plan) => c.plan = Some(plan),
+            Err(e) => {
+                state.panel = None;
+                say(state, &e);
             }
         }
+    }
+}
+
+/// The session's requests, for time travel: to the first one.
+fn on_history(
+    state: &mut State,
+    points: Vec<crate::core::ops::HistoryPoint>,
+    cost: crate::core::ops::cost::SessionCost,
+    fx: &mut Vec<Effect>,
+) {
+    state.status.busy = None;
+    if points.is_empty() {
+        state.set_status(
+            "no request to show: the model was never called",
+            Level::Info,
+        );
+        return;
+    }
+    state.as_of = Some(crate::tui::as_of::AsOf::new(points).billed(cost));
+    commands::step_request(state, 0, fx);
+}
+
+/// A search's hits, if it is still the one asked: to the first.
+fn on_searched(state: &mut State, query: String, hits: Vec<usize>) {
+    state.status.busy = None;
+    if let Some(s) = &mut state.search
+        && s.query == query
+    {
+        s.hits = hits;
+        s.pending = false;
+        if s.hits.is_empty() {
+            state.set_status(format!("no match for `{query}`"), Level::Info);
+        } else {
+            commands::search_step(state, true);
+        }
+    }
+}
+
+/// The open detail's text highlighted, kept on its match.
+fn on_highlighted(state: &mut State, title: &str, lines: Vec<ratatui::text::Line<'static>>) {
+    if let Some(Panel::Detail(d)) = &mut state.panel
+        && d.title == title
+    {
+        d.lines = lines;
+    }
+    // The laid-out text moves the match: back to it.
+    if let Some(Panel::Detail(d)) = &state.panel
+        && let Some(row) = crate::tui::detail_layout::first_match(d, state)
+        && let Some(Panel::Detail(d)) = &mut state.panel
+    {
+        d.scroll = row;
     }
 }
 

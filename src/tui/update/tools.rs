@@ -34,59 +34,88 @@ pub(super) fn open(state: &mut State, fx: &mut Vec<Effect>) {
 }
 
 pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+    let Some(Panel::Tools(v)) = &state.panel else {
+        return;
+    };
+    // A question first: only its answers and Tab count.
+    if v.write.is_some() {
+        question_key(state, cmd, fx);
+    } else if v.calls.is_some() {
+        calls_key(state, cmd);
+    } else {
+        list_key(state, cmd);
+    }
+}
+
+/// The question of where to write a hint: Tab chooses the file, y writes.
+fn question_key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
+    let Some(Panel::Tools(v)) = &mut state.panel else {
+        return;
+    };
+    let Some(w) = &mut v.write else {
+        return;
+    };
+    match cmd {
+        Action::SwitchPane => w.chosen = (w.chosen + 1) % w.files.len().max(1),
+        Action::SwitchPaneBack => {
+            w.chosen = (w.chosen + w.files.len().max(1) - 1) % w.files.len().max(1)
+        }
+        Action::Confirm => {
+            let Some(file) = w.files.get(w.chosen).cloned() else {
+                return;
+            };
+            let (tool, hint) = (w.tool.clone(), w.hint.clone());
+            v.write = None;
+            run(
+                state,
+                fx,
+                "writing the hint",
+                Job::WriteHint { file, tool, hint },
+            );
+        }
+        Action::Cancel | Action::Quit => {
+            v.write = None;
+            state.set_status("nothing was written", Level::Info);
+        }
+        Action::ForceQuit => state.quit = true,
+        _ => {}
+    }
+}
+
+/// A tool's calls: move, jump to one, back to the list.
+fn calls_key(state: &mut State, cmd: Action) {
     let page = crate::tui::layout::pane_rows(state.width, state.height, 0, 0).max(1);
     let Some(Panel::Tools(v)) = &mut state.panel else {
         return;
     };
-    // A question first: only its answers and Tab count.
-    if let Some(w) = &mut v.write {
-        match cmd {
-            Action::SwitchPane => w.chosen = (w.chosen + 1) % w.files.len().max(1),
-            Action::SwitchPaneBack => {
-                w.chosen = (w.chosen + w.files.len().max(1) - 1) % w.files.len().max(1)
-            }
-            Action::Confirm => {
-                let Some(file) = w.files.get(w.chosen).cloned() else {
-                    return;
-                };
-                let (tool, hint) = (w.tool.clone(), w.hint.clone());
-                v.write = None;
-                run(
-                    state,
-                    fx,
-                    "writing the hint",
-                    Job::WriteHint { file, tool, hint },
-                );
-            }
-            Action::Cancel | Action::Quit => {
-                v.write = None;
-                state.set_status("nothing was written", Level::Info);
-            }
-            Action::ForceQuit => state.quit = true,
-            _ => {}
-        }
+    let Some(c) = &mut v.calls else {
+        return;
+    };
+    if let Some(to) = super::cursor::list_move(c.cursor, c.calls.len(), page, cmd) {
+        c.cursor = to;
         return;
     }
-    if let Some(c) = &mut v.calls {
-        if let Some(to) = super::cursor::list_move(c.cursor, c.calls.len(), page, cmd) {
-            c.cursor = to;
-            return;
+    match cmd {
+        Action::OpenDetail => {
+            let Some(call) = c.calls.get(c.cursor).cloned() else {
+                return;
+            };
+            state.panel = None;
+            super::largest::jump_to(state, call.turn, 0, Some(call.raw));
         }
-        match cmd {
-            Action::OpenDetail => {
-                let Some(call) = c.calls.get(c.cursor).cloned() else {
-                    return;
-                };
-                state.panel = None;
-                super::largest::jump_to(state, call.turn, 0, Some(call.raw));
-            }
-            Action::Cancel | Action::Quit => v.calls = None,
-            Action::ForceQuit => state.quit = true,
-            Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
-            _ => {}
-        }
-        return;
+        Action::Cancel | Action::Quit => v.calls = None,
+        Action::ForceQuit => state.quit = true,
+        Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+        _ => {}
     }
+}
+
+/// The list of tools: move, sort, list a tool's calls, write its hint.
+fn list_key(state: &mut State, cmd: Action) {
+    let page = crate::tui::layout::pane_rows(state.width, state.height, 0, 0).max(1);
+    let Some(Panel::Tools(v)) = &mut state.panel else {
+        return;
+    };
     if let Some(to) = super::cursor::list_move(v.cursor, v.rows().len(), page, cmd) {
         v.cursor = to;
         return;
@@ -117,37 +146,44 @@ pub(super) fn key(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
                 cursor: 0,
             });
         }
-        Action::Apply => {
-            let Some(t) = v.selected() else {
-                return;
-            };
-            let Some(hint) = t.hint.clone() else {
-                let said = format!("`{}` has no suggested hint to write", t.name);
-                state.set_status(said, Level::Info);
-                return;
-            };
-            let tool = t.name.clone();
-            let files = hint::files(state.settings.reach.workspace.as_deref());
-            if files.is_empty() {
-                state.set_status(
-                    "no config file to write into: no workspace and no user config directory",
-                    Level::Error,
-                );
-                return;
-            }
-            let Some(Panel::Tools(v)) = &mut state.panel else {
-                return;
-            };
-            v.write = Some(HintWrite {
-                tool,
-                hint,
-                files,
-                chosen: 0,
-            });
-        }
+        Action::Apply => ask_where_to_write(state),
         Action::Cancel | Action::Quit => state.panel = None,
         Action::ForceQuit => state.quit = true,
         Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
         _ => {}
     }
+}
+
+/// `a`: the selected tool's hint, and the question of which file to
+/// write it into.
+fn ask_where_to_write(state: &mut State) {
+    let Some(Panel::Tools(v)) = &state.panel else {
+        return;
+    };
+    let Some(t) = v.selected() else {
+        return;
+    };
+    let Some(hint) = t.hint.clone() else {
+        let said = format!("`{}` has no suggested hint to write", t.name);
+        state.set_status(said, Level::Info);
+        return;
+    };
+    let tool = t.name.clone();
+    let files = hint::files(state.settings.reach.workspace.as_deref());
+    if files.is_empty() {
+        state.set_status(
+            "no config file to write into: no workspace and no user config directory",
+            Level::Error,
+        );
+        return;
+    }
+    let Some(Panel::Tools(v)) = &mut state.panel else {
+        return;
+    };
+    v.write = Some(HintWrite {
+        tool,
+        hint,
+        files,
+        chosen: 0,
+    });
 }

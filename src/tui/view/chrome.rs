@@ -364,117 +364,114 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
         frame.render_widget(Paragraph::new(line), area);
         return;
     }
-    let items: Vec<(&str, &str)> = if state.input.is_some() {
-        vec![("Enter", "run"), ("Esc", "cancel")]
-    } else {
-        match &state.panel {
-            Some(Panel::Confirm(_)) => vec![("y", "yes, write"), ("n", "no")],
-            Some(Panel::Summary(e)) if e.dropping => {
-                vec![("Esc", "again: drop your edit"), ("Ctrl-S", "keep it")]
-            }
-            Some(Panel::Summary(_)) => vec![
-                ("Ctrl-S", "keep it"),
-                ("Esc", "drop the edit"),
-                ("Ctrl-E", "$EDITOR"),
-                ("Ctrl-R", "as it was"),
-                ("Ctrl-↓/↑", "facts"),
-            ],
-            Some(Panel::Detail(_)) => vec![
-                ("j/k", "scroll"),
-                ("PgDn/PgUp", "page"),
-                ("r", "stored/readable"),
-                ("w", "wrap"),
-                ("/", "search"),
-                ("Esc", "close"),
-            ],
-            Some(Panel::Simulation(_)) => {
-                vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
-            }
-            Some(Panel::Help { .. } | Panel::Messages { .. }) => {
-                vec![("j/k", "scroll"), ("any key", "close")]
-            }
-            Some(Panel::Tools(v)) => match (&v.write, &v.calls) {
-                (Some(_), _) => vec![("y", "write"), ("n", "don't"), ("Tab", "another file")],
-                (None, Some(_)) => vec![("j/k", "move"), ("Enter", "jump to it"), ("Esc", "back")],
-                (None, None) => vec![
-                    ("j/k", "move"),
-                    ("Tab", "sort"),
-                    ("Enter", "calls"),
-                    ("a", "write hint"),
-                    ("Esc", "close"),
-                ],
-            },
-            Some(Panel::Largest(l)) => {
-                let enter = match l.entries.get(l.cursor).map(|e| &e.origin) {
-                    Some(crate::core::ops::largest::Origin::Overhead(_)) => "open it",
-                    _ => "jump to it",
-                };
-                vec![("j/k", "move"), ("Enter", enter), ("Esc", "close")]
-            }
-            None => {
-                if state.inspection.is_none() && state.load_error.is_some() {
-                    return footer_items(
-                        frame,
-                        area,
-                        state,
-                        vec![
-                            (key(Scope::Main, Action::Quit), "quit"),
-                            (key(Scope::Main, Action::Follow), "wait for a fix"),
-                            (key(Scope::Main, Action::Help), "help"),
-                        ],
-                    );
-                }
-                if state.as_of.is_some() {
-                    return footer_items(
-                        frame,
-                        area,
-                        state,
-                        vec![
-                            ("[/]", "previous/next request"),
-                            (key(Scope::AsOf, Action::AsOf), "back to now"),
-                            (key(Scope::Main, Action::OpenDetail), "detail"),
-                            (key(Scope::Main, Action::Quit), "quit"),
-                        ],
-                    );
-                }
-                // The essentials first; footer_items drops from the end.
-                let mut v = vec![
-                    (key(Scope::Main, Action::Quit), "quit"),
-                    (key(Scope::Main, Action::Help), "help"),
-                    (key(Scope::Main, Action::Preview), "preview"),
-                ];
-                if state.preview.is_some() {
-                    v.push((key(Scope::Main, Action::Apply), "apply"));
-                    v.push(("Esc", "drop"));
-                }
-                v.extend([
-                    (key(Scope::Main, Action::Simulation), "simulate"),
-                    (key(Scope::Main, Action::Search), "search"),
-                ]);
-                // Only an undo that can still be made is offered.
-                let conv = state.inspection.as_ref().map(|m| m.conv.as_ref());
-                if matches!(state.history.next(false, conv), Some((_, None))) {
-                    v.push((key(Scope::Main, Action::Undo), "undo"));
-                }
-                // And after an undo, the redo that can still be made.
-                if matches!(state.history.next(true, conv), Some((_, None))) {
-                    v.push((key(Scope::Main, Action::Redo), "redo"));
-                }
-                v.extend([
-                    (key(Scope::Main, Action::ResetAuto), "reset auto"),
-                    (key(Scope::Main, Action::ResetAll), "reset all"),
-                    (key(Scope::Main, Action::Delete), "delete"),
-                    (key(Scope::Main, Action::SetWindow), "window"),
-                    (key(Scope::Main, Action::ToggleMode), "mode"),
-                    (key(Scope::Main, Action::Follow), "follow"),
-                    ("Tab", "pane"),
-                    ("Enter", "detail"),
-                ]);
-                v
-            }
-        }
+    let items = match (&state.input, &state.panel) {
+        (Some(_), _) => vec![("Enter", "run"), ("Esc", "cancel")],
+        (None, Some(panel)) => panel_keys(panel),
+        (None, None) => main_keys(state),
     };
     footer_items(frame, area, state, items);
+}
+
+/// The keys of an open panel.
+fn panel_keys(panel: &Panel) -> Vec<(&'static str, &'static str)> {
+    match panel {
+        Panel::Confirm(_) => vec![("y", "yes, write"), ("n", "no")],
+        Panel::Summary(e) if e.dropping => {
+            vec![("Esc", "again: drop your edit"), ("Ctrl-S", "keep it")]
+        }
+        Panel::Summary(_) => vec![
+            ("Ctrl-S", "keep it"),
+            ("Esc", "drop the edit"),
+            ("Ctrl-E", "$EDITOR"),
+            ("Ctrl-R", "as it was"),
+            ("Ctrl-↓/↑", "facts"),
+        ],
+        Panel::Detail(_) => vec![
+            ("j/k", "scroll"),
+            ("PgDn/PgUp", "page"),
+            ("r", "stored/readable"),
+            ("w", "wrap"),
+            ("/", "search"),
+            ("Esc", "close"),
+        ],
+        Panel::Simulation(_) => {
+            vec![("←/→", "window"), ("Esc", "close"), ("q", "close")]
+        }
+        Panel::Help { .. } | Panel::Messages { .. } => {
+            vec![("j/k", "scroll"), ("any key", "close")]
+        }
+        Panel::Tools(v) => match (&v.write, &v.calls) {
+            (Some(_), _) => vec![("y", "write"), ("n", "don't"), ("Tab", "another file")],
+            (None, Some(_)) => vec![("j/k", "move"), ("Enter", "jump to it"), ("Esc", "back")],
+            (None, None) => vec![
+                ("j/k", "move"),
+                ("Tab", "sort"),
+                ("Enter", "calls"),
+                ("a", "write hint"),
+                ("Esc", "close"),
+            ],
+        },
+        Panel::Largest(l) => {
+            let enter = match l.entries.get(l.cursor).map(|e| &e.origin) {
+                Some(crate::core::ops::largest::Origin::Overhead(_)) => "open it",
+                _ => "jump to it",
+            };
+            vec![("j/k", "move"), ("Enter", enter), ("Esc", "close")]
+        }
+    }
+}
+
+/// The main screen's keys: on a load error, in time travel, or the
+/// essentials first (footer_items drops from the end).
+fn main_keys(state: &State) -> Vec<(&'static str, &'static str)> {
+    if state.inspection.is_none() && state.load_error.is_some() {
+        return vec![
+            (key(Scope::Main, Action::Quit), "quit"),
+            (key(Scope::Main, Action::Follow), "wait for a fix"),
+            (key(Scope::Main, Action::Help), "help"),
+        ];
+    }
+    if state.as_of.is_some() {
+        return vec![
+            ("[/]", "previous/next request"),
+            (key(Scope::AsOf, Action::AsOf), "back to now"),
+            (key(Scope::Main, Action::OpenDetail), "detail"),
+            (key(Scope::Main, Action::Quit), "quit"),
+        ];
+    }
+    let mut v = vec![
+        (key(Scope::Main, Action::Quit), "quit"),
+        (key(Scope::Main, Action::Help), "help"),
+        (key(Scope::Main, Action::Preview), "preview"),
+    ];
+    if state.preview.is_some() {
+        v.push((key(Scope::Main, Action::Apply), "apply"));
+        v.push(("Esc", "drop"));
+    }
+    v.extend([
+        (key(Scope::Main, Action::Simulation), "simulate"),
+        (key(Scope::Main, Action::Search), "search"),
+    ]);
+    // Only an undo that can still be made is offered.
+    let conv = state.inspection.as_ref().map(|m| m.conv.as_ref());
+    if matches!(state.history.next(false, conv), Some((_, None))) {
+        v.push((key(Scope::Main, Action::Undo), "undo"));
+    }
+    // And after an undo, the redo that can still be made.
+    if matches!(state.history.next(true, conv), Some((_, None))) {
+        v.push((key(Scope::Main, Action::Redo), "redo"));
+    }
+    v.extend([
+        (key(Scope::Main, Action::ResetAuto), "reset auto"),
+        (key(Scope::Main, Action::ResetAll), "reset all"),
+        (key(Scope::Main, Action::Delete), "delete"),
+        (key(Scope::Main, Action::SetWindow), "window"),
+        (key(Scope::Main, Action::ToggleMode), "mode"),
+        (key(Scope::Main, Action::Follow), "follow"),
+        ("Tab", "pane"),
+        ("Enter", "detail"),
+    ]);
+    v
 }
 
 /// The items that fit, whole: a narrow terminal drops them from the end

@@ -46,6 +46,54 @@ fn scrub(buffer: &mut ratatui::buffer::Buffer) {
     }
 }
 
+/// Under the gauge: an open view over the panes and the list, or the
+/// panes, the list and the automatic preview's reasons.
+fn body(frame: &mut Frame, s: &layout::Screen, state: &State) {
+    let area = frame.area();
+    match &state.panel {
+        Some(Panel::Detail(d)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            overlays::detail(frame, body, d, state);
+        }
+        Some(Panel::Largest(l)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            largest::draw(frame, body, l, state);
+        }
+        Some(Panel::Tools(v)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            tools::draw(frame, body, v, state);
+        }
+        Some(Panel::Summary(e)) => {
+            let body =
+                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
+            summary_editor::draw(frame, body, e, state);
+        }
+        Some(Panel::Simulation(sim)) => {
+            let body = ratatui::layout::Rect::new(
+                0,
+                s.gauge.y,
+                area.width,
+                s.gauge.height + s.raw.height + s.list.height,
+            );
+            simulation::draw(frame, body, sim, state);
+        }
+        _ => {
+            panes::draw(frame, s.raw, s.projected, state);
+            list::draw(frame, s.list, state);
+            if let Some(p) = state.preview.as_ref().filter(|p| p.request.is_auto()) {
+                let panes = ratatui::layout::Rect {
+                    width: area.width,
+                    ..s.raw
+                };
+                why::draw(frame, panes, p, state);
+            }
+        }
+    }
+}
+
 fn draw_views(frame: &mut Frame, state: &State) {
     let area = frame.area();
     if area.width < 40 || area.height < 10 {
@@ -100,48 +148,7 @@ fn draw_views(frame: &mut Frame, state: &State) {
         };
         curve::draw(frame, curve_area, state);
     }
-    match &state.panel {
-        Some(Panel::Detail(d)) => {
-            let body =
-                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
-            overlays::detail(frame, body, d, state);
-        }
-        Some(Panel::Largest(l)) => {
-            let body =
-                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
-            largest::draw(frame, body, l, state);
-        }
-        Some(Panel::Tools(v)) => {
-            let body =
-                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
-            tools::draw(frame, body, v, state);
-        }
-        Some(Panel::Summary(e)) => {
-            let body =
-                ratatui::layout::Rect::new(0, s.raw.y, area.width, s.raw.height + s.list.height);
-            summary_editor::draw(frame, body, e, state);
-        }
-        Some(Panel::Simulation(sim)) => {
-            let body = ratatui::layout::Rect::new(
-                0,
-                s.gauge.y,
-                area.width,
-                s.gauge.height + s.raw.height + s.list.height,
-            );
-            simulation::draw(frame, body, sim, state);
-        }
-        _ => {
-            panes::draw(frame, s.raw, s.projected, state);
-            list::draw(frame, s.list, state);
-            if let Some(p) = state.preview.as_ref().filter(|p| p.request.is_auto()) {
-                let panes = ratatui::layout::Rect {
-                    width: area.width,
-                    ..s.raw
-                };
-                why::draw(frame, panes, p, state);
-            }
-        }
-    }
+    body(frame, &s, state);
     chrome::status(frame, s.status, state);
     chrome::footer(frame, s.footer, state);
     match &state.panel {

@@ -176,80 +176,7 @@ fn render_row(
                 t.dim().add_modifier(Modifier::ITALIC),
             ),
         ]),
-        Side::Event {
-            kind,
-            label,
-            text,
-            tokens,
-            fate,
-            summary,
-            band,
-            hit,
-            later,
-            waiting,
-        } => {
-            let mark = match (fate, raw) {
-                _ if *waiting => "…",
-                (Fate::Stripped, _) => "✂",
-                (Fate::Omitted, _) => "✗",
-                (Fate::Summarized, _) => "∑",
-                (Fate::Overlay, _) => "◆",
-                (Fate::Kept, _) if *summary => "∑",
-                (Fate::Kept, _) => " ",
-            };
-            let text_style = match (fate, *summary) {
-                (_, true) => t.summary(),
-                (Fate::Stripped, _) => t.stripped(),
-                (Fate::Omitted, _) => t.omitted(),
-                (Fate::Summarized, _) => t.dim(),
-                _ => t.plain(),
-            };
-
-            let (kind_w, tokens_w) = columns(width);
-            let mut label = if kind_w < 11 {
-                short(label).to_string()
-            } else {
-                label.clone()
-            };
-            label.truncate(kind_w);
-            let tokens = if *tokens == 0 && !kind.is_model_visible() {
-                String::new()
-            } else {
-                crate::core::fmt::human_tokens(*tokens)
-            };
-            let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
-            let room = width.saturating_sub(used);
-            // jp is running the call: say so before what it asked.
-            let text: String = match waiting {
-                true => format!("waiting for its result · {text}"),
-                false => text.clone(),
-            }
-            .chars()
-            .take(room)
-            .collect();
-            if *later {
-                // Time travel: what came after the request shown, dimmed.
-                Line::from(vec![
-                    gutter(t, *band),
-                    Span::styled(
-                        format!(" {label:<kind_w$} {tokens:>tokens_w$} {text}"),
-                        t.dim(),
-                    ),
-                ])
-            } else {
-                let mut spans = vec![
-                    gutter(t, *band),
-                    Span::styled(mark.to_string(), text_style),
-                    Span::styled(format!("{label:<kind_w$} "), t.kind(kind)),
-                    Span::styled(format!("{tokens:>tokens_w$} "), t.dim()),
-                ];
-                match needle.filter(|_| *hit) {
-                    Some(n) => spans.extend(marked(&text, n, text_style, t.matched())),
-                    None => spans.push(Span::styled(text, text_style)),
-                }
-                Line::from(spans)
-            }
-        }
+        Side::Event { .. } => event_line(t, side, width, raw, needle),
     };
     match (selected, focused) {
         (true, true) => pad(line, width, t.selected()),
@@ -258,6 +185,93 @@ fn render_row(
             line.style(Style::default().add_modifier(Modifier::UNDERLINED))
         }
         _ => line,
+    }
+}
+
+/// An event's row: its fate's mark, kind, tokens and text (the search's
+/// matches marked); dimmed when it came after the request shown.
+fn event_line(
+    t: &Theme,
+    side: &Side,
+    width: usize,
+    raw: bool,
+    needle: Option<&crate::core::ops::Needle>,
+) -> Line<'static> {
+    let Side::Event {
+        kind,
+        label,
+        text,
+        tokens,
+        fate,
+        summary,
+        band,
+        hit,
+        later,
+        waiting,
+    } = side
+    else {
+        return Line::default();
+    };
+    let mark = match (fate, raw) {
+        _ if *waiting => "…",
+        (Fate::Stripped, _) => "✂",
+        (Fate::Omitted, _) => "✗",
+        (Fate::Summarized, _) => "∑",
+        (Fate::Overlay, _) => "◆",
+        (Fate::Kept, _) if *summary => "∑",
+        (Fate::Kept, _) => " ",
+    };
+    let text_style = match (fate, *summary) {
+        (_, true) => t.summary(),
+        (Fate::Stripped, _) => t.stripped(),
+        (Fate::Omitted, _) => t.omitted(),
+        (Fate::Summarized, _) => t.dim(),
+        _ => t.plain(),
+    };
+
+    let (kind_w, tokens_w) = columns(width);
+    let mut label = if kind_w < 11 {
+        short(label).to_string()
+    } else {
+        label.clone()
+    };
+    label.truncate(kind_w);
+    let tokens = if *tokens == 0 && !kind.is_model_visible() {
+        String::new()
+    } else {
+        crate::core::fmt::human_tokens(*tokens)
+    };
+    let used = 2 + 1 + kind_w + 1 + tokens_w + 1;
+    let room = width.saturating_sub(used);
+    // jp is running the call: say so before what it asked.
+    let text: String = match waiting {
+        true => format!("waiting for its result · {text}"),
+        false => text.clone(),
+    }
+    .chars()
+    .take(room)
+    .collect();
+    if *later {
+        // Time travel: what came after the request shown, dimmed.
+        Line::from(vec![
+            gutter(t, *band),
+            Span::styled(
+                format!(" {label:<kind_w$} {tokens:>tokens_w$} {text}"),
+                t.dim(),
+            ),
+        ])
+    } else {
+        let mut spans = vec![
+            gutter(t, *band),
+            Span::styled(mark.to_string(), text_style),
+            Span::styled(format!("{label:<kind_w$} "), t.kind(kind)),
+            Span::styled(format!("{tokens:>tokens_w$} "), t.dim()),
+        ];
+        match needle.filter(|_| *hit) {
+            Some(n) => spans.extend(marked(&text, n, text_style, t.matched())),
+            None => spans.push(Span::styled(text, text_style)),
+        }
+        Line::from(spans)
     }
 }
 

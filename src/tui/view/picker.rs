@@ -15,44 +15,11 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
     let t = &state.theme;
     let width = area.width as usize;
     let visible = p.visible();
-    let header = Line::from(vec![
-        Span::styled(" jp-inspect", t.accent()),
-        Span::styled(" │ ", t.dim()),
-        Span::styled(p.workspace.display().to_string(), t.title()),
-        Span::styled(
-            format!(
-                " │ {} conversations · by {} (Tab){}",
-                p.listings.len(),
-                p.sort.label(),
-                if p.filled() < p.listings.len() {
-                    format!(" · reading {}/{}", p.filled(), p.listings.len())
-                } else {
-                    String::new()
-                }
-            ),
-            t.dim(),
-        ),
-    ]);
-    let filter = Line::from(vec![
-        Span::styled(
-            if p.typing {
-                " filter (every key types): "
-            } else {
-                " filter: "
-            },
-            t.dim(),
-        ),
-        Span::styled(format!("{}▏", p.filter), t.key()),
-        Span::styled(
-            format!("  {} of {} shown", visible.len(), p.listings.len()),
-            t.dim(),
-        ),
-    ]);
     let columns = columns_for(width, p.sort);
     let head: String = columns.iter().map(|c| c.pad(c.name())).collect();
     let mut lines = vec![
-        super::fit::fit(header, width),
-        super::fit::fit(filter, width),
+        super::fit::fit(header(p, state), width),
+        super::fit::fit(filter(p, state, visible.len()), width),
         Line::from(Span::styled(
             format!("{:<width$}", format!("{head}  title")),
             t.header_row(),
@@ -85,6 +52,55 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
         area.width,
         1,
     );
+    frame.render_widget(Paragraph::new(keys(p, state, width)), footer);
+    if p.help {
+        help(frame, area, state);
+    }
+}
+
+/// The workspace, how many conversations, the order and the reading.
+fn header(p: &Picker, state: &State) -> Line<'static> {
+    let t = &state.theme;
+    Line::from(vec![
+        Span::styled(" jp-inspect", t.accent()),
+        Span::styled(" │ ", t.dim()),
+        Span::styled(p.workspace.display().to_string(), t.title()),
+        Span::styled(
+            format!(
+                " │ {} conversations · by {} (Tab){}",
+                p.listings.len(),
+                p.sort.label(),
+                if p.filled() < p.listings.len() {
+                    format!(" · reading {}/{}", p.filled(), p.listings.len())
+                } else {
+                    String::new()
+                }
+            ),
+            t.dim(),
+        ),
+    ])
+}
+
+/// The filter as typed, and how many it shows.
+fn filter(p: &Picker, state: &State, shown: usize) -> Line<'static> {
+    let t = &state.theme;
+    Line::from(vec![
+        Span::styled(
+            if p.typing {
+                " filter (every key types): "
+            } else {
+                " filter: "
+            },
+            t.dim(),
+        ),
+        Span::styled(format!("{}▏", p.filter), t.key()),
+        Span::styled(format!("  {shown} of {} shown", p.listings.len()), t.dim()),
+    ])
+}
+
+/// The keys that fit, whole, and a status message after them.
+fn keys<'a>(p: &Picker, state: &'a State, width: usize) -> Line<'a> {
+    let t = &state.theme;
     // Once a filter has text (or `/` was pressed) `q` and `?` type into
     // it: the bar says what quits and helps then.
     let typing = p.typing || !p.filter.is_empty();
@@ -121,10 +137,7 @@ pub fn draw(frame: &mut Frame, area: Rect, p: &Picker, state: &State) {
     if let Some((msg, _)) = &state.status.message {
         spans.push(Span::styled(format!("  {msg}"), t.error()));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), footer);
-    if p.help {
-        help(frame, area, state);
-    }
+    Line::from(spans)
 }
 
 /// A column of the list, by how much it matters: a narrow terminal keeps

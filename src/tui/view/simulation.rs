@@ -90,12 +90,9 @@ fn policy_style(state: &State, p: Strategy) -> Style {
     })
 }
 
-/// The context ratio turn by turn under each policy, the thresholds as
-/// lines and the firings marked on their policy's line.
-fn chart(frame: &mut Frame, area: Rect, runs: &[&Run], turns: usize, state: &State) {
-    let t = &state.theme;
-    let series: Vec<(Strategy, Vec<(f64, f64)>)> = runs
-        .iter()
+/// Each policy's context ratio by turn, in percent.
+fn series(runs: &[&Run], turns: usize) -> Vec<(Strategy, Vec<(f64, f64)>)> {
+    runs.iter()
         .map(|r| {
             let pts = r
                 .ratio_by_turn(turns)
@@ -105,18 +102,12 @@ fn chart(frame: &mut Frame, area: Rect, runs: &[&Run], turns: usize, state: &Sta
                 .collect();
             (r.policy, pts)
         })
-        .collect();
-    let peak = runs.iter().map(|r| r.peak_ratio).fold(1.0_f64, f64::max) * 100.0;
-    let y_max = (peak * 1.05).max(100.0);
-    let x_max = turns as f64 + 0.5;
-    let line_at = |y: f64| vec![(0.5, y), (x_max, y)];
-    let soft = line_at(state.settings.config.soft_ratio * 100.0);
-    let hard = line_at(state.settings.config.hard_ratio * 100.0);
-    let trig = line_at(state.settings.config.trigger_ratio * 100.0);
-    let full = line_at(100.0);
-    // Firings, drawn on the policy's own line.
-    let firings: Vec<(Strategy, Vec<(f64, f64)>)> = runs
-        .iter()
+        .collect()
+}
+
+/// Each policy's firings, placed on its own line.
+fn firings(runs: &[&Run], turns: usize) -> Vec<(Strategy, Vec<(f64, f64)>)> {
+    runs.iter()
         .map(|r| {
             let by_turn = r.ratio_by_turn(turns);
             let pts = r
@@ -129,8 +120,23 @@ fn chart(frame: &mut Frame, area: Rect, runs: &[&Run], turns: usize, state: &Sta
                 .collect();
             (r.policy, pts)
         })
-        .collect();
+        .collect()
+}
 
+/// The context ratio turn by turn under each policy, the thresholds as
+/// lines and the firings marked on their policy's line.
+fn chart(frame: &mut Frame, area: Rect, runs: &[&Run], turns: usize, state: &State) {
+    let t = &state.theme;
+    let series = series(runs, turns);
+    let peak = runs.iter().map(|r| r.peak_ratio).fold(1.0_f64, f64::max) * 100.0;
+    let y_max = (peak * 1.05).max(100.0);
+    let x_max = turns as f64 + 0.5;
+    let line_at = |y: f64| vec![(0.5, y), (x_max, y)];
+    let soft = line_at(state.settings.config.soft_ratio * 100.0);
+    let hard = line_at(state.settings.config.hard_ratio * 100.0);
+    let trig = line_at(state.settings.config.trigger_ratio * 100.0);
+    let full = line_at(100.0);
+    let firings = firings(runs, turns);
     let color = |p: Strategy| policy_style(state, p);
     // Thin lines in colour; without colour the markers tell them apart.
     let marker = |p: Strategy| match (t.color, p) {
