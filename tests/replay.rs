@@ -211,7 +211,7 @@ fn space_pauses_and_plus_minus_change_the_pace() {
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// Waits until the writer has looked at its pace `n` more times.
-fn looked(w: &jp_inspect::tui::replay::Writer, n: usize) {
+fn looked(w: &jp_inspect::tui::replay_writer::Writer, n: usize) {
     let (from, start) = (w.looks(), std::time::Instant::now());
     while w.looks() < from + n {
         assert!(start.elapsed() < PATIENCE, "the writer stopped looking");
@@ -236,7 +236,7 @@ fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
     let home = tempfile::tempdir().unwrap();
     let r = replay::prepare(&conv, home.path()).unwrap();
     let dir = r.dir.clone();
-    let w = jp_inspect::tui::replay::Writer::start(
+    let w = jp_inspect::tui::replay_writer::Writer::start(
         r,
         ReplayPace {
             paused: true,
@@ -269,7 +269,7 @@ fn the_writer_waits_for_each_boundarys_evaluation() {
     let home = tempfile::tempdir().unwrap();
     let r = replay::prepare(&conv, home.path()).unwrap();
     let dir = r.dir.clone();
-    let w = jp_inspect::tui::replay::Writer::start(
+    let w = jp_inspect::tui::replay_writer::Writer::start(
         r,
         ReplayPace {
             paused: false,

@@ -1001,7 +1001,7 @@ fn a_compactions_detail_says_what_it_hid() {
 #[test]
 fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
     use jp_inspect::tui::panels::Panel;
-    use jp_inspect::tui::tools::Column;
+    use jp_inspect::tui::tools_view::Column;
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, true);
         h.char('T');

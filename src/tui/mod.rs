@@ -18,7 +18,7 @@ pub mod msg;
 pub mod outside;
 pub mod panels;
 pub mod picker;
-pub mod replay;
+pub mod replay_writer;
 pub mod rows;
 pub mod shown;
 pub mod state;
@@ -26,7 +26,7 @@ pub mod status_log;
 pub mod summary_editor;
 pub mod terminal;
 pub mod theme;
-pub mod tools;
+pub mod tools_view;
 pub mod undo;
 pub mod update;
 pub mod user_config;
@@ -204,7 +204,7 @@ pub fn run(opts: Options, replay: Option<crate::core::ops::replay::Replay>) -> a
     let mut term = terminal::Terminal::enter()?;
     let writer = replay
         .zip(opts.replay)
-        .map(|(r, s)| replay::Writer::start(r, s.pace, true));
+        .map(|(r, s)| replay_writer::Writer::start(r, s.pace, true));
     let result = match event_loop(
         &mut term,
         opts,
@@ -239,7 +239,7 @@ fn read_buffered(actions: &mut Vec<Msg>) -> anyhow::Result<usize> {
 }
 
 /// What the update asks of a replay's writer.
-fn steer_replay(w: &replay::Writer, fx: Effect) {
+fn steer_replay(w: &replay_writer::Writer, fx: Effect) {
     match fx {
         Effect::Replay(pace) => w.set(pace),
         Effect::ReplayNext => w.next_now(),
@@ -278,7 +278,7 @@ fn event_loop(
     theme: theme::Theme,
     terminated: &AtomicBool,
     resized: &AtomicBool,
-    writer: Option<&replay::Writer>,
+    writer: Option<&replay_writer::Writer>,
 ) -> anyhow::Result<()> {
     let worker = worker::Worker::start();
     let mut watcher: Option<watch::Watcher> = None;
@@ -329,7 +329,7 @@ fn event_loop(
         if !wait_for_input(&state, &mut actions)? {
             return Ok(());
         }
-        if let Some(e) = writer.and_then(replay::Writer::take_error) {
+        if let Some(e) = writer.and_then(replay_writer::Writer::take_error) {
             state.set_status(format!("the replay stopped: {e}"), Level::Error);
             dirty = true;
         }
@@ -372,7 +372,7 @@ fn perform(
     state: &mut State,
     worker: &worker::Worker,
     watcher: &mut Option<watch::Watcher>,
-    writer: Option<&replay::Writer>,
+    writer: Option<&replay_writer::Writer>,
     after: &mut Vec<Msg>,
 ) -> anyhow::Result<bool> {
     let mut redraw = false;

@@ -133,7 +133,7 @@ pub enum Panel {
     /// The projected events by size (`L`).
     Largest(super::largest::Largest),
     /// Which tools fill the context (`T`).
-    Tools(Box<super::tools::ToolsView>),
+    Tools(Box<super::tools_view::ToolsView>),
     /// A summary written against its checklist (`E`).
     Summary(Box<super::summary_editor::SummaryEditor>),
 }

@@ -2,7 +2,7 @@
 //! was sent, replayed with the stream's own compactions where they were
 //! appended.
 
-use super::replay::{Replay, replay_of_prefix};
+use super::rerun::{Rerun, rerun_of_prefix};
 use super::sends::Sends;
 use crate::core::compact::budget::Budget;
 use crate::core::model::conversation::Conversation;
@@ -49,7 +49,7 @@ impl HistoryPoint {
 }
 
 /// The real context curve of `conv`: every request (as the simulation
-/// defines one) with what it was sent, in one pass. The same replay as the
+/// defines one) with what it was sent, in one pass. The same rerun as the
 /// simulation, fed the stream's own compactions where they were appended
 /// instead of a policy's. `budget_at(i)` is the budget in force before raw
 /// event `i` (asked again only after a config delta).
@@ -71,7 +71,7 @@ fn curve(
     mut budget_at: impl FnMut(usize) -> Budget,
     compacted: bool,
 ) -> Vec<HistoryPoint> {
-    let mut replay = Replay::new(conv);
+    let mut rerun = Rerun::new(conv);
     let mut budget = budget_at(0);
     let mut points: Vec<HistoryPoint> = Vec::new();
     let mut since: Vec<usize> = Vec::new();
@@ -88,14 +88,14 @@ fn curve(
                 if let Ok(c) = parsed
                     && compacted
                 {
-                    sends.cut(replay.unchanged_chars(std::slice::from_ref(&**c)));
-                    // The replay paints what it is given as newest; a
+                    sends.cut(rerun.unchanged_chars(std::slice::from_ref(&**c)));
+                    // The rerun paints what it is given as newest; a
                     // compaction stamped before an earlier one loses to it
                     // in the projection, so the prefix is projected afresh.
                     if newest.is_some_and(|n| c.timestamp < n) {
-                        replay = replay_of_prefix(conv, i + 1);
+                        rerun = rerun_of_prefix(conv, i + 1);
                     } else {
-                        replay.apply(vec![(**c).clone()]);
+                        rerun.apply(vec![(**c).clone()]);
                     }
                     newest = newest.max(Some(c.timestamp));
                     since.push(position);
@@ -115,7 +115,7 @@ fn curve(
             _ => {}
         }
         if e.kind.is_conversation_event() {
-            replay.visible = replay.visible.max(e.turn + 1);
+            rerun.visible = rerun.visible.max(e.turn + 1);
         }
         let is_output = matches!(e.kind, Kind::ChatResponse(_) | Kind::ToolCallRequest { .. });
         let after_input = matches!(
@@ -123,7 +123,7 @@ fn curve(
             Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
         );
         if is_output && after_input {
-            let context = budget.context_tokens(replay.total);
+            let context = budget.context_tokens(rerun.total);
             let (answer, kept) = sends.request(points.last().map(|p| p.context), &budget);
             if let Some(last) = points.last_mut() {
                 last.output = answer;
@@ -142,8 +142,8 @@ fn curve(
         sends.see(&e.kind, e.chars);
         if e.kind.is_model_visible() {
             last_visible = Some(&e.kind);
-            replay.turn_chars[e.turn] += e.chars;
-            replay.total += e.chars;
+            rerun.turn_chars[e.turn] += e.chars;
+            rerun.total += e.chars;
         }
     }
     if let Some(last) = points.last_mut() {

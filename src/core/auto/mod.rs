@@ -1,12 +1,12 @@
 //! Automatic compaction: RFD D50's trigger and the staged policy
 //! (auto.md), and the simulation that replays conversations under them.
 
-mod apply;
 pub mod config;
 pub mod decision;
 pub mod history;
 mod layer;
-mod replay;
+mod layering;
+mod rerun;
 pub mod run;
 mod sends;
 pub mod simulate;

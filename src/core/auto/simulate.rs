@@ -7,7 +7,7 @@
 //! from the raw events.
 
 use super::config::AutoConfig;
-use super::replay::Replay;
+use super::rerun::Rerun;
 use super::run::{BACKSTOP_KEEP_LATEST, Firing, RequestPoint, Run, Strategy};
 use super::sends::Sends;
 use super::trigger;
@@ -46,8 +46,8 @@ pub fn run_with(
     let config = policy.config(base);
     let budget = budget.at(window);
     let usable = budget.usable().unwrap_or(window);
-    let mut replay = Replay::new(conv);
-    replay.overhead = budget.overhead_chars();
+    let mut rerun = Rerun::new(conv);
+    rerun.overhead = budget.overhead_chars();
     let mut out = Run {
         policy,
         window,
@@ -102,13 +102,13 @@ pub fn run_with(
             if let (Some(done), Some(config)) = (current_turn, &config) {
                 clock += chrono::Duration::seconds(1);
                 if let Some(cut) =
-                    boundary(conv, &mut replay, done, config, summarizer, clock, &mut out)?
+                    boundary(conv, &mut rerun, done, config, summarizer, clock, &mut out)?
                 {
                     sends.cut(cut);
                 }
             }
             current_turn = Some(e.turn);
-            replay.visible = e.turn + 1;
+            rerun.visible = e.turn + 1;
             live.clear();
             elided_in_turn = 0;
         }
@@ -118,7 +118,7 @@ pub fn run_with(
             Some(Kind::ChatRequest | Kind::ToolCallResponse { .. })
         );
         if is_output && after_input {
-            let mut context = budget.context_tokens(replay.total);
+            let mut context = budget.context_tokens(rerun.total);
             while backstop
                 && context > hard_limit
                 && live.len() > elided_in_turn + BACKSTOP_KEEP_LATEST
@@ -126,10 +126,10 @@ pub fn run_with(
                 let (sent, elided, before) = live[elided_in_turn];
                 elided_in_turn += 1;
                 sends.cut(before);
-                replay.turn_chars[e.turn] -= sent - elided;
-                replay.total -= sent - elided;
+                rerun.turn_chars[e.turn] -= sent - elided;
+                rerun.total -= sent - elided;
                 out.backstop_elisions += 1;
-                context = budget.context_tokens(replay.total);
+                context = budget.context_tokens(rerun.total);
             }
             out.requests += 1;
             out.input_tokens += context;
@@ -153,14 +153,14 @@ pub fn run_with(
         if e.kind.is_model_visible() {
             last_visible = Some(&e.kind);
             // The turn being replayed has no compaction yet: raw size.
-            replay.turn_chars[e.turn] += e.chars;
-            replay.total += e.chars;
+            rerun.turn_chars[e.turn] += e.chars;
+            rerun.total += e.chars;
             if let (true, Kind::ToolCallResponse { .. }) = (backstop, &e.kind)
                 && e.payload > bound
             {
-                let name = replay.pairing.name(&conv.events, i);
+                let name = rerun.pairing.name(&conv.events, i);
                 let elided = projection::sent_chars(e, Alteration::StatusLine, || name);
-                live.push((e.chars, elided.min(e.chars), replay.total - e.chars));
+                live.push((e.chars, elided.min(e.chars), rerun.total - e.chars));
             }
         }
     }
@@ -172,10 +172,10 @@ pub fn run_with(
     // though no request here comes after them.
     if let (Some(done), Some(config)) = (current_turn, &config) {
         clock += chrono::Duration::seconds(1);
-        boundary(conv, &mut replay, done, config, summarizer, clock, &mut out)?;
+        boundary(conv, &mut rerun, done, config, summarizer, clock, &mut out)?;
     }
-    out.final_chars = replay.total;
-    out.compactions = replay.overlays.into_iter().map(|o| o.compaction).collect();
+    out.final_chars = rerun.total;
+    out.compactions = rerun.overlays.into_iter().map(|o| o.compaction).collect();
     Ok(out)
 }
 
@@ -184,15 +184,15 @@ pub fn run_with(
 /// they were, if it applied anything.
 fn boundary(
     conv: &Conversation,
-    replay: &mut Replay<'_>,
+    rerun: &mut Rerun<'_>,
     done: usize,
     config: &AutoConfig,
     summarizer: &dyn Summarizer,
     now: Timestamp,
     out: &mut Run,
 ) -> Result<Option<u64>, summarize::SummarizeError> {
-    replay.visible = done + 1;
-    let decision = trigger::evaluate(replay, Some(out.usable), config, now);
+    rerun.visible = done + 1;
+    let decision = trigger::evaluate(rerun, Some(out.usable), config, now);
     if !decision.fired() {
         return Ok(None);
     }
@@ -203,13 +203,13 @@ fn boundary(
             estimate::tokens(crate::core::model::event::count_chars(&s.text));
         texts.push(s.text);
     }
-    let decision = trigger::settle(replay, decision, texts, summarizer.name(), config);
+    let decision = trigger::settle(rerun, decision, texts, summarizer.name(), config);
     let mut before: Vec<crate::core::model::compaction::Compaction> = Vec::new();
     for a in &decision.actions {
         use super::trigger::Stream;
-        let without = replay.chars_with(&before);
+        let without = rerun.chars_with(&before);
         before.push(a.compaction.clone());
-        let saved = estimate::tokens(without.saturating_sub(replay.chars_with(&before)));
+        let saved = estimate::tokens(without.saturating_sub(rerun.chars_with(&before)));
         match a.kind {
             ActionKind::Summary => out.summaries += 1,
             ActionKind::Elision => out.elisions += 1,
@@ -224,7 +224,7 @@ fn boundary(
         });
     }
     let compactions: Vec<_> = decision.actions.into_iter().map(|a| a.compaction).collect();
-    let cut = replay.unchanged_chars(&compactions);
-    replay.apply(compactions);
+    let cut = rerun.unchanged_chars(&compactions);
+    rerun.apply(compactions);
     Ok(Some(cut))
 }

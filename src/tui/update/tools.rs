@@ -10,7 +10,7 @@ use crate::tui::msg::Effect;
 use crate::tui::panels::Panel;
 use crate::tui::state::State;
 use crate::tui::status_log::Level;
-use crate::tui::tools::{Calls, HintWrite, ToolsView};
+use crate::tui::tools_view::{Calls, HintWrite, ToolsView};
 
 /// `T`: opens the view and computes it off the UI thread (the savings
 /// replay the staged policy once per hint).

@@ -7,7 +7,7 @@ use crate::core::fmt::{signed_thousands, thousands};
 use crate::core::ops::tools::ToolsReport;
 use crate::core::visible::visible_line;
 use crate::tui::state::State;
-use crate::tui::tools::{Column, ToolsView};
+use crate::tui::tools_view::{Column, ToolsView};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -170,7 +170,7 @@ fn header(v: &ToolsView, wide: bool, name_w: usize) -> String {
 }
 
 /// A tool's calls, a line each: its turn and its arguments.
-fn calls(frame: &mut Frame, list: Rect, c: &crate::tui::tools::Calls, state: &State) {
+fn calls(frame: &mut Frame, list: Rect, c: &crate::tui::tools_view::Calls, state: &State) {
     let t = &state.theme;
     let width = list.width as usize;
     let rows = (list.height as usize).saturating_sub(1).max(1);

@@ -1,6 +1,7 @@
-//! The replayed stream the simulation and the real context curve share:
-//! a conversation's events up to a boundary with the compactions made so
-//! far, its projection kept per turn so a replay costs O(events).
+//! The stream run again, turn by turn, that the simulation and the real
+//! context curve share: a conversation's events up to a boundary with the
+//! compactions made so far, its projection kept per turn so a rerun costs
+//! O(events).
 
 use super::trigger::Stream;
 use crate::core::compact::pairing::Pairing;
@@ -10,13 +11,13 @@ use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Event;
 use crate::core::model::timestamp::Timestamp;
 
-/// The replayed stream: the conversation's events up to the current
+/// The stream run again: the conversation's events up to the current
 /// boundary, with the compactions the policy made so far.
-pub(super) struct Replay<'a> {
+pub(super) struct Rerun<'a> {
     pub(super) events: &'a [Event],
     /// Events of turn t: `turn_spans[t]`.
     pub(super) turn_spans: Vec<(usize, usize)>,
-    /// Turns visible so far (completed, plus the one being replayed).
+    /// Turns visible so far (completed, plus the one being run again).
     pub(super) visible: usize,
     pub(super) turn_chars: Vec<u64>,
     pub(super) total: u64,
@@ -30,7 +31,7 @@ pub(super) struct Replay<'a> {
     pub(super) overhead: u64,
 }
 
-impl<'a> Replay<'a> {
+impl<'a> Rerun<'a> {
     pub(super) fn new(conv: &'a Conversation) -> Self {
         let events = &conv.events[..];
         let turn_spans = (0..conv.turn_count)
@@ -41,7 +42,7 @@ impl<'a> Replay<'a> {
                 )
             })
             .collect();
-        Replay {
+        Rerun {
             events,
             turn_spans,
             visible: 0,
@@ -57,7 +58,7 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// The compaction of overlay index `i`: the replay's own, then
+    /// The compaction of overlay index `i`: the rerun's own, then
     /// `extra` (being tried) after them.
     pub(super) fn compaction<'c>(&'c self, extra: &'c [Compaction], i: usize) -> &'c Compaction {
         match self.overlays.get(i) {
@@ -137,7 +138,7 @@ impl<'a> Replay<'a> {
         touched
     }
 
-    /// Projected characters at the start of the replayed stream that
+    /// Projected characters at the start of the stream run again that
     /// `extra` leaves as they are sent now: everything before the first
     /// event whose fate it changes (a summary changes its whole first
     /// turn). All of it when `extra` changes nothing.
@@ -206,7 +207,7 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// Keeps `c` among the replay's compactions (for the trigger's
+    /// Keeps `c` among the rerun's compactions (for the trigger's
     /// questions: after the last one, the summaries' ranges).
     pub(super) fn record(&mut self, c: Compaction) {
         self.after_last = self.after_last.max(c.to_turn.saturating_add(1));
@@ -223,7 +224,7 @@ impl<'a> Replay<'a> {
     }
 }
 
-impl Stream for Replay<'_> {
+impl Stream for Rerun<'_> {
     fn turn_count(&self) -> usize {
         self.visible
     }
@@ -265,23 +266,23 @@ impl Stream for Replay<'_> {
     }
 }
 
-/// A replay holding the projection of the first `end` events, for the rare
+/// A rerun holding the projection of the first `end` events, for the rare
 /// stream whose compactions are out of timestamp order.
-pub(super) fn replay_of_prefix(conv: &Conversation, end: usize) -> Replay<'_> {
-    let mut replay = Replay::new(conv);
+pub(super) fn rerun_of_prefix(conv: &Conversation, end: usize) -> Rerun<'_> {
+    let mut rerun = Rerun::new(conv);
     let p = projection::as_of(conv, end, crate::core::compact::jp_view::View::Inspect);
-    replay.visible = conv.events[..end]
+    rerun.visible = conv.events[..end]
         .iter()
         .filter(|e| e.kind.is_conversation_event())
         .map(|e| e.turn + 1)
         .max()
         .unwrap_or(0);
     let turn_chars = p.turn_chars(&conv.events, conv.turn_count);
-    replay.total = turn_chars.iter().sum();
-    replay.turn_chars = turn_chars;
-    replay.policies = p.policies.clone();
+    rerun.total = turn_chars.iter().sum();
+    rerun.turn_chars = turn_chars;
+    rerun.policies = p.policies.clone();
     for o in p.overlays {
-        replay.record(o.compaction);
+        rerun.record(o.compaction);
     }
-    replay
+    rerun
 }
