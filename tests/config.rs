@@ -385,10 +385,14 @@ fn remembered_config_files_are_read_again_once_changed() {
         "[conversation.compaction.auto]\nhard_ratio = 0.81\n",
     );
     s.workspace_config("config.toml", "extends = [\"config/personas/*.toml\"]\n");
-    // Only a file unchanged for two seconds is remembered: read until it
-    // is, each read giving the same value meanwhile.
+    // Only a file unchanged for two seconds is remembered: read until both
+    // are (written a moment apart, one may be remembered a read before
+    // the other), each read giving the same value meanwhile.
     let cache = s.tmp.path().join("cache/config-files.json");
     remembered(&cache, "a.toml", || assert_eq!(s.hard_ratio(), 0.81));
+    remembered(&cache, ".jp/config.toml", || {
+        assert_eq!(s.hard_ratio(), 0.81)
+    });
     let stored = fs::read_to_string(&cache).unwrap();
     assert!(
         stored.contains("a.toml") && stored.contains("config.toml"),
