@@ -6,7 +6,6 @@ use super::output::{print_json, print_lines};
 use crate::core::Conversation;
 use crate::core::fmt::thousands;
 use crate::core::ops;
-use crate::core::ops::AutoConfig;
 use crate::core::ops::{Run, Strategy};
 use serde_json::{Value, json};
 
@@ -21,40 +20,31 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     } else {
         whole_workspace(ctx)?
     };
-    let mut base = AutoConfig::default();
-    if let Some(f) = &args.config {
-        base.apply_file(f)?;
-    }
-    if args.as_jp {
-        base = base.as_jp();
+    if args.svg.is_some() && args.sweep.is_some() {
+        anyhow::bail!("--svg draws one simulation; leave out --sweep to draw it");
     }
     let prices = crate::user_file::prices()?;
     let refs: Vec<&Conversation> = convs.iter().collect();
-    let mut args = args;
-    if args.windows.is_empty() {
-        args.windows = ops::default_windows(&refs, &base);
-    }
+    let sim = ops::simulate(
+        &refs,
+        &ops::SimulateRequest {
+            config_file: args.config.as_deref(),
+            as_jp: args.as_jp,
+            policies: &args.policies,
+            windows: &args.windows,
+            summarizer: args.summarizer,
+            sweep: args.sweep.as_ref(),
+            // A sweep's table has no room for it; its JSON does.
+            judge: args.sweep.is_none() || args.json,
+            prices: &prices,
+        },
+    )?;
     if let Some(sweep) = &args.sweep {
-        return run_sweep(&args, sweep, &refs, &base, &prices);
+        return sweep_result(&args, sweep, &refs, &sim, &prices);
     }
-    let policies: &[Strategy] = if args.policies.is_empty() {
-        &Strategy::ALL
-    } else {
-        &args.policies
+    let Some(setting) = sim.settings.first() else {
+        return Ok(());
     };
-
-    let grid = ops::Grid {
-        policies,
-        windows: &args.windows,
-        base: &base,
-        summarizer: args.summarizer,
-        prices: &prices,
-    };
-    let results: Vec<(usize, Run)> = ops::simulate_grid(&refs, &grid)?
-        .into_iter()
-        .map(|(job, run)| (job.conversation, run))
-        .collect();
-
     if let Some(file) = &args.svg {
         let [conv] = convs.as_slice() else {
             anyhow::bail!(
@@ -62,24 +52,25 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
                 convs.len()
             );
         };
-        let runs: Vec<&Run> = results.iter().map(|(_, r)| r).collect();
-        crate::chart::save(file, &crate::chart::simulation::chart(conv, &base, &runs))?;
+        let runs: Vec<&Run> = setting.runs.iter().map(|r| &r.run).collect();
+        crate::chart::save(
+            file,
+            &crate::chart::simulation::chart(conv, &sim.base, &runs),
+        )?;
         super::output::say_err(&format!("wrote {}", file.display()));
     }
-    let totals = ops::totals(results.iter().map(|(_, r)| r));
     if args.json {
-        let known = survivals(&refs, &results);
-        let runs: Vec<Value> = results
+        let runs: Vec<Value> = setting
+            .runs
             .iter()
-            .zip(&known)
-            .map(|((ci, r), k)| run_json(&convs[*ci], r, k, &prices))
+            .map(|r| run_json(refs[r.conversation], r, &prices))
             .collect();
-        let totals: Vec<Value> = totals.iter().map(total_json).collect();
+        let totals: Vec<Value> = setting.totals.iter().map(total_json).collect();
         return print_json(&json!({ "runs": runs, "totals": totals }));
     }
-    let mut lines = table(&convs, &results, &survivals(&refs, &results));
+    let mut lines = table(&convs, &setting.runs);
     if convs.len() > 1 {
-        lines.extend(totals_table(&totals));
+        lines.extend(totals_table(&setting.totals));
     }
     lines.extend(legend());
     print_lines(lines)
@@ -87,46 +78,22 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
 
 /// `--sweep`: the policies the setting changes (or those asked), once per
 /// value, totalled over the conversations: a line per setting and window.
-fn run_sweep(
+fn sweep_result(
     args: &SimulateArgs,
     sweep: &crate::core::ops::Sweep,
     convs: &[&Conversation],
-    base: &AutoConfig,
+    sim: &ops::Simulation,
     prices: &crate::core::ops::Prices,
 ) -> anyhow::Result<()> {
-    if args.svg.is_some() {
-        anyhow::bail!("--svg draws one simulation; leave out --sweep to draw it");
-    }
-    let policies: &[Strategy] = if args.policies.is_empty() {
-        sweep.knob.strategies()
-    } else {
-        &args.policies
-    };
-    let mut settings = Vec::new();
-    for (label, config) in sweep.variants(base) {
-        let grid = ops::Grid {
-            policies,
-            windows: &args.windows,
-            base: &config,
-            summarizer: args.summarizer,
-            prices,
-        };
-        let runs: Vec<(usize, Run)> = ops::simulate_grid(convs, &grid)?
-            .into_iter()
-            .map(|(job, run)| (job.conversation, run))
-            .collect();
-        let totals = ops::totals(runs.iter().map(|(_, r)| r));
-        settings.push((label, runs, totals));
-    }
     if args.json {
-        let out: Vec<Value> = settings
+        let out: Vec<Value> = sim
+            .settings
             .iter()
-            .map(|(label, runs, totals)| {
-                let known = survivals(convs, runs);
+            .map(|s| {
                 json!({
-                    "setting": label,
-                    "runs": runs.iter().zip(&known).map(|((ci, r), k)| run_json(convs[*ci], r, k, prices)).collect::<Vec<_>>(),
-                    "totals": totals.iter().map(total_json).collect::<Vec<_>>(),
+                    "setting": s.label,
+                    "runs": s.runs.iter().map(|r| run_json(convs[r.conversation], r, prices)).collect::<Vec<_>>(),
+                    "totals": s.totals.iter().map(total_json).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -156,8 +123,9 @@ fn run_sweep(
         ),
     ];
     let turns: u64 = convs.iter().map(|c| c.turn_count as u64).sum();
-    for (label, _, totals) in &settings {
-        for t in totals {
+    for setting in &sim.settings {
+        let label = setting.label.as_deref().unwrap_or_default();
+        for t in &setting.totals {
             let billed = |f: fn(&crate::core::ops::Billed) -> f64| t.billed_text(f);
             lines.push(format!(
                 "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9.1} {:>14} {:>14}",
@@ -262,29 +230,12 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
     lines
 }
 
-/// What each of `results` leaves the model knowing, each conversation's
-/// facts found once for all its runs.
-fn survivals(convs: &[&Conversation], results: &[(usize, Run)]) -> Vec<crate::core::ops::Survival> {
-    let mut out = vec![crate::core::ops::Survival::default(); results.len()];
-    for (ci, conv) in convs.iter().enumerate() {
-        let mine: Vec<usize> = (0..results.len()).filter(|&k| results[k].0 == ci).collect();
-        let runs: Vec<&[crate::core::model::compaction::Compaction]> = mine
-            .iter()
-            .map(|&k| results[k].1.compactions.as_slice())
-            .collect();
-        for (k, known) in mine.into_iter().zip(ops::knows::of_runs(conv, &runs)) {
-            out[k] = known;
-        }
-    }
-    out
-}
-
 fn run_json(
     conv: &Conversation,
-    r: &Run,
-    known: &crate::core::ops::Survival,
+    simulated: &ops::Simulated,
     prices: &crate::core::ops::Prices,
 ) -> Value {
+    let (r, known) = (&simulated.run, &simulated.survival);
     let firings: Vec<Value> = r
         .firings
         .iter()
@@ -324,11 +275,7 @@ fn run_json(
     })
 }
 
-fn table(
-    convs: &[Conversation],
-    results: &[(usize, Run)],
-    known: &[crate::core::ops::Survival],
-) -> Vec<String> {
+fn table(convs: &[Conversation], results: &[ops::Simulated]) -> Vec<String> {
     let mut lines = vec![format!(
         "{:<17} {:<15} {:>11}{}",
         "conversation",
@@ -336,7 +283,8 @@ fn table(
         "window/use",
         crate::core::ops::RUN_METRICS_HEADER
     )];
-    for ((ci, r), known) in results.iter().zip(known) {
+    for simulated in results {
+        let (ci, r) = (&simulated.conversation, &simulated.run);
         lines.push(format!(
             "{:<17} {:<15} {:>11}{}",
             convs[*ci].display_id(),
@@ -392,7 +340,9 @@ fn table(
                 fired.join("; ")
             ));
             // What each policy leaves the model knowing, not only tokens.
-            lines.push(format!("    keeps {}", known.describe()));
+            if let Some(known) = &simulated.survival {
+                lines.push(format!("    keeps {}", known.describe()));
+            }
         }
     }
     lines

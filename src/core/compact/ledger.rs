@@ -337,7 +337,7 @@ mod tests {
     #[test]
     fn the_same_answer_again_is_a_refetch_a_new_one_is_not() {
         use crate::core::compact::projection;
-        use crate::core::store::load::{self, Files};
+        use crate::core::store::load;
         let call = |id: &str, tool: &str, turn_text: &str| {
             vec![
                 json!({"type": "turn_start", "timestamp": "2026-01-01 00:00:00.0"}),
@@ -365,12 +365,7 @@ mod tests {
             events.extend(call("b", "cargo_test", "two"));
             events.push(answer("b", later));
             events.push(done.clone());
-            let files = Files {
-                events: serde_json::to_vec(&events).unwrap(),
-                base_config: None,
-                metadata: None,
-            };
-            let conv = load::parse(std::path::Path::new("t"), files).unwrap();
+            let conv = load::of_events(serde_json::to_vec(&events).unwrap());
             let p = projection::of(&conv);
             of(&conv, &p).remove(0).fetched_again.len()
         };

@@ -97,13 +97,7 @@ mod tests {
  {"type":"tool_call_response","timestamp":"2026-01-01 00:00:03","id":"a","content":"0123456789012345678901234567890123456789","is_error":false},
  {"type":"chat_response","timestamp":"2026-01-01 00:00:04","message":"done"}
 ]"#;
-        use crate::core::store::load;
-        let files = load::Files {
-            events: events.as_bytes().to_vec(),
-            base_config: None,
-            metadata: None,
-        };
-        load::parse(std::path::Path::new("17000000000-x"), files).unwrap()
+        crate::core::store::load::of_events(events)
     }
 
     fn compaction(tool_calls: Option<ToolCalls>, reasoning_over: Option<u64>) -> Compaction {

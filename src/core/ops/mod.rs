@@ -81,7 +81,8 @@ pub use preview::{
 };
 pub use report::{Impact, saved_per_compaction};
 pub use simulate::{
-    DEFAULT_WINDOWS, Grid, SimulationJob, Total, default_windows, simulate_grid, totals,
+    DEFAULT_WINDOWS, Grid, Setting, SimulateRequest, Simulated, Simulation, SimulationJob, Total,
+    default_windows, simulate, simulate_grid, totals,
 };
 pub use write::{Change, refused, write};
 

@@ -176,17 +176,12 @@ pub fn impact_per_compaction(
 mod tests {
     use super::*;
     use crate::core::model::compaction::Compaction;
-    use crate::core::store::load::{self, Files};
+    use crate::core::store::load;
     use crate::synth::{self, Spec};
     use serde_json::json;
 
     fn conv(spec: &Spec) -> Conversation {
-        let files = Files {
-            events: synth::events_json(spec).into_bytes(),
-            base_config: None,
-            metadata: None,
-        };
-        load::parse(std::path::Path::new("generated"), files).unwrap()
+        load::of_events(synth::events_json(spec))
     }
 
     /// Overlays of every kind, over random ranges, with timestamps that

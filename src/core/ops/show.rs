@@ -135,12 +135,7 @@ mod tests {
  {"type":"compaction","timestamp":"2026-01-01 00:02:00","from_turn":0,"to_turn":0,
   "summary":{"summary":"they asked once"},"source":"manual"}
 ]"#;
-        let files = load::Files {
-            events: events.as_bytes().to_vec(),
-            base_config: None,
-            metadata: None,
-        };
-        load::parse(std::path::Path::new("17000000000-x"), files).unwrap()
+        load::of_events(events)
     }
 
     fn ask(projected: Option<View>, at: At) -> ShowRequest {

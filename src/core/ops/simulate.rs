@@ -4,11 +4,16 @@
 use crate::core::auto::AutoConfig;
 use crate::core::auto::run::{Run, Strategy};
 use crate::core::auto::simulate;
+use crate::core::auto::sweep::Sweep;
 use crate::core::compact::budget::Budget;
 use crate::core::cost::{Billed, Prices};
+use crate::core::error::Result;
+use crate::core::facts::Survival;
+use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::summarize::config::SummarizerKind;
 use crate::core::summarize::{SummarizeError, Summarizer};
+use std::path::Path;
 
 /// One run of the grid: which conversation (an index), policy and window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +93,140 @@ pub fn simulate_grid(
     })
     .into_iter()
     .collect()
+}
+
+/// What `simulate` is asked.
+#[derive(Debug, Clone, Copy)]
+pub struct SimulateRequest<'a> {
+    /// A file over the default configuration.
+    pub config_file: Option<&'a Path>,
+    /// Compare as today's jp does (`--as-jp`).
+    pub as_jp: bool,
+    /// None: every policy, or those a sweep changes.
+    pub policies: &'a [Strategy],
+    /// None: [`default_windows`].
+    pub windows: &'a [u64],
+    pub summarizer: SummarizerKind,
+    /// One setting varied over its values.
+    pub sweep: Option<&'a Sweep>,
+    /// Judge what each run leaves the model knowing.
+    pub judge: bool,
+    pub prices: &'a Prices,
+}
+
+/// What a simulation found.
+#[derive(Debug)]
+pub struct Simulation {
+    /// The configuration the policies are compared under.
+    pub base: AutoConfig,
+    pub windows: Vec<u64>,
+    /// One, unlabelled, without a sweep; one per value with one.
+    pub settings: Vec<Setting>,
+}
+
+/// The runs under one setting, and their totals.
+#[derive(Debug)]
+pub struct Setting {
+    /// The sweep's value (`soft_ratio=0.6`).
+    pub label: Option<String>,
+    pub runs: Vec<Simulated>,
+    pub totals: Vec<Total>,
+}
+
+/// One conversation under one policy at one window.
+#[derive(Debug)]
+pub struct Simulated {
+    /// Its index among the conversations simulated.
+    pub conversation: usize,
+    pub run: Run,
+    /// What it leaves the model knowing, when judged.
+    pub survival: Option<Survival>,
+}
+
+/// Every conversation under each policy and window (and sweep value),
+/// with the configuration and summarizer the request names.
+pub fn simulate(convs: &[&Conversation], request: &SimulateRequest<'_>) -> Result<Simulation> {
+    let mut base = AutoConfig::default();
+    if let Some(f) = request.config_file {
+        base.apply_file(f)?;
+    }
+    if request.as_jp {
+        base = base.as_jp();
+    }
+    let windows = if request.windows.is_empty() {
+        default_windows(convs, &base)
+    } else {
+        request.windows.to_vec()
+    };
+    let variants = match request.sweep {
+        Some(sweep) => sweep
+            .variants(&base)
+            .into_iter()
+            .map(|(label, config)| (Some(label), config))
+            .collect(),
+        None => vec![(None, base.clone())],
+    };
+    let policies: &[Strategy] = match (request.policies, request.sweep) {
+        ([], Some(sweep)) => sweep.knob.strategies(),
+        ([], None) => &Strategy::ALL,
+        (asked, _) => asked,
+    };
+    let mut settings = Vec::new();
+    for (label, config) in variants {
+        let grid = Grid {
+            policies,
+            windows: &windows,
+            base: &config,
+            summarizer: request.summarizer,
+            prices: request.prices,
+        };
+        let runs: Vec<(usize, Run)> = simulate_grid(convs, &grid)?
+            .into_iter()
+            .map(|(job, run)| (job.conversation, run))
+            .collect();
+        let totals = totals(runs.iter().map(|(_, r)| r));
+        let mut known = if request.judge {
+            survivals(convs, &runs).into_iter().map(Some).collect()
+        } else {
+            vec![None; runs.len()]
+        };
+        let runs = runs
+            .into_iter()
+            .zip(known.drain(..))
+            .map(|((conversation, run), survival)| Simulated {
+                conversation,
+                run,
+                survival,
+            })
+            .collect();
+        settings.push(Setting {
+            label,
+            runs,
+            totals,
+        });
+    }
+    Ok(Simulation {
+        base,
+        windows,
+        settings,
+    })
+}
+
+/// What each of `results` leaves the model knowing, each conversation's
+/// facts found once for all its runs.
+fn survivals(convs: &[&Conversation], results: &[(usize, Run)]) -> Vec<Survival> {
+    let mut out = vec![Survival::default(); results.len()];
+    for (ci, conv) in convs.iter().enumerate() {
+        let mine: Vec<usize> = (0..results.len()).filter(|&k| results[k].0 == ci).collect();
+        let runs: Vec<&[Compaction]> = mine
+            .iter()
+            .map(|&k| results[k].1.compactions.as_slice())
+            .collect();
+        for (k, known) in mine.into_iter().zip(super::knows::of_runs(conv, &runs)) {
+            out[k] = known;
+        }
+    }
+    out
 }
 
 /// The windows a simulation compares when none are asked for.

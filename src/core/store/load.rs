@@ -211,6 +211,18 @@ pub(super) fn read_side_files(dir: &Path) -> Result<SideFiles> {
     ))
 }
 
+/// A conversation of `events` (a JSON array) and no other file, as the
+/// unit tests build one.
+#[cfg(test)]
+pub(crate) fn of_events(events: impl Into<Vec<u8>>) -> Conversation {
+    let files = Files {
+        events: events.into(),
+        base_config: None,
+        metadata: None,
+    };
+    parse(Path::new("17000000000-x"), files).unwrap()
+}
+
 /// Interprets a conversation's files. Pure: the directory is only used to
 /// name files in errors and to derive the id.
 pub fn parse(dir: &Path, files: Files) -> Result<Conversation> {

@@ -503,13 +503,7 @@ mod tests {
             {"type":"chat_request","timestamp":"2026-01-01 00:00:00","content":"why?"},
             {"type":"chat_response","timestamp":"2026-01-01 00:00:01","message":answer}
         ]);
-        let files = crate::core::store::load::Files {
-            events: events.to_string().into_bytes(),
-            base_config: None,
-            metadata: None,
-        };
-        let conv =
-            crate::core::store::load::parse(std::path::Path::new("17000000000-x"), files).unwrap();
+        let conv = crate::core::store::load::of_events(events.to_string());
         let range = TurnRange { from: 0, to: 0 };
         let text = Digest::default()
             .summarize(&Request {
