@@ -105,8 +105,7 @@ pub fn raw_event(m: &Inspection, i: usize) -> DetailText {
         header.push(format!(
             "size: {}, about {}",
             crate::core::fmt::count(e.chars, "character"),
-            // The row's own figure: the pane and its detail agree.
-            crate::core::fmt::count(m.event_tokens.get(i).copied().unwrap_or_default(), "token")
+            crate::core::fmt::count(crate::core::ops::Estimate::of_chars(e.chars), "token")
         ));
     }
     let (body, language) = match &e.kind {

@@ -194,6 +194,12 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// The estimate of one item of `chars` characters (an event, a part
+    /// of the system prompt), as the detail and the largest list say it.
+    pub fn of_chars(chars: u64) -> u64 {
+        tokens(chars)
+    }
+
     /// Tokens of the projected events alone (what compaction acts on).
     pub fn tokens(&self) -> u64 {
         self.breakdown.total_tokens()
