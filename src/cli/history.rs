@@ -2,24 +2,24 @@
 
 use super::Context;
 use super::args::HistoryArgs;
-use super::output::{conversation_json, print_json, print_lines, print_notices, print_warnings};
+use super::output::{conversation_json, print_json, print_lines};
 use crate::core::fmt::thousands;
 use crate::core::model::timestamp;
 use crate::core::ops;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
-    let (conv, config) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
-    print_warnings(&conv);
-    let config = config?;
-    print_notices(&config);
+    let (conv, config) = ctx.to_read(
+        args.conv.as_deref(),
+        args.config.as_deref(),
+        args.window.window,
+    )?;
     let session = ops::session::session(
         &conv,
         &config,
         args.window.window,
         &crate::user_file::prices()?,
-    )
-    .map_err(|e| super::UsageError(e.to_string()))?;
+    );
     let (points, budget) = (&session.points, &session.budget);
     if let Some(file) = &args.svg {
         let heading = crate::chart::heading(&conv);

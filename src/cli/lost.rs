@@ -10,7 +10,11 @@ use crate::core::visible::visible_line;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
-    let (conv, auto) = super::stats::opened(ctx, &args)?;
+    let (conv, auto) = ctx.to_read(
+        args.conv.as_deref(),
+        args.config.as_deref(),
+        args.window.window,
+    )?;
     let Lost { stats, session } = lost(
         &conv,
         &auto,

@@ -39,22 +39,6 @@ use crate::core::ops::Workspace;
 use crate::core::ops::reach::{Which, check};
 use std::path::PathBuf;
 
-/// A `--window` too small for what every request of `conv` carries is a
-/// usage error that says why, rather than figures of thousands of percent.
-fn check_window(
-    conv: &crate::core::Conversation,
-    config: &crate::core::ops::AutoConfig,
-    window: Option<u64>,
-) -> Result<(), UsageError> {
-    if window.is_none() {
-        return Ok(());
-    }
-    match crate::core::ops::budget(conv, config, window).window_too_small() {
-        Some(why) => Err(UsageError(format!("--window: {why}"))),
-        None => Ok(()),
-    }
-}
-
 /// A command used wrongly (exit code 2), as opposed to a failure.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -164,6 +148,29 @@ impl Context {
         // found as `--active` is: through the workspace.
         let named = self.which(query).named();
         check(self.workspace()?.as_ref(), named, self.allow_linked)
+    }
+
+    /// The opening every command that reads shares: the conversation
+    /// `query` names with its configuration (`--config` over jp's
+    /// files), its warnings and the configuration's notices said on the
+    /// way, and a `--window` too small for what every request carries
+    /// refused as a usage error.
+    pub fn to_read(
+        &self,
+        query: Option<&str>,
+        config_file: Option<&std::path::Path>,
+        window: Option<u64>,
+    ) -> anyhow::Result<(Conversation, crate::core::ops::AutoConfig)> {
+        let (conv, config) = crate::core::ops::open(&self.resolve(query)?, config_file)?;
+        output::print_warnings(&conv);
+        let config = config?;
+        output::print_notices(&config);
+        if window.is_some()
+            && let Some(why) = crate::core::ops::budget(&conv, &config, window).window_too_small()
+        {
+            return Err(UsageError(format!("--window: {why}")).into());
+        }
+        Ok((conv, config))
     }
 
     /// The conversation `query` names, read whole.

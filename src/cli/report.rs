@@ -2,18 +2,18 @@
 
 use super::Context;
 use super::args::{ReportArgs, ReportFormat};
-use super::output::{print_json, print_notices, print_warnings, say_err};
+use super::output::{print_json, say_err};
 use crate::core::ops;
 use crate::report::{self, Format};
 use serde_json::json;
 use std::path::PathBuf;
 
 pub fn run(ctx: &Context, args: ReportArgs) -> anyhow::Result<()> {
-    let (conv, config) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
-    print_warnings(&conv);
-    let config = config?;
-    print_notices(&config);
-    super::check_window(&conv, &config, args.window.window)?;
+    let (conv, config) = ctx.to_read(
+        args.conv.as_deref(),
+        args.config.as_deref(),
+        args.window.window,
+    )?;
     let request = ops::review::ReviewRequest {
         window: args.window.window,
         view: super::show::view(args.as_jp),

@@ -3,7 +3,7 @@
 
 use super::Context;
 use super::args::StatsArgs;
-use super::output::{print_json, print_lines, print_warnings};
+use super::output::{print_json, print_lines};
 use crate::core::fmt::{change, thousands};
 use crate::core::ops::Category;
 use crate::core::ops::Measure;
@@ -22,25 +22,14 @@ pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     printed
 }
 
-/// The conversation `args` names and its configuration, its warnings and
-/// notices said on the way, the window checked: `stats` and `lost` open
-/// one way.
-pub(super) fn opened(
-    ctx: &Context,
-    args: &StatsArgs,
-) -> anyhow::Result<(Conversation, crate::core::ops::AutoConfig)> {
-    let (conv, auto) = ops::open(&ctx.resolve(args.conv.as_deref())?, args.config.as_deref())?;
-    print_warnings(&conv);
-    let auto = auto?;
-    super::output::print_notices(&auto);
-    super::check_window(&conv, &auto, args.window.window)?;
-    Ok((conv, auto))
-}
-
 /// The conversation `args` names and its report (with the loss ledger when
 /// `ledger`).
 fn report(ctx: &Context, args: &StatsArgs, ledger: bool) -> anyhow::Result<(Conversation, Stats)> {
-    let (conv, auto) = opened(ctx, args)?;
+    let (conv, auto) = ctx.to_read(
+        args.conv.as_deref(),
+        args.config.as_deref(),
+        args.window.window,
+    )?;
     let report = ops::stats::stats(
         &conv,
         &auto,

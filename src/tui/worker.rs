@@ -163,9 +163,8 @@ fn written(
 
 /// The session's requests with the context each was sent, and its bill.
 fn history(conv: &Conversation, config: &AutoConfig, window: Option<u64>) -> JobResult {
-    let points = ops::history(conv, config, window);
-    let cost = ops::cost::session(conv, config, &points, crate::user_file::known_prices());
-    JobResult::History(points, Box::new(cost))
+    let session = ops::session::session(conv, config, window, crate::user_file::known_prices());
+    JobResult::History(session.points, Box::new(session.cost))
 }
 
 /// A text highlighted for the detail view: Markdown rendered, code coloured.

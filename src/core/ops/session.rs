@@ -20,29 +20,18 @@ pub struct Session {
     pub budget: Budget,
 }
 
-/// A window asked for that can't hold what every request carries.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("--window: {0}")]
-pub struct WindowTooSmall(pub String);
-
 /// `conv`'s requests against its window (or `window`), billed at `prices`.
 pub fn session(
     conv: &Conversation,
     config: &AutoConfig,
     window: Option<u64>,
     prices: &Prices,
-) -> Result<Session, WindowTooSmall> {
-    let budget = super::budget(conv, config, window);
-    if window.is_some()
-        && let Some(why) = budget.window_too_small()
-    {
-        return Err(WindowTooSmall(why));
-    }
+) -> Session {
     let points = super::history(conv, config, window);
     let cost = super::cost::session(conv, config, &points, prices);
-    Ok(Session {
+    Session {
         points,
         cost,
-        budget,
-    })
+        budget: super::budget(conv, config, window),
+    }
 }
