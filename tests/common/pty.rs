@@ -145,6 +145,14 @@ impl Pty {
         let start = Instant::now();
         while start.elapsed() < timeout {
             if let Some(status) = self.child.try_wait().unwrap() {
+                // What it wrote last (the terminal's restore) may still
+                // wait in the terminal: read to the end, which comes once
+                // nothing holds the terminal's other side.
+                while self.reader.as_ref().is_some_and(|r| !r.is_finished())
+                    && start.elapsed() < timeout
+                {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
                 return Some(status);
             }
             std::thread::sleep(Duration::from_millis(10));
