@@ -40,7 +40,7 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         },
     )?;
     if let Some(sweep) = &args.sweep {
-        return sweep_result(&args, sweep, &refs, &sim, &prices);
+        return sweep_result(&args, sweep, &refs, &sim);
     }
     let Some(setting) = sim.settings.first() else {
         return Ok(());
@@ -63,7 +63,7 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         let runs: Vec<Value> = setting
             .runs
             .iter()
-            .map(|r| run_json(refs[r.conversation], r, &prices))
+            .map(|r| run_json(refs[r.conversation], r, &sim))
             .collect();
         let totals: Vec<Value> = setting.totals.iter().map(total_json).collect();
         return print_json(&json!({ "runs": runs, "totals": totals }));
@@ -83,7 +83,6 @@ fn sweep_result(
     sweep: &crate::core::ops::Sweep,
     convs: &[&Conversation],
     sim: &ops::Simulation,
-    prices: &crate::core::ops::Prices,
 ) -> anyhow::Result<()> {
     if args.json {
         let out: Vec<Value> = sim
@@ -92,7 +91,7 @@ fn sweep_result(
             .map(|s| {
                 json!({
                     "setting": s.label,
-                    "runs": s.runs.iter().map(|r| run_json(convs[r.conversation], r, prices)).collect::<Vec<_>>(),
+                    "runs": s.runs.iter().map(|r| run_json(convs[r.conversation], r, sim)).collect::<Vec<_>>(),
                     "totals": s.totals.iter().map(total_json).collect::<Vec<_>>(),
                 })
             })
@@ -230,11 +229,7 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
     lines
 }
 
-fn run_json(
-    conv: &Conversation,
-    simulated: &ops::Simulated,
-    prices: &crate::core::ops::Prices,
-) -> Value {
+fn run_json(conv: &Conversation, simulated: &ops::Simulated, sim: &ops::Simulation) -> Value {
     let (r, known) = (&simulated.run, &simulated.survival);
     let firings: Vec<Value> = r
         .firings
@@ -271,7 +266,7 @@ fn run_json(
         "survival": known,
         "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
         "billed": r.billed,
-        "price": ops::cost::price_of(conv, prices),
+        "price": sim.prices[simulated.conversation],
     })
 }
 

@@ -122,6 +122,8 @@ pub struct Simulation {
     pub windows: Vec<u64>,
     /// One, unlabelled, without a sweep; one per value with one.
     pub settings: Vec<Setting>,
+    /// The price each conversation's model is billed at, by conversation.
+    pub prices: Vec<crate::core::cost::prices::PriceRef>,
 }
 
 /// The runs under one setting, and their totals.
@@ -209,6 +211,10 @@ pub fn simulate(convs: &[&Conversation], request: &SimulateRequest<'_>) -> Resul
         base,
         windows,
         settings,
+        prices: convs
+            .iter()
+            .map(|c| super::cost::price_of(c, request.prices))
+            .collect(),
     })
 }
 
