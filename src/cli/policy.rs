@@ -7,11 +7,7 @@ use crate::core::ops::{self, AutoConfig};
 
 impl PolicyArgs {
     /// The conversation's configuration, `--config` and `--mode` over it.
-    pub fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
-        Ok(ops::configured(
-            conv,
-            self.configured.config.as_deref(),
-            self.mode,
-        )?)
+    pub fn config(&self, conv: &Conversation) -> crate::core::Result<AutoConfig> {
+        ops::configured(conv, self.configured.config.as_deref(), self.mode)
     }
 }

@@ -17,7 +17,7 @@ use crate::core::model::id::ConversationId;
 use crate::core::ops::AutoConfig;
 use crate::core::ops::Reloaded;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
-use crate::core::ops::{self, Boundary};
+use crate::core::ops;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -238,12 +238,16 @@ impl Watch<'_> {
             self.held.insert(id, conv);
             return;
         }
-        let attempt = boundary::with_retries(
-            dir,
-            conv,
-            |conv| self.fire(dir, conv),
-            |e| e.downcast_ref::<Error>().is_some_and(boundary::is_changed),
-        );
+        let dry = self.args.dry_run;
+        let at = ops::AtBoundary {
+            window_override: self.args.policy.window.window,
+            now: chrono::Utc::now(),
+            force: self.args.enable || dry,
+            dry_run: dry,
+            summarizer: self.args.policy.configured.summarizer,
+            summarize: self.args.summarize,
+        };
+        let attempt = boundary::step(dir, conv, |conv| self.config(conv), &at);
         match attempt {
             Attempt::Fired(conv, plan) => {
                 self.fired(&conv, &plan, "fired");
@@ -295,19 +299,15 @@ impl Watch<'_> {
         Ok(conv)
     }
 
-    fn config(&self, conv: &Conversation) -> anyhow::Result<AutoConfig> {
-        self.args.policy.config(conv)
-    }
-
-    fn fire(&self, dir: &Path, conv: &Conversation) -> anyhow::Result<Boundary> {
-        let config = self.config(conv)?;
+    /// `conv`'s configuration, its notices said; in a dry run, that one
+    /// the configuration leaves disabled is evaluated all the same, and
+    /// said to be.
+    fn config(&self, conv: &Conversation) -> crate::core::Result<AutoConfig> {
+        let config = self.args.policy.config(conv)?;
         for n in &config.notices {
             super::output::say_err(&format!("note: {n}"));
         }
-        let dry = self.args.dry_run;
-        // A dry run evaluates whatever `enabled` says, and says what the
-        // configuration would have done.
-        if dry && !self.args.enable && !config.enabled {
+        if self.args.dry_run && !self.args.enable && !config.enabled {
             self.say(
                 json!({"event": "note", "conversation": conv.display_id(),
                        "note": "not enabled in the configuration: evaluated as a dry run; a watch that writes needs --enable or enabled = true"}),
@@ -317,15 +317,7 @@ impl Watch<'_> {
                 ),
             );
         }
-        let at = ops::AtBoundary {
-            window_override: self.args.policy.window.window,
-            now: chrono::Utc::now(),
-            force: self.args.enable || dry,
-            dry_run: dry,
-            summarizer: self.args.policy.configured.summarizer,
-            summarize: self.args.summarize,
-        };
-        Ok(ops::compact_at_boundary(dir, conv, &config, &at)?)
+        Ok(config)
     }
 
     /// A firing (`event` "fired"), or with `--dry-run` what would be

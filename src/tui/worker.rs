@@ -340,22 +340,19 @@ fn at_boundary(
         Err(e) => return JobResult::Boundary(conv.turn_count, Err(e)),
     };
     let turns = conv.turn_count;
-    let fire = |conv: &Conversation| {
-        // `A` is the user asking for it here: a configuration that
-        // leaves it disabled doesn't stop it (the status says so).
-        let at = ops::boundary::AtBoundary {
-            window_override: window,
-            now,
-            force: true,
-            dry_run: false,
-            summarizer: None,
-            summarize: true,
-        };
-        ops::compact_at_boundary(dir, conv, config, &at)
+    // `A` is the user asking for it here: a configuration that leaves it
+    // disabled doesn't stop it (the status says so).
+    let at = ops::AtBoundary {
+        window_override: window,
+        now,
+        force: true,
+        dry_run: false,
+        summarizer: None,
+        summarize: true,
     };
     JobResult::Boundary(
         turns,
-        match ops::boundary::with_retries(dir, conv, fire, ops::boundary::is_changed) {
+        match ops::boundary::step(dir, conv, |_| Ok(config.clone()), &at) {
             Attempt::Fired(_, plan) => Ok(Boundary::Fired(plan)),
             Attempt::WouldFire(_, plan) => Ok(Boundary::WouldFire(plan)),
             Attempt::Skipped(_, why) => Ok(Boundary::Skipped(why)),

@@ -212,7 +212,7 @@ const ATTEMPTS: usize = 3;
 /// Runs `fire` (plan and write, as [`compact_at_boundary`] does) on `conv`,
 /// and again on a fresh read when jp wrote meanwhile (`is_changed` tells
 /// that error apart), up to three times.
-pub fn with_retries<E>(
+fn with_retries<E>(
     dir: &Path,
     conv: Conversation,
     mut fire: impl FnMut(&Conversation) -> std::result::Result<Boundary, E>,
@@ -237,8 +237,26 @@ pub fn with_retries<E>(
     Attempt::KeptChanging
 }
 
+/// The boundary step `watch` and `A` share: `conv`'s configuration
+/// (`config`, asked again for each fresh read), its automatic policy
+/// evaluated and what fires written, read again and tried again while jp
+/// keeps writing.
+pub fn step(
+    dir: &Path,
+    conv: Conversation,
+    mut config: impl FnMut(&Conversation) -> Result<AutoConfig>,
+    at: &AtBoundary,
+) -> Attempt<crate::core::error::Error> {
+    with_retries(
+        dir,
+        conv,
+        |conv| compact_at_boundary(dir, conv, &config(conv)?, at),
+        is_changed,
+    )
+}
+
 /// Whether a core error is a file that changed since the plan was made.
-pub fn is_changed(e: &crate::core::error::Error) -> bool {
+fn is_changed(e: &crate::core::error::Error) -> bool {
     matches!(e, crate::core::error::Error::Changed { .. })
 }
 
