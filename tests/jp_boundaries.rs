@@ -8,7 +8,7 @@
 mod common;
 
 use common::jp::Jp;
-use jp_inspect::core::ops::Boundary;
+use jp_inspect::core::ops::boundary::Boundary;
 use jp_inspect::tui::job::{Job, JobResult};
 use serde_json::Value;
 

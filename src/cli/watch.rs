@@ -14,10 +14,10 @@ use crate::core::error::Error;
 use crate::core::fmt::thousands;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::id::ConversationId;
+use crate::core::ops;
 use crate::core::ops::AutoConfig;
 use crate::core::ops::Reloaded;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
-use crate::core::ops;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -41,7 +41,7 @@ struct Watch<'a> {
     /// Watching every conversation (new ones too), or these ids.
     all: bool,
     tracked: Tracker,
-    withheld: ops::Withheld,
+    withheld: boundary::Withheld,
     /// Evaluations that failed, for `--once`'s exit code.
     failures: usize,
     /// Each conversation as last read, so that the next read after jp's
@@ -71,7 +71,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         all: named.is_empty(),
         conversations,
         tracked,
-        withheld: ops::Withheld::default(),
+        withheld: boundary::Withheld::default(),
         failures: 0,
         held: HashMap::new(),
     };
@@ -239,7 +239,7 @@ impl Watch<'_> {
             return;
         }
         let dry = self.args.dry_run;
-        let at = ops::AtBoundary {
+        let at = boundary::AtBoundary {
             window_override: self.args.policy.window.window,
             now: chrono::Utc::now(),
             force: self.args.enable || dry,

@@ -224,7 +224,7 @@ pub enum JobResult {
     /// What automatic compaction did at a boundary: the plan it wrote, or
     /// why it wrote nothing.
     /// The turns the boundary was after, and what came of it.
-    Boundary(usize, Result<crate::core::ops::Boundary, Error>),
+    Boundary(usize, Result<crate::core::ops::boundary::Boundary, Error>),
     Searched {
         query: String,
         hits: Vec<usize>,

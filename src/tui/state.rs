@@ -60,7 +60,7 @@ pub struct Settings {
     /// The turns automatic compaction last saw, and jp's lock.
     pub boundaries: crate::core::ops::boundary::Tracker,
     /// Whether a withheld summary's reason was said in this episode.
-    pub withheld: crate::core::ops::Withheld,
+    pub withheld: crate::core::ops::boundary::Withheld,
     /// A new turn came while jp held its lock: automatic compaction runs
     /// once jp lets go (checked at every tick until then).
     pub auto_waiting: bool,

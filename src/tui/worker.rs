@@ -11,10 +11,10 @@ use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::ops;
-use crate::core::ops::Boundary;
 use crate::core::ops::Budget;
 use crate::core::ops::View;
 use crate::core::ops::boundary::Attempt;
+use crate::core::ops::boundary::Boundary;
 use crate::core::ops::{AutoConfig, Strategy};
 use crate::core::ops::{SummarizerConfig, SummarizerKind};
 use std::path::Path;
@@ -342,7 +342,7 @@ fn at_boundary(
     let turns = conv.turn_count;
     // `A` is the user asking for it here: a configuration that leaves it
     // disabled doesn't stop it (the status says so).
-    let at = ops::AtBoundary {
+    let at = ops::boundary::AtBoundary {
         window_override: window,
         now,
         force: true,

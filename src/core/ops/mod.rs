@@ -73,7 +73,6 @@ pub use crate::core::store::workspace::{Location, Workspace};
 pub use crate::core::summarize::Summarizer;
 pub use crate::core::summarize::config::{SummarizerConfig, SummarizerKind};
 pub use asked::{AskError, Asked, rules_asked};
-pub use boundary::{AtBoundary, Boundary, Withheld};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
 pub use preview::{
     PreviewAsk, PreviewOf, RuleOptions, auto_headline, configured_rules, preview, preview_auto,

@@ -3,8 +3,9 @@
 use super::{commands, run};
 use crate::core::error::Error;
 use crate::core::fmt::thousands;
+use crate::core::ops::Why;
+use crate::core::ops::boundary::Boundary;
 use crate::core::ops::boundary::Look;
-use crate::core::ops::{Boundary, Why};
 use crate::tui::job::{Done, JobResult};
 use crate::tui::job::{Job, UndoKind};
 use crate::tui::msg::Effect;
