@@ -1,8 +1,10 @@
 //! The use cases every shell calls, in the spirit of gitui's
-//! `asyncgit::sync`: plain functions from a loaded conversation (and the
-//! person's choices) to one [`Plan`] type, and one function that writes a
-//! plan. The CLI and the inspector only resolve, load, call these, save
-//! and present.
+//! `asyncgit::sync`: one function per operation, taking what the person
+//! asked (parsed) and returning what to present, choosing the
+//! configuration, the summarizer and the budget itself. Previews make one
+//! [`Plan`] type, and one function writes a plan. The shells see the core
+//! only through this module and the model (`tests/layers.rs`): they build
+//! a request, make one call and present the result.
 
 mod asked;
 pub mod auto_now;
