@@ -22,16 +22,7 @@ const ID: &str = "jp-c17944860430";
 /// kernel ends it, so a read or a search without bound fails the test
 /// instead of the machine.
 fn limited(args: &[&str], cwd: &Path, memory: u64, cpu_seconds: u64) -> Command {
-    let mut c = common::binary();
-    c.args(args)
-        .current_dir(cwd)
-        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
-        .env("JP_INSPECT_DATA_DIR", cwd.join(".no-data"))
-        .env("JP_INSPECT_CACHE_DIR", "off")
-        .env_remove("JP_GLOBAL_CONFIG_DIR")
-        .env_remove("JP_GLOBAL_CONFIG_FILE")
-        .env("XDG_CONFIG_HOME", cwd.join(".no-user-config"))
-        .stdin(Stdio::null());
+    let mut c = common::isolated(args, cwd);
     // SAFETY: setrlimit only, between fork and exec.
     unsafe {
         c.pre_exec(move || {

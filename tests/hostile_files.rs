@@ -21,19 +21,10 @@ const ID: &str = "jp-c17944860430";
 /// The binary in `cwd`, with the user's own jp config in `xdg` (or none)
 /// and no jp user data.
 fn command(args: &[&str], cwd: &Path, xdg: Option<&Path>) -> Command {
-    let mut c = common::binary();
-    c.args(args)
-        .current_dir(cwd)
-        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
-        .env("JP_INSPECT_DATA_DIR", cwd.join(".no-data"))
-        .env("JP_INSPECT_CACHE_DIR", "off")
-        .env_remove("JP_GLOBAL_CONFIG_DIR")
-        .env_remove("JP_GLOBAL_CONFIG_FILE")
-        .stdin(Stdio::null());
-    match xdg {
-        Some(x) => c.env("XDG_CONFIG_HOME", x),
-        None => c.env("XDG_CONFIG_HOME", cwd.join(".no-user-config")),
-    };
+    let mut c = common::isolated(args, cwd);
+    if let Some(x) = xdg {
+        c.env("XDG_CONFIG_HOME", x);
+    }
     c
 }
 

@@ -13,7 +13,7 @@ use serde_json::json;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 const ID: &str = "jp-c17944860430";
@@ -21,16 +21,8 @@ const DIR: &str = jp_inspect::demo::DIR_NAME;
 
 /// The binary in `cwd`, jp's user data in `data`, nothing of the machine's.
 fn run(args: &[&str], cwd: &Path, data: &Path) -> Output {
-    common::binary()
-        .args(args)
-        .current_dir(cwd)
+    common::isolated(args, cwd)
         .env("JP_USER_DATA_DIR", data)
-        .env("JP_INSPECT_DATA_DIR", cwd.join(".no-data"))
-        .env("JP_INSPECT_CACHE_DIR", "off")
-        .env_remove("JP_GLOBAL_CONFIG_DIR")
-        .env_remove("JP_GLOBAL_CONFIG_FILE")
-        .env("XDG_CONFIG_HOME", cwd.join(".no-user-config"))
-        .stdin(Stdio::null())
         .output()
         .unwrap()
 }

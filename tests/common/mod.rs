@@ -129,6 +129,23 @@ pub fn binary() -> std::process::Command {
 /// The binary's path, for a test that runs it under another program.
 pub const BINARY: &str = env!("CARGO_BIN_EXE_jp-inspect");
 
+/// The binary in `cwd` with nothing of the machine's: no jp user data or
+/// global config, no user config (`XDG_CONFIG_HOME` inside `cwd`), no data
+/// or cache of jp-inspect's, no input.
+pub fn isolated(args: &[&str], cwd: &Path) -> std::process::Command {
+    let mut c = binary();
+    c.args(args)
+        .current_dir(cwd)
+        .env("JP_USER_DATA_DIR", cwd.join(".no-user-data"))
+        .env("JP_INSPECT_DATA_DIR", cwd.join(".no-data"))
+        .env("JP_INSPECT_CACHE_DIR", "off")
+        .env_remove("JP_GLOBAL_CONFIG_DIR")
+        .env_remove("JP_GLOBAL_CONFIG_FILE")
+        .env("XDG_CONFIG_HOME", cwd.join(".no-user-config"))
+        .stdin(std::process::Stdio::null());
+    c
+}
+
 /// Runs the binary in `cwd` with no user data of the machine's.
 pub fn jp_inspect(args: &[&str], cwd: &Path) -> std::process::Output {
     binary()
