@@ -35,7 +35,7 @@ pub enum Boundary {
 /// configuration has it disabled. A conversation that changed meanwhile is
 /// `Error::Changed`; jp holding the lock is `Error::Locked`: nothing is
 /// written either way.
-pub fn compact_at_boundary(
+fn compact_at_boundary(
     dir: &Path,
     conv: &Conversation,
     config: &AutoConfig,
@@ -191,7 +191,7 @@ impl Tracker {
 
 /// How evaluating a boundary ended, retries included.
 #[derive(Debug)]
-pub enum Attempt<E> {
+pub enum Attempt {
     /// Compactions appended to `conv` (as it was read for the write).
     Fired(Box<Conversation>, Plan),
     /// What a dry run would have appended to `conv`.
@@ -203,21 +203,19 @@ pub enum Attempt<E> {
     KeptChanging,
     /// The conversation could not be read again.
     Unreadable(crate::core::error::Error),
-    Failed(E),
+    Failed(crate::core::error::Error),
 }
 
 /// Attempts at a boundary before giving up until the next one.
 const ATTEMPTS: usize = 3;
 
 /// Runs `fire` (plan and write, as [`compact_at_boundary`] does) on `conv`,
-/// and again on a fresh read when jp wrote meanwhile (`is_changed` tells
-/// that error apart), up to three times.
-fn with_retries<E>(
+/// and again on a fresh read when jp wrote meanwhile, up to three times.
+fn with_retries(
     dir: &Path,
     conv: Conversation,
-    mut fire: impl FnMut(&Conversation) -> std::result::Result<Boundary, E>,
-    is_changed: impl Fn(&E) -> bool,
-) -> Attempt<E> {
+    mut fire: impl FnMut(&Conversation) -> Result<Boundary>,
+) -> Attempt {
     let mut conv = conv;
     for attempt in 0..ATTEMPTS {
         if attempt > 0 {
@@ -230,7 +228,7 @@ fn with_retries<E>(
             Ok(Boundary::Fired(plan)) => return Attempt::Fired(Box::new(conv), plan),
             Ok(Boundary::WouldFire(plan)) => return Attempt::WouldFire(Box::new(conv), plan),
             Ok(Boundary::Skipped(why)) => return Attempt::Skipped(Box::new(conv), why),
-            Err(e) if is_changed(&e) => continue,
+            Err(crate::core::error::Error::Changed { .. }) => continue,
             Err(e) => return Attempt::Failed(e),
         }
     }
@@ -246,18 +244,10 @@ pub fn step(
     conv: Conversation,
     mut config: impl FnMut(&Conversation) -> Result<AutoConfig>,
     at: &AtBoundary,
-) -> Attempt<crate::core::error::Error> {
-    with_retries(
-        dir,
-        conv,
-        |conv| compact_at_boundary(dir, conv, &config(conv)?, at),
-        is_changed,
-    )
-}
-
-/// Whether a core error is a file that changed since the plan was made.
-fn is_changed(e: &crate::core::error::Error) -> bool {
-    matches!(e, crate::core::error::Error::Changed { .. })
+) -> Attempt {
+    with_retries(dir, conv, |conv| {
+        compact_at_boundary(dir, conv, &config(conv)?, at)
+    })
 }
 
 /// The conversation ids a file event's `paths` are about: files in a
@@ -424,40 +414,47 @@ mod tests {
             why: "jp wrote".into(),
         };
         let calls = Cell::new(0);
-        let second = with_retries(
-            &dir,
-            conv.clone(),
-            |_| {
-                calls.set(calls.get() + 1);
-                if calls.get() < 2 {
-                    Err(changed())
-                } else {
-                    Ok(Boundary::Skipped("nothing to do".into()))
-                }
-            },
-            is_changed,
-        );
+        let second = with_retries(&dir, conv.clone(), |_| {
+            calls.set(calls.get() + 1);
+            if calls.get() < 2 {
+                Err(changed())
+            } else {
+                Ok(Boundary::Skipped("nothing to do".into()))
+            }
+        });
         assert!(matches!(second, Attempt::Skipped(_, ref w) if w == "nothing to do"));
         assert_eq!(calls.get(), 2);
         let calls = Cell::new(0);
-        let never = with_retries(
-            &dir,
-            conv.clone(),
-            |_| {
-                calls.set(calls.get() + 1);
-                Err::<Boundary, _>(changed())
-            },
-            is_changed,
-        );
+        let never = with_retries(&dir, conv.clone(), |_| {
+            calls.set(calls.get() + 1);
+            Err(changed())
+        });
         assert!(matches!(never, Attempt::KeptChanging));
         assert_eq!(calls.get(), 3);
-        let other = with_retries(
-            &dir,
-            conv,
-            |_| Err::<Boundary, _>(Error::invalid(&dir, "broken")),
-            is_changed,
-        );
+        let other = with_retries(&dir, conv, |_| Err(Error::invalid(&dir, "broken")));
         assert!(matches!(other, Attempt::Failed(Error::Invalid { .. })));
+    }
+
+    #[test]
+    fn a_new_folder_is_a_lock_folder_a_conversation_or_nothing() {
+        assert_eq!(new_folder(Path::new("/w/.jp/locks")), NewFolder::Locks);
+        assert_eq!(
+            new_folder(Path::new("/w/.jp/conversations/17000000001-a-title")),
+            NewFolder::Conversation(17000000001)
+        );
+        // Named like one, but not in a `conversations` folder.
+        assert_eq!(
+            new_folder(Path::new("/w/.jp/17000000001-a-title")),
+            NewFolder::Other
+        );
+        assert_eq!(
+            new_folder(Path::new("/w/.jp/conversations/notes")),
+            NewFolder::Other
+        );
+        assert_eq!(
+            locks_of(Path::new("/w/.jp")),
+            Path::new("/w/.jp/locks").to_path_buf()
+        );
     }
 
     #[test]

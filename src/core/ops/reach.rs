@@ -75,3 +75,23 @@ pub fn refusal(ws: &Workspace) -> Option<String> {
         crate::core::visible::visible_line(&real.display().to_string())
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_path_and_the_demo_are_the_persons_choice_of_place() {
+        assert_eq!(Which::Typed("./.jp/conversations/1-x").named(), Named::Path);
+        assert_eq!(Which::Typed("/abs/1-x").named(), Named::Path);
+        assert_eq!(Which::Demo(Path::new("/tmp/demo")).named(), Named::Path);
+        // An id or a title is found through the workspace's `.jp`.
+        assert_eq!(Which::Typed("17000000001").named(), Named::Workspace);
+        assert_eq!(Which::Typed("release").named(), Named::Workspace);
+        assert_eq!(Which::Active.named(), Named::Workspace);
+        assert_eq!(
+            Which::Demo(Path::new("/tmp/demo")).dir(None).unwrap(),
+            Path::new("/tmp/demo").to_path_buf()
+        );
+    }
+}
