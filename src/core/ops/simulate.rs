@@ -102,9 +102,9 @@ pub struct SimulateRequest<'a> {
     pub config_file: Option<&'a Path>,
     /// Compare as today's jp does (`--as-jp`).
     pub as_jp: bool,
-    /// None: every policy, or those a sweep changes.
+    /// Empty: every policy, or those a sweep changes.
     pub policies: &'a [Strategy],
-    /// None: [`default_windows`].
+    /// Empty: [`default_windows`].
     pub windows: &'a [u64],
     pub summarizer: SummarizerKind,
     /// One setting varied over its values.
@@ -119,7 +119,6 @@ pub struct SimulateRequest<'a> {
 pub struct Simulation {
     /// The configuration the policies are compared under.
     pub base: AutoConfig,
-    pub windows: Vec<u64>,
     /// One, unlabelled, without a sweep; one per value with one.
     pub settings: Vec<Setting>,
     /// The price each conversation's model is billed at, by conversation.
@@ -209,7 +208,6 @@ pub fn simulate(convs: &[&Conversation], request: &SimulateRequest<'_>) -> Resul
     }
     Ok(Simulation {
         base,
-        windows,
         settings,
         prices: convs
             .iter()
