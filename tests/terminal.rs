@@ -237,6 +237,27 @@ fn a_panic_restores_the_terminal_before_the_message() {
     assert!(s.settings_restored(), "{}", s.text());
 }
 
+/// A panic on a thread of the inspector's own (the marks, a job) ends it
+/// as one on the main thread does: the terminal given back, then the
+/// message, exit 101; not a main loop drawing on into a restored screen.
+#[test]
+fn a_panic_off_the_main_thread_ends_the_inspector_the_same_way() {
+    let s = in_pty(
+        "$BIN --demo; rc=$?",
+        &[],
+        &[("JP_INSPECT_PANIC_AFTER_DRAW", "thread")],
+    );
+    assert_eq!(rc(&s), Some(101), "{}", s.text());
+    assert!(s.left_alternate_screen());
+    let leave = s.first(b"\x1b[?1049l").unwrap();
+    let message = s
+        .last(b"JP_INSPECT_PANIC_AFTER_DRAW is set")
+        .expect("the panic message");
+    assert!(message > leave, "{}", s.text());
+    assert!(s.has(b"jp-inspect stopped"), "{}", s.text());
+    assert!(s.settings_restored(), "{}", s.text());
+}
+
 #[test]
 fn an_error_before_the_screen_opens_leaves_the_terminal_alone() {
     let s = in_pty("$BIN /no/such/conversation; rc=$?", &[], &[]);

@@ -20,6 +20,7 @@
 //!   asked only by `models --refresh` and `count`, and their cached answers.
 //! - `cost`: what a session costs as the provider bills it — prices, jp's
 //!   prompt cache per provider, the bill of a run of requests. Pure.
+//! - `cut`: cutting text for a budget, always on a character's boundary.
 //! - `fmt`: numbers in words (`12,345 tokens`), for messages and shells.
 //! - `visible`: text from a conversation made safe for a terminal, the one
 //!   path every human-readable output takes.
@@ -27,6 +28,7 @@
 pub mod auto;
 pub mod compact;
 pub mod cost;
+pub mod cut;
 pub mod error;
 pub mod facts;
 pub mod fmt;

@@ -284,7 +284,18 @@ fn event_loop(
     let mut watcher: Option<watch::Watcher> = None;
     let size = term.size()?;
     let (mut state, mut effects) = init(opts, theme, (size.width, size.height));
-    let panic_after_draw = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW").is_some();
+    let panic_after_draw = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW");
+    // For the test that proves a panic off the main thread ends the
+    // inspector as one on it does.
+    if panic_after_draw.as_deref() == Some(std::ffi::OsStr::new("thread")) {
+        let _ = std::thread::Builder::new()
+            .name("jp-inspect-marks".into())
+            .spawn(|| {
+                std::thread::sleep(Duration::from_millis(300));
+                panic!("JP_INSPECT_PANIC_AFTER_DRAW is set");
+            });
+    }
+    let panic_after_draw = panic_after_draw.is_some_and(|v| v != "thread");
     let mut dirty = true;
     let mut last_tick = Instant::now();
     let mut last_lock_look = Instant::now() - Duration::from_secs(1);

@@ -152,6 +152,18 @@ pub fn install_panic_hook() {
         std::panic::set_hook(Box::new(move |info| {
             restore();
             previous(info);
+            // Off the main thread a panic would end only that thread, and
+            // the main loop would go on drawing into a terminal given
+            // back: keys echoed, `q` lost. The whole inspector ends, as a
+            // panic of its own main thread ends it.
+            let thread = std::thread::current();
+            if thread.name() != Some("main") {
+                eprintln!(
+                    "jp-inspect stopped: its {} thread failed (above)",
+                    thread.name().unwrap_or("background")
+                );
+                std::process::exit(101);
+            }
         }));
     });
 }

@@ -113,14 +113,7 @@ fn value_text(v: &Value) -> String {
 /// `s` cut to at most `limit` bytes on a character's boundary, `…` marking
 /// the cut.
 pub fn clip(s: &str, limit: usize) -> String {
-    if s.len() <= limit {
-        return s.to_string();
-    }
-    let mut end = limit;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &s[..end])
+    crate::core::cut::clip_bytes(s, limit)
 }
 
 /// A result's text as a reader sees it: a result that is itself JSON (an
@@ -323,9 +316,7 @@ fn outcome_failure(line: &str) -> bool {
 fn ratio_before(line: &str, suffix: &str) -> Option<(u64, u64)> {
     let at = line.find(suffix)?;
     let head = &line[..at];
-    let start = head
-        .rfind(|c: char| !(c.is_ascii_digit() || c == '/'))
-        .map_or(0, |p| p + 1);
+    let start = crate::core::cut::after_last(head, |c| !(c.is_ascii_digit() || c == '/'));
     let (a, b) = head[start..].split_once('/')?;
     Some((a.parse().ok()?, b.parse().ok()?))
 }

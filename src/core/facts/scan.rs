@@ -49,10 +49,7 @@ pub fn urls(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (k, &(at, scheme)) in starts.iter().enumerate() {
         let next = starts.get(k + 1).map_or(text.len(), |&(n, _)| n);
-        let mut stop = next.min(at.saturating_add(URL_LIMIT));
-        while !text.is_char_boundary(stop) {
-            stop -= 1;
-        }
+        let stop = crate::core::cut::floor(text, next.min(at.saturating_add(URL_LIMIT)));
         let rest = &text[at..stop];
         let end = rest
             .find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '`' | ')'))

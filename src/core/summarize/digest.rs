@@ -164,11 +164,9 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
         }
     }
     if let Some((t, text)) = last_message.take() {
-        if looks_like_question(&text) {
-            f.open.push(format!(
-                "turn {t}: the assistant asked: {}",
-                clip_line(&last_sentence(&text), 240)
-            ));
+        if let Some(asked) = open_question(&text) {
+            f.open
+                .push(format!("turn {t}: the assistant asked: {asked}"));
         }
         f.conclusions
             .push((t, crate::core::facts::prose::paragraphs(&text)));
@@ -470,7 +468,7 @@ fn clip_line(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }
-    let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    let cut = crate::core::cut::head_chars(text, max.saturating_sub(1));
     format!("{}…", cut.trim_end())
 }
 
@@ -482,9 +480,16 @@ fn looks_like_question(text: &str) -> bool {
             .any(|p| t.contains(p))
 }
 
+/// The question a range's last message leaves open, as the digest says
+/// it: its last sentence, cut for the budget.
+pub(crate) fn open_question(text: &str) -> Option<String> {
+    looks_like_question(text).then(|| clip_line(&last_sentence(text), 240))
+}
+
 fn last_sentence(text: &str) -> String {
     let t = text.trim();
-    let cut = t[..t.len().saturating_sub(1)]
+    // Its own closing mark aside; the marks sought are one byte each.
+    let cut = crate::core::cut::without_last_char(t)
         .rfind(['.', '!', '\n'])
         .map_or(0, |p| p + 1);
     one_line(&t[cut..])

@@ -65,6 +65,6 @@ pub fn clip(text: &str, max: usize) -> String {
     if total <= max {
         return text.to_string();
     }
-    let kept: String = text.chars().take(max).collect();
+    let kept = crate::core::cut::head_chars(text, max);
     format!("{kept}[… {} more characters]", total - max)
 }
