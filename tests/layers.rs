@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The core's layers, lowest first; a folder may use its own layer and the
 /// ones before it.
 const LAYERS: [&[&str]; 9] = [
-    &["error", "fmt", "visible", "parallel", "redact"],
+    &["error", "fmt", "visible", "parallel", "redact", "cut"],
     &["model", "search"],
     &["store"],
     &["compact"],

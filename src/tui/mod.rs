@@ -272,6 +272,23 @@ fn wait_for_input(state: &State, actions: &mut Vec<Msg>) -> anyhow::Result<bool>
     Ok(true)
 }
 
+/// Whether the main thread is to panic after its first draw, for the test
+/// that proves the panic hook restores the terminal. With `thread`, another
+/// thread panics instead, for the test that proves a panic off the main
+/// thread ends the inspector as one on it does.
+fn panic_for_tests() -> bool {
+    let asked = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW");
+    if asked.as_deref() == Some(std::ffi::OsStr::new("thread")) {
+        let _ = std::thread::Builder::new()
+            .name("jp-inspect-marks".into())
+            .spawn(|| {
+                std::thread::sleep(Duration::from_millis(300));
+                panic!("JP_INSPECT_PANIC_AFTER_DRAW is set");
+            });
+    }
+    asked.is_some_and(|v| v != "thread")
+}
+
 fn event_loop(
     term: &mut terminal::Terminal,
     opts: Options,
@@ -284,18 +301,7 @@ fn event_loop(
     let mut watcher: Option<watch::Watcher> = None;
     let size = term.size()?;
     let (mut state, mut effects) = init(opts, theme, (size.width, size.height));
-    let panic_after_draw = std::env::var_os("JP_INSPECT_PANIC_AFTER_DRAW");
-    // For the test that proves a panic off the main thread ends the
-    // inspector as one on it does.
-    if panic_after_draw.as_deref() == Some(std::ffi::OsStr::new("thread")) {
-        let _ = std::thread::Builder::new()
-            .name("jp-inspect-marks".into())
-            .spawn(|| {
-                std::thread::sleep(Duration::from_millis(300));
-                panic!("JP_INSPECT_PANIC_AFTER_DRAW is set");
-            });
-    }
-    let panic_after_draw = panic_after_draw.is_some_and(|v| v != "thread");
+    let panic_after_draw = panic_for_tests();
     let mut dirty = true;
     let mut last_tick = Instant::now();
     let mut last_lock_look = Instant::now() - Duration::from_secs(1);
@@ -316,8 +322,6 @@ fn event_loop(
             term.draw(&state)?;
             dirty = false;
             if panic_after_draw {
-                // For the test that proves the panic hook restores the
-                // terminal.
                 panic!("JP_INSPECT_PANIC_AFTER_DRAW is set");
             }
         }

@@ -11,6 +11,8 @@ pub mod digest;
 mod http;
 pub mod memo;
 
+#[cfg(test)]
+mod cut_tests;
 pub mod openai;
 mod paths;
 pub mod transcript;
