@@ -157,7 +157,8 @@ fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
     ] {
         let f = find(&facts, kind, text);
         assert_eq!(f["kept"], false, "{f}");
-        assert_eq!(f["where"], Value::Null, "{f}");
+        // "looked at" shares a word with "Have a look": at most partly.
+        assert!(f["where"].is_null() || f["where"] == "partly", "{f}");
     }
     // Outside the range: not one of its facts.
     assert!(
@@ -168,8 +169,10 @@ fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
     );
     let survival = &common::json(&out)["compactions"][0]["survival"];
     assert_eq!(survival["file"], json!({"total": 1, "kept": 1}));
-    // Every sentence the user wrote in turns 2 and 3 steers: four.
-    assert_eq!(survival["instruction"], json!({"total": 4, "kept": 0}));
+    // What the user asked in turns 2 and 3: to look and always run cargo
+    // fmt, and to go on with the table; the bug report and the link to the
+    // grammar are context. "chose a precedence table" tells the second.
+    assert_eq!(survival["instruction"], json!({"total": 2, "kept": 1}));
 
     // The text says it, the most important first.
     let text = common::run_in(
@@ -193,7 +196,7 @@ fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
     let command = lose.find("command").unwrap();
     assert!(instruction < error && error < command, "{said}");
     assert!(said.contains("1 of 1 files"), "{said}");
-    assert!(said.contains("0 of 4 instructions"), "{said}");
+    assert!(said.contains("0 of 2 instructions"), "{said}");
 }
 
 #[test]

@@ -977,13 +977,14 @@ fn a_compactions_detail_says_what_it_hid() {
         text.contains("fs_read_file") && text.contains("src/parser.rs"),
         "{text}"
     );
-    // What the model no longer knows of its range, the grave marked: by
-    // hand, the user's four sentences of turns 2..5, and the failing test
-    // run's two panics and its `test result: FAILED` line.
+    // What the model no longer knows of its range, judged by meaning: the
+    // summary tells the fix, both failing tests and the files, not the
+    // user's opening example query nor the run that showed it.
     assert!(
-        text.contains("keeps 0 of 4 instructions, 0 of 3 errors, 2 of 2 files, 0 of 2 commands"),
+        text.contains("keeps 1 of 2 instructions, 2 of 2 errors, 2 of 2 files, 1 of 2 commands"),
         "{text}"
     );
+    assert!(text.contains("instruction Start with the parser"), "{text}");
     assert!(text.contains("lost:"), "{text}");
     assert!(
         text.contains("the event (turns stored 0-based: from_turn 1 is turn 2)"),

@@ -8,7 +8,7 @@
 //! scrolls on its own keys.
 
 use crate::core::model::TurnRange;
-use crate::core::ops::{Fact, Sent, Siblings, Where};
+use crate::core::ops::{Fact, Sent, Siblings, Verdict, Where};
 use tui_textarea::TextArea;
 
 #[derive(Debug, Clone)]
@@ -122,8 +122,11 @@ impl SummaryEditor {
                 if kept {
                     Some(Where::KeptEvent)
                 } else {
-                    sent.names_by_summary(f, &siblings)
-                        .then_some(Where::Summary)
+                    match sent.by_summary(f, &siblings) {
+                        Verdict::Conveyed => Some(Where::Summary),
+                        Verdict::Partly => Some(Where::Partly),
+                        Verdict::Missing => None,
+                    }
                 }
             })
             .collect();
@@ -133,7 +136,10 @@ impl SummaryEditor {
     /// Facts named, of all.
     pub fn named(&self) -> (usize, usize) {
         (
-            self.checks.iter().filter(|c| c.is_some()).count(),
+            self.checks
+                .iter()
+                .filter(|c| c.is_some_and(|w| w.keeps()))
+                .count(),
             self.facts.len(),
         )
     }

@@ -190,9 +190,12 @@ pub fn failures(text: &str, class: ToolClass, is_error: bool) -> Vec<String> {
         })
         .map(|(k, line)| (k, line.to_ascii_lowercase().starts_with("warning")))
         .collect();
-    // A failing test's panic says more than its `... FAILED` line.
+    // A failing test's panic says more than its `... FAILED` line, and
+    // than the run's roll-up (`test result: FAILED. 46 passed; 2 failed`,
+    // `Ran 74/74 tests, of which 1 failed`), which names no failure of its
+    // own.
     let panics = lines.iter().any(|l| l.contains("panicked at"));
-    starts.retain(|&(k, _)| !(panics && lines[k].ends_with("... FAILED")));
+    starts.retain(|&(k, _)| !(panics && (lines[k].ends_with("... FAILED") || roll_up(lines[k]))));
     let errors = starts.iter().any(|&(_, warning)| !warning);
     let mut picked: Vec<usize> = if errors {
         starts
@@ -310,6 +313,12 @@ fn outcome_failure(line: &str) -> bool {
         return n.parse::<u64>().is_ok_and(|n| n > 0);
     }
     line.starts_with("test result: FAILED") || line.ends_with("... FAILED")
+}
+
+/// A test run's count of its failures.
+fn roll_up(line: &str) -> bool {
+    line.starts_with("test result: FAILED")
+        || (line.starts_with("Ran ") && line.contains("of which "))
 }
 
 /// `N/M` just before `suffix` in `line`.

@@ -15,9 +15,9 @@
 
 use super::calls::{self, ToolClass};
 use super::links::{Prose, attachments, discussed, looked_up};
-use super::prose;
 use super::scan::figures;
 use super::{Fact, FactKind};
+use super::{asks, prose};
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
@@ -269,7 +269,18 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
             }
             Kind::ChatRequest => {
                 let text = conv.text(i);
-                for s in prose::instructions(&text) {
+                // "yes" to "Want me to write the fix?" asks for the fix.
+                let offer = messages
+                    .last()
+                    .and_then(|&m| asks::closing_question(&conv.text(m)));
+                if let Some(offer) = offer.filter(|_| asks::approves(&text)) {
+                    let said = format!("{} (to: {offer})", text.trim());
+                    out.push(Fact {
+                        key: offer,
+                        ..sentence_fact(FactKind::Instruction, &said, turn, i)
+                    });
+                }
+                for s in asks::instructions(&text) {
                     out.push(sentence_fact(FactKind::Instruction, &s, turn, i));
                 }
                 Prose { figures: true }.facts(&text, turn, i, &mut out, &mut listed_links);

@@ -21,6 +21,8 @@ use std::collections::HashMap;
 /// the range share each file name.
 pub struct Siblings {
     file_names: HashMap<String, usize>,
+    /// The range's files, lower case.
+    paths: Vec<String>,
 }
 
 impl Siblings {
@@ -46,10 +48,17 @@ impl Siblings {
 
     fn counting<'a>(facts: impl Iterator<Item = &'a Fact>) -> Siblings {
         let mut file_names: HashMap<String, usize> = HashMap::new();
+        let mut paths = Vec::new();
         for f in facts.filter(|f| f.kind == FactKind::File) {
             *file_names.entry(file_name(&f.key)).or_default() += 1;
+            paths.push(f.key.trim_start_matches("./").to_lowercase());
         }
-        Siblings { file_names }
+        Siblings { file_names, paths }
+    }
+
+    /// The paths of the range's files, lower case.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.paths.iter().map(String::as_str)
     }
 }
 

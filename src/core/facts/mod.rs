@@ -7,12 +7,15 @@
 //! Extraction ([`extract`]) and matching ([`matching`]) are deterministic;
 //! docs/headless.md ("What was lost") states the rules.
 
+pub mod asks;
 pub mod calls;
 pub mod extract;
 mod links;
 pub mod matching;
+pub mod meaning;
 pub mod prose;
 pub mod scan;
+mod words;
 
 use crate::core::compact::fate::Alteration;
 use crate::core::compact::fate::Projected;
@@ -116,12 +119,15 @@ pub enum Where {
     /// A file read whose call is still sent but whose result is not: its
     /// path is named, its contents are gone. Not kept.
     Named,
+    /// The summary conveys part of it (some of what it asks, chose or
+    /// ran, not all): not kept, and not wholly lost.
+    Partly,
 }
 
 impl Where {
     /// Whether the model still knows the fact there.
     pub fn keeps(self) -> bool {
-        self != Where::Named
+        matches!(self, Where::KeptEvent | Where::Summary)
     }
 }
 
@@ -137,9 +143,10 @@ pub struct Judged {
 
 impl Judged {
     /// Lost, and one a reader can't do without: an instruction, or an
-    /// error nothing later fixed.
+    /// error nothing later fixed. Partly conveyed is not wholly lost.
     pub fn is_grave(&self) -> bool {
         !self.kept
+            && self.at != Some(Where::Partly)
             && match self.fact.kind {
                 FactKind::Instruction => true,
                 FactKind::Error => self.fact.fixed != Some(true),
@@ -234,10 +241,12 @@ pub struct Sent {
     /// (no window of the matching rule crosses a line).
     turns: Arc<HashMap<usize, String>>,
     /// The summaries sent, with the raw turns each stands for.
-    summaries: Arc<Vec<(TurnRange, String)>>,
+    summaries: Arc<Vec<(TurnRange, meaning::Gist)>>,
     /// A summary being written, standing for every turn in place of the
     /// stored ones.
-    edited: Option<String>,
+    edited: Option<Arc<meaning::Gist>>,
+    /// How telling each word is in the conversation.
+    weights: Arc<meaning::Weights>,
     /// The file reads (their calls, by index) whose result is not sent
     /// whole: what they read is gone however often the path is named.
     unread: Arc<HashSet<usize>>,
@@ -279,7 +288,7 @@ impl Sent {
                         && r.to >= range.from
                         && let Some(s) = &c.summary
                     {
-                        summaries.push((r, s.to_lowercase()));
+                        summaries.push((r, meaning::Gist::of(s)));
                     }
                 }
                 _ => {}
@@ -305,6 +314,7 @@ impl Sent {
             turns: Arc::new(turns),
             summaries: Arc::new(summaries),
             edited: None,
+            weights: weights(conv),
             unread: Arc::new(unread),
         }
     }
@@ -316,7 +326,8 @@ impl Sent {
             whole: self.whole.clone(),
             turns: self.turns.clone(),
             summaries: Arc::new(Vec::new()),
-            edited: Some(summary.to_lowercase()),
+            edited: Some(Arc::new(meaning::Gist::of(summary))),
+            weights: self.weights.clone(),
             unread: self.unread.clone(),
         }
     }
@@ -327,10 +338,12 @@ impl Sent {
         if by_events && !self.unread(fact) {
             return Some(Where::KeptEvent);
         }
-        if self.names_by_summary(fact, siblings) {
-            return Some(Where::Summary);
+        match self.by_summary(fact, siblings) {
+            meaning::Verdict::Conveyed => Some(Where::Summary),
+            _ if by_events => Some(Where::Named),
+            meaning::Verdict::Partly => Some(Where::Partly),
+            meaning::Verdict::Missing => None,
         }
-        by_events.then_some(Where::Named)
     }
 
     /// Whether an event still sent keeps `fact`: names it, and, of a file
@@ -356,15 +369,31 @@ impl Sent {
                 .is_some_and(|t| matching::names(fact, t, siblings))
     }
 
-    /// Whether a summary of its turn names `fact` (the one being written,
-    /// when there is one).
+    /// Whether a summary of its turn conveys `fact` (the one being
+    /// written, when there is one).
     pub fn names_by_summary(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
+        self.by_summary(fact, siblings) == meaning::Verdict::Conveyed
+    }
+
+    /// How the summaries of its turn carry `fact`: the best of them.
+    pub fn by_summary(&self, fact: &Fact, siblings: &matching::Siblings) -> meaning::Verdict {
         let turn = fact.turn.saturating_sub(1);
+        let judge = |gist: &meaning::Gist| meaning::verdict(fact, gist, &self.weights, siblings);
         match &self.edited {
-            Some(text) => matching::names(fact, text, siblings),
-            None => self.summaries.iter().any(|(r, text)| {
-                r.from <= turn && turn <= r.to && matching::names(fact, text, siblings)
-            }),
+            Some(gist) => judge(gist),
+            None => {
+                let mut best = meaning::Verdict::Missing;
+                for (r, gist) in self.summaries.iter() {
+                    if r.from <= turn && turn <= r.to {
+                        match judge(gist) {
+                            meaning::Verdict::Conveyed => return meaning::Verdict::Conveyed,
+                            meaning::Verdict::Partly => best = meaning::Verdict::Partly,
+                            meaning::Verdict::Missing => {}
+                        }
+                    }
+                }
+                best
+            }
         }
     }
 }
@@ -385,14 +414,38 @@ pub fn judged_many(conv: &Conversation, p: &Projection, ranges: &[TurnRange]) ->
 /// use and kept with the conversation, for the summaries of any range and
 /// the judging of any projection of it.
 pub fn occurrences(conv: &Conversation) -> Arc<Vec<Fact>> {
+    known(conv).facts.clone()
+}
+
+/// How telling each word is among the conversation's facts: weighed on
+/// first use and kept with them.
+pub fn weights(conv: &Conversation) -> Arc<meaning::Weights> {
+    let k = known(conv);
+    k.weights
+        .get_or_init(|| Arc::new(meaning::Weights::of(&k.facts)))
+        .clone()
+}
+
+/// What is found once per conversation.
+struct Known {
+    facts: Arc<Vec<Fact>>,
+    weights: std::sync::OnceLock<Arc<meaning::Weights>>,
+}
+
+fn known(conv: &Conversation) -> Arc<Known> {
     let memo = conv.facts_memo.get_or_init(|| {
-        let all: Arc<dyn std::any::Any + Send + Sync> =
-            Arc::new(extract::occurrences(conv, 0..conv.events.len()));
-        all
+        let k: Arc<dyn std::any::Any + Send + Sync> = Arc::new(Known {
+            facts: Arc::new(extract::occurrences(conv, 0..conv.events.len())),
+            weights: std::sync::OnceLock::new(),
+        });
+        k
     });
-    memo.clone()
-        .downcast::<Vec<Fact>>()
-        .unwrap_or_else(|_| Arc::new(extract::occurrences(conv, 0..conv.events.len())))
+    memo.clone().downcast::<Known>().unwrap_or_else(|_| {
+        Arc::new(Known {
+            facts: Arc::new(extract::occurrences(conv, 0..conv.events.len())),
+            weights: std::sync::OnceLock::new(),
+        })
+    })
 }
 
 /// [`judged_many`] with the occurrences found already (`all`: of the whole

@@ -13,7 +13,7 @@
 pub const PER_MESSAGE: usize = 40;
 
 /// The longest sentence taken for one.
-const SENTENCE_LIMIT: usize = 600;
+pub(super) const SENTENCE_LIMIT: usize = 600;
 
 /// The logical lines of `text` outside pasted context: consecutive lines
 /// of a paragraph joined with a space; a list item, a heading or a blank
@@ -23,12 +23,12 @@ pub fn paragraphs(text: &str) -> Vec<String> {
 }
 
 /// A logical line of prose, and whether it is an entry of a list.
-struct Block {
-    text: String,
-    item: bool,
+pub(super) struct Block {
+    pub(super) text: String,
+    pub(super) item: bool,
 }
 
-fn blocks(text: &str) -> Vec<Block> {
+pub(super) fn blocks(text: &str) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     let mut open = false;
     let mut fence: Option<&str> = None;
@@ -130,7 +130,7 @@ pub fn sentences_of(text: &str, min_words: usize) -> Vec<String> {
 
 /// The sentences of one paragraph, trimmed: each ends at a `.`, `!` or
 /// `?` followed by a space, except after an abbreviation.
-fn split_sentences(p: &str) -> Vec<&str> {
+pub(super) fn split_sentences(p: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let chars: Vec<(usize, char)> = p.char_indices().collect();
@@ -155,41 +155,8 @@ fn abbreviation(before: &str) -> bool {
     )
 }
 
-fn bare_link(s: &str) -> bool {
+pub(super) fn bare_link(s: &str) -> bool {
     s.split_whitespace().count() == 1 && s.contains("://")
-}
-
-/// The user's directives and requests of a message: not the line that
-/// introduces what is pasted after it ("Here is the diff:"), nor pasted
-/// code or commands outside a fence.
-pub fn instructions(text: &str) -> Vec<String> {
-    // Four words at least: "Ok, good catch." steers nothing.
-    let mut out: Vec<String> = sentences_of(text, 4)
-        .into_iter()
-        .filter(|s| !s.trim_end().ends_with(':') && !code_like(s))
-        .collect();
-    out.truncate(PER_MESSAGE);
-    out
-}
-
-/// Code or a command line rather than prose: it opens as code does, or
-/// one character in twelve is code punctuation.
-fn code_like(s: &str) -> bool {
-    const OPENERS: [&str; 14] = [
-        "import ", "export ", "const ", "let ", "fn ", "//", "npm ", "npx ", "yarn ", "pnpm ",
-        "bun ", "deno ", "pip ", "<",
-    ];
-    let t = s.trim_start();
-    let punctuation = t
-        .chars()
-        .filter(|c| {
-            matches!(
-                c,
-                '{' | '}' | '(' | ')' | '[' | ']' | '=' | ';' | '<' | '>' | '$' | '|' | '\\'
-            )
-        })
-        .count();
-    OPENERS.iter().any(|o| t.starts_with(o)) || punctuation * 12 > t.chars().count()
 }
 
 /// What the assistant concluded or chose, in a message: each point it
@@ -335,7 +302,7 @@ fn states(s: &str) -> bool {
         .any(|w| STATING.contains(&w))
 }
 
-fn ends_with(s: &str, c: char) -> bool {
+pub(super) fn ends_with(s: &str, c: char) -> bool {
     s.trim_end_matches(['*', '_', ' ']).ends_with(c)
 }
 
@@ -418,30 +385,6 @@ fn narration(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wrapped_lines_are_one_sentence_and_pasted_text_is_none() {
-        let text = "So why don't we look into creating a `crates/contrib/grizzly` or something that\n\
-                    is a completely separate crate?\n\n\
-                    ```sh\n$ cargo build\nerror: not mine\n```\n\
-                    > quoted from the issue, not the user's\n\
-                    | a | table |\n\
-                    - Remove the old flag\n- KEEP prefill as it is\n\
-                    # Make the index mobile friendly\n\
-                    I want the tests green before we merge. Also, e.g. a doc.";
-        assert_eq!(
-            instructions(text),
-            [
-                "So why don't we look into creating a `crates/contrib/grizzly` or something that \
-                 is a completely separate crate?",
-                "Remove the old flag",
-                "KEEP prefill as it is",
-                "Make the index mobile friendly",
-                "I want the tests green before we merge.",
-                "Also, e.g. a doc.",
-            ]
-        );
-    }
 
     #[test]
     fn conclusions_not_narration() {

@@ -143,13 +143,39 @@ pub fn figures(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for s in sentences(text) {
         let tokens: Vec<&str> = s.split_whitespace().collect();
+        let finished = s.to_ascii_lowercase().contains("finished");
+        let frame = backtrace_frame(&tokens);
         for (k, raw) in tokens.iter().enumerate() {
             if let Some(f) = figure_at(&tokens, k, raw) {
+                // A build's or a test run's own timing (`Finished … in
+                // 2.02s`), and the places of a backtrace's frames, are no
+                // figures later work rests on.
+                let timing = finished
+                    && k > 0
+                    && tokens[k - 1].eq_ignore_ascii_case("in")
+                    && TIMES.iter().any(|u| f.to_ascii_lowercase().ends_with(u));
+                if timing || (frame && f.contains(':')) {
+                    continue;
+                }
                 out.push((f, around(&tokens, k)));
             }
         }
     }
     out
+}
+
+/// The units of a duration.
+const TIMES: [&str; 8] = ["ms", "µs", "ns", "s", "sec", "seconds", "min", "minutes"];
+
+/// A line of a backtrace: `at src/x.rs:12:5`, `12: std::panicking::…`.
+fn backtrace_frame(tokens: &[&str]) -> bool {
+    match tokens.first() {
+        Some(&"at") => true,
+        Some(t) => {
+            t.ends_with(':') && t.len() > 1 && t[..t.len() - 1].bytes().all(|b| b.is_ascii_digit())
+        }
+        None => false,
+    }
 }
 
 /// The figure token `k` of a sentence is, if it is one.

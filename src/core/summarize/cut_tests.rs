@@ -2,7 +2,7 @@
 //! with a multi-byte character at every offset of lines that reach each
 //! cut (a ratio, a question's last sentence, a link, a figure, an error).
 
-use crate::core::facts::{calls, prose, scan};
+use crate::core::facts::{asks, calls, prose, scan};
 
 const CHARS: [&str; 6] = ["é", "e\u{301}", "🙂", "👩‍💻", "日本", "…"];
 const LINES: [&str; 9] = [
@@ -50,7 +50,7 @@ fn no_cut_panics_on_multi_byte_text_at_any_offset() {
         let _ = scan::references(text);
         let _ = scan::sentences(text);
         let _ = scan::error_line(text);
-        let _ = prose::instructions(text);
+        let _ = asks::instructions(text);
         let _ = prose::decisions(text);
         let _ = crate::core::summarize::digest::open_question(text);
         let _ = crate::core::visible::one_line(text, 7);

@@ -57,17 +57,19 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
         // What the text doesn't name yet first: what is left to write.
         let mut order: Vec<(&crate::core::ops::Fact, &Option<Where>)> =
             e.facts.iter().zip(&e.checks).collect();
-        order.sort_by_key(|(_, at)| at.is_some());
+        order.sort_by_key(|(_, at)| at.is_some_and(|w| w.keeps()));
         order
             .into_iter()
             .map(|(f, at)| {
                 let (mark, style) = match at {
                     Some(Where::Summary) => ("✓", t.ok()),
                     Some(Where::KeptEvent) => ("✓", t.ok()),
+                    Some(Where::Partly) => ("~", t.accent()),
                     Some(Where::Named) | None => ("✗", t.error()),
                 };
                 let kept = match at {
                     Some(Where::KeptEvent) => " (still sent)",
+                    Some(Where::Partly) => " (partly)",
                     _ => "",
                 };
                 Line::from(vec![
