@@ -1,6 +1,7 @@
-//! Likely secrets in a text a person is about to share: API keys of the
-//! common providers, bearer tokens, private key blocks and `password=`
-//! assignments, each replaced by `[redacted: KIND]`. A pattern rather than
+//! Likely secrets in a text a person is about to share: API keys and
+//! tokens of the common providers, bearer and basic credentials, JSON web
+//! tokens, private key blocks, a URL's password, `--password VALUE` and
+//! assignments to a name that ends in a secret's (`DB_PASSWORD=`), each replaced by `[redacted: KIND]`. A pattern rather than
 //! a proof: a secret of an unknown shape passes, and the report says how
 //! many it replaced so a reader knows it looked.
 
@@ -29,7 +30,11 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
     vec![
         shape(
             "private key",
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|\z)",
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
+        ),
+        shape(
+            "JSON web token",
+            r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
         ),
         shape("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}"),
         shape(
@@ -44,13 +49,31 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
         shape("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}"),
         shape("Slack token", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"),
         shape("Stripe key", r"\b[rs]k_live_[A-Za-z0-9]{20,}"),
+        shape("GitLab token", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
+        shape("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}"),
+        shape("xAI API key", r"\bxai-[A-Za-z0-9]{30,}"),
+        shape("Groq API key", r"\bgsk_[A-Za-z0-9]{30,}"),
+        shape(
+            "password in a URL",
+            r"(?i)\b[a-z][a-z0-9+.\-]*://[^\s/:@]+:(?P<value>[^\s/@]{3,})@",
+        ),
+        shape(
+            "basic credentials",
+            r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{12,}=*)",
+        ),
+        shape(
+            "password",
+            r"(?i)--(?:password|passwd|token|api-key|secret)(?:=|\s+)(?P<value>[^\s\-][^\s]{3,})",
+        ),
         shape(
             "bearer token",
             r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/\-]{16,}=*)",
         ),
         shape(
             "password",
-            r#"(?i)\b(?:password|passwd|pwd|passphrase|secret|client_secret|api[_-]?key|access[_-]?token|auth[_-]?token)\b["']?\s*[=:]\s*["']?(?P<value>[^\s"'`,;&)}\]]{4,})"#,
+            // A name ending in one (`DB_PASSWORD`, `AWS_SECRET_ACCESS_KEY`)
+            // is one too.
+            r#"(?i)\b[A-Za-z0-9_]*(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)\b["']?\s*[=:]\s*["']?(?P<value>[^\s"'`,;&)}\]]{4,})"#,
         ),
     ]
 });
@@ -132,6 +155,38 @@ mod tests {
         assert!(!counts.contains_key("OpenAI API key") || counts["OpenAI API key"] == 1);
     }
 
+    /// Each shape the docs promise, as it is met: in an env file, a URL, a
+    /// header, a command line.
+    #[test]
+    fn the_shapes_a_user_expects_are_redacted_and_counted() {
+        let cases = [
+            ("DB_PASSWORD=hunter2hunter", "hunter2"),
+            ("POSTGRES_PASSWORD: s3cr3tpw", "s3cr3t"),
+            ("PAYMENTS_API_KEY=pk_abcdef123456", "pk_abcdef"),
+            ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG", "wJalr"),
+            ("postgres://admin:pw1234@db.example.com/app", "pw1234"),
+            ("Authorization: Basic YWRtaW46aHVudGVyMg==", "YWRtaW46"),
+            ("glpat-abcdefghijklmnopqrstu", "glpat-abc"),
+            ("hf_abcdefghijklmnopqrstuvwxyzABCDEF", "hf_abc"),
+            ("xai-abcdefghijklmnopqrstuvwxyzABCDEF", "xai-abc"),
+            ("gsk_abcdefghijklmnopqrstuvwxyzABCDEF", "gsk_abc"),
+            (
+                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.c2lnbmF0dXJlX2hlcmU",
+                "eyJzdWIi",
+            ),
+            ("mysql --password hunter2hunter -u root", "hunter2"),
+            (
+                "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGX\n-----END PGP PRIVATE KEY BLOCK-----",
+                "lQOYBGX",
+            ),
+        ];
+        for (text, secret) in cases {
+            let (out, counts) = redact(text);
+            assert!(!out.contains(secret), "{secret} left in: {out}");
+            assert_eq!(counts.values().sum::<usize>(), 1, "{text}: {counts:?}");
+        }
+    }
+
     #[test]
     fn ordinary_text_and_placeholders_are_left_alone() {
         for text in [
@@ -140,6 +195,9 @@ mod tests {
             "api_key: <your key>",
             "the task-ant-colony skill",
             "see src/secret.rs",
+            "https://example.com/a:b@c",
+            "mysql --password --user root",
+            "DB_PASSWORD=${DB_PASSWORD}",
         ] {
             let (out, counts) = redact(text);
             assert_eq!(out, text);
