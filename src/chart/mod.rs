@@ -507,8 +507,13 @@ pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
-    let mode = std::fs::metadata(path)
-        .map_or_else(|_| 0o666 & !umask(), |m| m.permissions().mode() & 0o7777);
+    // The mode of a regular file replaced; never one read through a link
+    // (a committed `jp-report-….html -> /dev/null` would give 0666): the
+    // rename replaces the link itself, and a new file gets the umask's.
+    let mode = std::fs::symlink_metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .map_or_else(|| 0o666 & !umask(), |m| m.permissions().mode() & 0o7777);
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| named(&e))?;
     tmp.write_all(bytes).map_err(|e| named(&e))?;
     tmp.as_file().sync_all().map_err(|e| named(&e))?;
@@ -526,6 +531,33 @@ fn umask() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_at_the_name_lends_the_new_file_no_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("open-to-all");
+        std::fs::write(&target, "theirs").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let name = tmp.path().join("jp-report-x.html");
+        std::os::unix::fs::symlink(&target, &name).unwrap();
+        write_file(&name, b"<html>").unwrap();
+        let m = std::fs::symlink_metadata(&name).unwrap();
+        assert!(m.is_file(), "the link is replaced by a file");
+        assert_eq!(m.permissions().mode() & 0o7777, 0o666 & !umask());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "theirs");
+        assert_eq!(
+            std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+            0o666
+        );
+        // A regular file replaced keeps its own mode.
+        let own = tmp.path().join("mine.html");
+        std::fs::write(&own, "old").unwrap();
+        std::fs::set_permissions(&own, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_file(&own, b"new").unwrap();
+        let mode = std::fs::metadata(&own).unwrap().permissions().mode();
+        assert_eq!(mode & 0o7777, 0o600);
+    }
 
     #[test]
     fn a_line_chart_carries_its_values_and_escapes_its_text() {
