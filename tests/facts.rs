@@ -125,6 +125,57 @@ fn find<'a>(facts: &'a [Value], kind: &str, text: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {kind} fact with {text:?}: {facts:#?}"))
 }
 
+/// A bare "yes" asks for what the model offered: the offer it ended on is
+/// the instruction, and a summary that tells the offer keeps it.
+#[test]
+fn a_bare_yes_is_the_offer_it_accepts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".jp/conversations/17950000001-yes");
+    fs::create_dir_all(&dir).unwrap();
+    let turn = |k: usize, asked: &str, said: &str| {
+        [
+            json!({"timestamp": ts(k, 0), "type": "turn_start"}),
+            json!({"timestamp": ts(k, 1), "type": "chat_request", "content": asked}),
+            json!({"timestamp": ts(k, 9), "type": "chat_response", "message": said}),
+        ]
+    };
+    let mut ev: Vec<Value> = Vec::new();
+    ev.extend(turn(
+        0,
+        "The loader fails on a missing config folder.",
+        "The guard rejects a folder that does not exist yet.\n\nWant me to write the fix with a failing test first?",
+    ));
+    ev.extend(turn(
+        1,
+        "yes",
+        "Done: the test fails before the fix and passes after.",
+    ));
+    fs::write(
+        dir.join("events.json"),
+        serde_json::to_string_pretty(&ev).unwrap() + "\n",
+    )
+    .unwrap();
+    let c = dir.to_str().unwrap();
+    let facts_with = |summary: &str| {
+        let args = [
+            "compact",
+            c,
+            "s:1..2",
+            "--summary",
+            summary,
+            "--dry-run",
+            "--json",
+        ];
+        facts_of(&common::run_in(tmp.path(), &args))
+    };
+    let facts = facts_with("We looked at the loader.");
+    let yes = find(&facts, "instruction", "yes (to: Want me to write the fix");
+    assert_eq!(yes["kept"], false, "{yes}");
+    let facts = facts_with("The user asked for the fix, written with a failing test first.");
+    let yes = find(&facts, "instruction", "yes (to: Want me to write the fix");
+    assert_eq!(yes["kept"], true, "{yes}");
+}
+
 #[test]
 fn a_summary_keeps_what_it_names_and_loses_what_it_omits() {
     let tmp = tempfile::tempdir().unwrap();

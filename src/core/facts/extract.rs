@@ -509,16 +509,7 @@ mod tests {
 
     #[test]
     fn a_later_run_adds_its_outcome_and_a_later_operation_its_name() {
-        let fact = |kind, text: &str, key: &str| Fact {
-            kind,
-            text: text.into(),
-            turn: 1,
-            key: key.into(),
-            event: 0,
-            fixed: None,
-            fixed_turn: None,
-            failed: None,
-        };
+        let fact = Fact::sample;
         let mut f = fact(FactKind::File, "src/fs.rs (read, lines 1-9)", "src/fs.rs");
         merge_into(
             &mut f,

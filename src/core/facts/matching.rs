@@ -259,16 +259,7 @@ mod tests {
     use super::*;
 
     fn fact(kind: FactKind, key: &str) -> Fact {
-        Fact {
-            kind,
-            text: key.into(),
-            turn: 1,
-            key: key.into(),
-            event: 0,
-            fixed: None,
-            fixed_turn: None,
-            failed: None,
-        }
+        Fact::sample(kind, key, key)
     }
 
     fn none() -> Siblings {

@@ -108,6 +108,23 @@ pub struct Fact {
     pub failed: Option<bool>,
 }
 
+#[cfg(test)]
+impl Fact {
+    /// A fact of turn 1 for a unit test, shown as `text`, known by `key`.
+    pub(crate) fn sample(kind: FactKind, text: &str, key: &str) -> Fact {
+        Fact {
+            kind,
+            text: text.into(),
+            turn: 1,
+            key: key.into(),
+            event: 0,
+            fixed: None,
+            fixed_turn: None,
+            failed: None,
+        }
+    }
+}
+
 /// Where a kept fact is still named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
