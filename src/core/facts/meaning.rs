@@ -27,6 +27,7 @@ use super::matching::{self, Siblings};
 use super::words::{path_pattern, place_pattern, sentences, terms, tokens};
 use super::{Fact, FactKind};
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 /// The share of a fact's weight a passage of a summary must hold to
 /// convey it.
@@ -81,13 +82,24 @@ impl Weights {
     }
 }
 
-/// A summary, read once for every fact judged against it.
+/// A summary, read once for every fact judged against it: its lower case
+/// at once (most facts a summary keeps, it names as written), its words
+/// only when a fact needs them.
 #[derive(Debug, Clone, Default)]
 pub struct Gist {
     /// Lower case, for what is matched as written (figures).
     pub lower: String,
-    /// The words of each run of [`NEAR`] sentences.
-    windows: Vec<HashSet<String>>,
+    text: String,
+    read: OnceLock<Read>,
+}
+
+/// A summary's words, read on first need.
+#[derive(Debug, Clone, Default)]
+struct Read {
+    /// The words of each sentence; a passage is a run of [`NEAR`].
+    sentences: Vec<HashSet<String>>,
+    /// Of each sentence, whether it says something went wrong.
+    failing: Vec<bool>,
     /// The paths and file names it names.
     paths: HashSet<String>,
     /// Its words as written, lower case: directory names.
@@ -96,22 +108,52 @@ pub struct Gist {
 
 impl Gist {
     pub fn of(text: &str) -> Gist {
+        Gist {
+            lower: text.to_lowercase(),
+            text: text.to_string(),
+            read: OnceLock::new(),
+        }
+    }
+
+    fn read(&self) -> &Read {
+        self.read.get_or_init(|| Read::of(&self.text, &self.lower))
+    }
+}
+
+/// A run of [`NEAR`] sentences, whose words are judged together.
+struct Passage<'a> {
+    sentences: &'a [HashSet<String>],
+    failing: &'a [bool],
+}
+
+impl Passage<'_> {
+    fn contains(&self, word: &str) -> bool {
+        self.sentences.iter().any(|s| s.contains(word))
+    }
+
+    fn tells_failure(&self) -> bool {
+        self.failing.iter().any(|f| *f)
+    }
+}
+
+impl Read {
+    /// Each run of [`NEAR`] sentences, from each sentence on.
+    fn passages(&self) -> impl Iterator<Item = Passage<'_>> {
+        let n = self.sentences.len();
+        (0..n).map(move |i| Passage {
+            sentences: &self.sentences[i..(i + NEAR).min(n)],
+            failing: &self.failing[i..(i + NEAR).min(n)],
+        })
+    }
+
+    fn of(text: &str, lower: &str) -> Read {
         let sentences: Vec<HashSet<String>> = sentences(text)
             .map(|s| tokens(s).into_iter().collect::<HashSet<String>>())
             .filter(|s| !s.is_empty())
             .collect();
-        let windows = (0..sentences.len())
-            .map(|i| {
-                sentences[i..(i + NEAR).min(sentences.len())]
-                    .iter()
-                    .flatten()
-                    .cloned()
-                    .collect()
-            })
-            .collect();
-        let lower = text.to_lowercase();
+        let failing = sentences.iter().map(tells_failure).collect();
         let paths = path_pattern()
-            .find_iter(&lower)
+            .find_iter(lower)
             .map(|m| {
                 m.as_str()
                     .trim_end_matches(['.', ',', ';', ':', ')', '`', '\'', '"'])
@@ -127,9 +169,9 @@ impl Gist {
             })
             .filter(|w| !w.is_empty())
             .collect();
-        Gist {
-            lower,
-            windows,
+        Read {
+            sentences,
+            failing,
             paths,
             words,
         }
@@ -180,7 +222,7 @@ fn figure_near_its_unit(fact: &Fact, gist: &Gist) -> bool {
         return false;
     }
     let need = words.len().div_ceil(2);
-    gist.windows.iter().any(|win| {
+    gist.read().passages().any(|win| {
         figures.iter().all(|f| win.contains(*f))
             && words.iter().filter(|w| win.contains(**w)).count() >= need
     })
@@ -218,9 +260,9 @@ fn coverage(fact: &Fact, gist: &Gist, weights: &Weights) -> f32 {
     // An error is what failed and how: words near its subject that say
     // nothing went wrong ("we chose a precedence table") do not tell it.
     let error = fact.kind == FactKind::Error;
-    gist.windows
-        .iter()
-        .filter(|win| !error || tells_failure(win))
+    gist.read()
+        .passages()
+        .filter(|win| !error || win.tells_failure())
         .map(|win| {
             weighed
                 .iter()
@@ -348,7 +390,7 @@ fn file_named(path: &str, siblings: &Siblings, gist: &Gist) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     (0..parts.len()).any(|k| {
         let tail = parts[k..].join("/");
-        if !gist.paths.contains(&tail) {
+        if !gist.read().paths.contains(&tail) {
             return false;
         }
         if k == 0 {
@@ -363,7 +405,10 @@ fn file_named(path: &str, siblings: &Siblings, gist: &Gist) -> bool {
             && parts[..k]
                 .iter()
                 .filter(|d| !GENERIC_DIRS.contains(d))
-                .any(|d| gist.words.contains(*d) || gist.words.contains(d.trim_start_matches('.')))
+                .any(|d| {
+                    gist.read().words.contains(*d)
+                        || gist.read().words.contains(d.trim_start_matches('.'))
+                })
     })
 }
 

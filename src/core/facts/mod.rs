@@ -281,7 +281,7 @@ pub struct Sent {
     /// (no window of the matching rule crosses a line).
     turns: Arc<HashMap<usize, String>>,
     /// The summaries sent, with the raw turns each stands for.
-    summaries: Arc<Vec<(TurnRange, meaning::Gist)>>,
+    summaries: Arc<Vec<(TurnRange, Arc<meaning::Gist>)>>,
     /// A summary being written, standing for every turn in place of the
     /// stored ones.
     edited: Option<Arc<meaning::Gist>>,
@@ -328,7 +328,7 @@ impl Sent {
                         && r.to >= range.from
                         && let Some(s) = &c.summary
                     {
-                        summaries.push((r, meaning::Gist::of(s)));
+                        summaries.push((r, gist(conv, s)));
                     }
                 }
                 _ => {}
@@ -470,22 +470,59 @@ pub fn weights(conv: &Conversation) -> Arc<meaning::Weights> {
 struct Known {
     facts: Arc<Vec<Fact>>,
     weights: std::sync::OnceLock<Arc<meaning::Weights>>,
+    /// Each summary read once: a simulation judges the same summaries
+    /// under many policies and windows.
+    gists: std::sync::Mutex<Gists>,
+}
+
+/// The summaries read, and how many bytes of summary they hold.
+#[derive(Default)]
+struct Gists {
+    read: HashMap<String, Arc<meaning::Gist>>,
+    bytes: usize,
+}
+
+impl Known {
+    fn of(conv: &Conversation) -> Known {
+        Known {
+            facts: Arc::new(extract::occurrences(conv, 0..conv.events.len())),
+            weights: std::sync::OnceLock::new(),
+            gists: std::sync::Mutex::new(Gists::default()),
+        }
+    }
+}
+
+/// `summary` read for judging, once per conversation.
+fn gist(conv: &Conversation, summary: &str) -> Arc<meaning::Gist> {
+    /// Past this many bytes of summary, the summaries read are let go
+    /// (a read summary holds a few times its text): a long simulation or
+    /// an inspector open for days keeps no more.
+    const KEPT: usize = 32 << 20;
+    let k = known(conv);
+    let lock = || k.gists.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(g) = lock().read.get(summary) {
+        return g.clone();
+    }
+    // Read outside the lock: another thread may read the same summary
+    // meanwhile, and the two agree.
+    let g = Arc::new(meaning::Gist::of(summary));
+    let mut gists = lock();
+    if gists.bytes + summary.len() > KEPT {
+        *gists = Gists::default();
+    }
+    gists.bytes += summary.len();
+    gists.read.insert(summary.to_string(), g.clone());
+    g
 }
 
 fn known(conv: &Conversation) -> Arc<Known> {
     let memo = conv.facts_memo.get_or_init(|| {
-        let k: Arc<dyn std::any::Any + Send + Sync> = Arc::new(Known {
-            facts: Arc::new(extract::occurrences(conv, 0..conv.events.len())),
-            weights: std::sync::OnceLock::new(),
-        });
+        let k: Arc<dyn std::any::Any + Send + Sync> = Arc::new(Known::of(conv));
         k
     });
-    memo.clone().downcast::<Known>().unwrap_or_else(|_| {
-        Arc::new(Known {
-            facts: Arc::new(extract::occurrences(conv, 0..conv.events.len())),
-            weights: std::sync::OnceLock::new(),
-        })
-    })
+    memo.clone()
+        .downcast::<Known>()
+        .unwrap_or_else(|_| Arc::new(Known::of(conv)))
 }
 
 /// [`judged_many`] with the occurrences found already (`all`: of the whole

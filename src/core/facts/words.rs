@@ -53,6 +53,31 @@ fn stemmer() -> &'static Stemmer {
     S.get_or_init(|| Stemmer::create(Algorithm::English))
 }
 
+/// `word`'s stem. A conversation says the same few thousand words again
+/// and again, and stemming is most of what reading a summary costs: each
+/// thread keeps the stems it made (cleared past a bound, so a long run
+/// holds no more than a vocabulary).
+fn stem(word: String) -> String {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    const KEPT: usize = 200_000;
+    thread_local! {
+        static STEMS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    }
+    STEMS.with(|stems| {
+        let mut stems = stems.borrow_mut();
+        if let Some(s) = stems.get(&word) {
+            return s.clone();
+        }
+        let s = stemmer().stem(&word).into_owned();
+        if stems.len() >= KEPT {
+            stems.clear();
+        }
+        stems.insert(word, s.clone());
+        s
+    })
+}
+
 /// The telling words of `text`, stemmed: each identifier whole (lower
 /// case) and by its parts (`snake_case`, `CamelCase`, `a::b`, `a/b.rs`),
 /// common words and one- or two-letter ones left out.
@@ -101,7 +126,7 @@ pub(super) fn terms(text: &str) -> Vec<(String, bool)> {
                 continue;
             }
             if p.bytes().all(|b| b.is_ascii_alphabetic()) {
-                push(stemmer().stem(&p).into_owned());
+                push(stem(p));
             } else {
                 push(p);
             }
