@@ -223,8 +223,8 @@ fn figure_near_its_unit(fact: &Fact, gist: &Gist) -> bool {
     }
     let need = words.len().div_ceil(2);
     gist.read().passages().any(|win| {
-        figures.iter().all(|f| win.contains(*f))
-            && words.iter().filter(|w| win.contains(**w)).count() >= need
+        figures.iter().all(|f| win.contains(f))
+            && words.iter().filter(|w| win.contains(w)).count() >= need
     })
 }
 
@@ -266,7 +266,7 @@ fn coverage(fact: &Fact, gist: &Gist, weights: &Weights) -> f32 {
         .map(|win| {
             weighed
                 .iter()
-                .filter(|(c, _)| win.contains(*c))
+                .filter(|(c, _)| win.contains(c))
                 .map(|(_, w)| w)
                 .sum::<f32>()
         })
