@@ -67,7 +67,6 @@ fn real(c: &mut Criterion) {
 /// knows, tools) and its page, beside what `history` and `lost` cost
 /// together, which it should cost about.
 fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
-    use jp_inspect::core::compact::jp_view::View;
     use jp_inspect::core::ops;
     let conv = load::load(dir).unwrap();
     let config = AutoConfig::default();
@@ -81,12 +80,11 @@ fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
             let lost = ops::lost::lost(
                 &conv,
                 &config,
-                &ops::lost::LostRequest {
-                    window: None,
-                    view: View::default(),
-                },
+                &ops::lost::LostRequest::default(),
                 &prices,
-            );
+                &mut |_| false,
+            )
+            .unwrap();
             black_box((cost.total, lost.stats.compactions.len()))
         })
     });
@@ -101,9 +99,13 @@ fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
     });
     let request = ops::review::ReviewRequest::default();
     g.bench_function("the review (ops::review)", |b| {
-        b.iter(|| black_box(ops::review::review(&conv, &config, &request, &prices).unwrap()))
+        b.iter(|| {
+            black_box(
+                ops::review::review(&conv, &config, &request, &prices, &mut |_| false).unwrap(),
+            )
+        })
     });
-    let review = ops::review::review(&conv, &config, &request, &prices).unwrap();
+    let review = ops::review::review(&conv, &config, &request, &prices, &mut |_| false).unwrap();
     g.bench_function("the HTML page of a review", |b| {
         b.iter(|| {
             let r = jp_inspect::report::render(

@@ -583,6 +583,163 @@ fn a_dry_run_sends_nothing_unless_asked() {
     assert_eq!(ep.hits.load(Ordering::SeqCst), 1);
 }
 
+/// A real server on 127.0.0.1 playing an OpenAI-compatible judge: it
+/// reads the facts it is sent and calls each conveyed, quoting a line of
+/// its own; it keeps what it was sent.
+fn judge_server() -> common::server::Server {
+    common::server::Server::start(|seen| {
+        let asked = seen.json()["messages"][1]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let ids: Vec<usize> = asked
+            .lines()
+            .take_while(|l| !l.starts_with("What is still sent"))
+            .filter_map(|l| l.split_once(". [")?.0.parse().ok())
+            .collect();
+        let verdicts: Vec<Value> = ids
+            .iter()
+            .map(|id| json!({"id": id, "verdict": "conveyed", "quote": format!("said as {id}")}))
+            .collect();
+        let content = format!("```json\n{}\n```", json!({ "verdicts": verdicts }));
+        common::server::Reply::json(200, json!({"choices": [{"message": {"content": content}}]}))
+    })
+}
+
+fn user_judge_config(tmp: &Path, url: &str) {
+    let user = tmp.join(".no-user-config/jp");
+    fs::create_dir_all(&user).unwrap();
+    fs::write(
+        user.join("config.toml"),
+        format!(
+            "[conversation.compaction.auto.summarizer]\nkind = \"openai\"\n\
+             base_url = \"{url}/v1\"\nmodel = \"judge-m\"\n"
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_model_judges_only_when_asked_its_price_shown_first() {
+    let (tmp, _conv) = workspace();
+    let server = judge_server();
+    user_judge_config(tmp.path(), &server.url());
+    // Not asked: nothing is sent, and the offline judge signs.
+    let v = common::json(&run_with(&["lost", ID, "--json"], tmp.path(), &[]));
+    assert_eq!(server.requests().len(), 0, "lost sent facts unasked");
+    let facts = |v: &Value| -> Vec<Value> {
+        v["compactions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["facts"].as_array().cloned().unwrap_or_default())
+            .collect()
+    };
+    let offline = facts(&v);
+    assert!(offline.iter().any(|f| f["kept"] == false));
+    assert!(offline.iter().all(|f| f["judge"] == "meaning"));
+    for args in [
+        &["compact", ID, "s:2..5", "--dry-run"][..],
+        &["report", ID, "-o", "r.html"],
+    ] {
+        let out = run_with(args, tmp.path(), &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert_eq!(
+        server.requests().len(),
+        0,
+        "a dry run or report judged unasked"
+    );
+
+    // Asked: the price on stderr, one call a compaction, each verdict the
+    // model's own with its quote and its name.
+    let out = run_with(
+        &["lost", ID, "--json", "--judge", "openai"],
+        tmp.path(),
+        &[],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("asking openai judge-m to judge") && err.contains("tokens sent"),
+        "{err}"
+    );
+    let v = common::json(&out);
+    let judged = facts(&v);
+    assert_eq!(judged.len(), offline.len());
+    assert!(
+        judged
+            .iter()
+            .all(|f| f["kept"] == true && f["judge"] == "openai judge-m")
+    );
+    assert!(
+        judged
+            .iter()
+            .all(|f| f["quote"].as_str().unwrap().starts_with("said as "))
+    );
+    let seen = server.requests();
+    let with_facts = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["facts"].as_array().is_some_and(|f| !f.is_empty()))
+        .count();
+    assert_eq!(seen.len(), with_facts);
+    // What it was sent: the facts and what is still sent of the range
+    // (compaction #1's summary names the fix).
+    let first = seen[0].json()["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        first.contains("[instruction]") && first.contains("[summary]"),
+        "{first}"
+    );
+    let text = run_with(&["lost", ID, "--judge", "openai"], tmp.path(), &[]);
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("(judged by openai judge-m)"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
+
+    // The judge failing: the price was still shown first, then the error.
+    let failing = common::server::Server::start(|_| {
+        common::server::Reply::json(500, json!({"error": {"message": "judge down"}}))
+    });
+    user_judge_config(tmp.path(), &failing.url());
+    let out = run_with(&["lost", ID, "--judge", "openai"], tmp.path(), &[]);
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    let (price, fail) = (
+        err.find("asking openai").unwrap(),
+        err.find("judge down").unwrap(),
+    );
+    assert!(price < fail, "{err}");
+}
+
+#[test]
+fn a_cloned_workspace_cannot_point_the_judge_anywhere() {
+    let (tmp, _conv) = workspace();
+    let server = judge_server();
+    fs::write(
+        tmp.path().join(".jp/config.toml"),
+        format!(
+            "[conversation.compaction.auto.summarizer]\nkind = \"openai\"\n\
+             base_url = \"{}/v1\"\nmodel = \"m\"\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    let out = run_with(&["lost", ID, "--judge", "openai"], tmp.path(), &[]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("no endpoint configured"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(server.requests().len(), 0);
+}
+
 #[test]
 fn a_missing_summarizer_names_where_one_may_be_defined() {
     let (tmp, _conv) = workspace();

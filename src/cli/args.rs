@@ -113,7 +113,7 @@ pub enum Command {
     /// model made again after it; and what the model no longer knows of its
     /// range (files, commands, errors, instructions, decisions, links,
     /// figures), kept or lost, per kind.
-    Lost(StatsArgs),
+    Lost(LostArgs),
     /// Add manual compactions, one per RULE.
     #[command(after_help = crate::core::ops::SYNTAX_HELP)]
     Compact(CompactArgs),
@@ -370,6 +370,10 @@ pub struct ReportArgs {
     /// Keep the home folder's absolute path instead of `~`.
     #[arg(long)]
     pub full_paths: bool,
+    /// Judge the facts again by asking a model or command, as `lost
+    /// --judge` does (the price printed first).
+    #[arg(long, value_name = "NAME", value_enum)]
+    pub judge: Option<SummarizerKind>,
     #[command(flatten)]
     pub window: WindowArg,
     /// A TOML file with a `[conversation.compaction.auto]` table.
@@ -412,6 +416,19 @@ pub struct StatsArgs {
 
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LostArgs {
+    #[command(flatten)]
+    pub stats: StatsArgs,
+    /// Judge the facts again by asking a model or command: each
+    /// compaction's facts and what is still sent of its range go to it
+    /// (one call a compaction), with the settings your own config defines
+    /// for that summarizer (anthropic works with its defaults). The price
+    /// is printed first; the offline judge by meaning is the default.
+    #[arg(long, value_name = "NAME", value_enum)]
+    pub judge: Option<SummarizerKind>,
 }
 
 #[derive(Debug, Args)]

@@ -2,28 +2,37 @@
 //! model no longer knows of its range (`core::facts`).
 
 use super::Context;
-use super::args::StatsArgs;
+use super::args::LostArgs;
 use super::output::{print_json, print_lines};
-use crate::core::ops::lost::{Lost, LostRequest, lost};
+use crate::core::ops::lost::{JudgeQuote, Lost, LostRequest, lost};
 use crate::core::ops::stats_compactions::CompactionEntry;
 use crate::core::visible::visible_line;
 use serde_json::json;
 
-pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
+pub fn run(ctx: &Context, args: LostArgs) -> anyhow::Result<()> {
+    let LostArgs { stats: args, judge } = args;
     let (conv, auto) = ctx.to_read(
         args.conv.as_deref(),
         args.config.as_deref(),
         args.window.window,
     )?;
+    // The price goes to stderr before anything is sent: stdout stays the
+    // result a script reads.
+    let mut show_price = |q: &JudgeQuote| {
+        eprintln!("{}", visible_line(&q.describe()));
+        true
+    };
     let Lost { stats, session } = lost(
         &conv,
         &auto,
         &LostRequest {
             window: args.window.window,
             view: super::show::view(args.as_jp),
+            judge,
         },
         &crate::user_file::prices()?,
-    );
+        &mut show_price,
+    )?;
     let report = stats;
     if args.json {
         return print_json(&json!({

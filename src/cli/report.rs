@@ -18,8 +18,20 @@ pub fn run(ctx: &Context, args: ReportArgs) -> anyhow::Result<()> {
         window: args.window.window,
         view: super::show::view(args.as_jp),
         simulate: args.simulate.then(|| args.windows.clone()),
+        judge: args.judge,
     };
-    let review = ops::review::review(&conv, &config, &request, &crate::user_file::prices()?)?;
+    // The price goes to stderr before anything is sent.
+    let mut show_price = |q: &ops::lost::JudgeQuote| {
+        say_err(&q.describe());
+        true
+    };
+    let review = ops::review::review(
+        &conv,
+        &config,
+        &request,
+        &crate::user_file::prices()?,
+        &mut show_price,
+    )?;
     let to_stdout = args.output.as_deref() == Some(std::path::Path::new("-"));
     let format = match (args.format, &args.output) {
         (Some(ReportFormat::Html), _) => Format::Html,

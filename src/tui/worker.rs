@@ -377,9 +377,17 @@ fn write_report(
         window,
         view,
         simulate: None,
+        judge: None,
     };
-    let review = ops::review::review(conv, config, &request, crate::user_file::known_prices())
-        .map_err(|e| e.to_string())?;
+    // No judge is asked for: nothing to price.
+    let review = ops::review::review(
+        conv,
+        config,
+        &request,
+        crate::user_file::known_prices(),
+        &mut |_| false,
+    )
+    .map_err(|e| e.to_string())?;
     let format = crate::report::Format::of_path(path);
     let stem = crate::report::stem_of(path);
     let r = crate::report::render(conv, &review, format, crate::report::Options::safe(), &stem);

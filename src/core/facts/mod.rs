@@ -169,6 +169,18 @@ pub struct Judged {
     pub kept: bool,
     #[serde(rename = "where")]
     pub at: Option<Where>,
+    /// Who gave the verdict: `None` the offline judge by meaning
+    /// (`"judge": "meaning"`), else the model or command a person asked
+    /// (`openai gpt-4o-mini`).
+    #[serde(rename = "judge", serialize_with = "judge_name")]
+    pub by: Option<String>,
+    /// The sentence a model judge says conveys the fact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+}
+
+fn judge_name<S: serde::Serializer>(by: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(by.as_deref().unwrap_or("meaning"))
 }
 
 impl Judged {
@@ -560,6 +572,8 @@ pub fn judged_among(
                         fact,
                         kept: at.is_some_and(Where::keeps),
                         at,
+                        by: None,
+                        quote: None,
                     }
                 })
                 .collect();
@@ -601,6 +615,8 @@ mod tests {
             fact: Fact::sample(kind, "x", "x"),
             kept,
             at: kept.then_some(Where::Summary),
+            by: None,
+            quote: None,
         }
     }
 

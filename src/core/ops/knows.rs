@@ -157,7 +157,12 @@ const LISTED: usize = 20;
 /// most important first; `!` marks an instruction or an unfixed error.
 pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
     let survival = facts::Survival::of(judged);
-    let mut out = vec![format!("  keeps {}", survival.describe())];
+    let by = judged
+        .iter()
+        .find_map(|j| j.by.as_deref())
+        .map(|who| format!(" (judged by {})", crate::core::visible::visible_line(who)))
+        .unwrap_or_default();
+    let mut out = vec![format!("  keeps {}{by}", survival.describe())];
     let lost: Vec<&Judged> = judged.iter().filter(|j| !j.kept).collect();
     if lost.is_empty() {
         return out;
@@ -170,6 +175,7 @@ pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
             (facts::FactKind::Error, _, _) => " (not fixed in the range)",
             (facts::FactKind::Command, _, Some(true)) => " (failed)",
             _ if j.at == Some(facts::Where::Named) => " (named, contents gone)",
+            _ if j.at == Some(facts::Where::Partly) => " (partly)",
             _ => "",
         };
         out.push(format!(

@@ -25,6 +25,9 @@ pub struct ReviewRequest {
     /// Compare the policies at these windows (`simulate`'s grid); empty:
     /// its default windows. `None`: no comparison.
     pub simulate: Option<Vec<u64>>,
+    /// Judge the facts again by asking this model or command (`lost`'s
+    /// `--judge`).
+    pub judge: Option<crate::core::summarize::config::SummarizerKind>,
 }
 
 /// One compaction's summary as the stream holds it.
@@ -77,6 +80,7 @@ pub fn review(
     config: &AutoConfig,
     request: &ReviewRequest,
     prices: &Prices,
+    before_asking: &mut dyn FnMut(&super::lost::JudgeQuote) -> bool,
 ) -> Result<Review, SummarizeError> {
     let window = request.window;
     let super::lost::Lost {
@@ -88,9 +92,11 @@ pub fn review(
         &super::lost::LostRequest {
             window,
             view: request.view,
+            judge: request.judge,
         },
         prices,
-    );
+        before_asking,
+    )?;
     let history = super::history(conv, config, window);
     let cost = super::cost::session(conv, config, &history, prices);
     let bare = crate::core::auto::history::without_compactions(conv, |i| {

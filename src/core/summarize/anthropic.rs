@@ -41,25 +41,38 @@ impl Summarizer for Anthropic {
     }
 
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
-        let endpoint = Endpoint {
+        let range = transcript::render(request.conversation, request.range);
+        let text = self.complete(&super::instructions_with_checklist(request), &range)?;
+        super::summary(&self.at(), &text, request.instructions, &range)
+    }
+}
+
+impl Anthropic {
+    pub(super) fn at(&self) -> Endpoint<'static> {
+        Endpoint {
             summarizer: "anthropic",
             url: self.endpoint(),
-        };
+        }
+    }
+
+    /// The model's answer to `user` under `system`, trimmed; an error when
+    /// it was cut off at `max_tokens`.
+    pub(super) fn complete(&self, system: &str, user: &str) -> Result<String, SummarizeError> {
+        let endpoint = self.at();
         let key = endpoint.key(&self.api_key_env)?;
-        let range = transcript::render(request.conversation, request.range);
         let body = json!({
             "model": self.model,
             "max_tokens": self.max_tokens,
             "temperature": 0,
-            "system": super::instructions_with_checklist(request),
-            "messages": [{"role": "user", "content": range}],
+            "system": system,
+            "messages": [{"role": "user", "content": user}],
         });
         let headers = [
             ("x-api-key", key.as_str()),
             ("anthropic-version", API_VERSION),
         ];
         let v = endpoint.post(&headers, body, self.timeout)?;
-        // The answer is a list of content blocks; only text blocks are summary.
+        // The answer is a list of content blocks; only text blocks count.
         let text: String = v
             .get("content")
             .and_then(Value::as_array)
@@ -71,10 +84,10 @@ impl Summarizer for Anthropic {
             .join("\n");
         if v.get("stop_reason").and_then(Value::as_str) == Some("max_tokens") {
             return Err(endpoint.err(format!(
-                "the summary was cut off at max_tokens = {}; raise `max_tokens`",
+                "the answer was cut off at max_tokens = {}; raise `max_tokens`",
                 self.max_tokens
             )));
         }
-        super::summary(&endpoint, text.trim(), request.instructions, &range)
+        Ok(text.trim().to_string())
     }
 }

@@ -20,7 +20,7 @@ pub struct CommandSummarizer {
 }
 
 impl CommandSummarizer {
-    fn err(&self, message: impl Into<String>) -> SummarizeError {
+    pub(super) fn err(&self, message: impl Into<String>) -> SummarizeError {
         SummarizeError {
             summarizer: "command".into(),
             message: format!("`{}`: {}", self.command, message.into()),
@@ -54,6 +54,21 @@ impl Summarizer for CommandSummarizer {
 
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
         let input = prompt(request);
+        let text = self.complete(&input)?;
+        if text.is_empty() {
+            return Err(self.err("printed nothing; a summary cannot be empty"));
+        }
+        Ok(Summary {
+            text,
+            input_chars: crate::core::model::event::count_chars(&input),
+        })
+    }
+}
+
+impl CommandSummarizer {
+    /// What the command prints, trimmed, given `input` on its stdin.
+    pub(super) fn complete(&self, input: &str) -> Result<String, SummarizeError> {
+        let input = input.to_string();
         // Never the directory jp-inspect was started in (a workspace someone
         // else may have written): the user's named one, or an empty one of
         // our own.
@@ -123,14 +138,7 @@ impl Summarizer for CommandSummarizer {
                 "wrote more than {OUTPUT_LIMIT} bytes, more than a summary can be"
             )));
         }
-        let text = String::from_utf8_lossy(&out).trim().to_string();
-        if text.is_empty() {
-            return Err(self.err("printed nothing; a summary cannot be empty"));
-        }
-        Ok(Summary {
-            text,
-            input_chars: crate::core::model::event::count_chars(&prompt(request)),
-        })
+        Ok(String::from_utf8_lossy(&out).trim().to_string())
     }
 }
 

@@ -9,6 +9,7 @@ pub mod command;
 pub mod config;
 pub mod digest;
 mod http;
+pub mod judge;
 pub mod memo;
 
 #[cfg(test)]

@@ -32,21 +32,33 @@ impl Summarizer for OpenAi {
     }
 
     fn summarize(&self, request: &Request<'_>) -> Result<Summary, SummarizeError> {
-        let endpoint = Endpoint {
+        let range = transcript::render(request.conversation, request.range);
+        let text = self.complete(&super::instructions_with_checklist(request), &range)?;
+        super::summary(&self.at(), &text, request.instructions, &range)
+    }
+}
+
+impl OpenAi {
+    pub(super) fn at(&self) -> Endpoint<'static> {
+        Endpoint {
             summarizer: "openai",
             url: self.endpoint(),
-        };
+        }
+    }
+
+    /// The model's answer to `user` under `system`, trimmed.
+    pub(super) fn complete(&self, system: &str, user: &str) -> Result<String, SummarizeError> {
+        let endpoint = self.at();
         let auth = match &self.api_key_env {
             Some(var) => Some(format!("Bearer {}", endpoint.key(var)?)),
             None => None,
         };
-        let range = transcript::render(request.conversation, request.range);
         let body = json!({
             "model": self.model,
             "temperature": 0,
             "messages": [
-                {"role": "system", "content": super::instructions_with_checklist(request)},
-                {"role": "user", "content": range},
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
             ],
         });
         let headers: Vec<(&str, &str)> = auth
@@ -55,11 +67,10 @@ impl Summarizer for OpenAi {
             .into_iter()
             .collect();
         let v = endpoint.post(&headers, body, self.timeout)?;
-        let text = v
-            .pointer("/choices/0/message/content")
+        Ok(v.pointer("/choices/0/message/content")
             .and_then(Value::as_str)
             .map(str::trim)
-            .unwrap_or_default();
-        super::summary(&endpoint, text, request.instructions, &range)
+            .unwrap_or_default()
+            .to_string())
     }
 }
