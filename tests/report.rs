@@ -456,3 +456,63 @@ fn w_in_the_inspector_writes_the_same_report_and_says_where() {
     // The inspector's copy of the demo holds its two compactions.
     assert_eq!(doc.select(&sel("section[id^=\"compaction-\"]")).count(), 2);
 }
+
+/// Every field a page quotes, not only the texts of events: a compaction's
+/// tool names, the folder of a conversation without an id, the model id.
+#[test]
+fn every_field_reaches_the_page_cleaned_and_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = common::demo_copy(tmp.path());
+    let dir = demo.with_file_name(
+        "notes\u{1b}]0;pwn\u{7}\u{202e}\rsk-ant-api03-PLANTEDFOLDERPLANTEDFOLDER00",
+    );
+    std::fs::rename(&demo, &dir).unwrap();
+    let config = dir.join("base_config.json");
+    let mut c: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
+    let model = c
+        .pointer_mut("/assistant/model/id/name")
+        .expect("the demo names its model");
+    *model = "claude\u{1b}[31m\u{9b}sk-ant-api03-PLANTEDMODELPLANTEDMODEL000".into();
+    std::fs::write(&config, serde_json::to_string_pretty(&c).unwrap() + "\n").unwrap();
+    common::edit_events(&dir, |events| {
+        let elision = events
+            .iter_mut()
+            .find(|e| e["type"] == "compaction" && e["summary"].is_null())
+            .expect("the demo has an elision");
+        elision["tool_overrides"] = serde_json::json!({
+            "x\u{1b}]0;pwn\u{7}\r# heading sk-ant-api03-PLANTEDTOOLPLANTEDTOOL000000":
+                {"policy": "strip", "request": false, "response": false}
+        });
+    });
+    let planted = ["PLANTEDFOLDER", "PLANTEDMODEL", "PLANTEDTOOL"];
+    let raw_chars = ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\r'];
+    let check = |what: &str, text: &str| {
+        for p in planted {
+            assert!(!text.contains(p), "{what}: {p} printed");
+        }
+        for ch in raw_chars {
+            assert!(!text.contains(ch), "{what}: raw {:?}", ch);
+        }
+    };
+    let d = dir.to_str().unwrap();
+    let (html, doc) = report(tmp.path(), &dir, &[]);
+    check("html", &html);
+    assert_inert(&doc);
+    let md = tmp.path().join("r.md");
+    ok(common::jp_inspect(
+        &["report", d, "-o", md.to_str().unwrap()],
+        tmp.path(),
+    ));
+    check("markdown", &std::fs::read_to_string(&md).unwrap());
+    for e in std::fs::read_dir(tmp.path()).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "svg") {
+            check("chart", &std::fs::read_to_string(e.path()).unwrap());
+        }
+    }
+    let out = ok(common::jp_inspect(&["report", d, "-o", "-"], tmp.path()));
+    check("report -o -", &String::from_utf8_lossy(&out.stdout));
+    check(
+        "report -o - (stderr)",
+        &String::from_utf8_lossy(&out.stderr),
+    );
+}

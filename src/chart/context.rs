@@ -6,17 +6,17 @@
 /// the thresholds of the mode in force, a mark at each compaction.
 pub fn chart(
     conv: &crate::core::model::conversation::Conversation,
-    (title, model): &(String, String),
+    heading: &super::Heading,
     config: &crate::core::auto::AutoConfig,
     budget: &crate::core::compact::budget::Budget,
     points: &[crate::core::auto::history::HistoryPoint],
 ) -> anyhow::Result<svg::Document> {
     use super::{Level, LineChart, Mark, Series};
     use crate::core::fmt::human_tokens;
+    let super::Heading { title, model, id } = heading;
     let Some(window) = budget.window.as_ref() else {
         anyhow::bail!(
-            "{}: the model's window is unknown, so there is no curve against it; give --window",
-            conv.display_id()
+            "{id}: the model's window is unknown, so there is no curve against it; give --window"
         );
     };
     let values: Vec<f64> = points
@@ -49,8 +49,7 @@ pub fn chart(
         crate::core::auto::Mode::Single => vec![Level::at(config.trigger_ratio, "D50 trigger")],
     };
     let subtitle = format!(
-        "{} · {model} · window {} − {} reserved{} = usable {} · D50's estimate (characters / 4)",
-        conv.display_id(),
+        "{id} · {model} · window {} − {} reserved{} = usable {} · D50's estimate (characters / 4)",
         human_tokens(window.tokens),
         human_tokens(window.reserve),
         window

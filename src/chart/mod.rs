@@ -464,13 +464,31 @@ fn grid(
     g
 }
 
-/// A chart's heading: the conversation's title as shown, and its model.
-pub fn heading(conv: &crate::core::model::conversation::Conversation) -> (String, String) {
-    let title = crate::core::visible::visible_line(conv.title.as_deref().unwrap_or("(untitled)"))
-        .into_owned();
+/// What a chart names its conversation by, each text already cleaned
+/// (controls shown, likely secrets redacted): they come from someone
+/// else's files.
+#[derive(Debug, Clone)]
+pub struct Heading {
+    pub title: String,
+    pub model: String,
+    /// The conversation's id, or its folder's name when it has none.
+    pub id: String,
+}
+
+/// A chart's heading, cleaned as a report cleans a line: controls shown,
+/// likely secrets redacted.
+pub fn heading(conv: &crate::core::model::conversation::Conversation) -> Heading {
+    let clean = |s: &str| {
+        let s = crate::core::visible::visible_line(s);
+        crate::core::redact::redact(&s).0.into_owned()
+    };
     let model = crate::core::model::config::model_id(conv.merged_config())
         .map_or_else(|| "model unknown".to_string(), |m| m.to_string());
-    (title, model)
+    Heading {
+        title: clean(conv.title.as_deref().unwrap_or("(untitled)")),
+        model: clean(&model),
+        id: clean(&conv.display_id()),
+    }
 }
 
 /// `1.2M`, `35k`, `12`: a bar axis's tick.

@@ -100,12 +100,11 @@ pub fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Do
             ),
         },
     ];
-    let (title, model) = super::heading(conv);
+    let super::Heading { title, model, id } = super::heading(conv);
     super::document(
         &format!("{title}: automatic compaction simulated"),
         &format!(
-            "{} · {model} · {} turns · staged soft/hard {:.0}%/{:.0}%, single (D50) trigger {:.0}% · D50's estimate (characters / 4)",
-            conv.display_id(),
+            "{id} · {model} · {} turns · staged soft/hard {:.0}%/{:.0}%, single (D50) trigger {:.0}% · D50's estimate (characters / 4)",
             conv.turn_count,
             pct(config.soft_ratio),
             pct(config.hard_ratio),

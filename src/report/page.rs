@@ -53,12 +53,20 @@ pub fn build(conv: &Conversation, review: &Review, clean: &Cleaner, stem: &str) 
     let title = clean.line(conv.title.as_deref().unwrap_or("(untitled)"));
     let mut blocks = vec![Block::Facts(header(conv, review, clean))];
     blocks.extend(overview(review));
-    blocks.extend(curve(conv, review, &title, stem));
+    blocks.extend(curve(conv, review, (&title, clean), stem));
     blocks.extend(super::page_compactions::blocks(review, clean));
     blocks.extend(totals(review));
     blocks.extend(super::page_compactions::tools(review, clean));
     if let Some(c) = &review.comparison {
         blocks.extend(super::page_compactions::comparison(c));
+    }
+    // Every text once more through the cleaner, whichever field it came
+    // from (a compaction's tool names, a folder's name, a model id): what
+    // was cleaned already is left as it was, and anything a builder above
+    // forgot still reaches the page visible and redacted, and counted in
+    // the note below.
+    for b in &mut blocks {
+        clean_block(b, clean);
     }
     blocks.push(Block::Heading(
         2,
@@ -67,9 +75,38 @@ pub fn build(conv: &Conversation, review: &Review, clean: &Cleaner, stem: &str) 
     ));
     blocks.push(Block::Note(about(clean)));
     Page {
-        subtitle: format!("{}: what its compactions did", conv.display_id()),
+        subtitle: format!(
+            "{}: what its compactions did",
+            clean.line(&conv.display_id())
+        ),
         title,
         blocks,
+    }
+}
+
+/// `b`'s texts through `clean` (a chart's SVG is written by its own
+/// escaping writer from cleaned texts).
+fn clean_block(b: &mut Block, clean: &Cleaner) {
+    let line = |s: &mut String| *s = clean.line(s);
+    match b {
+        Block::Heading(_, text, anchor) => {
+            line(text);
+            line(anchor);
+        }
+        Block::Para(text) | Block::Note(text) | Block::Pre(text) => *text = clean.block(text),
+        Block::Facts(rows) => rows.iter_mut().for_each(|(k, v)| {
+            line(k);
+            line(v);
+        }),
+        Block::Table { head, rows, .. } => {
+            head.iter_mut().for_each(line);
+            rows.iter_mut().flatten().for_each(line);
+        }
+        Block::List(items) => items.iter_mut().for_each(|(_, t)| line(t)),
+        Block::Chart { name, alt, .. } => {
+            line(name);
+            line(alt);
+        }
     }
 }
 
@@ -201,21 +238,23 @@ pub fn bill(cost: &crate::core::ops::cost::SessionCost) -> String {
     }
 }
 
-fn curve(conv: &Conversation, review: &Review, title: &str, stem: &str) -> Vec<Block> {
+fn curve(
+    conv: &Conversation,
+    review: &Review,
+    (title, clean): (&str, &Cleaner),
+    stem: &str,
+) -> Vec<Block> {
     let mut out = vec![Block::Heading(
         2,
         "Context over the session".into(),
         "context".into(),
     )];
-    let model = review
-        .stats
-        .model
-        .clone()
-        .unwrap_or_else(|| "model unknown".into());
-    let heading = (
-        title.to_string(),
-        crate::core::visible::visible_line(&model).into_owned(),
-    );
+    let model = review.stats.model.as_deref().unwrap_or("model unknown");
+    let heading = crate::chart::Heading {
+        title: title.to_string(),
+        model: clean.line(model),
+        id: clean.line(&conv.display_id()),
+    };
     match crate::chart::context::chart(
         conv,
         &heading,
