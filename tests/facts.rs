@@ -899,3 +899,141 @@ fn ctrl_e_hands_the_summary_to_the_persons_editor_and_back() {
     let status = pty.wait_exit(patience).expect("q ends the inspector");
     assert!(status.success(), "{status:?}");
 }
+
+/// Compactions stacked over the same turns list the same facts again: what
+/// `lost` and the report list stays within a fixed multiple of the
+/// conversation, says what it left out and where to read it whole.
+#[test]
+fn lost_and_the_report_stay_bounded_by_the_conversation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    common::edit_events(&dir, |events| {
+        let last = events.last().unwrap()["timestamp"].clone();
+        for _ in 0..300 {
+            events.push(json!({
+                "type": "compaction", "timestamp": last, "from_turn": 0, "to_turn": 22,
+                "reasoning": "strip", "source": "manual"
+            }));
+        }
+    });
+    let size = fs::metadata(dir.join("events.json")).unwrap().len() as usize;
+    let d = dir.to_str().unwrap();
+    let out = common::run_in(tmp.path(), &["lost", d, "--json"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    assert!(
+        out.stdout.len() < 4 * size,
+        "lost --json wrote {} bytes for a conversation of {size}",
+        out.stdout.len()
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all = v["compactions"].as_array().unwrap();
+    let last = all.last().unwrap();
+    let left = last["facts_left_out"]
+        .as_u64()
+        .expect("the last ones are cut");
+    let counted = |c: &Value| -> u64 {
+        c["survival"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|k| k["total"].as_u64().unwrap())
+            .sum()
+    };
+    // Its survival stays whole; what is listed and left out make it.
+    assert_eq!(
+        last["facts"].as_array().unwrap().len() as u64 + left,
+        counted(last)
+    );
+    // Read whole, one at a time.
+    let n = last["position"].as_u64().unwrap().to_string();
+    let one = common::json(&common::run_in(
+        tmp.path(),
+        &["lost", d, "--compaction", &n, "--json"],
+    ));
+    let whole = &one["compactions"][0];
+    assert_eq!(
+        whole["facts"].as_array().unwrap().len() as u64,
+        counted(last)
+    );
+    assert!(whole.get("facts_left_out").is_none());
+    let text = common::run_in(tmp.path(), &["lost", d]);
+    assert!(
+        String::from_utf8_lossy(&text.stdout)
+            .contains(&format!("--compaction {n}` lists them whole")),
+    );
+    let page = tmp.path().join("r.html");
+    let out = common::run_in(tmp.path(), &["report", d, "-o", page.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(
+        html.len() < 6 * size,
+        "the page is {} bytes for {size}",
+        html.len()
+    );
+    assert!(html.contains("left out to keep this page bounded"));
+}
+
+/// The CPU seconds `lost` takes on the demo with one turn of `n` units of
+/// each shape that once cost the square of its size: a sentence of many
+/// figures, a tool result of many errors over source snippets, and a
+/// pasted list of links beside a long answer.
+fn lost_cpu(n: usize) -> f64 {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    common::edit_events(&dir, |ev| {
+        let figures: String = (0..n).map(|k| format!(" took {k} ms and")).collect();
+        let errors: String = (0..n)
+            .map(|k| {
+                format!(
+                    "error[E0{:03}]: bad thing {k}\n  --> src/a{k}.rs:1:1\n   |\n 1 | x\n   |\n",
+                    k % 1000
+                )
+            })
+            .collect();
+        let links: String = (0..n)
+            .map(|k| format!("- https://example.com/docs/page-number-{k}\n"))
+            .collect();
+        let answer: String = (0..n).map(|k| format!("word{k} ")).collect();
+        let turn = ts(40, 0);
+        ev.push(json!({"timestamp": turn, "type": "turn_start"}));
+        ev.push(json!({"timestamp": turn, "type": "chat_request", "content": format!("Here are the pages:\n{links}")}));
+        ev.push(json!({"timestamp": turn, "type": "tool_call_request", "id": "big", "name": "cargo_check", "arguments": {}}));
+        ev.push(json!({"timestamp": turn, "type": "tool_call_response", "id": "big", "content": b64(&errors), "is_error": false}));
+        ev.push(json!({"timestamp": turn, "type": "chat_response", "message": format!("The run{figures} ended. {answer} page-number-7 is the one.")}));
+    });
+    let out = tmp.path().join("out.json");
+    let child = common::isolated(&["lost", dir.to_str().unwrap(), "--json"], tmp.path())
+        .stdout(fs::File::create(&out).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (status, cpu) = cpu_of(child);
+    assert_eq!(status, 0, "lost failed");
+    serde_json::from_slice::<Value>(&fs::read(&out).unwrap()).expect("lost wrote JSON");
+    cpu
+}
+
+/// Waits for `child`; its exit status and its own CPU seconds (of it
+/// alone: the tests running beside it are not counted).
+fn cpu_of(child: std::process::Child) -> (i32, f64) {
+    let mut status = 0;
+    // SAFETY: wait4 reaps our own child and fills the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut u) }, pid);
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    (libc::WEXITSTATUS(status), s(u.ru_utime) + s(u.ru_stime))
+}
+
+/// Finding facts is linear: twice the text costs about twice the CPU
+/// (the square would cost four times). Measured in CPU time of the
+/// process, not on a clock, so a busy machine does not move it.
+#[test]
+fn facts_are_found_in_linear_time() {
+    let (small, large) = (lost_cpu(4_000), lost_cpu(8_000));
+    eprintln!("lost: {small:.2} s of CPU at n, {large:.2} s at 2n");
+    assert!(
+        large < 3.0 * small + 0.3,
+        "lost took {small:.2} s of CPU at n and {large:.2} s at 2n"
+    );
+}

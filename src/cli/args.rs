@@ -429,6 +429,10 @@ pub struct LostArgs {
     /// is printed first; the offline judge by meaning is the default.
     #[arg(long, value_name = "NAME", value_enum)]
     pub judge: Option<SummarizerKind>,
+    /// Only compaction N (1-based, as listed), its facts listed whole: the
+    /// listing of all is bounded by the conversation's size.
+    #[arg(long, value_name = "N")]
+    pub compaction: Option<usize>,
 }
 
 #[derive(Debug, Args)]

@@ -10,7 +10,11 @@ use crate::core::visible::visible_line;
 use serde_json::json;
 
 pub fn run(ctx: &Context, args: LostArgs) -> anyhow::Result<()> {
-    let LostArgs { stats: args, judge } = args;
+    let LostArgs {
+        stats: args,
+        judge,
+        compaction,
+    } = args;
     let (conv, auto) = ctx.to_read(
         args.conv.as_deref(),
         args.config.as_deref(),
@@ -29,6 +33,7 @@ pub fn run(ctx: &Context, args: LostArgs) -> anyhow::Result<()> {
             window: args.window.window,
             view: super::show::view(args.as_jp),
             judge,
+            only: compaction,
         },
         &crate::user_file::prices()?,
         &mut show_price,
@@ -52,8 +57,17 @@ pub fn run(ctx: &Context, args: LostArgs) -> anyhow::Result<()> {
     for c in &report.compactions {
         lines.push(String::new());
         lines.extend(entry_lines(c));
-        if let Some(k) = &c.knows {
-            lines.extend(crate::core::ops::knows::lines(k, "lost"));
+        if let (Some(k), Some(survival)) = (&c.knows, &c.survival) {
+            lines.extend(crate::core::ops::knows::lines_of(k, survival, "lost"));
+            if c.left_out > 0 {
+                lines.push(format!(
+                    "    {} more facts of its range left out to keep this bounded: \
+                     `lost {} --compaction {}` lists them whole",
+                    c.left_out,
+                    conv.display_id(),
+                    c.position + 1
+                ));
+            }
         }
     }
     if !report.compactions.is_empty() {

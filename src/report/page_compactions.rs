@@ -81,8 +81,17 @@ fn one(c: &CompactionEntry, review: &Review, clean: &Cleaner) -> Vec<Block> {
     if let Some(l) = &c.ledger {
         out.extend(hidden_by_tool(&l.hidden.items, clean));
     }
-    if let Some(k) = &c.knows {
-        out.extend(lost(k, clean));
+    if let (Some(k), Some(survival)) = (&c.knows, &c.survival) {
+        out.extend(lost(k, survival, clean));
+        if c.left_out > 0 {
+            out.push(Block::Note(format!(
+                "{} more facts of its range are left out to keep this page bounded; \
+                 `jp-inspect lost {} --compaction {} --json` lists them whole.",
+                c.left_out,
+                clean.line(&review.stats.conversation.id),
+                c.position + 1
+            )));
+        }
     }
     if let Some(s) = review.summaries.iter().find(|s| s.position == c.position) {
         out.push(Block::Para(format!("Its summary ({}):", clean.line(&s.by))));
@@ -132,8 +141,7 @@ fn hidden_by_tool(items: &[crate::core::compact::ledger::Item], clean: &Cleaner)
 /// What the model no longer knows of its range: the count by kind, then
 /// each lost fact, the grave ones (instructions, errors nothing fixed)
 /// first.
-fn lost(judged: &[Judged], clean: &Cleaner) -> Vec<Block> {
-    let survival = crate::core::facts::Survival::of(judged);
+fn lost(judged: &[Judged], survival: &crate::core::facts::Survival, clean: &Cleaner) -> Vec<Block> {
     let mut out = vec![Block::Para(format!(
         "What the model still knows of its range: {}.",
         survival.describe()

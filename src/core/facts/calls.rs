@@ -214,7 +214,13 @@ pub fn failures(text: &str, class: ToolClass, is_error: bool) -> Vec<String> {
     if picked.is_empty() && is_error {
         picked.extend(first);
     }
-    let is_start = |k: usize| starts.iter().any(|s| s.0 == k);
+    // By line, not searched: a block may run over many lines (source
+    // snippets are skipped), each asking.
+    let mut start_at = vec![false; lines.len()];
+    for &(k, _) in &starts {
+        start_at[k] = true;
+    }
+    let is_start = |k: usize| start_at[k];
     let mut out: Vec<(Option<&str>, String)> = Vec::new();
     for k in picked {
         // The lines under it, blank lines between them aside, to the next

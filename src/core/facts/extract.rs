@@ -308,10 +308,13 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
             .iter()
             .map(|&i| conv.text(i).to_lowercase() + "\n")
             .collect();
+        let keys: Vec<&str> = listed_links.iter().map(|f| f.key.as_str()).collect();
+        let named = discussed(&keys, &said);
         out.extend(
             listed_links
                 .into_iter()
-                .filter(|f| discussed(&f.key, &said)),
+                .zip(named)
+                .filter_map(|(f, named)| named.then_some(f)),
         );
         out.sort_by_key(|f| f.event);
     }

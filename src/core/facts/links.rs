@@ -31,29 +31,47 @@ pub(super) fn attachments(event: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Whether a link's own name (its last segment, of six characters or
-/// more) stands in what the assistant said.
-pub(super) fn discussed(url: &str, said: &str) -> bool {
+/// A link's own name: its last segment, lower case, when it is six
+/// characters or more and not the host itself.
+fn own_name(url: &str) -> Option<String> {
     let name = url
         .trim_end_matches('/')
         .rsplit('/')
         .next()
         .unwrap_or("")
         .to_lowercase();
-    if name.len() < 6 || url.ends_with(&format!("//{name}")) {
-        return false;
+    (name.len() >= 6 && !url.ends_with(&format!("//{name}"))).then_some(name)
+}
+
+/// Of `urls`, which are discussed: their own name stands whole in what
+/// the assistant said (`said`, lower case). All names are sought in one
+/// pass over it, so a pasted list of many links costs what the text does.
+pub(super) fn discussed(urls: &[&str], said: &str) -> Vec<bool> {
+    let names: Vec<Option<String>> = urls.iter().map(|u| own_name(u)).collect();
+    let sought: Vec<&str> = names.iter().flatten().map(String::as_str).collect();
+    let mut found = std::collections::HashSet::new();
+    if let Ok(ac) = aho_corasick::AhoCorasick::new(&sought) {
+        for m in ac.find_overlapping_iter(said) {
+            let name = sought[m.pattern().as_usize()];
+            if !found.contains(name) && whole_at(said, m.start(), name.len()) {
+                found.insert(name);
+            }
+        }
     }
-    // Named whole: `bge-small-en` is not named by `bge-small-en-v1.5`.
-    let whole = |at: usize| {
-        let before = said[..at].chars().next_back();
-        let rest = &said[at + name.len()..];
-        let joins =
-            |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
-        // A version goes on a name: `v1` is not named by `v1.5`.
-        let version = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
-        !joins(before) && !joins(rest.chars().next()) && !version
-    };
-    memchr::memmem::find_iter(said.as_bytes(), name.as_bytes()).any(whole)
+    names
+        .iter()
+        .map(|n| n.as_deref().is_some_and(|n| found.contains(n)))
+        .collect()
+}
+
+/// Whether the name of `len` bytes at `at` in `said` stands whole:
+/// `bge-small-en` is not named by `bge-small-en-v1.5`, `v1` not by `v1.5`.
+fn whole_at(said: &str, at: usize, len: usize) -> bool {
+    let before = said[..at].chars().next_back();
+    let rest = &said[at + len..];
+    let joins = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    let version = rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit());
+    !joins(before) && !joins(rest.chars().next()) && !version
 }
 
 /// What a remote look-up is known by: its address, else its repository

@@ -156,7 +156,12 @@ const LISTED: usize = 20;
 /// What the model still knows of a compaction's range, and what it lost,
 /// most important first; `!` marks an instruction or an unfixed error.
 pub fn lines(judged: &[Judged], lost_word: &str) -> Vec<String> {
-    let survival = facts::Survival::of(judged);
+    lines_of(judged, &facts::Survival::of(judged), lost_word)
+}
+
+/// [`lines`] of a list that may hold fewer facts than `survival` counts
+/// (a bounded listing).
+pub fn lines_of(judged: &[Judged], survival: &facts::Survival, lost_word: &str) -> Vec<String> {
     let by = judged
         .iter()
         .find_map(|j| j.by.as_deref())

@@ -19,6 +19,8 @@ pub struct LostRequest {
     /// settings the user's own config defines for it; `None`: the
     /// offline judge by meaning alone.
     pub judge: Option<SummarizerKind>,
+    /// Only compaction N (1-based), its facts listed whole.
+    pub only: Option<usize>,
 }
 
 /// What asking a judge will send and cost: shown before it is asked.
@@ -75,6 +77,9 @@ pub fn lost(
 ) -> Result<Lost, SummarizeError> {
     let mut stats = super::stats::stats(conv, config, request.window, request.view, true, prices);
     super::stats_compactions::with_knows(&mut stats.compactions, conv, request.view);
+    if let Some(only) = request.only {
+        stats.compactions.retain(|e| e.position + 1 == only);
+    }
     if let Some(kind) = request.judge {
         ask_judge(
             conv,
@@ -85,6 +90,18 @@ pub fn lost(
             prices,
             before_asking,
         )?;
+        for e in &mut stats.compactions {
+            e.survival = e.knows.as_deref().map(crate::core::facts::Survival::of);
+        }
+    }
+    // One compaction asked for is listed whole: its range's facts are
+    // bounded by the conversation already.
+    if request.only.is_none() {
+        let chars = conv.events.iter().map(|e| e.chars).sum();
+        super::stats_compactions::bound_listing(
+            &mut stats.compactions,
+            super::stats_compactions::listing_bound(chars),
+        );
     }
     let session = super::stats_compactions::session_knows(&stats.compactions);
     Ok(Lost { stats, session })

@@ -93,6 +93,7 @@ pub fn review(
             window,
             view: request.view,
             judge: request.judge,
+            only: None,
         },
         prices,
         before_asking,

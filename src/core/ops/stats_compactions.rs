@@ -27,6 +27,11 @@ pub struct CompactionEntry {
     /// The facts of its range, judged against what is still sent (filled
     /// in with the ledger).
     pub knows: Option<Vec<crate::core::facts::Judged>>,
+    /// How its range's facts fared, all of them (`knows` may list fewer:
+    /// see [`bound_listing`]).
+    pub survival: Option<crate::core::facts::Survival>,
+    /// Facts of its range `knows` leaves out, for the output's bound.
+    pub left_out: usize,
     /// What it costs and buys with the prompt cache, in words too
     /// ([`with_payback`] fills it in).
     pub payback: Option<(crate::core::cost::Payback, String)>,
@@ -70,9 +75,12 @@ impl Serialize for CompactionEntry {
                     m.serialize_entry("hidden", &l.hidden)?;
                     m.serialize_entry("fetched_again", &l.fetched_again)?;
                 }
-                if let Some(k) = &self.knows {
+                if let (Some(k), Some(survival)) = (&self.knows, &self.survival) {
                     m.serialize_entry("facts", k)?;
-                    m.serialize_entry("survival", &crate::core::facts::Survival::of(k))?;
+                    m.serialize_entry("survival", survival)?;
+                    if self.left_out > 0 {
+                        m.serialize_entry("facts_left_out", &self.left_out)?;
+                    }
                 }
                 if let Some((p, text)) = &self.payback {
                     m.serialize_entry("payback", p)?;
@@ -163,6 +171,31 @@ pub(super) fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, v
         .collect();
     for e in entries {
         e.knows = knows.remove(&e.position);
+        e.survival = e.knows.as_deref().map(crate::core::facts::Survival::of);
+    }
+}
+
+/// The most facts listed over all compactions for a conversation of
+/// `chars` characters: a fixed share of it (and a floor), so what `lost`
+/// and the report list grows with the conversation, not with the square
+/// of it (compactions over the same turns list the same facts again).
+pub fn listing_bound(chars: u64) -> usize {
+    1_000 + (chars / 200) as usize
+}
+
+/// `entries`' fact lists within `bound` facts in all: each compaction's
+/// whole while room is left, then its lost facts first (the grave ones
+/// first), the rest counted in `left_out`. Their survival stays whole.
+pub(super) fn bound_listing(entries: &mut [CompactionEntry], bound: usize) {
+    let mut room = bound;
+    for e in entries {
+        let Some(k) = e.knows.as_mut() else { continue };
+        if k.len() > room {
+            k.sort_by_key(|j| (j.kept, !j.is_grave(), j.fact.kind, j.fact.event));
+            e.left_out = k.len() - room;
+            k.truncate(room);
+        }
+        room -= k.len();
     }
 }
 
@@ -170,8 +203,8 @@ pub(super) fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, v
 /// counted together, as `lost` totals them in text and in JSON.
 pub(super) fn session_knows(entries: &[CompactionEntry]) -> crate::core::facts::Survival {
     let mut session = crate::core::facts::Survival::default();
-    for k in entries.iter().filter_map(|e| e.knows.as_deref()) {
-        session.add(&crate::core::facts::Survival::of(k));
+    for k in entries.iter().filter_map(|e| e.survival.as_ref()) {
+        session.add(k);
     }
     session
 }
@@ -206,6 +239,8 @@ pub fn compaction_entries(
             event: Some(c.event),
             ledger: None,
             knows: None,
+            survival: None,
+            left_out: 0,
             payback: None,
             facts: match c.parsed {
                 Ok(x) => Ok(facts(c.position, x)),
@@ -219,6 +254,8 @@ pub fn compaction_entries(
             event: None,
             ledger: None,
             knows: None,
+            survival: None,
+            left_out: 0,
             payback: None,
             facts: Ok(facts(o.position, &o.compaction)),
         });
