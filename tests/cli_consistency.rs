@@ -129,6 +129,23 @@ fn a_backwards_range_is_a_usage_error_with_its_column() {
     assert_eq!(fs::read(dirs[0].join("events.json")).unwrap(), before);
 }
 
+/// With --demo the conversation is given: a wrong rule typed first gets
+/// the rule's own error, with its column, as it does after a named one.
+#[test]
+fn a_wrong_rule_after_demo_is_told_as_a_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rule, column) in [("x:1..2", 1), ("t=foo:2..", 3), ("s:5..2", 3), ("r:0..", 3)] {
+        let out = jp_inspect(&["compact", "--demo", rule], tmp.path());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{rule}: {err}");
+        assert!(
+            err.contains(&format!("in rule `{rule}` at column {column}"))
+                && !err.contains("no conversation matches"),
+            "{rule}: {err}"
+        );
+    }
+}
+
 #[test]
 fn the_workspace_is_its_root_or_its_jp_folder_and_a_missing_one_is_an_error() {
     let (tmp, _) = workspace();

@@ -8,9 +8,15 @@ use crate::core::ops;
 use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
-    // `compact --active s:..-3`: clap gives the first word to CONV.
+    // `compact --active s:..-3`: clap gives the first word to CONV. With
+    // --active or --demo a word shaped like a rule (`x:1..2`, a kind and a
+    // range) is one, even a wrong one, so its error is the rule's own.
+    let rule_shaped = |c: &String| {
+        c.parse::<ops::Rule>().is_ok()
+            || (c.contains(':') && !c.contains('/') && !c.contains(' ') && !c.starts_with("jp:"))
+    };
     if (ctx.active || ctx.demo.is_some())
-        && let Some(first) = args.conv.take_if(|c| c.parse::<ops::Rule>().is_ok())
+        && let Some(first) = args.conv.take_if(|c| rule_shaped(c))
     {
         args.rules.insert(0, first);
     }
