@@ -22,6 +22,17 @@ pub fn resolve(query: &str, workspace: Option<&Workspace>) -> Result<PathBuf> {
     // A file of a conversation (its events.json), or something in its
     // place that the loader then refuses by name (a device, a FIFO).
     if path.exists() || path.is_symlink() {
+        // Only a file jp keeps in a conversation's folder stands for it:
+        // of any other (a loose `e2.json`), the error names what was given,
+        // not a file beside it the user never named.
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !matches!(name, "events.json" | "metadata.json" | "base_config.json") {
+            return Err(Error::invalid(
+                path,
+                "not a conversation: give the folder that holds its events.json and \
+                 metadata.json (or one of those files)",
+            ));
+        }
         let dir = path.parent().unwrap_or(Path::new("."));
         let dir = if dir.as_os_str().is_empty() {
             Path::new(".")
@@ -189,5 +200,28 @@ mod tests {
         let file = t.path().join(".jp/conversations/17000000003/events.json");
         let d = resolve(file.to_str().unwrap(), Some(&ws)).unwrap();
         assert!(d.ends_with("17000000003"));
+    }
+}
+
+#[cfg(test)]
+mod loose_file_tests {
+    use super::*;
+
+    #[test]
+    fn a_loose_file_is_named_in_its_error_and_a_conversations_file_stands_for_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let loose = tmp.path().join("e2.json");
+        std::fs::write(&loose, "[]\n").unwrap();
+        let e = resolve(loose.to_str().unwrap(), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("e2.json") && e.contains("not a conversation"),
+            "{e}"
+        );
+        assert!(!e.contains("events.json:"), "{e}");
+        let events = tmp.path().join("events.json");
+        std::fs::write(&events, "[]\n").unwrap();
+        assert_eq!(resolve(events.to_str().unwrap(), None).unwrap(), tmp.path());
     }
 }
