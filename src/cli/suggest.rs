@@ -18,23 +18,12 @@ pub fn commands() -> Vec<String> {
 /// it, or within two edits (one for short words).
 pub fn command_like(word: &str) -> Option<String> {
     let word = word.to_ascii_lowercase();
-    if word.len() < 2 || commands().contains(&word) {
+    let all = commands();
+    if all.contains(&word) {
         return None;
     }
-    let allowed = if word.len() <= 4 { 1 } else { 2 };
-    commands()
-        .into_iter()
-        .map(|c| {
-            let d = if c.starts_with(&word) && word.len() >= 3 {
-                0
-            } else {
-                strsim::damerau_levenshtein(&word, &c)
-            };
-            (d, c)
-        })
-        .filter(|(d, _)| *d <= allowed)
-        .min()
-        .map(|(_, c)| c)
+    let names: Vec<&str> = all.iter().map(String::as_str).collect();
+    crate::core::fmt::nearest(&word, &names).map(str::to_string)
 }
 
 /// Whether `word` could be nothing but a command's name: letters and

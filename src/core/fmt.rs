@@ -96,6 +96,37 @@ pub fn human_tokens(n: u64) -> String {
     }
 }
 
+/// Of `candidates`, the one `word` most likely meant: a prefix of it, or
+/// within two edits (one for a short word); `None` when none is close.
+pub fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let word = word.to_ascii_lowercase();
+    if word.len() < 2 {
+        return None;
+    }
+    let allowed = if word.len() <= 4 { 1 } else { 2 };
+    candidates
+        .iter()
+        .map(|c| {
+            let d = if c.starts_with(&word) && word.len() >= 3 {
+                0
+            } else {
+                strsim::damerau_levenshtein(&word, c)
+            };
+            (d, *c)
+        })
+        .filter(|(d, _)| *d <= allowed)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// "unknown key", with the key meant when one of `known` is close.
+pub fn unknown_key(key: &str, known: &[&str]) -> String {
+    match nearest(key, known) {
+        Some(k) => format!("unknown key; did you mean `{k}`?"),
+        None => format!("unknown key; expected one of {}", known.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

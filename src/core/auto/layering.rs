@@ -1,6 +1,26 @@
 //! Layering `[conversation.compaction.auto]` and jp's compaction keys onto
 //! an [`AutoConfig`], source by source, each value checked and named.
 
+/// The keys of jp-inspect's table, for "did you mean".
+const KEYS: [&str; 16] = [
+    "enabled",
+    "mode",
+    "min_turns",
+    "trigger_ratio",
+    "soft_ratio",
+    "hard_ratio",
+    "recent_ratio",
+    "recent_min_turns",
+    "keep_first",
+    "summary_min_gain",
+    "rule",
+    "elide",
+    "summary",
+    "summarizer",
+    "estimate",
+    "context",
+];
+
 use super::config::{AutoConfig, Estimate, Mode, PLUGIN_TABLE, TABLE};
 use super::layer::{Layer, describe, unwrap};
 use crate::core::compact::budget::Measure;
@@ -125,7 +145,7 @@ impl AutoConfig {
                         Ok,
                     )?;
                 }
-                _ => return l.err(&key, "unknown key"),
+                _ => return l.err(&key, crate::core::fmt::unknown_key(k, &KEYS)),
             }
             self.origins.insert(key, origin.to_string());
         }
@@ -493,6 +513,10 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.key, "conversation.compaction.auto.rule.keep_lats");
         assert!(e.message.contains("unknown key"));
+        let e = c.apply(&json!({"soft_ratoi": 0.5}), "f").unwrap_err();
+        assert!(e.message.contains("did you mean `soft_ratio`?"), "{e}");
+        let e = c.apply(&json!({"zzzzzzzz": 1}), "f").unwrap_err();
+        assert!(e.message.contains("expected one of enabled, mode"), "{e}");
         let e = c.apply(&json!({"mode": "tiered"}), "f").unwrap_err();
         assert!(e.message.contains("unknown mode"));
         let e = c
