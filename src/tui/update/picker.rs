@@ -2,7 +2,8 @@
 //! conversation, Tab changes the order; `q` (with nothing typed) or Esc on
 //! an empty filter quits, `?` shows the keys, and after `/` every key types
 //! (a filter may start with `q`). Back from a conversation opened here, the
-//! picker is as it was left.
+//! filter is cleared and the cursor stands on that conversation, so `q`
+//! quits.
 
 use crate::tui::job::{ConfigFile, Job};
 use crate::tui::msg::Effect;
@@ -117,6 +118,18 @@ pub(super) fn back(state: &mut State, fx: &mut Vec<Effect>) {
         && let Some(l) = p.listings.iter_mut().find(|l| l.dir == dir)
     {
         l.details = None;
+    }
+    // Back with the filter cleared and the cursor on the conversation just
+    // left: a filter still set would take the next `q` as a letter
+    // ("firstq"), and a person who came back means to quit or pick again.
+    if let Some(p) = &mut state.picker {
+        p.filter.clear();
+        p.typing = false;
+        let visible = p.visible();
+        p.cursor = visible
+            .iter()
+            .position(|&i| p.listings[i].dir == dir)
+            .unwrap_or(0);
     }
     state.in_picker = true;
     state.inspection = None;
