@@ -28,12 +28,15 @@ fn text(e: ElementRef) -> String {
 
 /// `$12.16`: a dollar figure as the report writes it.
 fn dollars(v: f64) -> String {
-    if v.abs() >= 100.0 {
-        format!("${v:.0}")
-    } else if v.abs() >= 1.0 {
+    if v == 0.0 || v.abs() >= 0.01 {
         format!("${v:.2}")
     } else {
-        format!("${v:.4}")
+        // Two significant digits below a cent.
+        let mut decimals = 3;
+        while v.abs() * 10f64.powi(decimals) < 10.0 && decimals < 10 {
+            decimals += 1;
+        }
+        format!("${v:.*}", decimals as usize)
     }
 }
 

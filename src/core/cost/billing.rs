@@ -92,9 +92,13 @@ pub enum Unit {
 impl Unit {
     pub fn format(self, amount: f64) -> String {
         match self {
-            Unit::Usd if amount.abs() >= 100.0 => format!("${amount:.0}"),
-            Unit::Usd if amount.abs() >= 1.0 => format!("${amount:.2}"),
-            Unit::Usd => format!("${amount:.4}"),
+            // Money reads one way: cents, and below a cent the digits
+            // that tell it (two significant ones), never `$0.0000`.
+            Unit::Usd if amount == 0.0 || amount.abs() >= 0.01 => format!("${amount:.2}"),
+            Unit::Usd => {
+                let decimals = (-amount.abs().log10()).ceil() as usize + 1;
+                format!("${amount:.*}", decimals.clamp(3, 10))
+            }
             Unit::InputTokens => format!(
                 "{} tok-eq",
                 crate::core::fmt::thousands(amount.round() as u64)
@@ -454,6 +458,18 @@ pub fn bill(billing: &Billing, sent: &[Sent]) -> Vec<Bill> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn money_reads_in_cents_and_below_a_cent_by_what_tells_it() {
+        let f = |v| Unit::Usd.format(v);
+        assert_eq!(f(164.234), "$164.23");
+        assert_eq!(f(12.5), "$12.50");
+        assert_eq!(f(0.0), "$0.00");
+        assert_eq!(f(0.01), "$0.01");
+        assert_eq!(f(0.0042), "$0.0042");
+        assert_eq!(f(0.00004), "$0.000040");
+        assert_eq!(f(-3.0), "$-3.00");
+    }
+
     use super::*;
     use chrono::TimeZone;
 
