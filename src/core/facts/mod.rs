@@ -329,21 +329,11 @@ impl Sent {
                     t.push_str(&text.to_lowercase());
                     t.push('\n');
                 }
-                Projected::Summary {
-                    overlay,
-                    part: SummaryPart::Response,
-                    ..
-                } => {
-                    let c = &p.overlays[overlay].compaction;
-                    let r = c.range();
-                    if r.from <= range.to
-                        && r.to >= range.from
-                        && let Some(s) = &c.summary
-                    {
+                Projected::Summary { .. } => {
+                    if let Some((r, s)) = summary_over(p, e, range) {
                         summaries.push((r, gist(conv, s)));
                     }
                 }
-                _ => {}
             }
         }
         // Reads whose call is sent (whole or as its name) but whose
@@ -581,6 +571,29 @@ pub fn judged_among(
             out
         })
         .collect()
+}
+
+/// Of a projected event, the summary it sends when that summary stands
+/// for a turn of `range`, with the turns it stands for.
+pub fn summary_over<'a>(
+    p: &'a Projection,
+    e: &Projected,
+    range: TurnRange,
+) -> Option<(TurnRange, &'a str)> {
+    let Projected::Summary {
+        overlay,
+        part: SummaryPart::Response,
+        ..
+    } = *e
+    else {
+        return None;
+    };
+    let c = &p.overlays[overlay].compaction;
+    let r = c.range();
+    (r.from <= range.to && r.to >= range.from)
+        .then_some(())
+        .and(c.summary.as_deref())
+        .map(|s| (r, s))
 }
 
 /// An event's text as the model is sent it: a call's tool name and

@@ -8,10 +8,9 @@
 //! a workspace's config cannot point the judge anywhere, as it cannot a
 //! summarizer.
 
-use super::command::CommandSummarizer;
 use super::config::{SummarizerConfig, SummarizerKind};
-use super::{SummarizeError, by_name};
-use crate::core::compact::fate::{Projected, SummaryPart};
+use super::{Backed, SummarizeError, by_name};
+use crate::core::compact::fate::Projected;
 use crate::core::compact::projection::Projection;
 use crate::core::facts::{Judged, Where};
 use crate::core::model::TurnRange;
@@ -104,46 +103,15 @@ impl ModelJudge {
 
     /// Asks `q`; the answer as the judge gave it.
     pub fn ask(&self, q: &Question) -> Result<String, SummarizeError> {
-        match &self.config {
-            SummarizerConfig::OpenAi {
-                base_url,
-                model,
-                api_key_env,
-                timeout,
-            } => super::openai::OpenAi {
-                base_url: base_url.clone(),
-                model: model.clone(),
-                api_key_env: api_key_env.clone(),
-                timeout: *timeout,
-            }
-            .complete(&q.system, &q.user),
-            SummarizerConfig::Anthropic {
-                base_url,
-                model,
-                api_key_env,
-                max_tokens,
-                timeout,
-            } => super::anthropic::Anthropic {
-                base_url: base_url.clone(),
-                model: model.clone(),
-                api_key_env: api_key_env.clone(),
+        match super::backed(&self.config) {
+            Some(Backed::OpenAi(o)) => o.complete(&q.system, &q.user),
+            Some(Backed::Anthropic(mut a)) => {
                 // A verdict a fact: more room than a summary needs.
-                max_tokens: (*max_tokens).max(4096),
-                timeout: *timeout,
+                a.max_tokens = a.max_tokens.max(4096);
+                a.complete(&q.system, &q.user)
             }
-            .complete(&q.system, &q.user),
-            SummarizerConfig::Command {
-                command,
-                timeout,
-                directory,
-                ..
-            } => CommandSummarizer {
-                command: command.clone(),
-                timeout: *timeout,
-                directory: directory.clone(),
-            }
-            .complete(&format!("{}\n\n{}", q.system, q.user)),
-            SummarizerConfig::Digest => Ok(String::new()),
+            Some(Backed::Command(c)) => c.complete(&format!("{}\n\n{}", q.system, q.user)),
+            None => Ok(String::new()),
         }
     }
 
@@ -230,21 +198,11 @@ fn sent_text(conv: &Conversation, p: &Projection, range: TurnRange) -> String {
                 let text = crate::core::search::value_text(&p.plain(conv, e));
                 out.push_str(&format!("[{}] {}\n", conv.events[index].kind.label(), text));
             }
-            Projected::Summary {
-                overlay,
-                part: SummaryPart::Response,
-                ..
-            } => {
-                let c = &p.overlays[overlay].compaction;
-                let r = c.range();
-                if r.from <= range.to
-                    && r.to >= range.from
-                    && let Some(s) = &c.summary
-                {
+            Projected::Summary { .. } => {
+                if let Some((_, s)) = crate::core::facts::summary_over(p, e, range) {
                     out.push_str(&format!("[summary] {s}\n"));
                 }
             }
-            _ => {}
         }
     }
     out

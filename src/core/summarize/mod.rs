@@ -151,14 +151,32 @@ pub fn chosen(
 
 /// The summarizer configured by `config`.
 pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
-    match config {
-        SummarizerConfig::Digest => Box::new(digest::Digest::default()),
+    match backed(config) {
+        None => Box::new(digest::Digest::default()),
+        Some(Backed::Command(c)) => Box::new(c),
+        Some(Backed::OpenAi(o)) => Box::new(o),
+        Some(Backed::Anthropic(a)) => Box::new(a),
+    }
+}
+
+/// A summarizer that asks a model or a command, as itself: what a judge
+/// asks too.
+pub(crate) enum Backed {
+    Command(command::CommandSummarizer),
+    OpenAi(openai::OpenAi),
+    Anthropic(anthropic::Anthropic),
+}
+
+/// The model or command `config` defines; `None` for the digest.
+pub(crate) fn backed(config: &SummarizerConfig) -> Option<Backed> {
+    Some(match config {
+        SummarizerConfig::Digest => return None,
         SummarizerConfig::Command {
             command,
             timeout,
             directory,
             ..
-        } => Box::new(command::CommandSummarizer {
+        } => Backed::Command(command::CommandSummarizer {
             command: command.clone(),
             timeout: *timeout,
             directory: directory.clone(),
@@ -168,7 +186,7 @@ pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
             model,
             api_key_env,
             timeout,
-        } => Box::new(openai::OpenAi {
+        } => Backed::OpenAi(openai::OpenAi {
             base_url: base_url.clone(),
             model: model.clone(),
             api_key_env: api_key_env.clone(),
@@ -180,14 +198,14 @@ pub fn from_config(config: &SummarizerConfig) -> Box<dyn Summarizer> {
             api_key_env,
             max_tokens,
             timeout,
-        } => Box::new(anthropic::Anthropic {
+        } => Backed::Anthropic(anthropic::Anthropic {
             base_url: base_url.clone(),
             model: model.clone(),
             api_key_env: api_key_env.clone(),
             max_tokens: *max_tokens,
             timeout: *timeout,
         }),
-    }
+    })
 }
 
 /// A model's answer as a summary, or an error when it holds no text (an
