@@ -621,7 +621,7 @@ fn user_judge_config(tmp: &Path, url: &str) {
 
 #[test]
 fn a_model_judges_only_when_asked_its_price_shown_first() {
-    let (tmp, _conv) = workspace();
+    let (tmp, conv) = workspace();
     let server = judge_server();
     user_judge_config(tmp.path(), &server.url());
     // Not asked: nothing is sent, and the offline judge signs.
@@ -701,6 +701,44 @@ fn a_model_judges_only_when_asked_its_price_shown_first() {
         "{}",
         String::from_utf8_lossy(&text.stdout)
     );
+
+    // A dry run judged on request: what it would keep, asked once, nothing
+    // written; without --dry-run the judge is refused.
+    let before = server.requests().len() + 1;
+    let events = fs::read(conv.join("events.json"));
+    let out = run_with(
+        &[
+            "compact",
+            ID,
+            "s:2..5",
+            "--dry-run",
+            "--summarizer",
+            "digest",
+            "--judge",
+            "openai",
+            "--json",
+        ],
+        tmp.path(),
+        &[],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("asking openai judge-m to judge"), "{err}");
+    let planned = common::json(&out);
+    let facts = planned["compactions"][0]["facts"].as_array().unwrap();
+    assert!(!facts.is_empty());
+    assert!(facts.iter().all(|f| f["judge"] == "openai judge-m"));
+    assert_eq!(server.requests().len(), before);
+    let unchanged = fs::read(conv.join("events.json"));
+    assert_eq!(events.unwrap(), unchanged.unwrap());
+    let out = run_with(
+        &["compact", ID, "s:2..5", "--judge", "openai"],
+        tmp.path(),
+        &[],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--dry-run"), "{}", stderr(&out));
+    assert_eq!(server.requests().len(), before);
 
     // The judge failing: the price was still shown first, then the error.
     let failing = common::server::Server::start(|_| {

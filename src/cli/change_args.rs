@@ -28,6 +28,11 @@ pub struct CompactArgs {
     /// runs a command or LLM summarizer, and says what it would send where.
     #[arg(long, requires = "dry_run")]
     pub summarize: bool,
+    /// With --dry-run, judge what each range would keep again by asking a
+    /// model or command (`openai`, `anthropic`, `command`, with the
+    /// settings of your own config), the price printed first.
+    #[arg(long, value_name = "NAME", value_enum, requires = "dry_run")]
+    pub judge: Option<crate::core::summarize::config::SummarizerKind>,
     /// Write a compaction even if it changes nothing the model is sent (the
     /// same rule twice, a rule inside a summary), and write an events.json
     /// that has other hard links or no write permission.

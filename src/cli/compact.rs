@@ -34,14 +34,23 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         summarizer: args.configured.summarizer,
         dry_run: args.dry_run,
         summarize: args.summarize,
+        judge: args.judge,
         force: args.force,
         now: chrono::Utc::now(),
     };
-    let done = ops::compact::compact(&dir, &request).map_err(|e| match e {
-        ops::compact::CompactError::Asked(ops::AskError::Rule(e)) => anyhow::Error::from(e),
-        ops::compact::CompactError::Asked(other) => super::UsageError(other.to_string()).into(),
-        ops::compact::CompactError::Failed(e) => e.into(),
-    })?;
+    // The price goes to stderr before anything is sent: stdout stays the
+    // result a script reads.
+    let mut show_price = |q: &ops::judge::JudgeQuote| {
+        eprintln!("{}", crate::core::visible::visible_line(&q.describe()));
+        true
+    };
+    let prices = crate::user_file::prices()?;
+    let done =
+        ops::compact::compact(&dir, &request, &prices, &mut show_price).map_err(|e| match e {
+            ops::compact::CompactError::Asked(ops::AskError::Rule(e)) => anyhow::Error::from(e),
+            ops::compact::CompactError::Asked(other) => super::UsageError(other.to_string()).into(),
+            ops::compact::CompactError::Failed(e) => e.into(),
+        })?;
     let written = done.written.as_ref();
     print_warnings(&done.conv);
     super::output::say_notices(&done.notices);

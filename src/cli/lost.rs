@@ -4,7 +4,8 @@
 use super::Context;
 use super::args::LostArgs;
 use super::output::{print_json, print_lines};
-use crate::core::ops::lost::{JudgeQuote, Lost, LostRequest, lost};
+use crate::core::ops::judge::JudgeQuote;
+use crate::core::ops::lost::{Lost, LostRequest, lost};
 use crate::core::ops::stats_compactions::CompactionEntry;
 use crate::core::visible::visible_line;
 use serde_json::json;

@@ -21,7 +21,7 @@ pub fn run(ctx: &Context, args: ReportArgs) -> anyhow::Result<()> {
         judge: args.judge,
     };
     // The price goes to stderr before anything is sent.
-    let mut show_price = |q: &ops::lost::JudgeQuote| {
+    let mut show_price = |q: &ops::judge::JudgeQuote| {
         say_err(&q.describe());
         true
     };

@@ -37,6 +37,9 @@ pub struct CompactRequest {
     /// In a dry run, make the summaries too (a command or LLM summarizer is
     /// otherwise never called for a plan that isn't written).
     pub summarize: bool,
+    /// Judge what each range keeps again by asking this model or command
+    /// (`--judge`), its price shown first; `None`: by meaning alone.
+    pub judge: Option<SummarizerKind>,
     /// Keep a compaction that changes nothing, and write an unusual file.
     pub force: bool,
     /// The time the new compactions are stamped with.
@@ -73,8 +76,15 @@ pub enum CompactError {
 }
 
 /// Plans what `request` asks of the conversation in `dir`, judges it, and
-/// writes it unless it is a dry run or plans nothing.
-pub fn compact(dir: &Path, request: &CompactRequest) -> Result<Compacted, CompactError> {
+/// writes it unless it is a dry run or plans nothing. With a judge asked
+/// for, `before_asking` is shown its quote first, and the judge is asked
+/// only when it says yes.
+pub fn compact(
+    dir: &Path,
+    request: &CompactRequest,
+    prices: &crate::core::cost::Prices,
+    before_asking: &mut dyn FnMut(&super::judge::JudgeQuote) -> bool,
+) -> Result<Compacted, CompactError> {
     let conv = crate::core::store::load::load(dir)?;
     let config = crate::core::auto::config_for(&conv, request.config_file.as_deref())?;
     let (rules, keeps) = rules_asked(
@@ -105,7 +115,18 @@ pub fn compact(dir: &Path, request: &CompactRequest) -> Result<Compacted, Compac
     let written = super::write::unless_dry(dir, &plan, request.dry_run, request.force)?;
     // What the model would still know of each range, judged as `lost`
     // judges what is written.
-    let knows = super::knows::of_additions(&conv, &plan, Default::default());
+    let mut knows = super::knows::of_additions(&conv, &plan, Default::default());
+    if let Some(kind) = request.judge {
+        let p = super::knows::projected_with(&conv, &plan, Default::default());
+        let mut asked: Vec<_> = plan
+            .additions
+            .iter()
+            .zip(knows.iter_mut())
+            .filter_map(|(a, k)| k.as_mut().map(|k| (a.range(), k)))
+            .collect();
+        super::judge::ask(&conv, &config, &p, &mut asked, kind, prices, before_asking)
+            .map_err(|e| CompactError::Failed(e.into()))?;
+    }
     let reached = plan
         .additions
         .iter()

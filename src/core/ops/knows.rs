@@ -14,14 +14,18 @@ pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<
     if plan.additions.is_empty() {
         return Vec::new();
     }
+    of_additions_in(conv, plan, &projected_with(conv, plan, view))
+}
+
+/// `conv` projected as `view` does with `plan`'s compactions made.
+pub fn projected_with(conv: &Conversation, plan: &Plan, view: View) -> Projection {
     let extra: Vec<_> = plan
         .additions
         .iter()
         .map(|a| a.compaction.clone())
         .collect();
     let overlays = view.apply(projection::with_preview(conv, &extra));
-    let p = projection::project(&conv.events, conv.turn_count, overlays);
-    of_additions_in(conv, plan, &p)
+    projection::project(&conv.events, conv.turn_count, overlays)
 }
 
 /// [`of_additions`] in `p`, the projection with the plan's compactions

@@ -23,38 +23,6 @@ pub struct LostRequest {
     pub only: Option<usize>,
 }
 
-/// What asking a judge will send and cost: shown before it is asked.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct JudgeQuote {
-    /// Who is asked (`openai gpt-4o-mini`, `command `…``).
-    pub judge: String,
-    /// Calls: one a compaction with facts.
-    pub calls: usize,
-    pub facts: usize,
-    /// What the calls send, in tokens (characters / 4).
-    pub tokens: u64,
-    /// In US dollars, where the model's price is known (or the command
-    /// declares its `cost_per_call`).
-    pub usd: Option<f64>,
-}
-
-impl JudgeQuote {
-    pub fn describe(&self) -> String {
-        let price = match self.usd {
-            Some(usd) => format!("about {}", Unit::Usd.format(usd)),
-            None => "price unknown".into(),
-        };
-        format!(
-            "asking {} to judge {} facts in {} call{}: about {} tokens sent, {price}",
-            self.judge,
-            self.facts,
-            self.calls,
-            if self.calls == 1 { "" } else { "s" },
-            crate::core::fmt::thousands(self.tokens)
-        )
-    }
-}
-
 /// Every compaction with its ledger and its facts judged, and the session.
 #[derive(Debug, Clone)]
 pub struct Lost {
@@ -81,15 +49,16 @@ pub fn lost(
         stats.compactions.retain(|e| e.position + 1 == only);
     }
     if let Some(kind) = request.judge {
-        ask_judge(
-            conv,
-            config,
-            request.view,
-            kind,
-            &mut stats,
-            prices,
-            before_asking,
-        )?;
+        let p = crate::core::compact::projection::of_view(conv, request.view);
+        let mut asked: Vec<(TurnRange, &mut Vec<crate::core::facts::Judged>)> = stats
+            .compactions
+            .iter_mut()
+            .filter_map(|e| match (&e.facts, e.knows.as_mut()) {
+                (Ok(f), Some(k)) => Some((f.range, k)),
+                _ => None,
+            })
+            .collect();
+        super::judge::ask(conv, config, &p, &mut asked, kind, prices, before_asking)?;
         for e in &mut stats.compactions {
             e.survival = e.knows.as_deref().map(crate::core::facts::Survival::of);
         }
@@ -107,79 +76,8 @@ pub fn lost(
     Ok(Lost { stats, session })
 }
 
-/// Every compaction's facts judged again by the judge of `kind`, one call
-/// a compaction, after `before_asking` saw the price and said yes.
-fn ask_judge(
-    conv: &Conversation,
-    config: &AutoConfig,
-    view: View,
-    kind: SummarizerKind,
-    stats: &mut Stats,
-    prices: &Prices,
-    before_asking: &mut dyn FnMut(&JudgeQuote) -> bool,
-) -> Result<(), SummarizeError> {
-    let user = config
-        .user_summarizer
-        .clone()
-        .unwrap_or(crate::core::summarize::config::SummarizerConfig::Digest);
-    let judge = ModelJudge::new(kind, &user)?;
-    let p = crate::core::compact::projection::of_view(conv, view);
-    let asked: Vec<(usize, TurnRange)> = stats
-        .compactions
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.knows.as_ref().is_some_and(|k| !k.is_empty()))
-        .filter_map(|(i, e)| e.facts.as_ref().ok().map(|f| (i, f.range)))
-        .collect();
-    let questions: Vec<_> = asked
-        .iter()
-        .map(|&(i, r)| {
-            judge::question(
-                conv,
-                &p,
-                r,
-                stats.compactions[i].knows.as_deref().unwrap_or_default(),
-            )
-        })
-        .collect();
-    let tokens: u64 = questions.iter().map(judge::Question::tokens).sum();
-    let facts: usize = asked
-        .iter()
-        .map(|&(i, _)| stats.compactions[i].knows.as_ref().map_or(0, Vec::len))
-        .sum();
-    // A verdict and a short quote a fact.
-    let answer = facts as u64 * 40;
-    let usd = match (judge.model(), judge.per_call()) {
-        (Some(model), _) => {
-            let b = Billing::of_model(Some(&ModelId::Named(model)), CachePolicy::Off, prices);
-            (b.unit == Unit::Usd).then(|| b.uncached(tokens, answer))
-        }
-        (None, per_call) => per_call.map(|c| c * asked.len() as f64),
-    };
-    let quote = JudgeQuote {
-        judge: judge.who(),
-        calls: asked.len(),
-        facts,
-        tokens,
-        usd,
-    };
-    if asked.is_empty() || !before_asking(&quote) {
-        return Ok(());
-    }
-    for (i, r) in asked {
-        if let Some(k) = stats.compactions[i].knows.as_mut() {
-            judge.judge(conv, &p, r, k)?;
-        }
-    }
-    Ok(())
-}
-
+use super::judge::JudgeQuote;
 use super::stats::Stats;
-use crate::core::cost::billing::CachePolicy;
-use crate::core::cost::{Billing, Unit};
 use crate::core::error::SummarizeError;
 use crate::core::model::TurnRange;
-use crate::core::model::config::ModelId;
 use crate::core::summarize::config::SummarizerKind;
-use crate::core::summarize::judge::{self, ModelJudge};
-use serde::Serialize;

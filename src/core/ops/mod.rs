@@ -16,6 +16,7 @@ pub mod cost;
 pub mod count;
 pub mod hint;
 pub mod inspect;
+pub mod judge;
 pub mod knows;
 pub mod largest;
 pub mod lost;

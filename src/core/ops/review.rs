@@ -80,7 +80,7 @@ pub fn review(
     config: &AutoConfig,
     request: &ReviewRequest,
     prices: &Prices,
-    before_asking: &mut dyn FnMut(&super::lost::JudgeQuote) -> bool,
+    before_asking: &mut dyn FnMut(&super::judge::JudgeQuote) -> bool,
 ) -> Result<Review, SummarizeError> {
     let window = request.window;
     let super::lost::Lost {
