@@ -11,6 +11,7 @@ use common::run_in;
 use crossterm::event::KeyCode;
 use jp_inspect::core::model::event::Kind;
 use jp_inspect::core::search::events_matching;
+use serde_json::Value;
 
 /// Search finds what the panes show: a tool call by its name, every call
 /// of it, its decoded arguments, a kind as the panes label it.
@@ -247,6 +248,80 @@ fn simulate_says_refused_requests_beside_the_billed_figure() {
     assert!(!none.contains('$'), "{none}");
     let staged = text.lines().find(|l| l.contains(" staged ")).unwrap();
     assert!(!staged.contains("refused"), "{staged}");
+}
+
+/// Totals set side by side follow the rule of a run's row: a total with
+/// refused requests has no figure. A sweep has its baseline, no
+/// compaction at each window, and says each setting's change from it,
+/// a bill only where neither ran into the window.
+#[test]
+fn totals_and_sweeps_compare_only_what_compares() {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = common::demo_copy(tmp.path());
+    common::copy_dir(
+        &demo,
+        &tmp.path()
+            .join(".jp/conversations/17944860431-a-second-copy"),
+    );
+    let out = run_in(tmp.path(), &["simulate", "--windows", "200k,1m"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let totals: Vec<&str> = text.lines().filter(|l| l.starts_with("total ")).collect();
+    assert!(!totals.is_empty(), "{text}");
+    for t in &totals {
+        let over: usize = t.split_whitespace().nth(4).unwrap().parse().unwrap();
+        assert_eq!(over > 0, t.contains("refused"), "{t}");
+        assert_eq!(over > 0, !t.contains('$'), "{t}");
+    }
+
+    let sweep = [
+        "simulate",
+        "--windows",
+        "200k,1m",
+        "--sweep",
+        "trigger_ratio=0.5,0.75",
+    ];
+    let out = run_in(tmp.path(), &sweep);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains(" single ")).collect();
+    let baseline: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("(baseline)"))
+        .collect();
+    assert_eq!(baseline.len(), 2, "{text}");
+    assert!(baseline.iter().all(|l| l.contains(" none ")), "{text}");
+    assert_eq!(rows.len(), 4, "{text}");
+    let mut json_args = sweep.to_vec();
+    json_args.push("--json");
+    let v = common::json(&run_in(tmp.path(), &json_args));
+    let base = v["baseline"].as_array().unwrap();
+    for (row, setting) in rows.iter().zip(
+        v["settings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["totals"].as_array().unwrap().clone()),
+    ) {
+        let b = base
+            .iter()
+            .find(|b| b["window"] == setting["window"])
+            .unwrap();
+        let input = |t: &Value| t["input_tokens"].as_f64().unwrap();
+        let change =
+            format!("{:+.1}%", (input(&setting) / input(b) - 1.0) * 100.0).replace('-', "−");
+        assert!(row.contains(&change), "{row} lacks {change}");
+        let last = row.split_whitespace().last().unwrap();
+        let refused = setting["refused"].as_u64().unwrap() + b["refused"].as_u64().unwrap();
+        if refused > 0 {
+            assert_eq!(last, "—", "{row}");
+        } else {
+            let bill = |t: &Value| t["billed"]["total"].as_f64().unwrap();
+            let change =
+                format!("{:+.1}%", (bill(&setting) / bill(b) - 1.0) * 100.0).replace('-', "−");
+            assert_eq!(last, change, "{row}");
+        }
+    }
 }
 
 /// The simulation view at 80×24 keeps what it exists for: the billed cost.

@@ -96,7 +96,12 @@ fn sweep_result(
                 })
             })
             .collect();
-        return print_json(&json!({ "sweep": sweep.knob.name(), "settings": out }));
+        let baseline: Vec<Value> = sim.baseline.iter().map(total_json).collect();
+        return print_json(&json!({
+            "sweep": sweep.knob.name(),
+            "baseline": baseline,
+            "settings": out,
+        }));
     }
     let mut lines = vec![
         format!(
@@ -106,7 +111,7 @@ fn sweep_result(
             thousands(convs.iter().map(|c| c.turn_count as u64).sum())
         ),
         format!(
-            "{:<22} {:<15} {:>7} {:>6} {:>5} {:>5} {:>13} {:>5} {:>5} {:>9} {:>14} {:>14}",
+            "{:<22} {:<15} {:>7} {:>6} {:>5} {:>5} {:>13} {:>8} {:>5} {:>5} {:>9} {:>14} {:>14} {:>8}",
             "setting",
             "policy",
             "window",
@@ -114,37 +119,61 @@ fn sweep_result(
             "over",
             "reqs",
             "input tok",
+            "vs none",
             "elid",
             "summ",
             "summ/100t",
             "billed",
-            "without cache"
+            "without cache",
+            "vs none"
         ),
     ];
     let turns: u64 = convs.iter().map(|c| c.turn_count as u64).sum();
-    for setting in &sim.settings {
-        let label = setting.label.as_deref().unwrap_or_default();
-        for t in &setting.totals {
-            let billed = |f: fn(&crate::core::ops::Billed) -> f64| t.billed_text(f);
-            lines.push(format!(
-                "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>5} {:>5} {:>9.1} {:>14} {:>14}",
-                label,
-                t.policy.as_str(),
-                crate::core::fmt::human_tokens(t.window),
-                t.peak_ratio * 100.0,
-                t.overflows,
-                t.requests,
-                thousands(t.input_tokens),
-                t.elisions,
-                t.summaries,
-                t.summaries as f64 * 100.0 / turns.max(1) as f64,
-                billed(|b| b.total),
-                billed(|b| b.without_cache),
-            ));
-        }
+    let base = |t: &ops::Total| sim.baseline.iter().find(|b| b.window == t.window);
+    let baseline = sim.baseline.iter().map(|t| ("(baseline)", t));
+    let swept = sim.settings.iter().flat_map(|s| {
+        let label = s.label.as_deref().unwrap_or_default();
+        s.totals.iter().map(move |t| (label, t))
+    });
+    for (label, t) in baseline.chain(swept) {
+        let billed = |f: fn(&crate::core::ops::Billed) -> f64| t.billed_text(f);
+        let (input_vs, billed_vs) = match base(t).filter(|_| t.policy != Strategy::None) {
+            Some(b) => (percent(t.input_vs(b)), percent(t.billed_vs(b))),
+            None => (String::new(), String::new()),
+        };
+        lines.push(format!(
+            "{:<22} {:<15} {:>7} {:>5.0}% {:>5} {:>5} {:>13} {:>8} {:>5} {:>5} {:>9.1} {:>14} {:>14} {:>8}",
+            label,
+            t.policy.as_str(),
+            crate::core::fmt::human_tokens(t.window),
+            t.peak_ratio * 100.0,
+            t.overflows,
+            t.requests,
+            thousands(t.input_tokens),
+            input_vs,
+            t.elisions,
+            t.summaries,
+            t.summaries as f64 * 100.0 / turns.max(1) as f64,
+            billed(|b| b.total),
+            billed(|b| b.without_cache),
+            billed_vs,
+        ));
     }
     lines.extend(legend());
+    lines.push(
+        "vs none: against no compaction at the same window (the baseline rows); \
+         a bill is compared only where neither run has requests the API would have refused (—)"
+            .into(),
+    );
     print_lines(lines)
+}
+
+/// `-18.3%`, `+2.0%`; `—` where the two do not compare.
+fn percent(change: Option<f64>) -> String {
+    match change {
+        Some(c) => format!("{:+.1}%", c * 100.0).replace('-', "−"),
+        None => "—".into(),
+    }
 }
 
 /// Every conversation of the workspace; one that can't be read is said on

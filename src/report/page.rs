@@ -209,7 +209,7 @@ fn overview(review: &Review) -> Vec<Block> {
                 thousands(compactions as u64),
                 "0".into(),
             ],
-            vec!["billed".into(), bill(cost), bill(bare)],
+            vec!["billed".into(), bill(cost), bare_bill(cost, bare)],
             vec![
                 "peak context".into(),
                 peak(crate::core::ops::review::peak(&review.history)),
@@ -227,6 +227,26 @@ fn overview(review: &Review) -> Vec<Block> {
             ],
         ],
     }]
+}
+
+/// The bill without any compaction beside the one as it ran: a run with
+/// requests the API would have refused never happened as simulated, so
+/// its smaller figure is no saving; it is said not to compare, and why.
+pub fn bare_bill(
+    cost: &crate::core::ops::cost::SessionCost,
+    bare: &crate::core::ops::cost::SessionCost,
+) -> String {
+    match (cost.tokens.refused, bare.tokens.refused) {
+        (0, 0) => bill(bare),
+        (_, 0) => format!(
+            "not comparable: {} as it ran went over the window",
+            count(cost.tokens.refused as u64, "request")
+        ),
+        (_, n) => format!(
+            "not comparable: {} would have been refused",
+            count(n as u64, "request")
+        ),
+    }
 }
 
 /// `$12.16`, with the requests the API would have refused said.
@@ -290,7 +310,10 @@ fn totals(review: &Review) -> Vec<Block> {
             "in all, without the prompt cache".into(),
             u.format(cost.without_cache),
         ],
-        vec!["without any compaction".into(), bill(&review.uncompacted)],
+        vec![
+            "without any compaction".into(),
+            bare_bill(cost, &review.uncompacted),
+        ],
         vec![
             "tokens read from the cache / written / uncached / output".into(),
             format!(

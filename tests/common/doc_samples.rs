@@ -48,6 +48,12 @@ pub fn all() -> Vec<Sample> {
             make: |bin, root| thousands(&fixture_total(bin, root, "staged", 200_000)["overflows"]),
         },
         Sample {
+            file: "docs/context-and-cost.md",
+            name: "trigger-ratio-sweep",
+            needs_shared: true,
+            make: trigger_ratio_sweep,
+        },
+        Sample {
             file: "README.md",
             name: "tools-fixtures",
             needs_shared: true,
@@ -312,6 +318,85 @@ fn summary_min_gain_sweep(bin: &Path, root: &Path) -> String {
     ];
     for (k, w) in ["32k", "64k", "128k", "200k"].iter().enumerate() {
         lines.push(format!("  | {w} | {} | {} |", demo[k], fixtures[k]));
+    }
+    lines.join("\n")
+}
+
+/// docs/context-and-cost.md's table: `single` swept over `trigger_ratio`
+/// and `staged` over soft/hard pairs, on the fixtures and the demo, each
+/// row against no compaction at its window, a bill only where it compares.
+fn trigger_ratio_sweep(bin: &Path, root: &Path) -> String {
+    let mut convs: Vec<String> = fixtures(root)
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect();
+    convs.push(
+        root.join("assets/demo")
+            .join(jp_inspect::demo::DIR_NAME)
+            .display()
+            .to_string(),
+    );
+    let sweep = |setting: &str| -> Value {
+        let mut args: Vec<&str> = vec!["simulate"];
+        args.extend(convs.iter().map(String::as_str));
+        args.extend(["--windows", "64k,128k,200k", "--sweep", setting, "--json"]);
+        run(bin, root, &args)
+    };
+    let ratio = sweep("trigger_ratio=0.5,0.6,0.75,0.9");
+    let pairs = sweep("soft/hard=0.5/0.8,0.6/0.85,0.7/0.9");
+    let mut lines = vec![
+        "| policy and setting | window | overflows | input tokens | input vs none | compactions | summaries | billed | billed vs none |".to_string(),
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |".to_string(),
+    ];
+    let base = ratio["baseline"].as_array().expect("the baseline").clone();
+    let bill = |t: &Value| -> Option<f64> {
+        (t["refused"].as_u64() == Some(0)).then(|| t["billed"]["total"].as_f64())?
+    };
+    let change = |a: f64, b: f64| format!("{:+.1}%", (a / b - 1.0) * 100.0).replace('-', "−");
+    let mut row = |label: String, t: &Value| {
+        let b = base
+            .iter()
+            .find(|b| b["window"] == t["window"])
+            .expect("its window");
+        let is_base = label == "none";
+        let input = |t: &Value| t["input_tokens"].as_f64().unwrap();
+        let billed = match bill(t) {
+            Some(usd) => money(&Value::from(usd)),
+            None => format!("— ({} refused)", t["refused"]),
+        };
+        let billed_vs = match (bill(t), bill(b)) {
+            _ if is_base => String::new(),
+            (Some(x), Some(y)) => change(x, y),
+            _ => "—".into(),
+        };
+        lines.push(format!(
+            "| {label} | {}k | {} | {} | {} | {} | {} | {billed} | {billed_vs} |",
+            t["window"].as_u64().unwrap() / 1000,
+            thousands(&t["overflows"]),
+            thousands(&t["input_tokens"]),
+            if is_base {
+                String::new()
+            } else {
+                change(input(t), input(b))
+            },
+            t["elisions"].as_u64().unwrap() + t["summaries"].as_u64().unwrap(),
+            thousands(&t["summaries"]),
+        ));
+    };
+    for t in &base {
+        row("none".into(), t);
+    }
+    for v in [&ratio, &pairs] {
+        for s in v["settings"].as_array().expect("settings") {
+            for t in s["totals"].as_array().expect("totals") {
+                let label = format!(
+                    "{} {}",
+                    t["policy"].as_str().unwrap(),
+                    s["setting"].as_str().unwrap()
+                );
+                row(label, t);
+            }
+        }
     }
     lines.join("\n")
 }

@@ -215,13 +215,3 @@ impl Run {
         )
     }
 }
-
-/// Said beside a billed figure that leaves out requests the API would have
-/// refused: such a session never happened as simulated, so its figure is
-/// no cheaper than one whose requests all went through.
-pub fn refused_note(refused: usize) -> String {
-    match refused {
-        0 => String::new(),
-        n => format!(" ({n} refused)"),
-    }
-}

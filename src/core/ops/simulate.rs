@@ -121,6 +121,9 @@ pub struct Simulation {
     pub base: AutoConfig,
     /// One, unlabelled, without a sweep; one per value with one.
     pub settings: Vec<Setting>,
+    /// With a sweep: no compaction at each window, the baseline every
+    /// setting is set against (no setting changes it).
+    pub baseline: Vec<Total>,
     /// The price each conversation's model is billed at, by conversation.
     pub prices: Vec<crate::core::cost::prices::PriceRef>,
 }
@@ -206,9 +209,24 @@ pub fn simulate(convs: &[&Conversation], request: &SimulateRequest<'_>) -> Resul
             totals,
         });
     }
+    let baseline = match request.sweep {
+        Some(_) => {
+            let grid = Grid {
+                policies: &[Strategy::None],
+                windows: &windows,
+                base: &base,
+                summarizer: request.summarizer,
+                prices: request.prices,
+            };
+            let runs = simulate_grid(convs, &grid)?;
+            totals(runs.iter().map(|(_, r)| r))
+        }
+        None => Vec::new(),
+    };
     Ok(Simulation {
         base,
         settings,
+        baseline,
         prices: convs
             .iter()
             .map(|c| super::cost::price_of(c, request.prices))
@@ -279,9 +297,15 @@ pub struct Total {
 
 impl Total {
     /// `$12.34`, `$12.34 + 1 unpriced (45,678 tok-eq)`, `45,678 tok-eq`,
-    /// of what `f` takes from each sum.
+    /// of what `f` takes from each sum. A total with requests the API
+    /// would have refused gets no figure, as a run's row does: what the
+    /// rest paid is no bill of sessions that never got through, and beside
+    /// the other totals it would read as the cheapest.
     pub fn billed_text(&self, f: fn(&Billed) -> f64) -> String {
-        self.billed_figure(f) + &crate::core::auto::run::refused_note(self.refused())
+        match self.refused() {
+            0 => self.billed_figure(f),
+            n => format!("— ({n} refused)"),
+        }
     }
 
     fn billed_figure(&self, f: fn(&Billed) -> f64) -> String {
@@ -295,6 +319,31 @@ impl Total {
             ),
             (None, Some(tok)) => tok.unit.format(f(tok)),
             (None, None) => "-".into(),
+        }
+    }
+
+    /// The change of input tokens from `base` (the same window without
+    /// compaction): `-0.183` for 18.3 % fewer.
+    pub fn input_vs(&self, base: &Total) -> Option<f64> {
+        (base.input_tokens > 0).then(|| self.input_tokens as f64 / base.input_tokens as f64 - 1.0)
+    }
+
+    /// The change of the bill from `base`; `None` where they do not
+    /// compare: either has requests the API would have refused (what was
+    /// not billed is no saving), or a part billed in another unit.
+    pub fn billed_vs(&self, base: &Total) -> Option<f64> {
+        if self.refused() > 0 || base.refused() > 0 {
+            return None;
+        }
+        match (
+            &self.billed,
+            &base.billed,
+            &self.billed_unpriced,
+            &base.billed_unpriced,
+        ) {
+            (Some(a), Some(b), None, None) if b.total > 0.0 => Some(a.total / b.total - 1.0),
+            (None, None, Some(a), Some(b)) if b.total > 0.0 => Some(a.total / b.total - 1.0),
+            _ => None,
         }
     }
 
