@@ -1037,3 +1037,65 @@ fn facts_are_found_in_linear_time() {
         "lost took {small:.2} s of CPU at n and {large:.2} s at 2n"
     );
 }
+
+/// A lost figure is shown as the figure and the words around it, so a
+/// reader sees which one was lost; no listed fact runs on past a line's
+/// worth, and none is cut inside a word.
+#[test]
+fn a_lost_figure_is_shown_as_itself_in_its_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let out = common::run_in(
+        tmp.path(),
+        &[
+            "compact",
+            "csvq",
+            "s:2..5",
+            "--summary",
+            "Fixed the parser.",
+            "--dry-run",
+        ],
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let numbers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("turn ") && l.contains(" number "))
+        .collect();
+    assert!(!numbers.is_empty(), "{text}");
+    for l in &numbers {
+        let shown = l.split(" number ").nth(1).unwrap().trim();
+        let (figure, said) = shown.split_once(" — in “").unwrap_or_else(|| panic!("{l}"));
+        assert!(said.contains(figure.trim()), "{l}");
+    }
+    for l in text.lines().filter(|l| l.trim_start().starts_with("turn ")) {
+        assert!(l.chars().count() < 320, "{l}");
+    }
+}
+
+/// The list's `knows N/M` stays through a preview made and dropped, and
+/// through an apply and its undo: each new state asks for its marks.
+#[test]
+fn the_knows_column_stays_through_previews_writes_and_undo() {
+    let mut h = Harness::new(160, 40, false);
+    let knows = |h: &Harness| {
+        h.text()
+            .lines()
+            .filter(|l| l.contains("saved") && l.contains("knows "))
+            .count()
+    };
+    assert_eq!(knows(&h), 2, "{}", h.text());
+    h.char('p');
+    h.typed("s:10..12");
+    h.key(KeyCode::Enter);
+    assert_eq!(knows(&h), 3, "with the preview: {}", h.text());
+    h.key(KeyCode::Esc);
+    assert_eq!(knows(&h), 2, "preview dropped: {}", h.text());
+    h.char('p');
+    h.typed("t:10..12");
+    h.key(KeyCode::Enter);
+    h.char('a');
+    assert_eq!(knows(&h), 3, "applied: {}", h.text());
+    h.char('u');
+    assert_eq!(knows(&h), 2, "undone: {}", h.text());
+}

@@ -712,3 +712,44 @@ fn the_docs_say_what_lost_shows_on_the_demo() {
     assert!(!text.contains("fetched again after it"), "{text}");
     assert!(!docs.contains("fetched again after it"));
 }
+
+/// How far the next compaction is: `stats` says what is left before each
+/// threshold (or how far past it the context is), and the gauge's labels
+/// say the same; both from `stats --json`'s own figures.
+#[test]
+fn stats_and_the_gauge_say_how_far_the_next_compaction_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let v = common::json(&run_in(tmp.path(), &["stats", "csvq", "--json"]));
+    let context = v["context"]["tokens"].as_i64().unwrap();
+    let soft = v["thresholds"]["soft"]["tokens"].as_i64().unwrap();
+    let hard = v["thresholds"]["hard"]["tokens"].as_i64().unwrap();
+    let left: Vec<i64> = v["headroom"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["left"].as_i64().unwrap())
+        .collect();
+    assert_eq!(left, vec![soft - context, hard - context]);
+    let thousands = |n: i64| jp_inspect::core::fmt::thousands(n.unsigned_abs());
+    let out = run_in(tmp.path(), &["stats", "csvq"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("next compaction: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    // The demo is past soft and just short of hard.
+    assert!(soft < context && context < hard, "{line}");
+    assert!(
+        line.contains(&format!("soft passed by {} tok", thousands(soft - context)))
+            && line.contains(&format!("hard in {} tok", thousands(hard - context))),
+        "{line}"
+    );
+    let h = Harness::new(200, 50, false);
+    let screen = h.text();
+    let human = jp_inspect::core::fmt::human_tokens((hard - context) as u64);
+    assert!(
+        screen.contains("soft passed") && screen.contains(&format!("hard in {human}")),
+        "{screen}"
+    );
+}

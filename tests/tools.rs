@@ -245,3 +245,40 @@ fn bear_ranks_its_file_reads_for_stripping_and_keeps_them_by_hint() {
     }
     hint_is_stored_and_honoured(&conv, tmp.path(), "17728322628", "400k");
 }
+
+/// A hint is suggested only where its replay saves something; where none
+/// would, one line says so. A tool whose figures an answer restates soon
+/// after (the demo's `cargo_run`: "11.4 s" of `real 0m11.402s`) is what
+/// the conversation relied on, and gets no hint that drops it.
+#[test]
+fn hints_are_suggested_only_where_they_save_and_never_for_what_was_quoted() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    let v = common::json(&common::run_in(tmp.path(), &["tools", "csvq", "--json"]));
+    for t in v["tools"].as_array().unwrap() {
+        if t["hint"].is_string() {
+            assert!(t["saves"].as_i64().is_some_and(|s| s > 0), "{t}");
+        }
+    }
+    let run = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "cargo_run")
+        .unwrap();
+    assert!(run["hint"].is_null(), "{run}");
+    let out = common::run_in(tmp.path(), &["tools", "csvq"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(" 0 tok"), "{text}");
+    let hinted = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["hint"].is_string())
+        .count();
+    assert_eq!(
+        text.contains("No hint would save anything"),
+        hinted == 0,
+        "{text}"
+    );
+}

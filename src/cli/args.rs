@@ -348,7 +348,7 @@ pub struct ReportArgs {
     #[arg(required_unless_present_any = ["active", "demo"], conflicts_with = "active")]
     #[arg(add = clap_complete::ArgValueCompleter::new(super::complete::conversations))]
     pub conv: Option<String>,
-    /// The file to write [default: jp-report-<ID>.html in the current
+    /// The file to write [default: jp-c<ID>-report.html in the current
     /// folder]; `-` prints the report (a Markdown one without its charts).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -32,7 +32,7 @@ pub struct CompactArgs {
     /// model or command (`openai`, `anthropic`, `command`, with the
     /// settings of your own config), the price printed first.
     #[arg(long, value_name = "NAME", value_enum, requires = "dry_run")]
-    pub judge: Option<crate::core::summarize::config::SummarizerKind>,
+    pub judge: Option<crate::core::ops::SummarizerKind>,
     /// Write a compaction even if it changes nothing the model is sent (the
     /// same rule twice, a rule inside a summary), and write an events.json
     /// that has other hard links or no write permission.

@@ -39,13 +39,10 @@ pub fn run(ctx: &Context, args: ReportArgs) -> anyhow::Result<()> {
         (None, Some(p)) => Format::of_path(p),
         (None, None) => Format::Html,
     };
-    let path = args.output.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "jp-report-{}.{}",
-            conv.display_id(),
-            format.extension()
-        ))
-    });
+    let path = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(report::default_name(&conv, format)));
     let mut options = report::Options::safe();
     options.redact = !args.no_redact;
     if args.full_paths {

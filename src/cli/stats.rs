@@ -63,6 +63,12 @@ fn lines(conv: &Conversation, r: &Stats) -> Vec<String> {
     context(&mut out, r);
     out.push(String::new());
     out.push(ratio(r));
+    if !r.headroom.is_empty() {
+        out.push(crate::core::ops::stats::next_compaction(
+            &r.headroom,
+            r.auto_enabled,
+        ));
+    }
     out.push(estimate(r));
     out.push(String::new());
     if r.compactions.is_empty() {

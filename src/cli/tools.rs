@@ -73,7 +73,14 @@ fn lines(r: &ToolsReport) -> Vec<String> {
         ));
     }
     let hinted: Vec<_> = r.tools.iter().filter(|t| t.hint.is_some()).collect();
-    if !hinted.is_empty() {
+    if hinted.is_empty() {
+        out.push(String::new());
+        out.push(format!(
+            "No hint would save anything: the staged policy replayed with each against \
+             without ({}).",
+            r.replayed_at().join("; ")
+        ));
+    } else {
         out.push(String::new());
         out.push(
             "Suggested hints (savings: the staged policy replayed with the hint against without):"

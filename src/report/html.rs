@@ -23,6 +23,7 @@ th { color: var(--dim); font-weight: 600; }
 td.n, th.n { text-align: right; white-space: nowrap; }
 li.grave { color: var(--grave); font-weight: 600; }
 ul.facts { padding-left: 1.2rem; overflow-wrap: anywhere; }
+code { font: .9em ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--soft); border-radius: 4px; padding: 0 .25em; }
 pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: .7rem; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
 figure { margin: .8rem 0; }
 figure svg { max-width: 100%; height: auto; }
@@ -50,6 +51,18 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// `text` escaped, its code spans set as `<code>`.
+fn rich(text: &str) -> String {
+    use super::inline::{Piece, pieces};
+    pieces(text)
+        .into_iter()
+        .map(|p| match p {
+            Piece::Text(t) => escape(t),
+            Piece::Code(c) => format!("<code>{}</code>", escape(c)),
+        })
+        .collect()
 }
 
 pub fn render(page: &Page) -> String {
@@ -90,15 +103,15 @@ fn block(out: &mut String, b: &Block) {
             let _ = writeln!(out, "<h{level}>{}</h{level}>", escape(text));
         }
         Block::Para(text) => {
-            let _ = writeln!(out, "<p>{}</p>", escape(text));
+            let _ = writeln!(out, "<p>{}</p>", rich(text));
         }
         Block::Note(text) => {
-            let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(text));
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", rich(text));
         }
         Block::Facts(pairs) => {
             out.push_str("<dl>\n");
             for (k, v) in pairs {
-                let _ = writeln!(out, "<dt>{}</dt><dd>{}</dd>", escape(k), escape(v));
+                let _ = writeln!(out, "<dt>{}</dt><dd>{}</dd>", escape(k), rich(v));
             }
             out.push_str("</dl>\n");
         }
@@ -124,7 +137,7 @@ fn block(out: &mut String, b: &Block) {
             for row in rows {
                 out.push_str("<tr>");
                 for (k, cell) in row.iter().enumerate() {
-                    let _ = write!(out, "<td{}>{}</td>", class(k), escape(cell));
+                    let _ = write!(out, "<td{}>{}</td>", class(k), rich(cell));
                 }
                 out.push_str("</tr>\n");
             }
@@ -134,7 +147,7 @@ fn block(out: &mut String, b: &Block) {
             out.push_str("<ul class=\"facts\">\n");
             for (grave, text) in items {
                 let class = if *grave { " class=\"grave\"" } else { "" };
-                let _ = writeln!(out, "<li{class}>{}</li>", escape(text));
+                let _ = writeln!(out, "<li{class}>{}</li>", rich(text));
             }
             out.push_str("</ul>\n");
         }

@@ -40,6 +40,43 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// `text` escaped, its code spans kept as code spans: their inside is
+/// literal to Markdown already, so only a table's `|` (which GitHub splits
+/// cells on before it reads a span) is escaped there.
+fn rich(text: &str, in_table: bool) -> String {
+    use super::inline::{Piece, pieces};
+    pieces(text)
+        .into_iter()
+        .map(|p| match p {
+            Piece::Text(t) => escape(t),
+            Piece::Code(c) => code_span(c, in_table),
+        })
+        .collect()
+}
+
+/// `c` as one code span on one line, its fence longer than any backtick
+/// run inside it.
+fn code_span(c: &str, in_table: bool) -> String {
+    let mut inside = c.replace(['\n', '\r'], " ");
+    if in_table {
+        inside = inside.replace('|', "\\|");
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    for ch in inside.chars() {
+        run = if ch == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let f = "`".repeat(longest + 1);
+    // A space each side keeps a backtick at an end from joining the fence.
+    let pad = if inside.starts_with('`') || inside.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{f}{pad}{inside}{pad}{f}")
+}
+
 /// A fence longer than any run of backticks in `text`, so the text can't
 /// close it.
 fn fence(text: &str) -> String {
@@ -72,14 +109,14 @@ fn block(out: &mut String, b: &Block) {
             let _ = writeln!(out, "{} {}\n", "#".repeat(*level as usize), escape(text));
         }
         Block::Para(text) => {
-            let _ = writeln!(out, "{}\n", escape(text));
+            let _ = writeln!(out, "{}\n", rich(text, false));
         }
         Block::Note(text) => {
-            let _ = writeln!(out, "<sub>{}</sub>\n", escape(text));
+            let _ = writeln!(out, "<sub>{}</sub>\n", rich(text, false));
         }
         Block::Facts(pairs) => {
             for (k, v) in pairs {
-                let _ = writeln!(out, "- **{}**: {}", escape(k), escape(v));
+                let _ = writeln!(out, "- **{}**: {}", escape(k), rich(v, false));
             }
             out.push('\n');
         }
@@ -90,7 +127,7 @@ fn block(out: &mut String, b: &Block) {
         } => {
             let cells = |row: &[String]| {
                 row.iter()
-                    .map(|c| escape(c))
+                    .map(|c| rich(c, true))
                     .collect::<Vec<_>>()
                     .join(" | ")
             };
@@ -113,9 +150,9 @@ fn block(out: &mut String, b: &Block) {
         Block::List(items) => {
             for (grave, text) in items {
                 if *grave {
-                    let _ = writeln!(out, "- **{}**", escape(text));
+                    let _ = writeln!(out, "- **{}**", rich(text, false));
                 } else {
-                    let _ = writeln!(out, "- {}", escape(text));
+                    let _ = writeln!(out, "- {}", rich(text, false));
                 }
             }
             out.push('\n');

@@ -5,6 +5,7 @@
 
 pub mod clean;
 mod html;
+mod inline;
 mod markdown;
 mod page;
 mod page_compactions;
@@ -104,6 +105,12 @@ pub fn write(path: &Path, r: &Rendered) -> anyhow::Result<Vec<PathBuf>> {
     }
     crate::chart::write_file(path, r.main.as_bytes())?;
     Ok(written)
+}
+
+/// The file a report of `conv` is written to when none is named, in the
+/// current folder: `jp-c17944860430-report.html` (the id says `jp` once).
+pub fn default_name(conv: &Conversation, format: Format) -> String {
+    format!("{}-report.{}", conv.display_id(), format.extension())
 }
 
 /// The stem charts beside `path` are named after: `report` for `report.md`.

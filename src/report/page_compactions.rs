@@ -165,7 +165,7 @@ fn lost(judged: &[Judged], survival: &crate::core::facts::Survival, clean: &Clea
                         "{} · turn {} · {}{named}",
                         j.fact.kind.as_str(),
                         j.fact.turn,
-                        clean.line(&j.fact.text)
+                        clean.line(&j.fact.shown())
                     ),
                 )
             })

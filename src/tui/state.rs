@@ -143,6 +143,9 @@ pub struct State {
     /// The lost facts `F` goes through, of one compaction.
     pub lost_trail: Option<LostTrail>,
     /// The list's marks, for the inspection of that generation.
+    /// The generation the marks were last asked for while that job is
+    /// out: one marks job at a time, however often the list is asked.
+    pub list_marks_asked: Option<u64>,
     pub list_marks: Option<(
         u64,
         std::collections::HashMap<usize, crate::core::ops::Mark>,
@@ -202,6 +205,7 @@ impl State {
             measured: None,
             generation: 0,
             list_marks: None,
+            list_marks_asked: None,
             lost_trail: None,
             shown: Default::default(),
             theme,

@@ -14,6 +14,15 @@ use crate::core::summarize::config::{DEFAULT_TIMEOUT, SummarizerConfig};
 use serde_json::{Map, Value};
 use std::time::Duration;
 
+/// The keys of a compaction rule (ours and jp's).
+const RULE_KEYS: [&str; 5] = [
+    "keep_first",
+    "keep_last",
+    "reasoning",
+    "tool_calls",
+    "summary",
+];
+
 /// `jp` configs may wrap a value with its merge strategy.
 pub(super) fn unwrap(v: &Value) -> &Value {
     crate::core::model::config::unwrap_value(v)
@@ -31,6 +40,11 @@ impl Layer<'_> {
             key: key.to_string(),
             message: message.into(),
         })
+    }
+
+    /// `key` is not one of `known`: the nearest of them offered.
+    pub(super) fn unknown<T>(&self, key: &str, k: &str, known: &[&str]) -> Result<T, ConfigError> {
+        self.err(key, crate::core::fmt::unknown_key(k, known))
     }
 
     pub(super) fn table<'v>(
@@ -126,8 +140,9 @@ impl Layer<'_> {
             Value::String(s) if s == "strip" => Ok((true, None)),
             Value::Bool(b) => Ok((*b, None)),
             Value::Object(t) => {
-                if let Some(k) = t.keys().find(|k| !["policy", "over"].contains(&k.as_str())) {
-                    return self.err(&format!("{key}.{k}"), "unknown key (expected policy, over)");
+                const KNOWN: [&str; 2] = ["policy", "over"];
+                if let Some(k) = t.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+                    return self.unknown(&format!("{key}.{k}"), k, &KNOWN);
                 }
                 match t.get("policy").map(unwrap) {
                     Some(Value::String(s)) if s == "strip" => {}
@@ -187,8 +202,9 @@ impl Layer<'_> {
             },
             Value::Object(t) => {
                 for k in t.keys() {
-                    if !["policy", "request", "response", "over"].contains(&k.as_str()) {
-                        return self.err(&format!("{key}.{k}"), "unknown key");
+                    const KNOWN: [&str; 4] = ["policy", "request", "response", "over"];
+                    if !KNOWN.contains(&k.as_str()) {
+                        return self.unknown(&format!("{key}.{k}"), k, &KNOWN);
                     }
                 }
                 let over = match t.get("over") {
@@ -229,7 +245,7 @@ impl Layer<'_> {
                 // `jp`'s summary rules may name a model; ours come from the
                 // summarizer table.
                 "model" => {}
-                _ => return self.err(&path, "unknown key"),
+                _ => return self.unknown(&path, k, &["instructions", "model"]),
             }
         }
         Ok(s)
@@ -249,7 +265,7 @@ impl Layer<'_> {
                 "reasoning" => (into.reasoning, into.reasoning_over) = self.reasoning(&path, v)?,
                 "tool_calls" => into.tool_calls = self.tool_calls(&path, v)?,
                 "summary" => into.summary = Some(self.summary(&path, v)?),
-                _ => return self.err(&path, "unknown key"),
+                _ => return self.unknown(&path, k, &RULE_KEYS),
             }
         }
         Ok(())
@@ -271,7 +287,7 @@ impl Layer<'_> {
                     rule.summarize = true;
                     rule.instructions = self.summary(&path, v)?.instructions;
                 }
-                _ => return self.err(&path, "unknown key"),
+                _ => return self.unknown(&path, k, &RULE_KEYS),
             }
         }
         rule.keeps = Some(keeps);
@@ -333,22 +349,19 @@ impl Layer<'_> {
                 SummarizerConfig::Digest => DEFAULT_TIMEOUT,
             },
         };
-        for k in t.keys() {
-            if ![
-                "kind",
-                "command",
-                "directory",
-                "cost_per_call",
-                "timeout_secs",
-                "base_url",
-                "model",
-                "api_key_env",
-                "max_tokens",
-            ]
-            .contains(&k.as_str())
-            {
-                return self.err(&format!("{key}.{k}"), "unknown key");
-            }
+        const KNOWN: [&str; 9] = [
+            "kind",
+            "command",
+            "directory",
+            "cost_per_call",
+            "timeout_secs",
+            "base_url",
+            "model",
+            "api_key_env",
+            "max_tokens",
+        ];
+        if let Some(k) = t.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+            return self.unknown(&format!("{key}.{k}"), k, &KNOWN);
         }
         match kind.as_str() {
             "digest" => Ok(SummarizerConfig::Digest),

@@ -512,7 +512,27 @@ mod tests {
             .apply(&json!({"rule": {"keep_lats": 2}}), "auto.toml")
             .unwrap_err();
         assert_eq!(e.key, "conversation.compaction.auto.rule.keep_lats");
-        assert!(e.message.contains("unknown key"));
+        assert!(e.message.contains("did you mean `keep_last`?"), "{e}");
+        // Every nested table offers its nearest key too.
+        for (doc, near) in [
+            (json!({"elide": {"tool_cals": "strip"}}), "tool_calls"),
+            (json!({"summary": {"instructons": "x"}}), "instructions"),
+            (json!({"rule": {"reasoning": {"polcy": "strip"}}}), "policy"),
+            (
+                json!({"elide": {"tool_calls": {"respnse": true}}}),
+                "response",
+            ),
+            (
+                json!({"summarizer": {"kind": "command", "comand": "x"}}),
+                "command",
+            ),
+        ] {
+            let e = AutoConfig::default().apply(&doc, "f").unwrap_err();
+            assert!(
+                e.message.contains(&format!("did you mean `{near}`?")),
+                "{doc}: {e}"
+            );
+        }
         let e = c.apply(&json!({"soft_ratoi": 0.5}), "f").unwrap_err();
         assert!(e.message.contains("did you mean `soft_ratio`?"), "{e}");
         let e = c.apply(&json!({"zzzzzzzz": 1}), "f").unwrap_err();

@@ -121,6 +121,63 @@ pub struct Fact {
     pub failed: Option<bool>,
 }
 
+/// The most characters of a fact a listing shows: a listing line is read,
+/// not searched; `--json` has the whole text.
+pub const SHOWN_MAX: usize = 240;
+
+impl Fact {
+    /// The fact as a listing shows it: a figure first, then where it was
+    /// said (a reader must see which figure of the sentence is meant);
+    /// anything else as written. Cut at a word, with `…`, to [`SHOWN_MAX`].
+    pub fn shown(&self) -> String {
+        self.shown_within(SHOWN_MAX)
+    }
+
+    /// [`Fact::shown`] cut to `max` characters (`usize::MAX`: whole, for a
+    /// view that wraps it).
+    pub fn shown_within(&self, max: usize) -> String {
+        let text = self.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if self.kind == FactKind::Number && !self.key.is_empty() && self.key != text {
+            return format!("{} — in “{}”", self.key, around(&text, &self.key, 8));
+        }
+        crate::core::cut::clip_words(&text, max)
+    }
+}
+
+/// The `words` words either side of `key`'s first place in `text`, `…`
+/// where more was left out; the start of `text` when `key` isn't in it.
+fn around(text: &str, key: &str, words: usize) -> String {
+    let Some(at) = text.find(key) else {
+        return crate::core::cut::clip_words(text, SHOWN_MAX / 2);
+    };
+    let before: Vec<&str> = text[..at].split_whitespace().collect();
+    let after: Vec<&str> = text[at + key.len()..].split_whitespace().collect();
+    // The key's own word may be cut by the split: keep what touches it.
+    let glued_before = !text[..at].ends_with(char::is_whitespace) && !before.is_empty();
+    let glued_after = !text[at + key.len()..].starts_with(char::is_whitespace) && !after.is_empty();
+    let from = before
+        .len()
+        .saturating_sub(words + usize::from(glued_before));
+    let to = (words + usize::from(glued_after)).min(after.len());
+    let mut out = String::new();
+    if from > 0 {
+        out.push_str("… ");
+    }
+    out.push_str(&before[from..].join(" "));
+    if !before[from..].is_empty() && !glued_before {
+        out.push(' ');
+    }
+    out.push_str(key);
+    if !after[..to].is_empty() && !glued_after {
+        out.push(' ');
+    }
+    out.push_str(&after[..to].join(" "));
+    if to < after.len() {
+        out.push_str(" …");
+    }
+    crate::core::cut::clip_words(&out, SHOWN_MAX)
+}
+
 #[cfg(test)]
 impl Fact {
     /// A fact of turn 1 for a unit test, shown as `text`, known by `key`.
@@ -659,5 +716,41 @@ mod tests {
         let s = Survival::of(&[judged(FactKind::Decision, true)]);
         assert_eq!(s.total(), Count::default());
         assert_eq!(s.describe(), "not counted: 1 of 1 decisions");
+    }
+
+    #[test]
+    fn a_fact_is_shown_whole_words_and_a_figure_by_itself() {
+        let long = "word ".repeat(100) + "end";
+        let f = Fact::sample(FactKind::Decision, &long, &long);
+        let shown = f.shown();
+        assert!(shown.chars().count() <= SHOWN_MAX, "{shown}");
+        assert!(
+            shown.ends_with("word…") || shown.ends_with("word …"),
+            "{shown}"
+        );
+        let n = Fact::sample(
+            FactKind::Number,
+            "All 49 tests pass, including the new parenthesised case.",
+            "49 tests",
+        );
+        assert_eq!(
+            n.shown(),
+            "49 tests — in “All 49 tests pass, including the new parenthesised case.”"
+        );
+        // A figure that is its whole text is said once.
+        let bare = Fact::sample(FactKind::Number, "14 MB", "14 MB");
+        assert_eq!(bare.shown(), "14 MB");
+        // In a long sentence, the words around the figure.
+        let deep = Fact::sample(
+            FactKind::Number,
+            "one two three four five six seven eight nine ten eleven took 2.5 s to run, \
+             which is far too slow for a test that runs on every save of the file",
+            "2.5 s",
+        );
+        assert_eq!(
+            deep.shown(),
+            "2.5 s — in “… five six seven eight nine ten eleven took 2.5 s to run, \
+             which is far too slow for …”"
+        );
     }
 }

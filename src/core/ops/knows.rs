@@ -192,7 +192,7 @@ pub fn lines_of(judged: &[Judged], survival: &facts::Survival, lost_word: &str) 
             if j.is_grave() { "!" } else { " " },
             f.turn,
             f.kind.as_str(),
-            crate::core::visible::visible_line(&f.text)
+            crate::core::visible::visible_line(&f.shown())
         ));
     }
     if lost.len() > LISTED {

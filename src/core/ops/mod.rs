@@ -36,6 +36,7 @@ pub mod show;
 mod simulate;
 pub mod stats;
 pub mod stats_compactions;
+mod tool_weight;
 pub mod tools;
 mod write;
 

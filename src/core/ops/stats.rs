@@ -36,6 +36,10 @@ pub struct Stats {
     /// The context against the usable window, if known.
     pub ratio: Option<f64>,
     pub thresholds: Thresholds,
+    /// Tokens left before each threshold fires, when the window is known.
+    pub headroom: Vec<Headroom>,
+    /// Whether automatic compaction is enabled for this conversation.
+    pub auto_enabled: bool,
     pub estimate: EstimateReport,
     pub compactions: Vec<CompactionEntry>,
     /// How the provider bills this conversation's requests.
@@ -258,6 +262,68 @@ impl Thresholds {
             Mode::Single => vec![("trigger", self.trigger.ratio)],
         }
     }
+
+    /// How far `context` is from each threshold the mode fires at, in a
+    /// window of `usable` tokens: what is left before the next compaction.
+    pub fn headroom(&self, context: u64, usable: u64) -> Vec<Headroom> {
+        self.markers()
+            .into_iter()
+            .map(|(name, ratio)| Headroom {
+                name,
+                ratio,
+                left: (usable as f64 * ratio).round() as i64 - context as i64,
+            })
+            .collect()
+    }
+}
+
+/// A threshold and how many tokens the context has left before it fires
+/// (negative: passed by that many, so the next turn boundary compacts).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Headroom {
+    pub name: &'static str,
+    pub ratio: f64,
+    pub left: i64,
+}
+
+impl Headroom {
+    /// `hard in 68 tok`, `soft passed by 45,932 tok`.
+    pub fn describe(&self) -> String {
+        if self.left > 0 {
+            format!(
+                "{} in {} tok",
+                self.name,
+                crate::core::fmt::thousands(self.left as u64)
+            )
+        } else {
+            format!(
+                "{} passed by {} tok",
+                self.name,
+                crate::core::fmt::thousands(self.left.unsigned_abs())
+            )
+        }
+    }
+
+    /// `hard in 68`, `soft passed`: for a gauge's label.
+    pub fn short(&self) -> String {
+        if self.left > 0 {
+            format!("in {}", crate::core::fmt::human_tokens(self.left as u64))
+        } else {
+            "passed".into()
+        }
+    }
+}
+
+/// The next compaction as `stats` says it: what is left before each
+/// threshold, and whether automatic compaction would act at all.
+pub fn next_compaction(headroom: &[Headroom], enabled: bool) -> String {
+    let each: Vec<String> = headroom.iter().map(Headroom::describe).collect();
+    let off = match (enabled, headroom.iter().any(|h| h.left <= 0)) {
+        (false, _) => " (automatic compaction is off: `auto` applies it by hand)",
+        (true, true) => ": the next turn boundary compacts",
+        (true, false) => "",
+    };
+    format!("next compaction: {}{off}", each.join(", "))
 }
 
 /// How the estimate is made, and what `count` measured of it.
@@ -319,6 +385,9 @@ pub fn stats(
     let projected = estimate::of_projection(&conv.events, &p);
     let context = ContextParts::of(&budget, &projected);
     let usable = budget.usable();
+    let headroom = usable.map_or_else(Vec::new, |w| {
+        Thresholds::of(config, usable).headroom(context.tokens, w)
+    });
     Stats {
         conversation: ConversationRef::of(conv),
         turn_count: conv.turn_count,
@@ -337,6 +406,8 @@ pub fn stats(
         raw: Tally(raw),
         projected: Tally(projected),
         thresholds: Thresholds::of(config, usable),
+        headroom,
+        auto_enabled: config.enabled,
         estimate: EstimateReport::of(conv, config),
         compactions: {
             let entries = with_payback(

@@ -3,18 +3,17 @@
 //! hint with what it would save, measured by replaying the staged policy
 //! with the hint against the replay without it (never guessed).
 
+use super::tool_weight::{Weight, suggest, weigh};
 use crate::core::auto::AutoConfig;
 use crate::core::auto::run::Strategy;
 use crate::core::auto::simulate;
 use crate::core::compact::estimate::{self, Category};
-use crate::core::compact::fate::Projected;
-use crate::core::compact::pairing::Pairing;
 use crate::core::compact::projection;
 use crate::core::model::compaction::ToolCalls;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 use crate::core::summarize::digest::Digest;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// One tool's row.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -58,191 +57,6 @@ pub struct ToolsReport {
     pub tools: Vec<ToolRow>,
     pub request_tokens: u64,
     pub response_tokens: u64,
-}
-
-/// What a tool's calls weigh in one conversation, before any hint.
-#[derive(Debug, Default, Clone)]
-struct Weight {
-    calls: usize,
-    errors: usize,
-    refetched: usize,
-    request_chars: u64,
-    response_chars: u64,
-    now_chars: u64,
-    session_chars: u128,
-    /// A later message names what it returned (a path, an identifier).
-    referred: usize,
-}
-
-/// Names of state a session keeps coming back to: a plan, a memory.
-const STATEFUL: [&str; 5] = ["plan", "todo", "memory", "note", "task"];
-
-fn weigh(conv: &Conversation) -> (BTreeMap<String, Weight>, u128) {
-    let events = &conv.events;
-    let pairing = Pairing::of(events);
-    let p = projection::of(conv);
-    let mut by: BTreeMap<String, Weight> = BTreeMap::new();
-    // The projected characters of each raw event now.
-    let mut now = vec![0u64; events.len()];
-    for e in &p.events {
-        if let Projected::Raw { index, .. } = e {
-            now[*index] = p.chars(events, e);
-        }
-    }
-    // Requests in stream order, for the session's share: an event is in
-    // every request after it, raw until the compaction that decided it
-    // was appended, then as it is sent now.
-    let requests: Vec<usize> = events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e.kind, Kind::ChatRequest | Kind::ToolCallResponse { .. }))
-        .map(|(i, _)| i + 1)
-        .collect();
-    let after = |i: usize| requests.len() - requests.partition_point(|&r| r <= i);
-    let appended: Vec<usize> = conv.compactions().map(|c| c.event).collect();
-    let overlay_at: Vec<usize> = p
-        .overlays
-        .iter()
-        .map(|o| appended.get(o.position).copied().unwrap_or(events.len()))
-        .collect();
-    let mut session_total: u128 = 0;
-    let mut seen: HashMap<(String, String), String> = HashMap::new();
-    let mut request_key: HashMap<usize, (String, String)> = HashMap::new();
-    let mut answers: Vec<(usize, String)> = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        if estimate::Category::of(&e.kind).is_none() {
-            continue;
-        }
-        let sent = match p.fates.get(i).and_then(|f| f.by) {
-            Some(k) => {
-                let from = overlay_at.get(k).copied().unwrap_or(events.len());
-                let raw_for = after(i) - after(from.max(i));
-                raw_for as u128 * e.chars as u128 + after(from.max(i)) as u128 * now[i] as u128
-            }
-            None => after(i) as u128 * now[i] as u128,
-        };
-        session_total += sent;
-        let name = match &e.kind {
-            Kind::ToolCallRequest { name, .. } => name.to_string(),
-            Kind::ToolCallResponse { .. } => pairing.name(events, i).to_string(),
-            Kind::ChatResponse(_) | Kind::ChatRequest => {
-                answers.push((i, conv.text(i)));
-                continue;
-            }
-            _ => continue,
-        };
-        let w = by.entry(name.clone()).or_default();
-        w.now_chars += now[i];
-        w.session_chars += sent;
-        match &e.kind {
-            Kind::ToolCallRequest { .. } => {
-                w.calls += 1;
-                w.request_chars += e.chars;
-                let plain = conv.plain(i);
-                let args = plain
-                    .get("arguments")
-                    .map(|a| a.to_string())
-                    .unwrap_or_default();
-                request_key.insert(i, (name, args));
-            }
-            Kind::ToolCallResponse { is_error, .. } => {
-                w.response_chars += e.chars;
-                w.errors += usize::from(*is_error);
-                let Some(req) = pairing.partner(i, events.len()) else {
-                    continue;
-                };
-                let Some(key) = request_key.get(&req) else {
-                    continue;
-                };
-                let content = conv.text(i);
-                if seen.get(key).is_some_and(|c| *c == content) {
-                    w.refetched += 1;
-                }
-                seen.insert(key.clone(), content);
-            }
-            _ => {}
-        }
-    }
-    // A tool referred to again: a later message names a target of it.
-    for (name, args) in seen.keys() {
-        let targets: Vec<&str> = args
-            .split(|c: char| c == '"' || c.is_whitespace())
-            .filter(|t| t.len() >= 6 && t.contains(['/', '.', '_']))
-            .collect();
-        if targets.is_empty() {
-            continue;
-        }
-        if answers
-            .iter()
-            .any(|(_, text)| targets.iter().any(|t| text.contains(t)))
-            && let Some(w) = by.get_mut(name)
-        {
-            w.referred += 1;
-        }
-    }
-    (by, session_total)
-}
-
-/// The hint a tool's shape suggests, and why, from all its calls.
-fn suggest(name: &str, w: &Weight) -> Option<(&'static str, String)> {
-    if w.calls == 0 {
-        return None;
-    }
-    let lower = name.to_ascii_lowercase();
-    if STATEFUL.iter().any(|s| lower.contains(s)) {
-        return Some((
-            "keep",
-            format!("`{name}` keeps state the session returns to"),
-        ));
-    }
-    let (req, res) = (
-        w.request_chars / w.calls as u64,
-        w.response_chars / w.calls as u64,
-    );
-    if w.refetched * 2 >= w.calls && w.calls >= 4 {
-        return Some((
-            "omit",
-            format!(
-                "{} of {} calls repeated one with the same answer",
-                w.refetched, w.calls
-            ),
-        ));
-    }
-    if res >= 1_024 && res >= 4 * req.max(1) {
-        return Some((
-            "strip-responses",
-            format!(
-                "a short request ({} chars) brings back bulk ({} chars a call)",
-                crate::core::fmt::thousands(req),
-                crate::core::fmt::thousands(res)
-            ),
-        ));
-    }
-    if req >= 1_024 && req >= 4 * res.max(1) {
-        return Some((
-            "strip-requests",
-            format!(
-                "bulk sent ({} chars a call) for a short answer ({} chars)",
-                crate::core::fmt::thousands(req),
-                crate::core::fmt::thousands(res)
-            ),
-        ));
-    }
-    // What later messages name from most of its calls, a read rather
-    // than a write (whose target is named because it was changed).
-    if w.referred * 2 >= w.calls && res >= 256 && w.response_chars > w.request_chars {
-        return Some((
-            "keep",
-            format!("later messages name what {} of its calls found", w.referred),
-        ));
-    }
-    if req + res < 200 && w.calls >= 4 {
-        return Some((
-            "omit",
-            format!("{} calls of under 200 chars each: noise", w.calls),
-        ));
-    }
-    None
 }
 
 /// The TOML for `hint` of tool `name`: D17's place and the one today's jp
@@ -453,6 +267,7 @@ pub fn weighed(
             row.0.request_chars += weight.request_chars;
             row.0.response_chars += weight.response_chars;
             row.0.referred += weight.referred;
+            row.0.quoted += weight.quoted;
             row.1 += weight.now_chars as u128;
             row.2 += weight.session_chars;
         }
@@ -493,7 +308,8 @@ pub fn weighed(
     let mut tools: Vec<ToolRow> = rows
         .into_iter()
         .map(|(name, (w, now, session, saved))| {
-            let hint = suggest(&name, &w);
+            // Replayed, a hint is suggested only where it saves something.
+            let hint = suggest(&name, &w).filter(|_| !replay || saved.is_some_and(|s| s > 0));
             let (request_tokens, response_tokens) =
                 apportioned.get(&name).copied().unwrap_or_default();
             ToolRow {

@@ -73,8 +73,13 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
         }
         JobResult::ListKnows(marks) => {
             state.status.busy = None;
+            state.list_marks_asked = None;
             if current {
                 state.list_marks = Some((state.generation, marks));
+            } else {
+                // The list changed while they were judged: ask for the
+                // marks of what it shows now.
+                super::ask_list_marks(state, fx);
             }
         }
         JobResult::Searched { query, hits } if current => on_searched(state, query, hits),

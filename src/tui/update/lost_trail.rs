@@ -69,7 +69,8 @@ fn start(state: &State) -> Result<LostTrail, String> {
         .iter()
         .filter_map(|j| {
             let e = m.conv.events.get(j.fact.event)?;
-            let text = crate::core::visible::visible_line(&j.fact.text);
+            let shown = j.fact.shown();
+            let text = crate::core::visible::visible_line(&shown);
             let said = format!("turn {} · {} · {text}", j.fact.turn, j.fact.kind.as_str());
             Some((e.turn, j.fact.event, said))
         })

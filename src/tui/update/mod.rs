@@ -40,7 +40,13 @@ pub fn fill_picker(state: &mut State) -> Vec<Effect> {
 /// Applies `msg` to `state`; returns what the runtime must do.
 pub fn update(state: &mut State, msg: impl Into<Msg>) -> Vec<Effect> {
     let mut fx = Vec::new();
+    let generation = state.generation;
     handle(state, msg.into(), &mut fx);
+    // A new inspection (a preview made or dropped, a write, a reload):
+    // the list's marks of what it shows now, not only once `Enter` asks.
+    if state.generation != generation && !state.in_picker && state.inspection.is_some() {
+        ask_list_marks(state, &mut fx);
+    }
     state.prepare_rows();
     fx
 }
@@ -368,6 +374,12 @@ pub(super) fn ask_list_marks(state: &mut State, fx: &mut Vec<Effect>) {
     if m.compactions.is_empty() || m.as_of.is_some() {
         return;
     }
+    // One out at a time: the one out asks again for the newest when it
+    // comes back stale.
+    if state.list_marks_asked.is_some() {
+        return;
+    }
+    state.list_marks_asked = Some(state.generation);
     fx.push(Effect::job(Job::ListKnows {
         conv: m.conv.clone(),
         preview: state

@@ -13,7 +13,7 @@ pub(super) fn write(state: &mut State, fx: &mut Vec<Effect>) {
         return;
     };
     let conv = m.conv.clone();
-    let name = format!("jp-report-{}.html", conv.display_id());
+    let name = crate::report::default_name(&conv, crate::report::Format::Html);
     let path = match &state.settings.report_dir {
         Some(dir) => dir.join(name),
         None => PathBuf::from(name),

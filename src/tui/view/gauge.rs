@@ -111,13 +111,17 @@ fn bar(state: &State, width: usize, g: &Gauge<'_>) -> (Line<'static>, Line<'stat
     let ratio_before = g.before.map(|b| b as f64 / window);
     let thresholds = Thresholds::of(&state.settings.config, Some(g.usable));
     let named = thresholds.markers();
+    // Each label says how far the context is from it: what is left before
+    // the next compaction, as Claude Code's "N% until auto-compact" does.
+    let headroom = thresholds.headroom(g.after, g.usable);
     let markers: Vec<Marker> = named
         .iter()
+        .zip(&headroom)
         .enumerate()
-        .map(|(k, (name, r))| {
+        .map(|(k, ((name, r), h))| {
             (
                 *r,
-                format!("{:.0}% {name}", r * 100.0),
+                format!("{:.0}% {name} {}", r * 100.0, h.short()),
                 k + 1 == named.len(),
             )
         })
@@ -216,11 +220,17 @@ fn marker_labels(
         let room = marker_cols.get(k + 1).map_or(usize::MAX, |&next| {
             (label_w + 1 + next).saturating_sub(start + 1)
         });
-        let percent = label.split(' ').next().unwrap_or_default();
-        let label = [format!("└{label}"), format!("└{percent}")]
-            .into_iter()
-            .find(|l| l.chars().count() <= room)
-            .unwrap_or_default();
+        let words: Vec<&str> = label.split(' ').collect();
+        let named = words[..words.len().min(2)].join(" ");
+        let percent = words.first().copied().unwrap_or_default();
+        let label = [
+            format!("└{label}"),
+            format!("└{named}"),
+            format!("└{percent}"),
+        ]
+        .into_iter()
+        .find(|l| l.chars().count() <= room)
+        .unwrap_or_default();
         for (j, ch) in label.chars().enumerate() {
             if let Some(cell) = row.get_mut(start + j) {
                 *cell = ch;

@@ -75,7 +75,10 @@ pub fn draw(frame: &mut Frame, area: Rect, e: &SummaryEditor, state: &State) {
                 Line::from(vec![
                     Span::styled(format!("{mark} "), style),
                     Span::styled(format!("{:<11} ", f.kind.as_str()), t.dim()),
-                    Span::raw(format!("{}{kept}", visible_line(&f.text))),
+                    Span::raw(format!(
+                        "{}{kept}",
+                        visible_line(&f.shown_within(usize::MAX))
+                    )),
                 ])
             })
             .collect()
