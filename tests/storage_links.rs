@@ -288,6 +288,7 @@ fn a_hint_is_written_only_into_the_workspace_it_was_started_in() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("ws");
     let conv = workspace(&root, "abc12", "USER");
+    common::add_noisy_tool(&conv);
     let other = tmp.path().join("other");
     fs::create_dir_all(other.join(".jp")).unwrap();
     // Planted where walking up from the conversation finds them first.
@@ -299,6 +300,7 @@ fn a_hint_is_written_only_into_the_workspace_it_was_started_in() {
     let keep = tmp.path().to_path_buf();
     let mut h = Harness::opened(options, (160, 40), tmp);
     h.char('T');
+    common::harness::select_tool(&mut h, "git_status");
     h.char('a');
     let real = fs::canonicalize(&keep).unwrap().join("ws/.jp/config.toml");
     let screen = h.text().replace('\n', "");

@@ -35,7 +35,7 @@ fn results_kept(show: &Value) -> usize {
 #[test]
 fn tools_add_up_to_the_tool_figures_of_stats() {
     let tmp = tempfile::tempdir().unwrap();
-    common::demo_copy(tmp.path());
+    let conv = common::demo_copy(tmp.path());
     let tools = common::json(&run_in(tmp.path(), &["tools", DEMO_ID, "--json"]));
     let stats = common::json(&run_in(tmp.path(), &["stats", DEMO_ID, "--json"]));
     let rows = tools["tools"].as_array().unwrap();
@@ -63,12 +63,21 @@ fn tools_add_up_to_the_tool_figures_of_stats() {
             assert!(r.get(k).is_some(), "{k} missing in {r}");
         }
     }
-    let first = &rows[0];
-    assert_eq!(first["name"], "fs_read_file");
-    assert_eq!(first["hint"], "strip-responses");
-    let toml = first["toml"].as_str().unwrap();
-    assert!(toml.contains("[conversation.tools.fs_read_file]\ncompaction = \"strip-responses\""));
-    assert!(toml.contains("[plugins.command.inspect.options.tools.fs_read_file]"));
+    assert_eq!(rows[0]["name"], "fs_read_file");
+    // A tool whose hint saves gets its TOML, for jp's config (D17) and for
+    // today's jp.
+    common::add_noisy_tool(&conv);
+    let tools = common::json(&run_in(tmp.path(), &["tools", DEMO_ID, "--json"]));
+    let noisy = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "git_status")
+        .unwrap();
+    assert_eq!(noisy["hint"], "omit", "{noisy}");
+    let toml = noisy["toml"].as_str().unwrap();
+    assert!(toml.contains("[conversation.tools.git_status]\ncompaction = \"omit\""));
+    assert!(toml.contains("[plugins.command.inspect.options.tools.git_status]"));
 }
 
 #[test]
@@ -238,10 +247,14 @@ fn bear_ranks_its_file_reads_for_stripping_and_keeps_them_by_hint() {
         .position(|r| r["name"] == "fs_read_file")
         .unwrap();
     // github_read_file brings back more (118k tokens to 47k): both reads
-    // lead, and both are for stripping.
+    // lead. The staged policy strips them already, so no hint is
+    // suggested for them: one would save nothing.
     assert!(fs_read <= 1, "{rows:?}");
     for r in &rows[..2] {
-        assert_eq!(r["hint"], "strip-responses", "{r}");
+        assert!(
+            r["hint"].is_null() || r["saves"].as_i64().is_some_and(|s| s > 0),
+            "{r}"
+        );
     }
     hint_is_stored_and_honoured(&conv, tmp.path(), "17728322628", "400k");
 }

@@ -1040,8 +1040,10 @@ fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
         assert!(h.state.panel.is_none());
         assert_eq!(h.state.selected_raw(), Some(calls.calls[1].raw));
     }
-    let mut h = Harness::new(120, 36, false);
+    // The demo's tools have no hint that saves: a noisy one has.
+    let mut h = Harness::prepared(120, 36, false, common::add_noisy_tool);
     h.char('T');
+    common::harness::select_tool(&mut h, "git_status");
     h.char('a');
     let config = h
         .dir()
@@ -1050,8 +1052,7 @@ fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
         .unwrap()
         .join(".jp/config.toml");
     assert!(
-        h.text()
-            .contains("Write `strip-responses` for fs_read_file into"),
+        h.text().contains("Write `omit` for git_status into"),
         "{}",
         h.text()
     );
@@ -1063,7 +1064,7 @@ fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
     let text = std::fs::read_to_string(&config).unwrap();
     assert_eq!(
         text,
-        "[plugins.command.inspect.options.tools.fs_read_file]\ncompaction = \"strip-responses\"\n"
+        "[plugins.command.inspect.options.tools.git_status]\ncompaction = \"omit\"\n"
     );
     // Read again at once: what is previewed from now on takes it.
     assert!(
@@ -1071,7 +1072,7 @@ fn t_weighs_the_tools_lists_their_calls_and_writes_a_hint_after_asking() {
             .settings
             .config
             .tool_hints
-            .contains_key("fs_read_file")
+            .contains_key("git_status")
     );
 }
 

@@ -75,11 +75,16 @@ fn lines(r: &ToolsReport) -> Vec<String> {
     let hinted: Vec<_> = r.tools.iter().filter(|t| t.hint.is_some()).collect();
     if hinted.is_empty() {
         out.push(String::new());
-        out.push(format!(
-            "No hint would save anything: the staged policy replayed with each against \
-             without ({}).",
-            r.replayed_at().join("; ")
-        ));
+        out.push(
+            "No hint would save anything (the staged policy replayed with each against \
+             without):"
+                .into(),
+        );
+        out.extend(
+            r.replayed_at()
+                .into_iter()
+                .map(|l| format!("  replayed {l}")),
+        );
     } else {
         out.push(String::new());
         out.push(

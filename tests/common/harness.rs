@@ -151,3 +151,18 @@ pub fn run_effects(state: &mut State, mut fx: Vec<Effect>) {
         fx = next;
     }
 }
+
+/// In the tools view (`T`), moves the cursor down to `tool`'s row.
+pub fn select_tool(h: &mut Harness, tool: &str) {
+    use jp_inspect::tui::panels::Panel;
+    for _ in 0..100 {
+        let Some(Panel::Tools(v)) = &h.state.panel else {
+            panic!("no tools view");
+        };
+        if v.selected().is_some_and(|r| r.name == tool) {
+            return;
+        }
+        h.char('j');
+    }
+    panic!("no row for {tool}: {}", h.text());
+}

@@ -269,3 +269,37 @@ pub fn jp_writes(dir: &std::path::Path, events: &[serde_json::Value]) {
         .unwrap();
     assert!(status.success());
 }
+
+/// Adds to the conversation at `conv` (a demo copy) a noisy tool: six calls
+/// of `git_status` at the end of its third turn, each a short question and
+/// a short answer no message quotes. It is the shape `tools` suggests
+/// `omit` for, and a replay with that hint saves tokens: what a test of
+/// writing a hint needs, the demo's own tools having no hint that saves.
+pub fn add_noisy_tool(conv: &Path) {
+    use base64::Engine as _;
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    edit_events(conv, |events| {
+        let starts: Vec<usize> = events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e["type"] == "turn_start")
+            .map(|(i, _)| i)
+            .collect();
+        let at = starts[3];
+        let stamp = events[at - 1]["timestamp"].clone();
+        let mut noise = Vec::new();
+        for k in 0..6 {
+            let id = format!("toolu_noise{k}");
+            noise.push(serde_json::json!({
+                "timestamp": stamp, "type": "tool_call_request", "id": id,
+                "name": "git_status", "arguments": {}
+            }));
+            noise.push(serde_json::json!({
+                "timestamp": stamp, "type": "tool_call_response", "id": id,
+                "content": b64("On branch main, nothing to commit, working tree clean"),
+                "is_error": false
+            }));
+        }
+        events.splice(at..at, noise);
+    });
+}
