@@ -93,11 +93,20 @@ pub struct Gist {
     read: OnceLock<Read>,
 }
 
+/// A word as a summary's sentences hold it: its hash. A sentence's words
+/// are only ever looked up, and a simulation reads thousands of summaries:
+/// sorted hashes cost a fraction of a set of strings to build and keep.
+fn word_key(word: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x6a70).hash_one(word)
+}
+
 /// A summary's words, read on first need.
 #[derive(Debug, Clone, Default)]
 struct Read {
-    /// The words of each sentence; a passage is a run of [`NEAR`].
-    sentences: Vec<HashSet<String>>,
+    /// The words of each sentence, as sorted [`word_key`]s; a passage is
+    /// a run of [`NEAR`].
+    sentences: Vec<Vec<u64>>,
     /// Of each sentence, whether it says something went wrong.
     failing: Vec<bool>,
     /// The paths and file names it names.
@@ -122,13 +131,14 @@ impl Gist {
 
 /// A run of [`NEAR`] sentences, whose words are judged together.
 struct Passage<'a> {
-    sentences: &'a [HashSet<String>],
+    sentences: &'a [Vec<u64>],
     failing: &'a [bool],
 }
 
 impl Passage<'_> {
-    fn contains(&self, word: &str) -> bool {
-        self.sentences.iter().any(|s| s.contains(word))
+    /// Whether a sentence of it holds the word of `key` ([`word_key`]).
+    fn contains(&self, key: u64) -> bool {
+        self.sentences.iter().any(|s| s.binary_search(&key).is_ok())
     }
 
     fn tells_failure(&self) -> bool {
@@ -147,11 +157,20 @@ impl Read {
     }
 
     fn of(text: &str, lower: &str) -> Read {
-        let sentences: Vec<HashSet<String>> = sentences(text)
-            .map(|s| tokens(s).into_iter().collect::<HashSet<String>>())
+        let read: Vec<Vec<String>> = sentences(text)
+            .map(tokens)
             .filter(|s| !s.is_empty())
             .collect();
-        let failing = sentences.iter().map(tells_failure).collect();
+        let failing = read.iter().map(|words| tells_failure(words)).collect();
+        let sentences = read
+            .iter()
+            .map(|words| {
+                let mut keys: Vec<u64> = words.iter().map(|w| word_key(w)).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                keys
+            })
+            .collect();
         let paths = path_pattern()
             .find_iter(lower)
             .map(|m| {
@@ -222,9 +241,11 @@ fn figure_near_its_unit(fact: &Fact, gist: &Gist) -> bool {
         return false;
     }
     let need = words.len().div_ceil(2);
+    let figures: Vec<u64> = figures.iter().map(|f| word_key(f)).collect();
+    let words: Vec<u64> = words.iter().map(|w| word_key(w)).collect();
     gist.read().passages().any(|win| {
-        figures.iter().all(|f| win.contains(f))
-            && words.iter().filter(|w| win.contains(w)).count() >= need
+        figures.iter().all(|&f| win.contains(f))
+            && words.iter().filter(|&&w| win.contains(w)).count() >= need
     })
 }
 
@@ -243,14 +264,14 @@ fn coverage(fact: &Fact, gist: &Gist, weights: &Weights) -> f32 {
     // What a sentence asks or chooses is in its words; the code quoted in
     // it is the example, told by half.
     let prose = matches!(fact.kind, FactKind::Instruction | FactKind::Decision);
-    let weighed: Vec<(&String, f32)> = cues
+    let weighed: Vec<(u64, f32)> = cues
         .iter()
         .map(|(c, code)| {
             let mut w = weights.idf(c) * if identifier(c) { 2.0 } else { 1.0 };
             if prose && *code {
                 w /= 2.0;
             }
-            (c, w)
+            (word_key(c), w)
         })
         .collect();
     let total: f32 = weighed.iter().map(|(_, w)| w).sum();
@@ -266,7 +287,7 @@ fn coverage(fact: &Fact, gist: &Gist, weights: &Weights) -> f32 {
         .map(|win| {
             weighed
                 .iter()
-                .filter(|(c, _)| win.contains(c))
+                .filter(|(c, _)| win.contains(*c))
                 .map(|(_, w)| w)
                 .sum::<f32>()
         })
@@ -276,7 +297,7 @@ fn coverage(fact: &Fact, gist: &Gist, weights: &Weights) -> f32 {
 
 /// Whether words say something went wrong: a failure, a panic, an error
 /// code (`E0277`), a test gone red, a fix.
-fn tells_failure(words: &HashSet<String>) -> bool {
+fn tells_failure(words: &[String]) -> bool {
     // What was fixed or corrected was wrong first.
     const WRONG: [&str; 26] = [
         "fail", "error", "panic", "broke", "wrong", "mismatch", "crash", "overflow", "refus",

@@ -363,8 +363,20 @@ pub struct Sent {
 
 impl Sent {
     pub fn of(conv: &Conversation, p: &Projection, range: TurnRange) -> Sent {
+        Sent::of_facts(conv, p, range, None)
+    }
+
+    /// [`Sent::of`] for judging `facts` only: the text of a turn is read
+    /// only where one of them is not sent whole with its own event (most
+    /// of a run that elides keeps its messages whole: reading every event
+    /// of every run again was most of what judging a simulation cost).
+    pub fn of_facts(
+        conv: &Conversation,
+        p: &Projection,
+        range: TurnRange,
+        facts: Option<&[Fact]>,
+    ) -> Sent {
         let mut whole = HashSet::new();
-        let mut turns: HashMap<usize, String> = HashMap::new();
         let mut summaries = Vec::new();
         let mut shown = Vec::new();
         for e in &p.events {
@@ -374,17 +386,10 @@ impl Sent {
                     if turn < range.from || turn > range.to {
                         continue;
                     }
-                    let text = match change {
-                        Alteration::None => sent_text(conv, index),
-                        _ => crate::core::search::value_text(&p.plain(conv, e)),
-                    };
                     if change == Alteration::None {
                         whole.insert(index);
                     }
-                    shown.push(index);
-                    let t = turns.entry(turn).or_default();
-                    t.push_str(&text.to_lowercase());
-                    t.push('\n');
+                    shown.push((e, turn));
                 }
                 Projected::Summary { .. } => {
                     if let Some((r, s)) = summary_over(p, e, range) {
@@ -393,6 +398,36 @@ impl Sent {
                 }
             }
         }
+        let needed: Option<HashSet<usize>> = facts.map(|facts| {
+            facts
+                .iter()
+                .filter(|f| !whole.contains(&f.event))
+                .map(|f| f.turn.saturating_sub(1))
+                .collect()
+        });
+        let mut turns: HashMap<usize, String> = HashMap::new();
+        for &(e, turn) in &shown {
+            if needed.as_ref().is_some_and(|n| !n.contains(&turn)) {
+                continue;
+            }
+            let Projected::Raw { index, change } = *e else {
+                continue;
+            };
+            let text = match change {
+                Alteration::None => sent_text(conv, index),
+                _ => crate::core::search::value_text(&p.plain(conv, e)),
+            };
+            let t = turns.entry(turn).or_default();
+            t.push_str(&text.to_lowercase());
+            t.push('\n');
+        }
+        let shown: Vec<usize> = shown
+            .iter()
+            .filter_map(|(e, _)| match **e {
+                Projected::Raw { index, .. } => Some(index),
+                Projected::Summary { .. } => None,
+            })
+            .collect();
         // Reads whose call is sent (whole or as its name) but whose
         // result is not sent whole.
         let pairing = crate::core::compact::pairing::Pairing::of(&conv.events);
@@ -599,7 +634,7 @@ pub fn judged_among(
     let from = ranges.iter().map(|r| r.from).min().unwrap_or(0);
     let to = ranges.iter().map(|r| r.to).max().unwrap_or(0);
     let scope = TurnRange { from, to };
-    let sent = Sent::of(conv, p, scope);
+    let sent = Sent::of_facts(conv, p, scope, Some(all));
     // By occurrence (its index in `all`) and, for a file, whether its name
     // is the only one of the range's files.
     let mut cache: HashMap<(usize, bool), Option<Where>> = HashMap::new();

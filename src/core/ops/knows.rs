@@ -88,7 +88,18 @@ pub fn of_runs(
         return vec![facts::Survival::default(); runs.len()];
     }
     let all = facts::occurrences(conv);
-    crate::core::parallel::each(runs.len(), |k| survival(conv, &all, runs[k]))
+    // Runs that appended the same compactions leave the same projection
+    // (a backstop that never fired is its policy's run): judged once.
+    let first: Vec<usize> = (0..runs.len())
+        .map(|k| (0..k).find(|&j| runs[j] == runs[k]).unwrap_or(k))
+        .collect();
+    let distinct: Vec<usize> = (0..runs.len()).filter(|&k| first[k] == k).collect();
+    let judged =
+        crate::core::parallel::each(distinct.len(), |d| survival(conv, &all, runs[distinct[d]]));
+    first
+        .iter()
+        .map(|f| judged[distinct.binary_search(f).unwrap_or(0)].clone())
+        .collect()
 }
 
 fn survival(
