@@ -1099,3 +1099,73 @@ fn the_knows_column_stays_through_previews_writes_and_undo() {
     h.char('u');
     assert_eq!(knows(&h), 2, "undone: {}", h.text());
 }
+
+/// A compaction's facts are found off the UI thread: `Enter`, `F` and `E`
+/// each hand one job to the worker and return at once (the detail opens
+/// saying what it waits for), a key is answered meanwhile, and the
+/// result, when it comes, lands where it was asked.
+#[test]
+fn enter_f_and_e_find_facts_off_the_ui_thread() {
+    use jp_inspect::tui::job::{FactsWant, Job};
+    use jp_inspect::tui::msg::{Effect, Msg};
+    use jp_inspect::tui::panels::Panel;
+    let press = |h: &mut Harness, c: KeyCode| -> Vec<Effect> {
+        let k = crossterm::event::KeyEvent::new(c, crossterm::event::KeyModifiers::NONE);
+        jp_inspect::tui::update::update(&mut h.state, Msg::Key(k))
+    };
+    let wants = |fx: &[Effect]| -> Vec<FactsWant> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Job(j) => match &**j {
+                    Job::RangeFacts { want, .. } => Some(want.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    };
+    let mut h = Harness::new(160, 40, false);
+    h.key(KeyCode::Tab);
+    h.key(KeyCode::Tab);
+    // Enter: the detail is open before its facts are found.
+    let fx = press(&mut h, KeyCode::Enter);
+    assert_eq!(wants(&fx), vec![FactsWant::Detail]);
+    assert!(
+        h.text().contains("judging what the model still knows"),
+        "{}",
+        h.text()
+    );
+    // A key meanwhile is answered: the detail scrolls.
+    press(&mut h, KeyCode::Char('j'));
+    assert!(matches!(h.state.panel, Some(Panel::Detail(_))));
+    h.run(fx);
+    let text = h.text();
+    assert!(!text.contains("judging what the model"), "{text}");
+    assert!(text.contains("keeps "), "{text}");
+    h.key(KeyCode::Esc);
+    // F: the trail is found by a job, then followed.
+    let fx = press(&mut h, KeyCode::Char('F'));
+    assert_eq!(wants(&fx), vec![FactsWant::Trail]);
+    assert!(h.state.lost_trail.is_none());
+    h.run(fx);
+    assert!(h.state.lost_trail.is_some(), "{}", h.text());
+    // E: the editor opens once its checklist is read.
+    h.key(KeyCode::Tab);
+    while h.state.nav.focus != jp_inspect::tui::state::Focus::Compactions {
+        h.key(KeyCode::Tab);
+    }
+    h.state.nav.list_cursor = 0;
+    let fx = press(&mut h, KeyCode::Char('E'));
+    assert!(
+        matches!(wants(&fx).as_slice(), [FactsWant::Checklist { .. }]),
+        "{}",
+        h.text()
+    );
+    assert!(h.state.panel.is_none());
+    h.run(fx);
+    assert!(
+        matches!(h.state.panel, Some(Panel::Summary(_))),
+        "{}",
+        h.text()
+    );
+}

@@ -297,6 +297,27 @@ fn selected(state: &State) -> Option<DetailText> {
 
 /// A compaction of the list: what it is, what it costs and keeps, and
 /// its event (a summary rendered as the model reads it).
+/// Whether the detail of the selection waits for facts not found yet: a
+/// compaction of the list whose range was not judged for this inspection.
+pub fn wants_facts(state: &State) -> Option<crate::tui::job::Job> {
+    let m = state.inspection.as_ref()?;
+    if state.nav.focus != Focus::Compactions {
+        return None;
+    }
+    let row = m.compactions.get(state.nav.list_cursor)?;
+    let found = state
+        .compaction_facts
+        .as_ref()
+        .is_some_and(|(g, p, _)| *g == state.generation && *p == row.position);
+    (!found).then(|| crate::tui::job::Job::RangeFacts {
+        conv: m.conv.clone(),
+        projection: Box::new(m.projection.clone()),
+        position: row.position,
+        range: row.range.filter(|_| row.invalid.is_none()),
+        want: crate::tui::job::FactsWant::Detail,
+    })
+}
+
 fn compaction(state: &State, m: &Inspection, row: &CompactionRow) -> DetailText {
     let conv = &m.conv;
     let (text, raw) = match row.event {
@@ -319,13 +340,17 @@ fn compaction(state: &State, m: &Inspection, row: &CompactionRow) -> DetailText 
         }
     };
     let mut header = compaction_header(row);
-    // What the model no longer knows of its range, and what it hid.
-    let crate::core::ops::knows::Detail { knows, hid: ledger } = crate::core::ops::knows::detail(
-        conv,
-        &m.projection,
-        row.position,
-        row.range.filter(|_| row.invalid.is_none()),
-    );
+    // What the model no longer knows of its range, and what it hid: found
+    // off the UI thread (`Job::RangeFacts`), said to be coming until then.
+    let found = state
+        .compaction_facts
+        .as_ref()
+        .filter(|(g, p, _)| *g == state.generation && *p == row.position)
+        .map(|(_, _, d)| d.clone());
+    if found.is_none() {
+        header.push("judging what the model still knows of its range…".to_string());
+    }
+    let crate::core::ops::knows::Detail { knows, hid: ledger } = found.unwrap_or_default();
     if let Some(k) = &knows {
         let grave = k.iter().filter(|j| j.is_grave()).count();
         header.push(format!(

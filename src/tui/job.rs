@@ -164,6 +164,17 @@ pub enum Job {
         preview: Vec<crate::core::model::compaction::Compaction>,
         view: crate::core::ops::View,
     },
+    /// What the model still knows of one compaction's range, for its
+    /// detail (`Enter`), `F` or `E`: found and judged off the UI thread.
+    RangeFacts {
+        conv: Arc<Conversation>,
+        projection: Box<crate::core::ops::Projection>,
+        /// Among the compactions (and previewed ones) of the list.
+        position: usize,
+        /// `None` for a compaction left out of the projection.
+        range: Option<crate::core::model::TurnRange>,
+        want: FactsWant,
+    },
     /// Highlight an event's full text for the detail view.
     Highlight {
         title: String,
@@ -171,6 +182,29 @@ pub enum Job {
         language: Option<String>,
         /// Without colour only Markdown's layout is made.
         color: bool,
+    },
+}
+
+/// What [`Job::RangeFacts`] is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FactsWant {
+    /// The compaction's detail: its ledger and what it keeps.
+    Detail,
+    /// `F`: the lost facts, in the order a reader follows them.
+    Trail,
+    /// `E`: the checklist of a summary being written, starting from `text`.
+    Checklist { text: String },
+}
+
+/// What [`Job::RangeFacts`] found.
+#[derive(Debug)]
+pub enum FactsGot {
+    Detail(crate::core::ops::knows::Detail),
+    Trail(crate::core::ops::knows::Trail),
+    Checklist {
+        text: String,
+        facts: Vec<crate::core::ops::Fact>,
+        sent: crate::core::ops::Sent,
     },
 }
 
@@ -232,6 +266,11 @@ pub enum JobResult {
     /// By compaction position: facts kept of all, and whether it lost an
     /// instruction or an unfixed error.
     ListKnows(std::collections::HashMap<usize, crate::core::ops::Mark>),
+    RangeFacts {
+        position: usize,
+        range: Option<crate::core::model::TurnRange>,
+        got: FactsGot,
+    },
     Highlighted {
         title: String,
         lines: Vec<Line<'static>>,

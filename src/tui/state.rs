@@ -143,6 +143,10 @@ pub struct State {
     /// The lost facts `F` goes through, of one compaction.
     pub lost_trail: Option<LostTrail>,
     /// The list's marks, for the inspection of that generation.
+    /// What the model still knows of a compaction's range, for its detail:
+    /// of the inspection of that generation, by position. Found off the UI
+    /// thread; until it comes the detail says it is being judged.
+    pub compaction_facts: Option<(u64, usize, crate::core::ops::knows::Detail)>,
     /// The generation the marks were last asked for while that job is
     /// out: one marks job at a time, however often the list is asked.
     pub list_marks_asked: Option<u64>,
@@ -206,6 +210,7 @@ impl State {
             generation: 0,
             list_marks: None,
             list_marks_asked: None,
+            compaction_facts: None,
             lost_trail: None,
             shown: Default::default(),
             theme,

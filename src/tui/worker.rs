@@ -5,7 +5,9 @@
 
 use super::highlight;
 use super::inspection::Inspection;
-use super::job::{ConfigFile, Done, Job, JobResult, Loaded, PreviewRequest, Previewed};
+use super::job::{
+    ConfigFile, Done, FactsGot, FactsWant, Job, JobResult, Loaded, PreviewRequest, Previewed,
+};
 use crate::core::error::Error;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
@@ -101,6 +103,13 @@ pub fn execute(job: Job) -> JobResult {
             preview,
             view,
         } => JobResult::ListKnows(ops::knows::marks(&conv, &preview, view)),
+        Job::RangeFacts {
+            conv,
+            projection,
+            position,
+            range,
+            want,
+        } => range_facts(&conv, &projection, position, range, want),
         Job::Search { conv, query } => {
             let hits = ops::Needle::new(&query).events_in(&conv);
             JobResult::Searched { query, hits }
@@ -111,6 +120,29 @@ pub fn execute(job: Job) -> JobResult {
             language,
             color,
         } => highlighted(title, &text, language.as_deref(), color),
+    }
+}
+
+/// What a compaction's range still tells the model, as `want` asks it.
+fn range_facts(
+    conv: &Conversation,
+    p: &ops::Projection,
+    position: usize,
+    range: Option<crate::core::model::TurnRange>,
+    want: FactsWant,
+) -> JobResult {
+    let got = match (want, range) {
+        (FactsWant::Trail, Some(r)) => FactsGot::Trail(ops::knows::trail(conv, p, r)),
+        (FactsWant::Checklist { text }, Some(r)) => {
+            let (facts, sent) = ops::knows::checklist(conv, p, r);
+            FactsGot::Checklist { text, facts, sent }
+        }
+        _ => FactsGot::Detail(ops::knows::detail(conv, p, position, range)),
+    };
+    JobResult::RangeFacts {
+        position,
+        range,
+        got,
     }
 }
 
@@ -268,52 +300,48 @@ fn simulate(
 /// generation it was asked for.
 pub struct Worker {
     jobs: Sender<(u64, Job)>,
-    /// For the jobs that run beside the queue.
-    outbox: Sender<Done>,
+    /// Finding and judging facts, beside the queue and one at a time: a
+    /// long session's facts must not hold back a preview asked for
+    /// meanwhile, nor many of them run at once.
+    facts: Sender<(u64, Job)>,
     pub results: Receiver<Done>,
 }
 
 impl Worker {
     pub fn start() -> Worker {
-        let (jobs, inbox) = channel::<(u64, Job)>();
         let (outbox, results) = channel();
-        let beside = outbox.clone();
-        thread::Builder::new()
-            .name("jp-inspect-worker".into())
-            .spawn(move || {
-                for (generation, job) in inbox {
-                    let result = execute(job);
-                    if outbox.send(Done { generation, result }).is_err() {
-                        break;
-                    }
-                }
-            })
-            .expect("starting the worker thread");
         Worker {
-            jobs,
-            outbox: beside,
+            jobs: serve("jp-inspect-worker", outbox.clone()),
+            facts: serve("jp-inspect-facts", outbox),
             results,
         }
     }
 
     pub fn submit(&self, generation: u64, job: Job) {
-        // The list's marks are asked for as a conversation opens: judging
-        // a long session's facts must not hold back a preview asked for
-        // meanwhile, so they run beside the queue.
-        if matches!(job, Job::ListKnows { .. }) {
-            let outbox = self.outbox.clone();
-            // Without a thread to be had, the marks are not made now: the
-            // list asks again when it gets the focus.
-            let _ = thread::Builder::new()
-                .name("jp-inspect-marks".into())
-                .spawn(move || {
-                    let result = execute(job);
-                    let _ = outbox.send(Done { generation, result });
-                });
-            return;
-        }
-        let _ = self.jobs.send((generation, job));
+        let lane = match job {
+            Job::ListKnows { .. } | Job::RangeFacts { .. } => &self.facts,
+            _ => &self.jobs,
+        };
+        let _ = lane.send((generation, job));
     }
+}
+
+/// A thread named `name` running the jobs sent to it in order, each
+/// result sent to `outbox`.
+fn serve(name: &str, outbox: Sender<Done>) -> Sender<(u64, Job)> {
+    let (jobs, inbox) = channel::<(u64, Job)>();
+    thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            for (generation, job) in inbox {
+                let result = execute(job);
+                if outbox.send(Done { generation, result }).is_err() {
+                    break;
+                }
+            }
+        })
+        .expect("starting a worker thread");
+    jobs
 }
 
 /// `A` at a turn boundary: what automatic compaction appends, retried

@@ -24,6 +24,26 @@ pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
         return;
     };
     show_detail(state, text, fx);
+    // A compaction's facts are found off the UI thread: the detail opens
+    // at once and takes them when they come.
+    if let Some(job) = detail_text::wants_facts(state) {
+        fx.push(Effect::job(job));
+    }
+}
+
+/// A compaction's facts found: its open detail shows them, where it was.
+pub(super) fn facts_found(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(Panel::Detail(d)) = &state.panel else {
+        return;
+    };
+    let (title, scroll) = (d.title.clone(), d.scroll);
+    let Some(text) = detail_text::of_selection(state).filter(|t| t.title == title) else {
+        return;
+    };
+    show_detail(state, text, fx);
+    if let Some(Panel::Detail(d)) = &mut state.panel {
+        d.scroll = scroll;
+    }
 }
 
 /// The detail view of `text`, at the search's first match when searching.

@@ -94,6 +94,12 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
                 fx.extend(super::picker::fill(state));
             }
         }
+        JobResult::RangeFacts {
+            position,
+            range,
+            got,
+        } if current => super::range_facts::found(state, position, range, got, fx),
+        JobResult::RangeFacts { .. } => {}
         JobResult::Highlighted { title, lines } => on_highlighted(state, &title, lines),
     }
 }

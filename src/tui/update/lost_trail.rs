@@ -1,14 +1,17 @@
 //! `F`: from a compaction to the events of the facts it lost, one after
 //! another, so a reviewer reads each where it stood.
 
+use crate::tui::job::{FactsWant, Job};
+use crate::tui::msg::Effect;
 use crate::tui::panels::Panel;
 use crate::tui::state::{Focus, LostTrail, State};
 use crate::tui::status_log::Level;
 
 /// The next lost fact's event: the first of the selected compaction's
 /// when none is being followed (or the list moved to another), else the
-/// one after the last shown, round to the first.
-pub(super) fn next(state: &mut State) {
+/// one after the last shown, round to the first. A new trail's facts are
+/// found off the UI thread; it is followed when they come.
+pub(super) fn next(state: &mut State, fx: &mut Vec<Effect>) {
     let from_list = state.nav.focus == Focus::Compactions;
     let selected = state
         .inspection
@@ -20,16 +23,29 @@ pub(super) fn next(state: &mut State) {
         .lost_trail
         .as_ref()
         .filter(|t| t.generation == state.generation && selected.is_none_or(|p| p == t.position));
-    let trail = match following {
-        Some(t) => LostTrail {
-            at: (t.at + 1) % t.events.len(),
-            ..t.clone()
-        },
+    match following {
+        Some(t) => {
+            let trail = LostTrail {
+                at: (t.at + 1) % t.events.len(),
+                ..t.clone()
+            };
+            show(state, trail);
+        }
         None => match start(state) {
-            Ok(t) => t,
-            Err(why) => return state.set_status(why, Level::Info),
+            Ok((position, job)) => {
+                state.status.busy = Some((
+                    format!("finding what compaction #{} lost", position + 1),
+                    std::time::Instant::now(),
+                ));
+                fx.push(Effect::job(job));
+            }
+            Err(why) => state.set_status(why, Level::Info),
         },
-    };
+    }
+}
+
+/// Shows the trail's current fact: its event, and what it was.
+fn show(state: &mut State, trail: LostTrail) {
     let (turn, event, said) = trail.events[trail.at].clone();
     let status = format!(
         "lost fact {} of {} (compaction #{}): {said} · F for the next",
@@ -45,8 +61,8 @@ pub(super) fn next(state: &mut State) {
     state.set_status(status, Level::Info);
 }
 
-/// The trail of the compaction selected in the list.
-fn start(state: &State) -> Result<LostTrail, String> {
+/// The job that finds the trail of the compaction selected in the list.
+fn start(state: &State) -> Result<(usize, Job), String> {
     let m = state
         .inspection
         .as_ref()
@@ -63,7 +79,23 @@ fn start(state: &State) -> Result<LostTrail, String> {
             row.position + 1
         )
     })?;
-    let trail = crate::core::ops::knows::trail(&m.conv, &m.projection, range);
+    Ok((
+        row.position,
+        Job::RangeFacts {
+            conv: m.conv.clone(),
+            projection: Box::new(m.projection.clone()),
+            position: row.position,
+            range: Some(range),
+            want: FactsWant::Trail,
+        },
+    ))
+}
+
+/// The trail of compaction `position` found: followed from its first fact.
+pub(super) fn found(state: &mut State, position: usize, trail: crate::core::ops::knows::Trail) {
+    let Some(m) = &state.inspection else {
+        return;
+    };
     let events: Vec<(usize, usize, String)> = trail
         .lost
         .iter()
@@ -76,16 +108,20 @@ fn start(state: &State) -> Result<LostTrail, String> {
         })
         .collect();
     if events.is_empty() {
-        return Err(format!(
-            "compaction #{} lost nothing the model needs: {}",
-            row.position + 1,
-            trail.survival.describe()
-        ));
+        return state.set_status(
+            format!(
+                "compaction #{} lost nothing the model needs: {}",
+                position + 1,
+                trail.survival.describe()
+            ),
+            Level::Info,
+        );
     }
-    Ok(LostTrail {
+    let trail = LostTrail {
         generation: state.generation,
-        position: row.position,
+        position,
         events,
         at: 0,
-    })
+    };
+    show(state, trail);
 }

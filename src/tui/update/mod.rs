@@ -17,6 +17,7 @@ mod lost_trail;
 mod nav;
 mod outside;
 mod picker;
+mod range_facts;
 mod report;
 mod requests;
 mod route;
@@ -217,7 +218,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Preview => input::open_input(state, crate::tui::panels::InputKind::Preview),
         Action::Apply => commands::apply_preview(state, fx),
         Action::Summarize => commands::summarize_preview(state, fx),
-        Action::EditSummary => summary::open(state),
+        Action::EditSummary => summary::open(state, fx),
         Action::Cancel => commands::cancel(state, fx),
         Action::ResetAuto => commands::ask_reset(state, crate::core::ops::Reset::Auto, fx),
         Action::ResetAll => commands::ask_reset(state, crate::core::ops::Reset::All, fx),
@@ -253,7 +254,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Largest => largest::open_largest(state, false),
         Action::Tools => tools::open(state, fx),
         Action::WriteReport => report::write(state, fx),
-        Action::NextLostFact => lost_trail::next(state),
+        Action::NextLostFact => lost_trail::next(state, fx),
         Action::ShowKind => nav::show_next_kind(state),
         Action::Overhead => largest::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),

@@ -58,7 +58,9 @@ fn source(state: &State) -> Result<(String, TurnRange), &'static str> {
     Ok((text, overlay.compaction.range()))
 }
 
-pub(super) fn open(state: &mut State) {
+/// `E`: the checklist of the summary's range is found off the UI thread;
+/// the editor opens when it comes.
+pub(super) fn open(state: &mut State, fx: &mut Vec<Effect>) {
     let (text, range) = match source(state) {
         Ok(s) => s,
         Err(why) => return state.set_status(why, Level::Info),
@@ -66,7 +68,31 @@ pub(super) fn open(state: &mut State) {
     let Some(m) = &state.inspection else {
         return;
     };
-    let (facts, sent) = crate::core::ops::knows::checklist(&m.conv, &m.projection, range);
+    state.status.busy = Some((
+        format!("reading the facts of turns {}", range.human()),
+        std::time::Instant::now(),
+    ));
+    fx.push(Effect::job(crate::tui::job::Job::RangeFacts {
+        conv: m.conv.clone(),
+        projection: Box::new(m.projection.clone()),
+        position: usize::MAX,
+        range: Some(range),
+        want: crate::tui::job::FactsWant::Checklist { text },
+    }));
+}
+
+/// The checklist of `range` found: the editor opens on `text` against it.
+pub(super) fn found(
+    state: &mut State,
+    text: String,
+    range: TurnRange,
+    facts: Vec<crate::core::ops::Fact>,
+    sent: crate::core::ops::Sent,
+) {
+    // Something else opened meanwhile (a key answered while it was read).
+    if state.panel.is_some() {
+        return;
+    }
     let mut editor = SummaryEditor::new(&text, range, facts, sent);
     // The edit left last of the same turns is offered again.
     if let Some((r, last)) = &state.last_summary_edit
