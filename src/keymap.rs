@@ -74,6 +74,9 @@ pub enum Action {
     WriteReport,
     /// The event of the next fact a compaction lost (`F`).
     NextLostFact,
+    /// A compaction's facts judged again by the user's own model or
+    /// command, its price asked about first (`J`).
+    AskJudge,
     /// Show one kind of event in the panes, the next one (`v`).
     ShowKind,
     /// The system prompt's parts and the tool definitions (`O`).

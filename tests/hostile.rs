@@ -830,3 +830,63 @@ fn a_committed_jp_folder_stays_clean() {
     let lock = tmp.path().join(".jp/locks/jp-c17944860430.lock");
     assert_eq!(fs::read(&lock).unwrap(), b"");
 }
+
+/// `J` in a compaction's detail: the price first (nothing sent yet), a
+/// question, and only a yes asks the judge; its verdicts land in the
+/// detail signed by who gave them. A `n` sends nothing. Without a judge
+/// in the person's own config, `J` says so and sends nothing.
+#[test]
+fn j_in_the_detail_prices_asks_and_shows_the_judges_verdicts() {
+    use common::harness::Harness;
+    use crossterm::event::KeyCode;
+    use jp_inspect::tui::panels::Panel;
+    let server = judge_server();
+    let open = |h: &mut Harness| {
+        h.key(KeyCode::Tab);
+        h.key(KeyCode::Tab);
+        h.key(KeyCode::Enter);
+    };
+    // No judge of the person's own: said, nothing sent.
+    let mut h = Harness::new(160, 40, false);
+    open(&mut h);
+    h.char('J');
+    assert!(h.text().contains("no model to judge with"), "{}", h.text());
+    assert_eq!(server.requests().len(), 0);
+
+    let mut h = Harness::new(160, 40, false);
+    h.state
+        .settings
+        .config
+        .apply_document(
+            &json!({"conversation": {"compaction": {"auto": {"summarizer": {
+                "kind": "openai", "base_url": format!("{}/v1", server.url()), "model": "judge-m"
+            }}}}}),
+            "your config",
+        )
+        .unwrap();
+    open(&mut h);
+    h.char('J');
+    let Some(Panel::Confirm(c)) = &h.state.panel else {
+        panic!("no question: {}", h.text());
+    };
+    assert!(
+        c.question.starts_with("asking openai judge-m to judge")
+            && c.question.contains("tokens sent"),
+        "{}",
+        c.question
+    );
+    assert_eq!(server.requests().len(), 0, "sent before the answer");
+    h.char('n');
+    assert_eq!(server.requests().len(), 0, "sent after a no");
+    open_again(&mut h);
+    h.char('J');
+    h.char('y');
+    assert_eq!(server.requests().len(), 1);
+    let text = h.text();
+    assert!(text.contains("(judged by openai judge-m)"), "{text}");
+    assert!(matches!(h.state.panel, Some(Panel::Detail(_))), "{text}");
+
+    fn open_again(h: &mut Harness) {
+        h.key(KeyCode::Enter);
+    }
+}

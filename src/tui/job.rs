@@ -175,6 +175,9 @@ pub enum Job {
         range: Option<crate::core::model::TurnRange>,
         want: FactsWant,
     },
+    /// A compaction's facts judged again by the user's own model or
+    /// command: first only priced, then asked.
+    Judge(Box<JudgeJob>),
     /// Highlight an event's full text for the detail view.
     Highlight {
         title: String,
@@ -206,6 +209,28 @@ pub enum FactsGot {
         facts: Vec<crate::core::ops::Fact>,
         sent: crate::core::ops::Sent,
     },
+}
+
+/// What [`Job::Judge`] judges, and whether it only prices (`ask` false).
+#[derive(Debug)]
+pub struct JudgeJob {
+    pub conv: Arc<Conversation>,
+    pub projection: crate::core::ops::Projection,
+    pub position: usize,
+    pub range: Option<crate::core::model::TurnRange>,
+    pub config: AutoConfig,
+    pub kind: crate::core::ops::SummarizerKind,
+    pub ask: bool,
+}
+
+/// What [`Job::Judge`] came to.
+#[derive(Debug)]
+pub enum JudgeOutcome {
+    /// Priced, not asked: what it would send and cost (`None`: no fact to
+    /// judge).
+    Quote(Option<crate::core::ops::judge::JudgeQuote>),
+    /// Asked: the detail with its verdicts.
+    Judged(crate::core::ops::knows::Detail),
 }
 
 /// What a write job writes: the open preview's plan, stamped when it is
@@ -270,6 +295,12 @@ pub enum JobResult {
         position: usize,
         range: Option<crate::core::model::TurnRange>,
         got: FactsGot,
+    },
+    /// What asking a judge would cost, or its verdicts, or why not.
+    Judge {
+        position: usize,
+        kind: crate::core::ops::SummarizerKind,
+        outcome: Result<JudgeOutcome, String>,
     },
     Highlighted {
         title: String,

@@ -69,6 +69,12 @@ pub enum ConfirmKind {
     Reset(Reset),
     /// Apply a preview that makes every later request larger.
     ApplyAdding,
+    /// Ask the user's own model or command to judge compaction
+    /// `position`'s facts, at the price the question says.
+    Judge {
+        position: usize,
+        kind: crate::core::ops::SummarizerKind,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -110,6 +110,7 @@ pub fn execute(job: Job) -> JobResult {
             range,
             want,
         } => range_facts(&conv, &projection, position, range, want),
+        Job::Judge(j) => judged(&j),
         Job::Search { conv, query } => {
             let hits = ops::Needle::new(&query).events_in(&conv);
             JobResult::Searched { query, hits }
@@ -143,6 +144,39 @@ fn range_facts(
         position,
         range,
         got,
+    }
+}
+
+/// A compaction's facts judged by the judge `j` names: priced only, or
+/// asked (the person said yes to the price).
+fn judged(j: &crate::tui::job::JudgeJob) -> JobResult {
+    use crate::tui::job::JudgeOutcome;
+    let mut quote = None;
+    let outcome = ops::knows::detail_judged(
+        &j.conv,
+        &j.projection,
+        j.position,
+        j.range,
+        &j.config,
+        j.kind,
+        crate::user_file::known_prices(),
+        &mut |q| {
+            quote = Some(q.clone());
+            j.ask
+        },
+    )
+    .map(|detail| {
+        if j.ask {
+            JudgeOutcome::Judged(detail)
+        } else {
+            JudgeOutcome::Quote(quote.take())
+        }
+    })
+    .map_err(|e| e.to_string());
+    JobResult::Judge {
+        position: j.position,
+        kind: j.kind,
+        outcome,
     }
 }
 

@@ -151,7 +151,36 @@ pub fn detail(
     position: usize,
     range: Option<crate::core::model::TurnRange>,
 ) -> Detail {
-    let knows = range.map(|r| facts::judged(conv, p, r));
+    detail_of(conv, p, position, range.map(|r| facts::judged(conv, p, r)))
+}
+
+/// [`detail`] with its facts judged again by the judge of `kind` (the
+/// user's own model or command), `before_asking` shown the price first
+/// and asking only when it says yes.
+#[allow(clippy::too_many_arguments)]
+pub fn detail_judged(
+    conv: &Conversation,
+    p: &Projection,
+    position: usize,
+    range: Option<crate::core::model::TurnRange>,
+    config: &crate::core::auto::AutoConfig,
+    kind: crate::core::summarize::config::SummarizerKind,
+    prices: &crate::core::cost::Prices,
+    before_asking: &mut dyn FnMut(&super::judge::JudgeQuote) -> bool,
+) -> Result<Detail, crate::core::error::SummarizeError> {
+    let mut knows = range.map(|r| facts::judged(conv, p, r));
+    if let (Some(r), Some(k)) = (range, knows.as_mut()) {
+        super::judge::ask(conv, config, p, &mut [(r, k)], kind, prices, before_asking)?;
+    }
+    Ok(detail_of(conv, p, position, knows))
+}
+
+fn detail_of(
+    conv: &Conversation,
+    p: &Projection,
+    position: usize,
+    knows: Option<Vec<Judged>>,
+) -> Detail {
     let hid = crate::core::compact::ledger::of(conv, p)
         .into_iter()
         .find(|l| l.position == position)

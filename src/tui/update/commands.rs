@@ -31,21 +31,6 @@ pub(super) fn open_detail(state: &mut State, fx: &mut Vec<Effect>) {
     }
 }
 
-/// A compaction's facts found: its open detail shows them, where it was.
-pub(super) fn facts_found(state: &mut State, fx: &mut Vec<Effect>) {
-    let Some(Panel::Detail(d)) = &state.panel else {
-        return;
-    };
-    let (title, scroll) = (d.title.clone(), d.scroll);
-    let Some(text) = detail_text::of_selection(state).filter(|t| t.title == title) else {
-        return;
-    };
-    show_detail(state, text, fx);
-    if let Some(Panel::Detail(d)) = &mut state.panel {
-        d.scroll = scroll;
-    }
-}
-
 /// The detail view of `text`, at the search's first match when searching.
 pub(super) fn show_detail(state: &mut State, text: detail_text::DetailText, fx: &mut Vec<Effect>) {
     let lines: Vec<Line<'static>> = text
@@ -342,6 +327,7 @@ pub(super) fn confirmed(state: &mut State, c: Confirm, fx: &mut Vec<Effect>) {
         return;
     };
     let which = match c.kind {
+        ConfirmKind::Judge { .. } => return,
         ConfirmKind::Reset(which) => which,
         ConfirmKind::ApplyAdding => {
             if !writes_refused(state) {

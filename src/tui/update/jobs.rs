@@ -100,6 +100,12 @@ pub(super) fn finished(state: &mut State, done: Done, fx: &mut Vec<Effect>) {
             got,
         } if current => super::range_facts::found(state, position, range, got, fx),
         JobResult::RangeFacts { .. } => {}
+        JobResult::Judge {
+            position,
+            kind,
+            outcome,
+        } if current => super::judge::came(state, position, kind, outcome, fx),
+        JobResult::Judge { .. } => state.status.busy = None,
         JobResult::Highlighted { title, lines } => on_highlighted(state, &title, lines),
     }
 }

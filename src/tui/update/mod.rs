@@ -12,6 +12,7 @@ mod commands;
 mod cursor;
 mod input;
 mod jobs;
+mod judge;
 mod largest;
 mod lost_trail;
 mod nav;
@@ -255,6 +256,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Tools => tools::open(state, fx),
         Action::WriteReport => report::write(state, fx),
         Action::NextLostFact => lost_trail::next(state, fx),
+        Action::AskJudge => judge::price(state, fx),
         Action::ShowKind => nav::show_next_kind(state),
         Action::Overhead => largest::open_largest(state, true),
         Action::Undo => commands::undo_redo(state, false, fx),

@@ -19,7 +19,7 @@ pub(super) fn found(
     match got {
         FactsGot::Detail(d) => {
             state.compaction_facts = Some((state.generation, position, d));
-            super::commands::facts_found(state, fx);
+            detail_found(state, fx);
         }
         FactsGot::Trail(t) => super::lost_trail::found(state, position, t),
         FactsGot::Checklist { text, facts, sent } => {
@@ -27,5 +27,21 @@ pub(super) fn found(
                 super::summary::found(state, text, range, facts, sent);
             }
         }
+    }
+}
+
+/// A compaction's facts found: its open detail shows them, where it was.
+pub(super) fn detail_found(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(crate::tui::panels::Panel::Detail(d)) = &state.panel else {
+        return;
+    };
+    let (title, scroll) = (d.title.clone(), d.scroll);
+    let Some(text) = crate::tui::detail_text::of_selection(state).filter(|t| t.title == title)
+    else {
+        return;
+    };
+    super::commands::show_detail(state, text, fx);
+    if let Some(crate::tui::panels::Panel::Detail(d)) = &mut state.panel {
+        d.scroll = scroll;
     }
 }

@@ -23,20 +23,8 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
     if matches!(state.panel, Some(Panel::Summary(_))) {
         return super::summary::key(state, k, fx);
     }
-    if let Some(Panel::Confirm(c)) = &state.panel {
-        match keys::lookup(Scope::Confirm, &k) {
-            Some(Action::Confirm) => {
-                let c = c.clone();
-                state.panel = None;
-                commands::confirmed(state, c, fx);
-            }
-            Some(Action::Cancel) => {
-                state.panel = None;
-                state.set_status("cancelled: nothing written", Level::Info);
-            }
-            _ => {}
-        }
-        return;
+    if matches!(state.panel, Some(Panel::Confirm(_))) {
+        return confirm_key(state, k, fx);
     }
     let scope = match &state.panel {
         Some(Panel::Detail(_)) => Scope::Detail,
@@ -93,7 +81,11 @@ pub(super) fn key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
         // the same from the detail view as from the panes.
         if matches!(
             cmd,
-            Action::Copy | Action::OpenPager | Action::OpenEditor | Action::NextLostFact
+            Action::Copy
+                | Action::OpenPager
+                | Action::OpenEditor
+                | Action::NextLostFact
+                | Action::AskJudge
         ) {
             return super::command(state, cmd, fx);
         }
@@ -171,6 +163,35 @@ pub(super) fn detail_key(state: &mut State, cmd: Action) {
         Action::Cancel | Action::Quit => state.panel = None,
         Action::ForceQuit => state.quit = true,
         Action::Help => state.panel = Some(Panel::Help { scroll: 0 }),
+        _ => {}
+    }
+}
+
+/// A question's answer: `y` does what it asked, `n` or Esc nothing.
+fn confirm_key(state: &mut State, k: KeyEvent, fx: &mut Vec<Effect>) {
+    use crate::tui::panels::ConfirmKind;
+    let Some(Panel::Confirm(c)) = &state.panel else {
+        return;
+    };
+    let c = c.clone();
+    match keys::lookup(Scope::Confirm, &k) {
+        Some(Action::Confirm) => {
+            state.panel = None;
+            match c.kind {
+                ConfirmKind::Judge { position, kind } => {
+                    super::judge::ask(state, position, kind, fx)
+                }
+                _ => commands::confirmed(state, c, fx),
+            }
+        }
+        Some(Action::Cancel) => {
+            state.panel = None;
+            let said = match c.kind {
+                ConfirmKind::Judge { .. } => "not asked: nothing sent",
+                _ => "cancelled: nothing written",
+            };
+            state.set_status(said, Level::Info);
+        }
         _ => {}
     }
 }

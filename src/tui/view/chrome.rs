@@ -375,6 +375,9 @@ pub fn footer(frame: &mut Frame, area: Rect, state: &State) {
 /// The keys of an open panel.
 fn panel_keys(panel: &Panel) -> Vec<(&'static str, &'static str)> {
     match panel {
+        Panel::Confirm(c) if matches!(c.kind, crate::tui::panels::ConfirmKind::Judge { .. }) => {
+            vec![("y", "yes, ask it"), ("n", "no")]
+        }
         Panel::Confirm(_) => vec![("y", "yes, write"), ("n", "no")],
         Panel::Summary(e) if e.dropping => {
             vec![("Esc", "again: drop your edit"), ("Ctrl-S", "keep it")]

@@ -237,6 +237,9 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
 
 pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
     let t = &state.theme;
+    if matches!(c.kind, crate::tui::panels::ConfirmKind::Judge { .. }) {
+        return ask_judge(frame, area, c, state);
+    }
     let tokens = match &c.plan {
         Some(p) => format!(
             "context: {} → {} tok ({})",
@@ -287,6 +290,42 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
         .borders(Borders::ALL)
         .border_style(t.error())
         .title(Span::styled(" confirm ", t.title()));
+    frame.render_widget(Clear, box_area);
+    let inner = block.inner(box_area);
+    frame.render_widget(block, box_area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// The question before a judge is asked: its price, what it is sent, and
+/// that nothing is written.
+fn ask_judge(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
+    let t = &state.theme;
+    let width = 78.min(area.width);
+    let question = super::fit::wrap_words(&c.question, usize::from(width.saturating_sub(2)).max(1));
+    let asked = question.len() as u16;
+    let mut lines: Vec<Line> = question
+        .into_iter()
+        .map(|q| Line::from(Span::styled(q, t.title())))
+        .collect();
+    lines.extend([
+        Line::raw(""),
+        Line::from(Span::styled(
+            "It is sent the range's facts and what the model is still sent of it; nothing is written.",
+            t.dim(),
+        )),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("y", t.key()),
+            Span::raw(" yes, ask it   "),
+            Span::styled("n", t.key()),
+            Span::raw(" / Esc no"),
+        ]),
+    ]);
+    let box_area = centered(area, width, 6 + asked + 1);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.accent())
+        .title(Span::styled(" ask the judge ", t.title()));
     frame.render_widget(Clear, box_area);
     let inner = block.inner(box_area);
     frame.render_widget(block, box_area);
