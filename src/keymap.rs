@@ -72,6 +72,8 @@ pub enum Action {
     Tools,
     /// A report of the open conversation, to share (`W`).
     WriteReport,
+    /// The preview in force as the command line that makes it (`Y`).
+    CopyCommand,
     /// The event of the next fact a compaction lost (`F`).
     NextLostFact,
     /// A compaction's facts judged again by the user's own model or

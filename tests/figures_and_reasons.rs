@@ -753,3 +753,87 @@ fn stats_and_the_gauge_say_how_far_the_next_compaction_is() {
         "{screen}"
     );
 }
+
+/// The gauge's scale holds still as a preview comes and goes: its soft
+/// and hard markers stand in the same columns, at 200 and at 80 columns.
+#[test]
+fn the_gauges_markers_hold_still_through_a_preview() {
+    for (w, hgt) in [(200, 50), (120, 36), (80, 24)] {
+        let mut h = Harness::new(w, hgt, false);
+        let markers = |h: &Harness| -> Vec<usize> {
+            let text = h.text();
+            let gauge = text.lines().nth(1).unwrap().trim_matches('"').to_string();
+            gauge
+                .chars()
+                .enumerate()
+                .filter(|(_, c)| *c == '┃')
+                .map(|(k, _)| k)
+                .collect()
+        };
+        let before = markers(&h);
+        assert_eq!(before.len(), 2, "{}", h.text());
+        h.char('p');
+        h.typed("s:10..12");
+        h.key(KeyCode::Enter);
+        assert!(
+            h.text().lines().nth(1).unwrap().contains(" → "),
+            "{}",
+            h.text()
+        );
+        assert_eq!(markers(&h), before, "{w}x{hgt}: {}", h.text());
+        h.key(KeyCode::Esc);
+        assert_eq!(markers(&h), before, "{w}x{hgt}, dropped");
+    }
+}
+
+/// At 80×24: the auto preview's "why" keeps its last line, the gauge its
+/// one decimal (84.9 %, not 84 %), and each pane's title its token figure.
+#[test]
+fn at_80x24_the_why_the_percent_and_the_pane_titles_are_whole() {
+    let mut h = Harness::new(80, 24, false);
+    let text = h.text();
+    for title in ["raw", "projected"] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!(" {title}")) && l.contains(" tok"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let pane = if title == "raw" {
+            line.split('│').next().unwrap()
+        } else {
+            line.split('│').nth(1).unwrap()
+        };
+        assert!(pane.trim_end_matches([' ', '"']).ends_with("tok"), "{pane}");
+    }
+    h.char('p');
+    h.typed("auto");
+    h.key(KeyCode::Enter);
+    let text = h.text();
+    let gauge = text.lines().nth(1).unwrap();
+    assert!(gauge.contains("84.9% →"), "{gauge}");
+    let preview = h.state.preview.as_ref().expect("the preview");
+    let last = jp_inspect::tui::view::why::lines(preview, &h.state)
+        .pop()
+        .unwrap();
+    let start: String = last.chars().take(40).collect();
+    assert!(text.replace('\n', " ").contains(&start), "{start}: {text}");
+}
+
+/// A compaction on a free local model has nothing to pay back: said so,
+/// not "never pays", in `stats` and in the list.
+#[test]
+fn a_free_models_compaction_has_nothing_to_pay_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = common::demo_copy(tmp.path());
+    let base = conv.join("base_config.json");
+    let mut b: serde_json::Value = serde_json::from_slice(&std::fs::read(&base).unwrap()).unwrap();
+    b["assistant"]["model"]["id"] = serde_json::json!({"provider": "ollama", "name": "qwen3:8b"});
+    std::fs::write(&base, serde_json::to_vec_pretty(&b).unwrap()).unwrap();
+    let out = run_in(tmp.path(), &["stats", "csvq", "--window", "200k"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("the model bills nothing: nothing to pay back"),
+        "{text}"
+    );
+    assert!(!text.contains("never pays"), "{text}");
+}

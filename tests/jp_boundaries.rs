@@ -151,5 +151,10 @@ fn the_copy_jp_reads_changing_between_its_writes_is_no_news(dir: &std::path::Pat
     std::fs::write(events(&other), text).unwrap();
     touch(events(&other), SystemTime::now() + Duration::from_secs(10));
     let (_, how) = reload(dir, &before).unwrap();
-    assert_eq!(how, Reloaded::Whole("jp reads another copy now"));
+    assert_eq!(
+        how,
+        Reloaded::Whole(
+            "jp switched to its other copy of the file (it keeps two and reads the newer)"
+        )
+    );
 }

@@ -674,3 +674,77 @@ fn reset_names_the_copy_stats_read() {
         "{reset}\n{stats}"
     );
 }
+
+/// `Y` copies the preview in force as the command that makes it: the one
+/// copied from the inspector, run in a shell's words, is accepted by both
+/// jp-inspect and the real jp (`--dry-run`), and plans the same turns.
+#[test]
+fn the_copied_command_of_a_preview_runs_in_jp_inspect_and_in_jp() {
+    use crossterm::event::KeyCode;
+    use jp_inspect::tui::msg::{Effect, Msg};
+    // The clipboard's text, from the inspector on the demo.
+    let mut h = common::harness::Harness::new(120, 36, false);
+    h.char('p');
+    h.typed("r+t:10..12");
+    h.key(KeyCode::Enter);
+    let k =
+        crossterm::event::KeyEvent::new(KeyCode::Char('Y'), crossterm::event::KeyModifiers::NONE);
+    let fx = jp_inspect::tui::update::update(&mut h.state, Msg::Key(k));
+    let copied = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Copy(text) => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("Y copies: {}", h.text()));
+    let mut lines = copied.lines();
+    let ours = shlex::split(lines.next().unwrap()).unwrap();
+    assert_eq!(
+        ours,
+        ["jp-inspect", "compact", "jp-c17944860430", "r+t:10..12"]
+    );
+    let jps = shlex::split(
+        lines
+            .next()
+            .and_then(|l| l.strip_prefix("# or with jp itself: "))
+            .expect("jp's own, in a comment"),
+    )
+    .unwrap();
+    assert_eq!(
+        jps,
+        [
+            "jp",
+            "conversation",
+            "compact",
+            "jp-c17944860430",
+            "--compact=r+t:10..12"
+        ]
+    );
+
+    // Run, with a conversation of jp's own in place of the demo's id.
+    let Some(jp) = Jp::new(
+        "the_copied_command_of_a_preview_runs_in_jp_inspect_and_in_jp",
+        0,
+        "",
+    ) else {
+        return;
+    };
+    let id = jp.new_conversation("first");
+    jp.query(&id, "second");
+    jp.query(&id, "third");
+    let with_id = |words: &[String]| -> Vec<String> {
+        words
+            .iter()
+            .map(|w| w.replace("jp-c17944860430", &id))
+            .chain(["--dry-run".to_string()])
+            .collect()
+    };
+    let ours = with_id(&ours[1..]);
+    let ours: Vec<&str> = ours.iter().map(String::as_str).collect();
+    let out = jp.jp_inspect(&ours).output().unwrap();
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let jps = with_id(&jps[1..]);
+    let jps: Vec<&str> = jps.iter().map(String::as_str).collect();
+    let out = jp.jp(&jps).output().unwrap();
+    assert!(out.status.success(), "jp: {}", common::stderr(&out));
+}

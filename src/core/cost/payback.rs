@@ -89,6 +89,12 @@ pub fn payback(
 }
 
 impl Payback {
+    /// Whether it saves tokens a model bills nothing for (a free local
+    /// model): nothing to pay back, rather than never paid back.
+    pub fn free(&self) -> bool {
+        self.saves > 0 && self.saves_billed <= 0.0
+    }
+
     /// "saves 31.7k a request; the next request writes 48.3k of cache
     /// again; pays for itself after 18 requests (one every 40s, cache 5m)".
     pub fn sentence(&self, billing: &Billing) -> String {
@@ -107,6 +113,7 @@ impl Payback {
             ));
         }
         s.push_str(&match self.requests {
+            None if self.free() => "; the model bills nothing: nothing to pay back".to_string(),
             None => "; never pays for itself".to_string(),
             Some(1) => "; pays for itself at the next request".to_string(),
             Some(n) => format!("; pays for itself after {n} requests"),

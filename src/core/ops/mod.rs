@@ -11,6 +11,7 @@ pub mod auto_now;
 pub mod boundary;
 pub mod catalog;
 pub mod changes;
+pub mod command_line;
 pub mod compact;
 pub mod cost;
 pub mod count;

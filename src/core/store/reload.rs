@@ -54,7 +54,7 @@ pub fn reload(dir: &Path, before: &Conversation) -> Result<(Conversation, Reload
         Err(why) => {
             let conv = load::parse(&copies.read, load::read_files(&copies.read)?)?;
             let why = if copies.read != before.dir {
-                "jp reads another copy now"
+                "jp switched to its other copy of the file (it keeps two and reads the newer)"
             } else {
                 why
             };

@@ -255,6 +255,7 @@ fn command(state: &mut State, cmd: Action, fx: &mut Vec<Effect>) {
         Action::Largest => largest::open_largest(state, false),
         Action::Tools => tools::open(state, fx),
         Action::WriteReport => report::write(state, fx),
+        Action::CopyCommand => outside::copy_command(state, fx),
         Action::NextLostFact => lost_trail::next(state, fx),
         Action::AskJudge => judge::price(state, fx),
         Action::ShowKind => nav::show_next_kind(state),

@@ -36,6 +36,33 @@ pub(super) fn copy(state: &mut State, fx: &mut Vec<Effect>) {
     fx.push(Effect::Copy(body));
 }
 
+/// `Y`: the preview in force as the command line that makes it, to the
+/// clipboard (OSC 52): jp-inspect's, and jp's own in a comment under it
+/// where jp can say the same.
+pub(super) fn copy_command(state: &mut State, fx: &mut Vec<Effect>) {
+    use crate::core::ops::command_line;
+    use crate::tui::job::PreviewRequest;
+    let (Some(p), Some(m)) = (&state.preview, &state.inspection) else {
+        state.set_status(
+            "no preview to copy: p previews a rule (or auto) first, then Y copies its command",
+            Level::Info,
+        );
+        return;
+    };
+    let id = m.conv.display_id();
+    let lines = match &p.request {
+        PreviewRequest::Rule { spec, rule } => command_line::of_rule(&id, spec, rule),
+        PreviewRequest::Auto => command_line::of_auto(&id),
+    };
+    let jp = if lines.jps.is_some() {
+        " · jp's own command is in a comment under it"
+    } else {
+        ""
+    };
+    state.say_over_preview(format!("copied: {}{jp} (OSC 52)", lines.ours));
+    fx.push(Effect::Copy(lines.clipboard()));
+}
+
 /// `o` / `e`: the text in the pager or, as a read-only copy, the editor.
 pub(super) fn open_outside(state: &mut State, with: crate::tui::msg::Opener, fx: &mut Vec<Effect>) {
     let Some((title, text)) = outside_text(state) else {

@@ -196,7 +196,7 @@ pub fn status(frame: &mut Frame, area: Rect, state: &State) {
         // write: the error first, and the preview stays open to retry.
         spans.push(Span::styled(format!(" {text}"), t.error()));
         spans.push(Span::styled(
-            "  preview kept: a retries · Esc drops",
+            "  the preview is still open: a tries again · Esc drops it",
             t.dim(),
         ));
     } else if let (Some((text, Level::Info)), Some(_), true) = (

@@ -127,21 +127,49 @@ fn bar(state: &State, width: usize, g: &Gauge<'_>) -> (Line<'static>, Line<'stat
         })
         .collect();
     let marks: Vec<f64> = named.iter().map(|(_, r)| *r).collect();
-    let shares = |d| shares(ratio_before, ratio, &marks, g.usable, d);
     let label_w = LABEL.chars().count();
-    let full = format!("{}{}", g.figure, shares(1));
-    // The bar needs room for its markers' labels: narrow, the figures are
-    // rounded (thousands, whole percents) to give it.
-    let text = match (g.before, ratio_before) {
-        (Some(b), Some(_)) if width < label_w + full.chars().count() + 2 + MIN_BAR => {
-            let tokens = format!("{} → {}", human_tokens(b), human_tokens(g.after));
-            format!(" {tokens} ({}){}", change(b, g.after), shares(0))
+    // The figures after the bar, as they read with `before` (a preview).
+    // `delta`: the change as written, or a stand-in of the widest one.
+    let text_for = |before: Option<u64>, delta: Option<&str>| {
+        let ratio_before = before.map(|b| b as f64 / window);
+        let shares = |d| shares(ratio_before, ratio, &marks, g.usable, d);
+        let delta = |b| delta.map_or_else(|| change(b, g.after), str::to_string);
+        let figure = match before {
+            Some(b) => format!(
+                " {} → {} tok ({})",
+                thousands(b),
+                thousands(g.after),
+                delta(b)
+            ),
+            None => g.figure.to_string(),
+        };
+        let full = format!("{figure}{}", shares(1));
+        // The bar needs room for its markers' labels: narrow, the figures
+        // are rounded (thousands, whole percents) to give it.
+        match before {
+            Some(b) if width < label_w + full.chars().count() + 2 + MIN_BAR => {
+                let tokens = format!("{} → {}", human_tokens(b), human_tokens(g.after));
+                // Whole percents could read 84.9 % as 84 %: one decimal
+                // stays; the tokens are rounded instead, and the window
+                // (in the header already) is left out.
+                let shares = shares(1);
+                let shares = shares
+                    .rsplit_once(" of ")
+                    .map_or(shares.as_str(), |(s, _)| s);
+                format!(" {tokens} ({}){shares}", delta(b))
+            }
+            _ => full,
         }
-        _ => full,
     };
-    let bar_w = width
-        .saturating_sub(label_w + text.chars().count() + 2)
-        .max(10);
+    let text = text_for(g.before, None);
+    // The bar keeps the room a preview's figures take, preview or not, so
+    // its scale and its markers hold still as a preview comes and goes.
+    let room = text.chars().count().max(
+        text_for(Some(g.before.unwrap_or(g.after)), Some("-99.9%"))
+            .chars()
+            .count(),
+    );
+    let bar_w = width.saturating_sub(label_w + room + 2).max(10);
     let zone = match thresholds.mode {
         Mode::Staged => t.zone(ratio, thresholds.soft.ratio, thresholds.hard.ratio),
         Mode::Single => t.zone(ratio, thresholds.trigger.ratio, thresholds.trigger.ratio),

@@ -43,10 +43,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             if focused { t.accent() } else { t.title() },
         ),
         Span::styled(
-            if t.color {
-                "Tab selects · d deletes · Enter shows it · the band colours: "
-            } else {
-                "Tab selects · d deletes · Enter shows it · the bands: "
+            match (m.as_of.is_some(), t.color) {
+                // As of a request, no saving is shown: a saving is a figure
+                // of the whole stream now, not of that moment.
+                (true, _) => "as of a request: savings are the stream's now, Esc shows them · ",
+                (false, true) => "Tab selects · d deletes · Enter shows it · the band colours: ",
+                (false, false) => "Tab selects · d deletes · Enter shows it · the bands: ",
             },
             t.dim(),
         ),
@@ -152,7 +154,7 @@ fn policies_width(width: usize, widest_tail: usize) -> usize {
 fn row(r: &CompactionRow, tail: &str, policies: usize, width: usize) -> String {
     // "As of" shows no saving: it is a figure of the whole stream, not of
     // that moment.
-    let saved = r.saved.map_or_else(|| "now only".into(), signed_thousands);
+    let saved = r.saved.map_or_else(|| "—".into(), signed_thousands);
     let mut s = format!(
         "#{:<3} {:<8} turns {:<9} {:<policies$} saved {:>8}",
         r.position + 1,
@@ -189,7 +191,8 @@ const POLICIES_MIN: usize = 12;
 /// When a compaction pays for itself, in a few words.
 fn pays(p: &crate::core::ops::Payback) -> String {
     match p.requests {
-        None => "never pays".into(),
+        None if p.free() => "free model".into(),
+        None => "adds: never pays".into(),
         Some(1) => "pays at once".into(),
         Some(n) => format!("pays after {n} req"),
     }

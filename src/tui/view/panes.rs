@@ -45,31 +45,43 @@ pub fn draw(frame: &mut Frame, raw: Rect, projected: Rect, state: &State) {
         crate::tui::shown::Shown::All => String::new(),
         s => format!("· {} ", s.label()),
     };
-    let title = |name: &str, events: usize, tokens: u64, focused: bool| {
+    // Each pane's title whole where it fits its pane, else in short words,
+    // so the token figure is never the part cut off.
+    let title = |name: (&str, &str), events: usize, tokens: u64, focused: bool, room: u16| {
         let style = if focused { t.accent() } else { t.title() };
-        Line::from(vec![
-            Span::styled(format!(" {name} "), style),
-            Span::styled(
-                format!(
-                    "{} events · {} tok {shown}",
-                    crate::core::fmt::thousands(events as u64),
-                    crate::core::fmt::thousands(tokens)
+        let whole = |name: &str, events_word: &str| {
+            Line::from(vec![
+                Span::styled(format!(" {name} "), style),
+                Span::styled(
+                    format!(
+                        "{} {events_word} · {} tok {shown}",
+                        crate::core::fmt::thousands(events as u64),
+                        crate::core::fmt::thousands(tokens)
+                    ),
+                    t.dim(),
                 ),
-                t.dim(),
-            ),
-        ])
+            ])
+        };
+        let long = whole(name.0, "events");
+        if long.width() <= usize::from(room) {
+            long
+        } else {
+            whole(name.1, "ev")
+        }
     };
     let raw_title = title(
-        "raw stream",
+        ("raw stream", "raw"),
         m.conv.events.len(),
         m.raw_tokens,
         state.nav.focus == Focus::Raw,
+        raw.width,
     );
     let proj_title = title(
-        "projected view",
+        ("projected view", "projected"),
         m.projection.events.len(),
         m.estimate.tokens(),
         state.nav.focus == Focus::Projected,
+        projected.width.saturating_sub(1),
     );
     render_side(frame, raw, raw_title, state, true);
     render_side(frame, projected, proj_title, state, false);

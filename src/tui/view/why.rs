@@ -23,19 +23,38 @@ pub fn lines(p: &Preview, state: &State) -> Vec<String> {
     out
 }
 
-/// Draws the explanation at the bottom of `panes`, as tall as it needs and
-/// at most half of them.
+/// Draws the explanation at the bottom of `panes`, as tall as it needs:
+/// half of them at most when there is room to spare, else all but the
+/// panes' title and first line, so its last line is read on a small
+/// terminal too. What still does not fit ends in a line saying where it
+/// is said whole.
 pub fn draw(frame: &mut Frame, panes: Rect, p: &Preview, state: &State) {
     let t = &state.theme;
-    let text = lines(p, state);
+    let mut text = lines(p, state);
     let inner_w = panes.width.saturating_sub(2).max(1) as usize;
-    let rows: usize = text
-        .iter()
-        .map(|l| l.chars().count().max(1).div_ceil(inner_w))
-        .sum();
-    let height = ((rows + 2) as u16).min(panes.height / 2);
+    let rows_of = |l: &String| l.chars().count().max(1).div_ceil(inner_w);
+    let rows: usize = text.iter().map(rows_of).sum();
+    let most = (panes.height / 2).max(panes.height.saturating_sub(3));
+    let height = ((rows + 2) as u16).min(most);
     if height < 3 {
         return;
+    }
+    let room = usize::from(height - 2);
+    if rows > room {
+        // Whole lines while they fit, then where to read the rest.
+        let mut used = 0;
+        let keep = text
+            .iter()
+            .take_while(|l| {
+                used += rows_of(l);
+                used < room
+            })
+            .count();
+        let left = text.len() - keep;
+        text.truncate(keep);
+        text.push(format!(
+            "… {left} more: `jp-inspect auto CONV --dry-run` says it all"
+        ));
     }
     let area = Rect::new(
         panes.x,
