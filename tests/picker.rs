@@ -178,7 +178,7 @@ fn order(p: &Harness) -> Vec<String> {
 /// Tab orders by activity, size, context and title (Shift-Tab back), and
 /// the header says which; the cursor goes to the top.
 #[test]
-fn tab_sorts_by_activity_size_context_and_title() {
+fn tab_sorts_by_activity_size_context_compactions_and_title() {
     let mut p = fixed_picker(120, 20);
     let activity = order(&p);
     p.key(KeyCode::Down);
@@ -203,6 +203,23 @@ fn tab_sorts_by_activity_size_context_and_title() {
             "quarterly numbers"
         ]
     );
+    p.key(KeyCode::Tab);
+    assert!(p.text().contains("by compactions (Tab)"), "{}", p.text());
+    // Most compactions first, by what each listing read.
+    let counts: Vec<usize> = {
+        let picker = p.state.picker.as_ref().unwrap();
+        picker
+            .visible()
+            .iter()
+            .map(|&i| match &picker.listings[i].details {
+                Some(Ok(d)) => d.manual + d.auto,
+                _ => 0,
+            })
+            .collect()
+    };
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+    assert!(counts[0] > 0, "{counts:?}");
+    assert_eq!(order(&p)[0], "csvq: first release");
     p.key(KeyCode::Tab);
     assert_eq!(
         order(&p),

@@ -1,5 +1,5 @@
 //! The conversation picker: the workspace's conversations, most recently
-//! active first (or by size, context or title), filtered as the person
+//! active first (or by size, context, compactions or title), filtered as the person
 //! types. What the folder says is
 //! there at once; what reading each conversation adds fills in behind,
 //! a few at a time, so a thousand conversations open as fast as one.
@@ -22,15 +22,18 @@ pub enum SortKey {
     Size,
     /// Fullest context first; not yet read, or no window known, last.
     Context,
+    /// Most compactions first (manual and automatic); not yet read last.
+    Compactions,
     /// By title, A to Z; untitled last.
     Title,
 }
 
 impl SortKey {
-    const ALL: [SortKey; 4] = [
+    const ALL: [SortKey; 5] = [
         SortKey::Activity,
         SortKey::Size,
         SortKey::Context,
+        SortKey::Compactions,
         SortKey::Title,
     ];
 
@@ -39,6 +42,7 @@ impl SortKey {
             SortKey::Activity => "activity",
             SortKey::Size => "size",
             SortKey::Context => "context %",
+            SortKey::Compactions => "compactions",
             SortKey::Title => "title",
         }
     }
@@ -107,6 +111,10 @@ impl Picker {
                     (None, Some(_)) => std::cmp::Ordering::Greater,
                     (None, None) => std::cmp::Ordering::Equal,
                 }
+            }),
+            SortKey::Compactions => out.sort_by_key(|&i| match &l[i].details {
+                Some(Ok(d)) => (false, std::cmp::Reverse(d.manual + d.auto)),
+                _ => (true, std::cmp::Reverse(0)),
             }),
             SortKey::Title => out.sort_by_cached_key(|&i| match &l[i].title {
                 Some(t) if !t.trim().is_empty() => (false, t.to_lowercase()),

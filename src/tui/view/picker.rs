@@ -187,6 +187,7 @@ fn columns_for(width: usize, sort: crate::tui::picker::SortKey) -> Vec<Column> {
         SortKey::Activity => Some(Column::Last),
         SortKey::Size => Some(Column::Size),
         SortKey::Context => Some(Column::Context),
+        SortKey::Compactions => Some(Column::Compactions),
         SortKey::Title => None,
     };
     let mut used = 2 + (width * 45 / 100).max(28);
@@ -291,7 +292,7 @@ fn help(frame: &mut Frame, area: Rect, state: &State) {
         ("Enter", "open the conversation (q in it comes back here)"),
         (
             "Tab / Shift-Tab",
-            "order by activity, size, context %, title",
+            "order by activity, size, context %, compactions, title",
         ),
         ("Esc", "clear the filter; on an empty one, quit"),
         ("Ctrl-U", "clear the filter"),
