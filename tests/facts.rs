@@ -1016,13 +1016,58 @@ fn lost_cpu(n: usize) -> f64 {
 /// Waits for `child`; its exit status and its own CPU seconds (of it
 /// alone: the tests running beside it are not counted).
 fn cpu_of(child: std::process::Child) -> (i32, f64) {
+    let (status, u) = reaped(child);
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    (status, s(u.ru_utime) + s(u.ru_stime))
+}
+
+/// Waits for `child`; its exit status and its own resource use.
+fn reaped(child: std::process::Child) -> (i32, libc::rusage) {
     let mut status = 0;
     // SAFETY: wait4 reaps our own child and fills the struct it is given.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     let pid = child.id() as libc::pid_t;
     assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut u) }, pid);
-    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    (libc::WEXITSTATUS(status), s(u.ru_utime) + s(u.ru_stime))
+    (libc::WEXITSTATUS(status), u)
+}
+
+/// The peak memory (KiB) of `lost --json` on the demo with `n` more
+/// compactions over the same turns.
+fn lost_peak_kib(n: usize) -> i64 {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    common::edit_events(&dir, |events| {
+        let last = events.last().unwrap()["timestamp"].clone();
+        for _ in 0..n {
+            events.push(json!({
+                "type": "compaction", "timestamp": last, "from_turn": 0, "to_turn": 22,
+                "reasoning": "strip", "source": "manual"
+            }));
+        }
+    });
+    let child = common::isolated(&["lost", dir.to_str().unwrap(), "--json"], tmp.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (status, u) = reaped(child);
+    assert_eq!(status, 0, "lost failed");
+    u.ru_maxrss
+}
+
+/// What `lost` holds is bounded as its listing is: eight times the
+/// compactions over the same turns, each of whose ranges holds the same
+/// facts again, cost what their entries cost, not eight times the facts
+/// (before: 47 → 147 MB; after: 43 → 73 MB). Measured as the process's
+/// own peak.
+#[test]
+fn lost_holds_no_more_than_it_lists() {
+    let (small, large) = (lost_peak_kib(400), lost_peak_kib(3_200));
+    eprintln!("lost: {small} KiB at n, {large} KiB at 8n");
+    assert!(
+        large * 10 < small * 22,
+        "peak {small} KiB at n compactions, {large} KiB at 8n"
+    );
 }
 
 /// Finding facts is linear: twice the text costs about twice the CPU

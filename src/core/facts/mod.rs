@@ -628,8 +628,24 @@ pub fn judged_among(
     p: &Projection,
     ranges: &[TurnRange],
 ) -> Vec<Vec<Judged>> {
+    let mut out = Vec::with_capacity(ranges.len());
+    judged_each(conv, all, p, ranges, |_, judged| out.push(judged));
+    out
+}
+
+/// [`judged_among`], each range's facts handed to `each` (with the range's
+/// index) as soon as they are judged: a caller that keeps only a bounded
+/// part of each never holds every range's facts at once (thousands of
+/// compactions over the same turns list the same facts again).
+pub fn judged_each(
+    conv: &Conversation,
+    all: &[Fact],
+    p: &Projection,
+    ranges: &[TurnRange],
+    mut each: impl FnMut(usize, Vec<Judged>),
+) {
     if ranges.is_empty() {
-        return Vec::new();
+        return;
     }
     let from = ranges.iter().map(|r| r.from).min().unwrap_or(0);
     let to = ranges.iter().map(|r| r.to).max().unwrap_or(0);
@@ -638,9 +654,8 @@ pub fn judged_among(
     // By occurrence (its index in `all`) and, for a file, whether its name
     // is the only one of the range's files.
     let mut cache: HashMap<(usize, bool), Option<Where>> = HashMap::new();
-    ranges
-        .iter()
-        .map(|&r| {
+    for (index, &r) in ranges.iter().enumerate() {
+        let judged = {
             let facts = extract::select_indexed(all, r);
             let siblings = matching::Siblings::of_indexed(&facts);
             let mut out: Vec<Judged> = facts
@@ -661,8 +676,9 @@ pub fn judged_among(
                 .collect();
             out.sort_by_key(|j| (j.fact.kind, j.fact.event));
             out
-        })
-        .collect()
+        };
+        each(index, judged);
+    }
 }
 
 /// Of a projected event, the summary it sends when that summary stands

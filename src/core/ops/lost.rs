@@ -44,10 +44,17 @@ pub fn lost(
     before_asking: &mut dyn FnMut(&JudgeQuote) -> bool,
 ) -> Result<Lost, SummarizeError> {
     let mut stats = super::stats::stats(conv, config, request.window, request.view, true, prices);
-    super::stats_compactions::with_knows(&mut stats.compactions, conv, request.view);
+    // One compaction asked for is listed whole: its range's facts are
+    // bounded by the conversation already. Else the lists are bounded as
+    // they are judged.
+    let bound = request.only.is_none().then(|| {
+        let chars = conv.events.iter().map(|e| e.chars).sum();
+        super::stats_compactions::listing_bound(chars)
+    });
     if let Some(only) = request.only {
         stats.compactions.retain(|e| e.position + 1 == only);
     }
+    super::stats_compactions::with_knows(&mut stats.compactions, conv, request.view, bound);
     if let Some(kind) = request.judge {
         let p = crate::core::compact::projection::of_view(conv, request.view);
         let mut asked: Vec<(TurnRange, &mut Vec<crate::core::facts::Judged>)> = stats
@@ -59,18 +66,10 @@ pub fn lost(
             })
             .collect();
         super::judge::ask(conv, config, &p, &mut asked, kind, prices, before_asking)?;
-        for e in &mut stats.compactions {
+        // A list cut short keeps the offline count of what it left out.
+        for e in stats.compactions.iter_mut().filter(|e| e.left_out == 0) {
             e.survival = e.knows.as_deref().map(crate::core::facts::Survival::of);
         }
-    }
-    // One compaction asked for is listed whole: its range's facts are
-    // bounded by the conversation already.
-    if request.only.is_none() {
-        let chars = conv.events.iter().map(|e| e.chars).sum();
-        super::stats_compactions::bound_listing(
-            &mut stats.compactions,
-            super::stats_compactions::listing_bound(chars),
-        );
     }
     let session = super::stats_compactions::session_knows(&stats.compactions);
     Ok(Lost { stats, session })

@@ -28,7 +28,7 @@ pub struct CompactionEntry {
     /// in with the ledger).
     pub knows: Option<Vec<crate::core::facts::Judged>>,
     /// How its range's facts fared, all of them (`knows` may list fewer:
-    /// see [`bound_listing`]).
+    /// see [`with_knows`]).
     pub survival: Option<crate::core::facts::Survival>,
     /// Facts of its range `knows` leaves out, for the output's bound.
     pub left_out: usize,
@@ -160,19 +160,42 @@ pub fn with_ledger(
 
 /// `entries` with what the model still knows of each compaction's range in
 /// `view` (`lost`: every compaction's facts, found and judged in one pass).
-pub(super) fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, view: View) {
+/// With a `bound`, the lists keep that many facts in all (see
+/// [`listing_bound`]): each compaction's whole while room is left, then its
+/// lost facts first (the grave ones first), the rest counted in
+/// `left_out`, their survival whole), cut as each range is judged: what is held stays
+/// within the bound however many compactions cover the same turns.
+pub(super) fn with_knows(
+    entries: &mut [CompactionEntry],
+    conv: &Conversation,
+    view: View,
+    bound: Option<usize>,
+) {
+    use crate::core::facts::{self, Survival};
     let p = projection::of_view(conv, view);
     let ranges: Vec<_> = p.overlays.iter().map(|o| o.compaction.range()).collect();
-    let mut knows: std::collections::HashMap<usize, Vec<crate::core::facts::Judged>> = p
-        .overlays
+    let at: std::collections::HashMap<usize, usize> = entries
         .iter()
-        .map(|o| o.position)
-        .zip(crate::core::facts::judged_many(conv, &p, &ranges))
+        .enumerate()
+        .map(|(k, e)| (e.position, k))
         .collect();
-    for e in entries {
-        e.knows = knows.remove(&e.position);
-        e.survival = e.knows.as_deref().map(crate::core::facts::Survival::of);
-    }
+    let all = facts::occurrences(conv);
+    let mut room = bound.unwrap_or(usize::MAX);
+    facts::judged_each(conv, &all, &p, &ranges, |i, mut judged| {
+        let Some(&k) = at.get(&p.overlays[i].position) else {
+            return;
+        };
+        let e = &mut entries[k];
+        e.survival = Some(Survival::of(&judged));
+        if judged.len() > room {
+            judged.sort_by_key(|j| (j.kept, !j.is_grave(), j.fact.kind, j.fact.event));
+            e.left_out = judged.len() - room;
+            judged.truncate(room);
+            judged.shrink_to_fit();
+        }
+        room -= judged.len();
+        e.knows = Some(judged);
+    });
 }
 
 /// The most facts listed over all compactions for a conversation of
@@ -181,22 +204,6 @@ pub(super) fn with_knows(entries: &mut [CompactionEntry], conv: &Conversation, v
 /// of it (compactions over the same turns list the same facts again).
 pub fn listing_bound(chars: u64) -> usize {
     1_000 + (chars / 200) as usize
-}
-
-/// `entries`' fact lists within `bound` facts in all: each compaction's
-/// whole while room is left, then its lost facts first (the grave ones
-/// first), the rest counted in `left_out`. Their survival stays whole.
-pub(super) fn bound_listing(entries: &mut [CompactionEntry], bound: usize) {
-    let mut room = bound;
-    for e in entries {
-        let Some(k) = e.knows.as_mut() else { continue };
-        if k.len() > room {
-            k.sort_by_key(|j| (j.kept, !j.is_grave(), j.fact.kind, j.fact.event));
-            e.left_out = k.len() - room;
-            k.truncate(room);
-        }
-        room -= k.len();
-    }
 }
 
 /// What the whole session still knows: every judged compaction's facts
