@@ -164,6 +164,45 @@ fn init_runs_the_command_relays_its_json_whole_and_says_how_it_ended() {
     assert_eq!(child.wait().unwrap().code(), Some(1));
 }
 
+/// A document longer than the relay holds (`show --json` of a turn with a
+/// 3 MB result) comes to jp as one `print`, written as it arrived: the
+/// same document the command printed, whole and once.
+#[test]
+fn a_long_json_document_is_relayed_whole_as_it_streams() {
+    use base64::Engine as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = common::demo_copy(tmp.path());
+    common::edit_events(&conv, |events| {
+        let k = events
+            .iter()
+            .position(|e| e["type"] == "tool_call_response")
+            .unwrap();
+        let big = "line of a large result, é ✓ \"quoted\" \\ tab\t\n".repeat(80_000);
+        events[k]["content"] = json!(base64::engine::general_purpose::STANDARD.encode(big));
+    });
+    let args = ["show", conv.to_str().unwrap(), "--json"];
+    let direct = common::jp_inspect(&args, tmp.path());
+    assert!(direct.status.success());
+    assert!(
+        direct.stdout.len() > 2 << 20,
+        "{} bytes",
+        direct.stdout.len()
+    );
+    let (mut child, mut stdin, rx) = as_plugin(tmp.path());
+    say(&mut stdin, &init(&args, tmp.path()));
+    let said = until_exit(&rx, PATIENCE);
+    let prints: Vec<&Value> = said.iter().filter(|m| m["type"] == "print").collect();
+    assert_eq!(prints.len(), 1, "one document, one print");
+    assert_eq!(prints[0]["format"], "json");
+    assert!(
+        prints[0]["text"].as_str().unwrap().as_bytes() == direct.stdout.as_slice(),
+        "the relayed text is not the document printed"
+    );
+    assert_eq!(said.last().unwrap(), &json!({"type": "exit", "code": 0}));
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
 /// A workspace with the demo, for a `watch` that runs until stopped.
 fn watching(tmp: &Path) -> (Child, ChildStdin, mpsc::Receiver<Value>) {
     common::demo_copy(tmp);

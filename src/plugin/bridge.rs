@@ -8,7 +8,7 @@
 use super::foreground::Foreground;
 use super::host;
 use super::protocol::{self, FromHost, Init, ToHost};
-use super::split::Splitter;
+use super::split::{Out, Splitter};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -319,26 +319,56 @@ fn relay_output(
     std::thread::spawn(move || {
         let mut splitter = Splitter::new(json);
         let mut buf = vec![0u8; 1 << 16];
+        // A long document's `print`, open: the output is held for it, so
+        // no other message lands inside its line.
+        let mut held: Option<std::sync::MutexGuard<'_, std::io::Stdout>> = None;
         let mut open = true;
         while open {
             let n = match stdout.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
-            for piece in splitter.push(&buf[..n]) {
-                if !tell(&out, &ToHost::print(piece.text, piece.json)) {
+            for o in splitter.feed(&buf[..n]) {
+                if !relay(&out, &mut held, o) {
                     let _ = events.send(Event::Stop("jp closed its end of the output"));
                     open = false;
                     break;
                 }
             }
         }
-        if open && let Some(piece) = splitter.finish() {
-            tell(&out, &ToHost::print(piece.text, piece.json));
+        if open {
+            for o in splitter.end() {
+                relay(&out, &mut held, o);
+            }
         }
+        drop(held);
         let _ = done.send(());
     });
     finished
+}
+
+/// One step of relaying: a whole piece as one `print`, or a long
+/// document's `print` opened, continued or closed. Whether jp took it.
+fn relay<'a>(
+    out: &'a ToJp,
+    held: &mut Option<std::sync::MutexGuard<'a, std::io::Stdout>>,
+    o: Out,
+) -> bool {
+    match o {
+        Out::Whole(piece) => tell(out, &ToHost::print(piece.text, piece.json)),
+        Out::Open => {
+            let mut guard = out.lock().unwrap_or_else(|p| p.into_inner());
+            let ok = protocol::print_open(&mut *guard, true).is_ok();
+            *held = Some(guard);
+            ok
+        }
+        Out::More(text) => held
+            .as_mut()
+            .is_some_and(|g| protocol::print_more(&mut **g, &text).is_ok()),
+        Out::Close => held
+            .take()
+            .is_some_and(|mut g| protocol::print_close(&mut *g).is_ok()),
+    }
 }
 
 /// What a command said on stderr that is its error: from its first line
@@ -379,6 +409,16 @@ fn relay_errors(
     reason: Arc<Mutex<Reason>>,
 ) -> mpsc::Receiver<()> {
     let (done, finished) = mpsc::channel();
+    // The messages go out from a thread of their own: the reader never
+    // waits on the output while a long document holds it, so a command
+    // that fills its stderr meanwhile is never stalled.
+    let (said, saying) = mpsc::channel::<ToHost>();
+    std::thread::spawn(move || {
+        for m in saying {
+            tell(&out, &m);
+        }
+        let _ = done.send(());
+    });
     std::thread::spawn(move || {
         let mut lines = BufReader::new(stderr);
         let mut line = Vec::new();
@@ -396,19 +436,15 @@ fn relay_errors(
                 continue;
             }
             drop(r);
-            tell(&out, &ToHost::warning(text.to_string()));
+            let _ = said.send(ToHost::warning(text.to_string()));
             if !json {
-                tell(
-                    &out,
-                    &ToHost::Print {
-                        text: format!("{text}\n"),
-                        channel: "error",
-                        format: "plain",
-                    },
-                );
+                let _ = said.send(ToHost::Print {
+                    text: format!("{text}\n"),
+                    channel: "error",
+                    format: "plain",
+                });
             }
         }
-        let _ = done.send(());
     });
     finished
 }

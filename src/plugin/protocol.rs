@@ -140,6 +140,29 @@ pub fn send(out: &mut impl Write, message: &ToHost) -> io::Result<()> {
     out.flush()
 }
 
+/// Opens a `print` whose text follows in pieces ([`print_more`]) and is
+/// closed by [`print_close`]: one message however long its text, written
+/// as it comes, never held whole.
+pub fn print_open(out: &mut impl Write, json: bool) -> io::Result<()> {
+    let format = if json { "json" } else { "plain" };
+    write!(
+        out,
+        r#"{{"type":"print","channel":"content","format":"{format}","text":""#
+    )
+}
+
+/// More of an open `print`'s text.
+pub fn print_more(out: &mut impl Write, text: &str) -> io::Result<()> {
+    let quoted = serde_json::to_string(text).map_err(io::Error::other)?;
+    out.write_all(&quoted.as_bytes()[1..quoted.len() - 1])
+}
+
+/// Closes an open `print`: the line jp reads as one message ends.
+pub fn print_close(out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"\"}\n")?;
+    out.flush()
+}
+
 /// Reads one message from a line jp sent: `None` for a line that is not
 /// one of jp's messages at all.
 pub fn parse(line: &str) -> Option<FromHost> {
@@ -213,5 +236,21 @@ mod tests {
             lines[4],
             json!({"type": "exit", "code": 1, "reason": "killed"})
         );
+    }
+
+    #[test]
+    fn a_print_written_in_pieces_is_the_print_written_whole() {
+        let text = "{\"a\": \"é\\u0000\\n\u{1b}]0;x\u{7}\"}\n";
+        let mut whole = Vec::new();
+        send(&mut whole, &ToHost::print(text.to_string(), true)).unwrap();
+        let mut pieces = Vec::new();
+        print_open(&mut pieces, true).unwrap();
+        for part in ["{\"a\": \"é", "\\u0000\\n\u{1b}]0;", "x\u{7}\"}\n"] {
+            print_more(&mut pieces, part).unwrap();
+        }
+        print_close(&mut pieces).unwrap();
+        assert!(pieces.ends_with(b"\n") && pieces.iter().filter(|&&b| b == b'\n').count() == 1);
+        let read = |b: &[u8]| serde_json::from_slice::<serde_json::Value>(b).unwrap();
+        assert_eq!(read(&pieces), read(&whole));
     }
 }
