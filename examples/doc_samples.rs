@@ -1,6 +1,6 @@
 //! Writes the docs' generated figures (`<!-- generated: NAME -->` blocks)
 //! from what the binary says now: `cargo build && cargo run --example
-//! doc_samples`. `tests/doc_samples.rs` checks them; it never writes.
+//! doc_samples`. `tests/it/doc_samples.rs` checks them; it never writes.
 
 #[path = "../tests/common/doc_samples.rs"]
 mod doc_samples;

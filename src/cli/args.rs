@@ -511,3 +511,13 @@ impl ValueEnum for SummarizerKind {
         Some(PossibleValue::new(self.as_str()))
     }
 }
+
+impl ValueEnum for crate::core::ops::Provider {
+    fn value_variants<'a>() -> &'a [Self] {
+        &crate::core::ops::Provider::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
+}

@@ -3,7 +3,7 @@
 //! asked (parsed) and returning what to present, choosing the
 //! configuration, the summarizer and the budget itself. Previews make one
 //! [`Plan`] type, and one function writes a plan. The shells see the core
-//! only through this module and the model (`tests/layers.rs`): they build
+//! only through this module and the model (`tests/it/layers.rs`): they build
 //! a request, make one call and present the result.
 
 mod asked;

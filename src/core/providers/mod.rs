@@ -24,9 +24,7 @@ use std::time::Duration;
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A provider jp-inspect can ask.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum, serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
     Anthropic,

@@ -49,7 +49,7 @@ pub fn open_regular(path: &Path, follow: bool) -> std::io::Result<File> {
 /// mounted elsewhere too).
 fn kernel_folder(file: &File, path: &Path) -> Option<String> {
     let real: Option<PathBuf> =
-        crate::platform::opened_path(file).or_else(|| fs::canonicalize(path).ok());
+        super::os_files::opened_path(file).or_else(|| fs::canonicalize(path).ok());
     let shown = real
         .as_deref()
         .map_or_else(|| path.display().to_string(), |r| r.display().to_string());
@@ -59,7 +59,7 @@ fn kernel_folder(file: &File, path: &Path) -> Option<String> {
     {
         return Some(format!("{folder} ({shown})"));
     }
-    crate::platform::is_kernel_filesystem(file)
+    super::os_files::is_kernel_filesystem(file)
         .then(|| format!("a kernel filesystem, proc or sysfs or the like ({shown})"))
 }
 

@@ -12,6 +12,7 @@ pub mod host;
 pub mod jp_config;
 pub mod load;
 pub mod lock;
+mod os_files;
 pub mod parse_cache;
 pub mod provenance;
 pub mod reload;

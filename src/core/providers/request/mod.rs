@@ -7,7 +7,7 @@
 //! (crates/jp_llm/src/provider/{anthropic,openai,google}.rs): reasoning a
 //! provider signed goes back to it natively, any other as `<think>` text
 //! (Anthropic, OpenAI) or a thought part (Google); a stripped call keeps its
-//! id and name. `tests/request.rs` holds it to the bodies jp's own tests
+//! id and name. `tests/it/request.rs` holds it to the bodies jp's own tests
 //! snapshot for every compaction scenario.
 
 mod anthropic;
