@@ -1,9 +1,11 @@
 //! jp-inspect: see what a `jp` conversation sends the model after its
 //! compactions, and preview, apply and reset them.
 //!
-//! `core` is the UI-free library every other part goes through; `cli` is the
-//! headless command line; `tui` is the inspector; `plugin` answers jp when
-//! it runs us as `jp inspect`; `app` chooses among them.
+//! `core` is the UI-free library every other part goes through. Three
+//! shells present it: `cli` (the headless command line), `tui` (the
+//! inspector) and `plugin` (jp's `jp inspect`, relaying the other two);
+//! `report` and `chart` render `ops` results as pages and SVG for them;
+//! `app` chooses among the shells.
 
 pub mod app;
 pub mod chart;
@@ -14,7 +16,8 @@ pub mod keymap;
 pub mod platform;
 pub mod plugin;
 pub mod report;
-/// Numbers in words (`12,345 tokens`), under the name scripts know.
+/// Synthetic conversations in jp's format, of any size, for tests,
+/// benchmarks and the replay demo.
 pub mod synth;
 pub mod terminal_reset;
 pub mod tui;

@@ -58,12 +58,12 @@ pub enum Effect {
     ReplayEvaluated(usize),
     /// Tell the replay's writer whether to wait for each evaluation (`A`).
     ReplayLockstep(bool),
-    /// Show `text` in the pager or the editor, the screen given over to it
-    /// and restored after.
     /// The summary editor's text to `$VISUAL`/`$EDITOR`, to be read back.
     EditOutside {
         text: String,
     },
+    /// Show `text` in the pager or the editor, the screen given over to it
+    /// and restored after.
     Open {
         with: Opener,
         title: String,
