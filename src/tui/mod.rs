@@ -7,6 +7,7 @@
 pub mod as_of;
 pub mod detail_layout;
 pub mod detail_text;
+pub mod file_watcher;
 pub mod highlight;
 pub mod inspection;
 pub mod job;
@@ -31,7 +32,6 @@ pub mod undo;
 pub mod update;
 pub mod user_config;
 pub mod view;
-pub mod watch;
 pub mod worker;
 
 use crate::core::ops::{AutoConfig, Mode};
@@ -298,7 +298,7 @@ fn event_loop(
     writer: Option<&replay_writer::Writer>,
 ) -> anyhow::Result<()> {
     let worker = worker::Worker::start();
-    let mut watcher: Option<watch::Watcher> = None;
+    let mut watcher: Option<file_watcher::Watcher> = None;
     let size = term.size()?;
     let (mut state, mut effects) = init(opts, theme, (size.width, size.height));
     let panic_after_draw = panic_for_tests();
@@ -386,7 +386,7 @@ fn perform(
     term: &mut terminal::Terminal,
     state: &mut State,
     worker: &worker::Worker,
-    watcher: &mut Option<watch::Watcher>,
+    watcher: &mut Option<file_watcher::Watcher>,
     writer: Option<&replay_writer::Writer>,
     after: &mut Vec<Msg>,
 ) -> anyhow::Result<bool> {
@@ -394,7 +394,7 @@ fn perform(
     match fx {
         Effect::Job(job) => worker.submit(state.generation, *job),
         Effect::Watch(true) => {
-            *watcher = match watch::Watcher::new(&state.dir) {
+            *watcher = match file_watcher::Watcher::new(&state.dir) {
                 Ok(w) => Some(w),
                 Err(e) => {
                     state.set_status(format!("cannot follow: {e}"), Level::Error);

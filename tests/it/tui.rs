@@ -479,7 +479,7 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
     h.char('G');
     let events_before = h.state.inspection.as_ref().unwrap().conv.events.len();
     let tokens_before = h.state.inspection.as_ref().unwrap().estimate.tokens();
-    let mut watcher = jp_inspect::tui::watch::Watcher::new(h.dir()).unwrap();
+    let mut watcher = jp_inspect::tui::file_watcher::Watcher::new(h.dir()).unwrap();
 
     // Another process appends a turn the way jp does: under the lock, to a
     // temp file renamed over events.json.

@@ -16,6 +16,7 @@ pub mod compact;
 pub mod cost;
 pub mod count;
 pub mod hint;
+mod impact;
 pub mod inspect;
 pub mod judge;
 pub mod knows;
@@ -27,7 +28,6 @@ mod preview;
 pub mod reach;
 pub mod read;
 pub mod replay;
-mod report;
 pub mod request;
 pub mod reset;
 pub mod review;
@@ -79,12 +79,12 @@ pub use crate::core::store::workspace::{Location, Workspace};
 pub use crate::core::summarize::Summarizer;
 pub use crate::core::summarize::config::{SummarizerConfig, SummarizerKind};
 pub use asked::{AskError, Asked, rules_asked};
+pub use impact::{Impact, saved_per_compaction};
 pub use plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
 pub use preview::{
     PreviewAsk, PreviewOf, RuleOptions, auto_headline, configured_rules, preview, preview_auto,
     preview_reset, preview_rules,
 };
-pub use report::{Impact, saved_per_compaction};
 pub use simulate::{
     DEFAULT_WINDOWS, Grid, Setting, SimulateRequest, Simulated, Simulation, SimulationJob, Total,
     default_windows, simulate, simulate_grid, totals,

@@ -40,7 +40,7 @@ pub struct Addition {
     pub summarizer_input_chars: u64,
     /// What it saves given the stored compactions and the additions before
     /// it; the savings add up to the plan's.
-    pub effect: super::report::Impact,
+    pub effect: super::impact::Impact,
     /// The turns of the latest earlier compaction it overlaps, whose work
     /// it undoes where it raises the estimate.
     pub overlaps: Option<TurnRange>,

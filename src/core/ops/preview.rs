@@ -1,8 +1,8 @@
 //! Previews: what a rule, the automatic policy or a reset would change,
 //! computed without writing.
 
+use super::impact::{Impact, effects};
 use super::plan::{Addition, Plan, PlanKind, PlanNote, Skipped, Tokens, Why, WithheldSummaries};
-use super::report::{Impact, effects};
 use super::rules::{Options as PlanOptions, plan_rules};
 use crate::core::auto::{self, AutoConfig};
 use crate::core::compact::budget::Budget;

@@ -225,7 +225,7 @@ pub fn compaction_entries(
     overhead_chars: u64,
 ) -> Vec<CompactionEntry> {
     let impact: std::collections::HashMap<usize, super::Impact> =
-        super::report::impact_per_compaction(conv, p, overhead_chars)
+        super::impact::impact_per_compaction(conv, p, overhead_chars)
             .into_iter()
             .collect();
     let facts = |position: usize, x: &Compaction| CompactionFacts {

@@ -1,4 +1,5 @@
-//! Figures about the compactions a conversation holds or would hold.
+//! A compaction's impact: what each one a conversation holds or would
+//! hold saves a request, stepwise in stream order.
 
 use crate::core::compact::estimate;
 use crate::core::compact::fate::Alteration;
