@@ -7,7 +7,6 @@ use crate::cli::change_args::AutoArgs;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use crate::core::ops::ActionKind;
-use serde_json::json;
 
 pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
     let dir = ctx.to_write(args.conv.as_deref(), args.dry_run)?;
@@ -47,39 +46,59 @@ fn reasons(plan: &ops::Plan) -> Vec<&ops::PlanNote> {
     }
 }
 
+/// What `auto --json` prints: the decision, its reasons, and each
+/// compaction it appends (the event as stored, with what it saves and
+/// keeps).
+#[derive(serde::Serialize)]
+struct AutoJson<'a> {
+    conversation: serde_json::Value,
+    mode: &'static str,
+    window: Option<u64>,
+    usable: Option<u64>,
+    reserve: u64,
+    estimate: u64,
+    estimate_after: u64,
+    fired: bool,
+    compactions: Vec<serde_json::Value>,
+    reasons: Vec<&'a ops::PlanNote>,
+    withheld: serde_json::Value,
+    dry_run: bool,
+    written: bool,
+}
+
 /// What `auto --json` prints.
-fn json_result(done: &ops::auto_now::AutoDone, dry_run: bool) -> serde_json::Value {
+fn json_result(done: &ops::auto_now::AutoDone, dry_run: bool) -> AutoJson<'_> {
     let (plan, budget) = (&done.plan, &done.budget);
-    let actions: Vec<_> = plan
+    let compactions = plan
         .additions
         .iter()
         .zip(&done.knows)
         .map(|(a, k)| {
             let mut v = a.compaction.to_json();
             if let ops::Why::Auto(kind) = a.why {
-                v["kind"] = json!(kind.as_str());
+                v["kind"] = kind.as_str().into();
             }
-            v["requested"] = json!([a.requested.from, a.requested.to]);
-            v["tokens_saved"] = json!(a.effect.saved);
+            v["requested"] = vec![a.requested.from, a.requested.to].into();
+            v["tokens_saved"] = a.effect.saved.into();
             (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
             v
         })
         .collect();
-    json!({
-        "conversation": conversation_json(&done.conv),
-        "mode": done.config.mode.as_str(),
-        "window": budget.window.as_ref().map(|w| w.tokens),
-        "usable": budget.usable(),
-        "reserve": budget.reserve(),
-        "estimate": plan.tokens.before,
-        "estimate_after": plan.tokens.after,
-        "fired": !plan.additions.is_empty(),
-        "compactions": actions,
-        "reasons": reasons(plan),
-        "withheld": super::output::withheld_json(plan.withheld.as_ref()),
-        "dry_run": dry_run,
-        "written": done.written.as_ref().is_some_and(|s| s.written),
-    })
+    AutoJson {
+        conversation: conversation_json(&done.conv),
+        mode: done.config.mode.as_str(),
+        window: budget.window.as_ref().map(|w| w.tokens),
+        usable: budget.usable(),
+        reserve: budget.reserve(),
+        estimate: plan.tokens.before,
+        estimate_after: plan.tokens.after,
+        fired: !plan.additions.is_empty(),
+        compactions,
+        reasons: reasons(plan),
+        withheld: super::output::withheld_json(plan.withheld.as_ref()),
+        dry_run,
+        written: done.written.as_ref().is_some_and(|s| s.written),
+    }
 }
 
 /// What `auto` prints: the policy against the window, the reasons, what

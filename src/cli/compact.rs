@@ -5,7 +5,7 @@ use super::output::{conversation_json, print_json, print_lines, print_warnings};
 use crate::cli::change_args::CompactArgs;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     // `compact --active s:..-3`: clap gives the first word to CONV. With
@@ -63,10 +63,31 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
     text_result(&done, args.dry_run)
 }
 
+/// What `compact --json` prints: each compaction planned (the event as
+/// stored, the rule it came from, what it saves and keeps, what its
+/// threshold reached), the rules that found nothing, and the write.
+#[derive(serde::Serialize)]
+struct CompactJson<'a> {
+    conversation: Value,
+    dry_run: bool,
+    written: bool,
+    compactions: Vec<Value>,
+    nothing: Vec<NothingJson<'a>>,
+    timeline: &'a [ops::PlanNote],
+    withheld: Value,
+    tokens: ops::Tokens,
+}
+
+/// A rule that found nothing to compact, and why.
+#[derive(serde::Serialize)]
+struct NothingJson<'a> {
+    spec: &'a str,
+    reason: &'a str,
+}
+
 /// What `compact --json` prints.
 fn json_result(done: &ops::compact::Compacted, dry_run: bool) -> anyhow::Result<()> {
     let (conv, plan, written) = (&done.conv, &done.plan, done.written.as_ref());
-    let (before, after) = (plan.tokens.before, plan.tokens.after);
     let compactions: Vec<Value> = plan
         .additions
         .iter()
@@ -74,35 +95,43 @@ fn json_result(done: &ops::compact::Compacted, dry_run: bool) -> anyhow::Result<
         .map(|(a, (k, reached))| {
             let mut v = a.compaction.to_json();
             if let ops::Why::Rule { spec, .. } = &a.why {
-                v["spec"] = json!(spec);
+                v["spec"] = spec.as_str().into();
             }
-            v["requested"] = json!([a.requested.from, a.requested.to]);
-            v["tokens_saved"] = json!(a.effect.saved);
+            v["requested"] = vec![a.requested.from, a.requested.to].into();
+            v["tokens_saved"] = a.effect.saved.into();
             (v["facts"], v["survival"]) = super::knows::json(k.as_deref());
             if let Some(items) = reached {
                 v["reached"] = items
                     .iter()
-                    .map(|r| json!({"turn": r.turn + 1, "item": r.item, "bytes": r.bytes}))
+                    .map(|r| {
+                        let mut item = serde_json::Map::new();
+                        item.insert("turn".into(), (r.turn + 1).into());
+                        item.insert("item".into(), r.item.as_str().into());
+                        item.insert("bytes".into(), r.bytes.into());
+                        Value::Object(item)
+                    })
                     .collect();
             }
             v
         })
         .collect();
-    let nothing: Vec<Value> = plan
-        .skipped
-        .iter()
-        .map(|s| json!({"spec": s.spec, "reason": s.reason}))
-        .collect();
-    print_json(&json!({
-        "conversation": conversation_json(conv),
-        "dry_run": dry_run,
-        "written": written.as_ref().is_some_and(|w| w.written),
-        "compactions": compactions,
-        "nothing": nothing,
-        "timeline": plan.notes,
-        "withheld": super::output::withheld_json(plan.withheld.as_ref()),
-        "tokens": {"before": before, "after": after},
-    }))
+    print_json(&CompactJson {
+        conversation: conversation_json(conv),
+        dry_run,
+        written: written.as_ref().is_some_and(|w| w.written),
+        compactions,
+        nothing: plan
+            .skipped
+            .iter()
+            .map(|s| NothingJson {
+                spec: &s.spec,
+                reason: &s.reason,
+            })
+            .collect(),
+        timeline: &plan.notes,
+        withheld: super::output::withheld_json(plan.withheld.as_ref()),
+        tokens: plan.tokens,
+    })
 }
 
 /// What `compact` prints: the rules that found nothing, jp's timeline,

@@ -6,7 +6,36 @@ use super::args::CountArgs;
 use super::output::{conversation_json, print_json, print_lines, print_warnings};
 use crate::core::fmt::thousands;
 use crate::core::ops::count::{self, Count, CountRequest};
-use serde_json::json;
+
+/// What `count --json` prints: the provider's count beside the estimate.
+#[derive(serde::Serialize)]
+struct MeasuredJson<'a, P, C, E> {
+    conversation: serde_json::Value,
+    provider: P,
+    model: &'a str,
+    measured: &'a C,
+    estimated: &'a E,
+    ratio: f64,
+    kept_in: String,
+}
+
+/// What `count --offline --json` prints: each part, o200k beside the
+/// estimate.
+#[derive(serde::Serialize)]
+struct OfflineJson {
+    conversation: serde_json::Value,
+    tokenizer: &'static str,
+    parts: Vec<PartJson>,
+}
+
+#[derive(serde::Serialize)]
+struct PartJson {
+    part: &'static str,
+    chars: u64,
+    estimated: u64,
+    tokens: u64,
+    ratio: f64,
+}
 
 pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
     let conv = ctx.load(args.conv.as_deref())?;
@@ -34,15 +63,15 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
         } => return offline(&conv, &at, &rows, &unknown, args.json),
     };
     if args.json {
-        return print_json(&json!({
-            "conversation": conversation_json(&conv),
-            "provider": m.provider,
-            "model": m.model,
-            "measured": m.measured,
-            "estimated": m.estimated,
-            "ratio": m.ratio(),
-            "kept_in": kept.display().to_string(),
-        }));
+        return print_json(&MeasuredJson {
+            conversation: conversation_json(&conv),
+            ratio: m.ratio(),
+            provider: m.provider,
+            model: &m.model,
+            measured: &m.measured,
+            estimated: &m.estimated,
+            kept_in: kept.display().to_string(),
+        });
     }
     let row = |part: &str, measured: u64, estimated: u64| {
         format!(
@@ -89,14 +118,20 @@ fn offline(
     json: bool,
 ) -> anyhow::Result<()> {
     if json {
-        return print_json(&json!({
-            "conversation": conversation_json(conv),
-            "tokenizer": "o200k_base",
-            "parts": rows.iter().map(|r| json!({
-                "part": r.part, "chars": r.chars, "estimated": r.estimated,
-                "tokens": r.tokens, "ratio": r.ratio(),
-            })).collect::<Vec<_>>(),
-        }));
+        return print_json(&OfflineJson {
+            conversation: conversation_json(conv),
+            tokenizer: "o200k_base",
+            parts: rows
+                .iter()
+                .map(|r| PartJson {
+                    part: r.part,
+                    chars: r.chars,
+                    estimated: r.estimated,
+                    tokens: r.tokens,
+                    ratio: r.ratio(),
+                })
+                .collect(),
+        });
     }
     let mut lines = vec![format!(
         "{}: {at}, counted offline with OpenAI's o200k_base tokenizer (exact for OpenAI's current models' text; an indication for others)",

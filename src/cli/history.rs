@@ -6,7 +6,6 @@ use super::output::{conversation_json, print_json, print_lines};
 use crate::core::fmt::thousands;
 use crate::core::model::timestamp;
 use crate::core::ops;
-use serde_json::json;
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     let (conv, config) = ctx.to_read(
@@ -50,33 +49,85 @@ fn json_result(
     let requests: Vec<_> = points
         .iter()
         .zip(&cost.bills)
-        .map(|(p, b)| {
-            json!({
-                "raw_index": p.raw_index,
-                "turn": p.turn,
-                "time": p.timestamp.map(|t| timestamp::format(&t)),
-                "context": p.context,
-                "usable": p.usable,
-                "ratio": ratio(p.context, p.usable),
-                "overflow": p.usable.is_some_and(|u| p.context > u),
-                "compactions_since": p.compactions_since.iter().map(|c| c + 1).collect::<Vec<_>>(),
-                "cache": {"read": b.read, "written": b.written, "uncached": b.uncached},
-                "cache_broke": b.broke,
-                "output": b.output,
-                "cost": b.cost,
-                "refused": b.refused,
-            })
+        .map(|(p, b)| RequestJson {
+            raw_index: p.raw_index,
+            turn: p.turn,
+            time: p.timestamp.map(|t| timestamp::format(&t)),
+            context: p.context,
+            usable: p.usable,
+            ratio: ratio(p.context, p.usable),
+            overflow: p.usable.is_some_and(|u| p.context > u),
+            compactions_since: p.compactions_since.iter().map(|c| c + 1).collect(),
+            cache: CacheJson {
+                read: b.read,
+                written: b.written,
+                uncached: b.uncached,
+            },
+            cache_broke: b.broke,
+            output: b.output,
+            cost: b.cost,
+            refused: b.refused,
         })
         .collect();
-    json!({
-        "conversation": conversation_json(conv),
-        "thresholds": {"soft": config.soft_ratio, "hard": config.hard_ratio, "trigger": config.trigger_ratio},
-        "requests": requests,
-        "cost": cost,
-        "billing": cost.billing.describe(),
-        "price": cost.billing.price,
-        "summaries_priced_at": cost.summary_pricing.of,
+    serde_json::to_value(HistoryJson {
+        conversation: conversation_json(conv),
+        thresholds: ThresholdsJson {
+            soft: config.soft_ratio,
+            hard: config.hard_ratio,
+            trigger: config.trigger_ratio,
+        },
+        requests,
+        cost,
+        billing: cost.billing.describe(),
+        price: &cost.billing.price,
+        summaries_priced_at: &cost.summary_pricing.of,
     })
+    .unwrap_or_default()
+}
+
+/// What `history --json` prints: every request, what it was billed, and
+/// the session's cost.
+#[derive(serde::Serialize)]
+struct HistoryJson<'a, C, P, B> {
+    conversation: serde_json::Value,
+    thresholds: ThresholdsJson,
+    requests: Vec<RequestJson<B>>,
+    cost: &'a C,
+    billing: String,
+    price: &'a P,
+    summaries_priced_at: &'a str,
+}
+
+#[derive(serde::Serialize)]
+struct ThresholdsJson {
+    soft: f64,
+    hard: f64,
+    trigger: f64,
+}
+
+/// One request: its context against the window, and its bill.
+#[derive(serde::Serialize)]
+struct RequestJson<B> {
+    raw_index: usize,
+    turn: usize,
+    time: Option<String>,
+    context: u64,
+    usable: Option<u64>,
+    ratio: Option<f64>,
+    overflow: bool,
+    compactions_since: Vec<usize>,
+    cache: CacheJson,
+    cache_broke: Option<B>,
+    output: u64,
+    cost: f64,
+    refused: bool,
+}
+
+#[derive(serde::Serialize)]
+struct CacheJson {
+    read: u64,
+    written: u64,
+    uncached: u64,
 }
 
 /// The table of requests, what the ratio is of, the session's cost and the

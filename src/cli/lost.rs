@@ -6,9 +6,25 @@ use super::args::LostArgs;
 use super::output::{print_json, print_lines};
 use crate::core::ops::judge::JudgeQuote;
 use crate::core::ops::lost::{Lost, LostRequest, lost};
+use crate::core::ops::stats::ConversationRef;
 use crate::core::ops::stats_compactions::CompactionEntry;
 use crate::core::visible::visible_line;
-use serde_json::json;
+
+/// What `lost --json` prints: each compaction with what it hid and what
+/// the model still knows of its range, and the session's whole.
+#[derive(serde::Serialize)]
+struct LostJson<'a> {
+    conversation: ConversationRef,
+    compactions: &'a [CompactionEntry],
+    session: SessionJson,
+}
+
+/// What all the compactions keep of all their ranges' facts.
+#[derive(serde::Serialize)]
+struct SessionJson {
+    survival: crate::core::ops::Survival,
+    describe: String,
+}
 
 pub fn run(ctx: &Context, args: LostArgs) -> anyhow::Result<()> {
     let LostArgs {
@@ -41,11 +57,14 @@ pub fn run(ctx: &Context, args: LostArgs) -> anyhow::Result<()> {
     )?;
     let report = stats;
     if args.json {
-        return print_json(&json!({
-            "conversation": super::output::conversation_json(&conv),
-            "compactions": report.compactions,
-            "session": {"survival": session, "describe": session.describe()},
-        }));
+        return print_json(&LostJson {
+            conversation: ConversationRef::of(&conv),
+            compactions: &report.compactions,
+            session: SessionJson {
+                describe: session.describe(),
+                survival: session,
+            },
+        });
     }
     let mut lines = vec![format!(
         "{}  {}  what each compaction hid",

@@ -5,7 +5,6 @@ use super::args::ModelsArgs;
 use super::output::{print_json, print_lines, say_err};
 use crate::core::fmt::thousands;
 use crate::core::ops::models::{self, Asked, Known, RefreshRequest};
-use serde_json::json;
 
 pub fn run(args: ModelsArgs) -> anyhow::Result<()> {
     if !args.refresh {
@@ -57,12 +56,21 @@ pub fn run(args: ModelsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn known_json(known: &Known, errors: &[String]) -> serde_json::Value {
-    json!({
-        "providers": known.asked.providers,
-        "table": known.table,
-        "errors": errors,
-    })
+/// What `models --json` prints: each provider's answer, the bundled
+/// table, and what could not be asked.
+#[derive(serde::Serialize)]
+struct ModelsJson<'a, P: serde::Serialize, T: serde::Serialize> {
+    providers: &'a P,
+    table: &'a T,
+    errors: &'a [String],
+}
+
+fn known_json<'a>(known: &'a Known, errors: &'a [String]) -> impl serde::Serialize + 'a {
+    ModelsJson {
+        providers: &known.asked.providers,
+        table: &known.table,
+        errors,
+    }
 }
 
 fn known_lines(known: &Known) -> Vec<String> {

@@ -2,7 +2,7 @@
 
 use crate::core::Conversation;
 use crate::core::visible::{visible, visible_line};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::io::{self, Write};
 
 /// Leaves what a command is done with to the process's exit: a loaded
@@ -15,7 +15,7 @@ pub fn free_at_exit<T>(done: T) {
 
 /// `{"id","title","path","format"}` of a conversation.
 pub fn conversation_json(conv: &Conversation) -> Value {
-    json!(crate::core::ops::stats::ConversationRef::of(conv))
+    serde_json::to_value(crate::core::ops::stats::ConversationRef::of(conv)).unwrap_or_default()
 }
 
 /// Prints JSON, pretty, to stdout. Buffered: stdout alone flushes at every
@@ -93,14 +93,23 @@ pub fn say_err(message: &str) {
 
 /// A dry run's withheld summaries, for `--json`: what would be sent where.
 pub fn withheld_json(w: Option<&crate::core::ops::WithheldSummaries>) -> Value {
+    /// What a dry run withheld, as `--json` says it.
+    #[derive(serde::Serialize)]
+    struct Withheld<'a> {
+        summarizer: &'a str,
+        destination: &'a str,
+        turns: Vec<[usize; 2]>,
+        input_chars: u64,
+    }
     match w {
         None => Value::Null,
-        Some(w) => json!({
-            "summarizer": w.summarizer,
-            "destination": w.destination,
-            "turns": w.ranges.iter().map(|r| [r.from, r.to]).collect::<Vec<_>>(),
-            "input_chars": w.input_chars,
-        }),
+        Some(w) => serde_json::to_value(Withheld {
+            summarizer: &w.summarizer,
+            destination: &w.destination,
+            turns: w.ranges.iter().map(|r| [r.from, r.to]).collect(),
+            input_chars: w.input_chars,
+        })
+        .unwrap_or_default(),
     }
 }
 

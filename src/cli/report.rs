@@ -5,8 +5,17 @@ use super::args::{ReportArgs, ReportFormat};
 use super::output::{print_json, say_err};
 use crate::core::ops;
 use crate::report::{self, Format};
-use serde_json::json;
 use std::path::PathBuf;
+
+/// What `report --json` prints: the files written and what was redacted.
+#[derive(serde::Serialize)]
+struct ReportJson<'a, R: serde::Serialize> {
+    conversation: serde_json::Value,
+    format: &'static str,
+    files: Vec<String>,
+    redacted: &'a R,
+    redacted_total: usize,
+}
 
 pub fn run(ctx: &Context, args: ReportArgs) -> anyhow::Result<()> {
     let (conv, config) = ctx.to_read(
@@ -59,13 +68,13 @@ pub fn run(ctx: &Context, args: ReportArgs) -> anyhow::Result<()> {
     }
     let written = report::write(&path, &rendered)?;
     if args.json {
-        return print_json(&json!({
-            "conversation": super::output::conversation_json(&conv),
-            "format": format.as_str(),
-            "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "redacted": rendered.redacted,
-            "redacted_total": redacted,
-        }));
+        return print_json(&ReportJson {
+            conversation: super::output::conversation_json(&conv),
+            format: format.as_str(),
+            files: written.iter().map(|p| p.display().to_string()).collect(),
+            redacted: &rendered.redacted,
+            redacted_total: redacted,
+        });
     }
     for p in &written {
         say_err(&format!("wrote {}", p.display()));

@@ -494,7 +494,14 @@ mod tests {
 
         #[test]
         fn any_stored_string_reads_back_as_serde_json_writes_it(t in "(\\PC|[\\x00-\\x1f\"\\\\]){0,40}") {
-            let raw = serde_json::json!({"type": "tool_call_response", "content": t, "x": [t]}).to_string();
+            #[derive(serde::Serialize)]
+            struct Stored<'a> {
+                #[serde(rename = "type")]
+                kind: &'a str,
+                content: &'a str,
+                x: [&'a str; 1],
+            }
+            let raw = serde_json::to_string(&Stored { kind: "tool_call_response", content: &t, x: [&t] }).unwrap();
             proptest::prop_assert_eq!(ours(&raw, 2), Some(by_serde(&raw, 2)));
         }
     }

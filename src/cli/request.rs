@@ -4,7 +4,18 @@ use super::Context;
 use super::args::RequestArgs;
 use super::output::{conversation_json, print_json, print_warnings};
 use crate::core::ops::request::{self, Body, BodyError, BodyRequest};
-use serde_json::json;
+
+/// What `request --json` prints: the body the provider would be sent.
+#[derive(serde::Serialize)]
+struct RequestJson<'a> {
+    conversation: serde_json::Value,
+    provider: &'static str,
+    model: &'a str,
+    at: Option<usize>,
+    before_event: Option<usize>,
+    body: &'a serde_json::Value,
+    notes: &'a [String],
+}
 
 pub fn run(ctx: &Context, args: RequestArgs) -> anyhow::Result<()> {
     let conv = ctx.load(args.conv.as_deref())?;
@@ -33,15 +44,15 @@ pub fn run(ctx: &Context, args: RequestArgs) -> anyhow::Result<()> {
         None => "the next request".to_string(),
     };
     if args.json {
-        return print_json(&json!({
-            "conversation": conversation_json(&conv),
-            "provider": provider.name(),
-            "model": model,
-            "at": args.at,
-            "before_event": before_event,
-            "body": body,
-            "notes": notes,
-        }));
+        return print_json(&RequestJson {
+            conversation: conversation_json(&conv),
+            provider: provider.name(),
+            model: &model,
+            at: args.at,
+            before_event,
+            body: &body,
+            notes: &notes,
+        });
     }
     super::output::say_err(&format!(
         "{}: {at}, as jp's {} code builds it for {model}",

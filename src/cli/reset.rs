@@ -6,7 +6,16 @@ use crate::cli::change_args::ResetArgs;
 use crate::core::fmt::{change, thousands};
 use crate::core::ops;
 use crate::core::ops::Reset;
-use serde_json::json;
+
+/// What `reset --json` prints.
+#[derive(serde::Serialize)]
+struct ResetJson {
+    conversation: serde_json::Value,
+    dry_run: bool,
+    written: bool,
+    removed: usize,
+    tokens: crate::core::ops::Tokens,
+}
 
 pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     let dir = ctx.to_write(args.conv.as_deref(), args.dry_run)?;
@@ -36,13 +45,13 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
     let removed = saved.as_ref().map_or(count, |s| s.removed);
     let what = which.what();
     if args.json {
-        return print_json(&json!({
-            "conversation": conversation_json(conv),
-            "dry_run": args.dry_run,
-            "written": saved.as_ref().is_some_and(|s| s.written),
-            "removed": removed,
-            "tokens": {"before": before, "after": after},
-        }));
+        return print_json(&ResetJson {
+            conversation: conversation_json(conv),
+            dry_run: args.dry_run,
+            written: saved.as_ref().is_some_and(|s| s.written),
+            removed,
+            tokens: plan.tokens,
+        });
     }
     let mut lines = Vec::new();
     if count == 0 {

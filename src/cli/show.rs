@@ -10,7 +10,7 @@ use crate::core::fmt::thousands;
 use crate::core::ops;
 use crate::core::ops::show::{At, ShowRequest, Shown};
 use crate::core::ops::{Projected, Projection, TurnOrigin, View};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::Path;
 
 const PREVIEW: usize = 90;
@@ -103,7 +103,7 @@ pub fn write_raw_json(
 ) -> anyhow::Result<()> {
     let head = [
         ("conversation", conversation_json(conv)),
-        ("turn_count", json!(conv.turn_count)),
+        ("turn_count", Value::from(conv.turn_count)),
     ];
     show_json::write(
         out,
@@ -136,9 +136,9 @@ pub fn write_projected_json(
     let origins: Vec<Value> = p.turn_origins.iter().map(TurnOrigin::to_json).collect();
     let head = [
         ("conversation", conversation_json(conv)),
-        ("turn_count", json!(conv.turn_count)),
-        ("projected_turn_count", json!(p.turn_origins.len())),
-        ("turn_origins", json!(origins)),
+        ("turn_count", Value::from(conv.turn_count)),
+        ("projected_turn_count", Value::from(p.turn_origins.len())),
+        ("turn_origins", Value::Array(origins)),
     ];
     let weight = |k: usize| match p.events[k] {
         Projected::Raw { index, .. } => conv.events[index].span.end - conv.events[index].span.start,

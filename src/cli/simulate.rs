@@ -7,7 +7,6 @@ use crate::core::Conversation;
 use crate::core::fmt::thousands;
 use crate::core::ops;
 use crate::core::ops::{Run, Strategy};
-use serde_json::{Value, json};
 
 pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
     let named = ctx.named(&args.convs);
@@ -60,13 +59,15 @@ pub fn run(ctx: &Context, args: SimulateArgs) -> anyhow::Result<()> {
         super::output::say_err(&format!("wrote {}", file.display()));
     }
     if args.json {
-        let runs: Vec<Value> = setting
-            .runs
-            .iter()
-            .map(|r| run_json(refs[r.conversation], r, &sim))
-            .collect();
-        let totals: Vec<Value> = setting.totals.iter().map(total_json).collect();
-        return print_json(&json!({ "runs": runs, "totals": totals }));
+        return print_json(&RunsJson {
+            setting: None,
+            runs: setting
+                .runs
+                .iter()
+                .map(|r| run_json(refs[r.conversation], r, &sim))
+                .collect(),
+            totals: setting.totals.iter().map(total_json).collect(),
+        });
     }
     let mut lines = table(&convs, &setting.runs);
     if convs.len() > 1 {
@@ -85,23 +86,23 @@ fn sweep_result(
     sim: &ops::Simulation,
 ) -> anyhow::Result<()> {
     if args.json {
-        let out: Vec<Value> = sim
-            .settings
-            .iter()
-            .map(|s| {
-                json!({
-                    "setting": s.label,
-                    "runs": s.runs.iter().map(|r| run_json(convs[r.conversation], r, sim)).collect::<Vec<_>>(),
-                    "totals": s.totals.iter().map(total_json).collect::<Vec<_>>(),
+        return print_json(&SweepJson {
+            sweep: sweep.knob.name(),
+            baseline: sim.baseline.iter().map(total_json).collect(),
+            settings: sim
+                .settings
+                .iter()
+                .map(|s| RunsJson {
+                    setting: Some(s.label.as_deref()),
+                    runs: s
+                        .runs
+                        .iter()
+                        .map(|r| run_json(convs[r.conversation], r, sim))
+                        .collect(),
+                    totals: s.totals.iter().map(total_json).collect(),
                 })
-            })
-            .collect();
-        let baseline: Vec<Value> = sim.baseline.iter().map(total_json).collect();
-        return print_json(&json!({
-            "sweep": sweep.knob.name(),
-            "baseline": baseline,
-            "settings": out,
-        }));
+                .collect(),
+        });
     }
     let mut lines = vec![
         format!(
@@ -196,28 +197,27 @@ pub(super) fn whole_workspace(ctx: &Context) -> anyhow::Result<Vec<Conversation>
     Ok(convs)
 }
 
-fn total_json(t: &ops::Total) -> Value {
-    json!({
-        "policy": t.policy.as_str(),
-        "window": t.window,
-        "conversations": t.conversations,
-        "peak_ratio": t.peak_ratio,
-        "overflows": t.overflows,
-        "requests": t.requests,
-        "input_tokens": t.input_tokens,
-        "elisions": t.elisions,
-        "summaries": t.summaries,
-        "summarizer_input_tokens": t.summarizer_input_tokens,
-        "summarizer_output_tokens": t.summarizer_output_tokens,
-        "cost": t.cost,
-        "backstop_elisions": t.backstop_elisions,
-        "billed": t.billed,
-        "billed_unpriced": t.billed_unpriced,
-        "unpriced": t.unpriced,
-        "refused": t.refused(),
-    })
+fn total_json(t: &ops::Total) -> TotalJson<'_> {
+    TotalJson {
+        policy: t.policy.as_str(),
+        window: t.window,
+        conversations: t.conversations,
+        peak_ratio: t.peak_ratio,
+        overflows: t.overflows,
+        requests: t.requests,
+        input_tokens: t.input_tokens,
+        elisions: t.elisions,
+        summaries: t.summaries,
+        summarizer_input_tokens: t.summarizer_input_tokens,
+        summarizer_output_tokens: t.summarizer_output_tokens,
+        cost: t.cost,
+        backstop_elisions: t.backstop_elisions,
+        billed: &t.billed,
+        billed_unpriced: &t.billed_unpriced,
+        unpriced: t.unpriced,
+        refused: t.refused(),
+    }
 }
-
 /// The totals across conversations, a line per policy and window.
 fn totals_table(totals: &[ops::Total]) -> Vec<String> {
     let n = totals.first().map_or(0, |t| t.conversations);
@@ -258,47 +258,124 @@ fn totals_table(totals: &[ops::Total]) -> Vec<String> {
     lines
 }
 
-fn run_json(conv: &Conversation, simulated: &ops::Simulated, sim: &ops::Simulation) -> Value {
+fn run_json<'a>(
+    conv: &Conversation,
+    simulated: &'a ops::Simulated,
+    sim: &'a ops::Simulation,
+) -> RunJson<'a, impl serde::Serialize + 'a> {
     let (r, known) = (&simulated.run, &simulated.survival);
-    let firings: Vec<Value> = r
-        .firings
-        .iter()
-        .map(|f| {
-            json!({
-                "after_turn": f.after_turn,
-                "kind": f.kind.as_str(),
-                "from_turn": f.range.from,
-                "to_turn": f.range.to,
-                "saved": f.saved,
+    RunJson {
+        conversation: conv.display_id(),
+        policy: r.policy.as_str(),
+        window: r.window,
+        usable: r.usable,
+        peak_ratio: r.peak_ratio,
+        overflows: r.overflows,
+        requests: r.requests,
+        input_tokens: r.input_tokens,
+        elisions: r.elisions,
+        summaries: r.summaries,
+        summarizer_input_tokens: r.summarizer_input_tokens,
+        summarizer_output_tokens: r.summarizer_output_tokens,
+        cost: r.cost(),
+        turns: r.turns,
+        backstop_elisions: r.backstop_elisions,
+        summaries_per_100_turns: r.per_100_turns(r.summaries),
+        compactions_per_100_turns: r.per_100_turns(r.firings.len()),
+        firings: r
+            .firings
+            .iter()
+            .map(|f| FiringJson {
+                after_turn: f.after_turn,
+                kind: f.kind.as_str(),
+                from_turn: f.range.from,
+                to_turn: f.range.to,
+                saved: f.saved,
             })
-        })
-        .collect();
-    json!({
-        "conversation": conv.display_id(),
-        "policy": r.policy.as_str(),
-        "window": r.window,
-        "usable": r.usable,
-        "peak_ratio": r.peak_ratio,
-        "overflows": r.overflows,
-        "requests": r.requests,
-        "input_tokens": r.input_tokens,
-        "elisions": r.elisions,
-        "summaries": r.summaries,
-        "summarizer_input_tokens": r.summarizer_input_tokens,
-        "summarizer_output_tokens": r.summarizer_output_tokens,
-        "cost": r.cost(),
-        "turns": r.turns,
-        "backstop_elisions": r.backstop_elisions,
-        "summaries_per_100_turns": r.per_100_turns(r.summaries),
-        "compactions_per_100_turns": r.per_100_turns(r.firings.len()),
-        "firings": firings,
-        "survival": known,
-        "contexts": r.points.iter().map(|p| p.context).collect::<Vec<_>>(),
-        "billed": r.billed,
-        "price": sim.prices[simulated.conversation],
-    })
+            .collect(),
+        survival: known,
+        contexts: r.points.iter().map(|p| p.context).collect(),
+        billed: &r.billed,
+        price: &sim.prices[simulated.conversation],
+    }
 }
 
+/// What `simulate --json` prints: every run and the totals (with
+/// `--sweep`, one of these per setting, beside the baseline).
+#[derive(serde::Serialize)]
+struct RunsJson<'a, P> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    setting: Option<Option<&'a str>>,
+    runs: Vec<RunJson<'a, P>>,
+    totals: Vec<TotalJson<'a>>,
+}
+
+/// What `simulate --sweep … --json` prints.
+#[derive(serde::Serialize)]
+struct SweepJson<'a, P> {
+    sweep: &'static str,
+    baseline: Vec<TotalJson<'a>>,
+    settings: Vec<RunsJson<'a, P>>,
+}
+
+/// One conversation under one policy at one window.
+#[derive(serde::Serialize)]
+struct RunJson<'a, P> {
+    conversation: String,
+    policy: &'static str,
+    window: u64,
+    usable: u64,
+    peak_ratio: f64,
+    overflows: usize,
+    requests: usize,
+    input_tokens: u64,
+    elisions: usize,
+    summaries: usize,
+    summarizer_input_tokens: u64,
+    summarizer_output_tokens: u64,
+    cost: u64,
+    turns: usize,
+    backstop_elisions: usize,
+    summaries_per_100_turns: f64,
+    compactions_per_100_turns: f64,
+    firings: Vec<FiringJson>,
+    survival: &'a Option<ops::Survival>,
+    contexts: Vec<u64>,
+    billed: &'a Option<ops::Billed>,
+    price: &'a P,
+}
+
+/// A compaction a run's policy appended.
+#[derive(serde::Serialize)]
+struct FiringJson {
+    after_turn: usize,
+    kind: &'static str,
+    from_turn: usize,
+    to_turn: usize,
+    saved: u64,
+}
+
+/// One policy at one window, summed over the conversations.
+#[derive(serde::Serialize)]
+struct TotalJson<'a> {
+    policy: &'static str,
+    window: u64,
+    conversations: usize,
+    peak_ratio: f64,
+    overflows: usize,
+    requests: usize,
+    input_tokens: u64,
+    elisions: usize,
+    summaries: usize,
+    summarizer_input_tokens: u64,
+    summarizer_output_tokens: u64,
+    cost: u64,
+    backstop_elisions: usize,
+    billed: &'a Option<ops::Billed>,
+    billed_unpriced: &'a Option<ops::Billed>,
+    unpriced: usize,
+    refused: usize,
+}
 fn table(convs: &[Conversation], results: &[ops::Simulated]) -> Vec<String> {
     let mut lines = vec![format!(
         "{:<17} {:<15} {:>11}{}",

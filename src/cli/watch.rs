@@ -18,7 +18,6 @@ use crate::core::ops;
 use crate::core::ops::AutoConfig;
 use crate::core::ops::Reloaded;
 use crate::core::ops::boundary::{self, Attempt, Look, Tracker};
-use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -113,7 +112,10 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
         }
     });
     w.say(
-        json!({"event": "watching", "conversations": w.tracked.len(), "folders": scope.len()}),
+        WatchEvent::Watching {
+            conversations: w.tracked.len(),
+            folders: scope.len(),
+        },
         || {
             format!(
                 "watching {} conversation(s){} ({} folders, none through a link); Ctrl-C stops",
@@ -290,9 +292,15 @@ impl Watch<'_> {
             .unwrap_or(Reloaded::Whole("first read since watch started"));
         if self.args.verbose {
             self.say(
-                json!({"event": "read", "conversation": conv.display_id(), "events": conv.events.len(),
-                       "appended": match how { Reloaded::Appended(n) => Some(n), Reloaded::Whole(_) => None },
-                       "how": how.to_string()}),
+                WatchEvent::Read {
+                    conversation: conv.display_id(),
+                    events: conv.events.len(),
+                    appended: match how {
+                        Reloaded::Appended(n) => Some(n),
+                        Reloaded::Whole(_) => None,
+                    },
+                    how: how.to_string(),
+                },
                 || format!("{}  read: {how}", conv.display_id()),
             );
         }
@@ -309,8 +317,11 @@ impl Watch<'_> {
         }
         if self.args.dry_run && !self.args.enable && !config.enabled {
             self.say(
-                json!({"event": "note", "conversation": conv.display_id(),
-                       "note": "not enabled in the configuration: evaluated as a dry run; a watch that writes needs --enable or enabled = true"}),
+                WatchEvent::Note {
+                    conversation: conv.display_id(),
+                    note: "not enabled in the configuration: evaluated as a dry run; a watch \
+                           that writes needs --enable or enabled = true",
+                },
                 || format!(
                     "{}  not enabled in the configuration: evaluated as a dry run (a watch that writes needs --enable or enabled = true)",
                     conv.display_id()
@@ -330,15 +341,17 @@ impl Watch<'_> {
                 ops::Why::Rule { .. } => "rule",
             };
             self.say(
-                json!({
-                    "event": event,
-                    "conversation": conv.display_id(),
-                    "kind": kind,
-                    "from_turn": a.compaction.from_turn,
-                    "to_turn": a.compaction.to_turn,
-                    "tokens_before": before,
-                    "tokens_after": after,
-                }),
+                WatchEvent::fired(
+                    event,
+                    Firing {
+                        conversation: conv.display_id(),
+                        kind,
+                        from_turn: a.compaction.from_turn,
+                        to_turn: a.compaction.to_turn,
+                        tokens_before: before,
+                        tokens_after: after,
+                    },
+                ),
                 || {
                     format!(
                         "{}  {}{kind:<8} turns {:<9} {} -> {} tok",
@@ -360,7 +373,10 @@ impl Watch<'_> {
         self.failures += 1;
         if self.args.json {
             self.say(
-                json!({"event": "error", "conversation": ConversationId(id).to_string(), "reason": why}),
+                WatchEvent::Error {
+                    conversation: ConversationId(id).to_string(),
+                    reason: why,
+                },
                 String::new,
             );
         } else {
@@ -372,7 +388,10 @@ impl Watch<'_> {
     fn withheld(&mut self, id: u64, conv: &Conversation, plan: &ops::Plan) {
         if let Some(why) = self.withheld.say(id, plan) {
             self.say(
-                json!({"event": "summary_withheld", "conversation": conv.display_id(), "reason": why}),
+                WatchEvent::SummaryWithheld {
+                    conversation: conv.display_id(),
+                    reason: &why,
+                },
                 || format!("{}  {why}", conv.display_id()),
             );
         }
@@ -381,17 +400,21 @@ impl Watch<'_> {
     fn skip(&self, id: u64, why: &str) {
         if self.args.verbose {
             self.say(
-                json!({"event": "skipped", "conversation": ConversationId(id).to_string(), "reason": why}),
+                WatchEvent::Skipped {
+                    conversation: ConversationId(id).to_string(),
+                    reason: why,
+                },
                 || format!("{}  skipped: {why}", ConversationId(id)),
             );
         }
     }
 
     /// One line: JSON with `--json`, else the time and `text`.
-    fn say(&self, mut v: serde_json::Value, text: impl FnOnce() -> String) {
+    fn say(&self, event: WatchEvent<'_>, text: impl FnOnce() -> String) {
         let now = chrono::Utc::now();
         let line = if self.args.json {
-            v["time"] = json!(crate::core::model::timestamp::format(&now));
+            let mut v = serde_json::to_value(event).unwrap_or_default();
+            v["time"] = crate::core::model::timestamp::format(&now).into();
             v.to_string()
         } else {
             let text = text();
@@ -414,4 +437,62 @@ fn ids_of(ev: &notify::Event) -> Vec<u64> {
         return Vec::new();
     }
     boundary::ids_of_paths(ev.paths.iter().map(PathBuf::as_path))
+}
+
+/// One line of `watch --json`, named by its `event`; each line also says
+/// its `time`.
+#[derive(serde::Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+enum WatchEvent<'a> {
+    Watching {
+        conversations: usize,
+        folders: usize,
+    },
+    Read {
+        conversation: String,
+        events: usize,
+        appended: Option<usize>,
+        how: String,
+    },
+    Note {
+        conversation: String,
+        note: &'a str,
+    },
+    Fired(Firing<'a>),
+    WouldFire(Firing<'a>),
+    Error {
+        conversation: String,
+        reason: &'a str,
+    },
+    SummaryWithheld {
+        conversation: String,
+        reason: &'a str,
+    },
+    Skipped {
+        conversation: String,
+        reason: &'a str,
+    },
+}
+
+impl<'a> WatchEvent<'a> {
+    /// A compaction written (`fired`), or what a dry run would write
+    /// (`would_fire`).
+    fn fired(event: &str, firing: Firing<'a>) -> WatchEvent<'a> {
+        if event == "would_fire" {
+            WatchEvent::WouldFire(firing)
+        } else {
+            WatchEvent::Fired(firing)
+        }
+    }
+}
+
+/// A compaction automatic compaction appended, or would.
+#[derive(serde::Serialize)]
+struct Firing<'a> {
+    conversation: String,
+    kind: &'a str,
+    from_turn: usize,
+    to_turn: usize,
+    tokens_before: u64,
+    tokens_after: u64,
 }

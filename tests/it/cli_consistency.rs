@@ -486,3 +486,57 @@ fn raising_the_estimate_names_the_earlier_compactions_turns() {
         "{text}"
     );
 }
+
+/// docs/headless.md's table of what each `--json` holds is what the binary
+/// prints: the documented top-level fields, in order, for every command a
+/// demo copy can run.
+#[test]
+fn the_json_fields_the_docs_list_are_those_printed() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/headless.md"),
+    )
+    .unwrap();
+    let documented = |command: &str| -> Vec<String> {
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{command}` |")))
+            .unwrap_or_else(|| panic!("no row for {command}"));
+        let fields = row.split('|').nth(2).unwrap();
+        // The top level only: what a parenthesis says is inside a field or
+        // another form of the command.
+        let mut depth = 0;
+        let mut top = String::new();
+        for c in fields.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                c if depth == 0 => top.push(c),
+                _ => {}
+            }
+        }
+        top.split(',')
+            .filter_map(|f| {
+                let f = f.trim();
+                f.strip_prefix('`')?.split('`').next().map(str::to_string)
+            })
+            .collect()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    common::demo_copy(tmp.path());
+    for args in [
+        &["stats", "csvq"][..],
+        &["lost", "csvq"],
+        &["history", "csvq"],
+        &["tools", "csvq"],
+        &["list"],
+        &["compact", "csvq", "t:10..12", "--dry-run"],
+        &["auto", "csvq", "--dry-run"],
+        &["reset", "csvq", "--auto", "--dry-run"],
+    ] {
+        let mut with_json = args.to_vec();
+        with_json.push("--json");
+        let v = common::json(&common::run_in(tmp.path(), &with_json));
+        let printed: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(printed, documented(args[0]), "{args:?}");
+    }
+}

@@ -117,7 +117,7 @@ pub struct Skipped {
 }
 
 /// Estimated tokens of the projected events before and after the plan.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Tokens {
     pub before: u64,
     pub after: u64,
