@@ -15,26 +15,9 @@ pub fn floor(s: &str, at: usize) -> usize {
     at
 }
 
-/// The smallest character boundary of `s` at or after byte `at`.
-pub fn ceil(s: &str, at: usize) -> usize {
-    if at >= s.len() {
-        return s.len();
-    }
-    let mut at = at;
-    while !s.is_char_boundary(at) {
-        at += 1;
-    }
-    at
-}
-
 /// At most `max` bytes of the start of `s`, whole characters only.
 pub fn head(s: &str, max: usize) -> &str {
     &s[..floor(s, max)]
-}
-
-/// At most `max` bytes of the end of `s`, whole characters only.
-pub fn tail(s: &str, max: usize) -> &str {
-    &s[ceil(s, s.len().saturating_sub(max))..]
 }
 
 /// `s` without its last character.
@@ -115,9 +98,7 @@ mod tests {
         #[test]
         fn every_cut_lands_on_a_boundary(s in text(), at in 0usize..200) {
             prop_assert!(s.is_char_boundary(floor(&s, at)));
-            prop_assert!(s.is_char_boundary(ceil(&s, at)));
             prop_assert!(head(&s, at).len() <= at);
-            prop_assert!(tail(&s, at).len() <= at);
             let c = clip_bytes(&s, at);
             prop_assert!(c == s || c.len() <= at + '…'.len_utf8());
             let w = clip_words(&s, at);

@@ -24,20 +24,24 @@
 //! - `fmt`: numbers in words (`12,345 tokens`), for messages and shells.
 //! - `visible`: text from a conversation made safe for a terminal, the one
 //!   path every human-readable output takes.
+//!
+//! A layer nothing outside the core names is private to it (`mod`, not
+//! `pub mod`): `cut`, `parallel`, `providers` and `search` so far, so the compiler,
+//! not a scan of the source, keeps a shell from reaching them.
 
 pub mod auto;
 pub mod compact;
 pub mod cost;
-pub mod cut;
+mod cut;
 pub mod error;
 pub mod facts;
 pub mod fmt;
 pub mod model;
 pub mod ops;
-pub mod parallel;
-pub mod providers;
+mod parallel;
+mod providers;
 pub mod redact;
-pub mod search;
+mod search;
 pub mod store;
 pub mod summarize;
 pub mod visible;

@@ -77,12 +77,6 @@ impl Needle {
     }
 }
 
-/// Raw events whose line, as the panes show it, contains `query`,
-/// smart-case: any case unless the query has a capital.
-pub fn events_matching(conv: &Conversation, query: &str) -> Vec<usize> {
-    Needle::new(query).events_in(conv)
-}
-
 /// Everything an event's line shows: its kind, a tool call's name, and its
 /// text decoded (a call's arguments, a result's content), or its decoded
 /// JSON for an event without text (a config delta, a compaction).

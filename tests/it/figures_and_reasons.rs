@@ -10,7 +10,6 @@ use common::harness::Harness;
 use common::run_in;
 use crossterm::event::KeyCode;
 use jp_inspect::core::model::event::Kind;
-use jp_inspect::core::search::events_matching;
 use serde_json::Value;
 
 /// Search finds what the panes show: a tool call by its name, every call
@@ -25,11 +24,15 @@ fn search_finds_tool_names_arguments_and_kinds() {
             })
             .collect();
         assert!(calls.len() > 1, "{tool}: {}", calls.len());
-        let hits = events_matching(&conv, tool);
+        let hits = jp_inspect::core::ops::Needle::new(tool).events_in(&conv);
         assert!(calls.iter().all(|c| hits.contains(c)), "{tool}: {hits:?}");
     }
-    assert!(!events_matching(&conv, "src/parser.rs").is_empty());
-    let results = events_matching(&conv, "tool result");
+    assert!(
+        !jp_inspect::core::ops::Needle::new("src/parser.rs")
+            .events_in(&conv)
+            .is_empty()
+    );
+    let results = jp_inspect::core::ops::Needle::new("tool result").events_in(&conv);
     let answered = (0..conv.events.len()).filter(|&i| {
         matches!(
             conv.events[i].kind,
