@@ -70,7 +70,7 @@ fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
     use jp_inspect::core::ops;
     let conv = load::load(dir).unwrap();
     let config = AutoConfig::default();
-    let prices = jp_inspect::core::cost::Prices::default();
+    let prices = jp_inspect::core::ops::Prices::default();
     let mut g = c.benchmark_group(format!("{name}, report"));
     g.sample_size(samples);
     g.bench_function("history + lost (for scale)", |b| {
@@ -198,7 +198,7 @@ fn thresholds(c: &mut Criterion, dir: &Path) {
 fn history_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
     let conv = load::load(dir).unwrap();
     let config = AutoConfig::default();
-    let prices = jp_inspect::core::cost::Prices::default();
+    let prices = jp_inspect::core::ops::Prices::default();
     let mut g = c.benchmark_group(format!("{name}, history"));
     g.sample_size(samples);
     g.bench_function("the real context curve, one pass", |b| {

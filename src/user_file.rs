@@ -2,7 +2,7 @@
 //! file `JP_INSPECT_CONFIG` names): the inspector's keys and colours, and
 //! the `[[price]]` entries every shell costs requests with.
 
-use crate::core::cost::Prices;
+use crate::core::ops::Prices;
 use std::path::PathBuf;
 
 /// The most of the user's file read: a few keys and prices.

@@ -480,7 +480,7 @@ pub struct Heading {
 pub fn heading(conv: &crate::core::model::conversation::Conversation) -> Heading {
     let clean = |s: &str| {
         let s = crate::core::visible::visible_line(s);
-        crate::core::redact::redact(&s).0.into_owned()
+        crate::core::ops::redact(&s).0.into_owned()
     };
     let model = crate::core::model::config::model_id(conv.merged_config())
         .map_or_else(|| "model unknown".to_string(), |m| m.to_string());

@@ -87,8 +87,8 @@ pub fn chart(conv: &Conversation, config: &AutoConfig, runs: &[&Run]) -> svg::Do
                         refused_said(runs)
                     ),
                     match unit {
-                        crate::core::cost::Unit::Usd => "US dollars",
-                        crate::core::cost::Unit::InputTokens => "input-token equivalents",
+                        crate::core::ops::Unit::Usd => "US dollars",
+                        crate::core::ops::Unit::InputTokens => "input-token equivalents",
                     },
                     &|r| r.billed.as_ref().map_or(0.0, |b| b.total),
                 )

@@ -26,12 +26,12 @@
 //!   path every human-readable output takes.
 //!
 //! A layer nothing outside the core names is private to it (`mod`, not
-//! `pub mod`): `cut`, `parallel`, `providers` and `search` so far, so the compiler,
+//! `pub mod`): `cost`, `cut`, `parallel`, `providers`, `redact` and `search` so far, so the compiler,
 //! not a scan of the source, keeps a shell from reaching them.
 
 pub mod auto;
 pub mod compact;
-pub mod cost;
+mod cost;
 mod cut;
 pub mod error;
 pub mod facts;
@@ -40,7 +40,7 @@ pub mod model;
 pub mod ops;
 mod parallel;
 mod providers;
-pub mod redact;
+mod redact;
 mod search;
 pub mod store;
 pub mod summarize;

@@ -57,7 +57,7 @@ impl Cleaner {
     fn clean(&self, text: &str) -> String {
         let mut out = text.to_string();
         if self.options.redact {
-            let (r, counts) = crate::core::redact::redact(&out);
+            let (r, counts) = crate::core::ops::redact(&out);
             if !counts.is_empty() {
                 out = r.into_owned();
                 let mut all = self.redacted.borrow_mut();

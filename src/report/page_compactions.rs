@@ -4,9 +4,9 @@
 
 use super::clean::Cleaner;
 use super::page::{Block, entry_title};
-use crate::core::facts::Judged;
 use crate::core::fmt::human_tokens;
 use crate::core::fmt::{count, thousands};
+use crate::core::ops::Judged;
 use crate::core::ops::review::{Comparison, Review};
 use crate::core::ops::stats_compactions::CompactionEntry;
 use std::collections::BTreeMap;
@@ -141,7 +141,7 @@ fn hidden_by_tool(items: &[crate::core::compact::ledger::Item], clean: &Cleaner)
 /// What the model no longer knows of its range: the count by kind, then
 /// each lost fact, the grave ones (instructions, errors nothing fixed)
 /// first.
-fn lost(judged: &[Judged], survival: &crate::core::facts::Survival, clean: &Cleaner) -> Vec<Block> {
+fn lost(judged: &[Judged], survival: &crate::core::ops::Survival, clean: &Cleaner) -> Vec<Block> {
     let mut out = vec![Block::Para(format!(
         "What the model still knows of its range: {}.",
         survival.describe()
@@ -154,7 +154,7 @@ fn lost(judged: &[Judged], survival: &crate::core::facts::Survival, clean: &Clea
     out.push(Block::List(
         gone.iter()
             .map(|j| {
-                let named = if j.at == Some(crate::core::facts::Where::Named) {
+                let named = if j.at == Some(crate::core::ops::Where::Named) {
                     " (named, contents gone)"
                 } else {
                     ""

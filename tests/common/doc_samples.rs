@@ -122,7 +122,7 @@ fn history_demo(bin: &Path) -> Value {
 
 /// `$12.16`, as every view writes a dollar figure.
 fn money(v: &Value) -> String {
-    jp_inspect::core::cost::Unit::Usd.format(v.as_f64().expect("a figure"))
+    jp_inspect::core::ops::Unit::Usd.format(v.as_f64().expect("a figure"))
 }
 
 fn thousands(v: &Value) -> String {

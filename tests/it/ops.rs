@@ -135,7 +135,7 @@ fn the_simulation_grid_is_the_sequential_runs_in_order() {
     let base = AutoConfig::default();
     let digest = Digest::default();
     let windows = [32_000, 128_000];
-    let prices = jp_inspect::core::cost::Prices::default();
+    let prices = jp_inspect::core::ops::Prices::default();
     let ask = ops::Grid {
         policies: &Strategy::ALL,
         windows: &windows,

@@ -6,6 +6,6 @@ pub mod billing;
 pub mod payback;
 pub mod prices;
 
-pub use billing::{Bill, Billed, Billing, Break, Caching, Sent, Total, Unit, bill};
+pub use billing::{Bill, Billed, Billing, Break, Sent, Total, Unit, bill};
 pub use payback::Payback;
-pub use prices::{Price, Prices};
+pub use prices::Prices;
