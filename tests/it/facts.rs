@@ -1187,6 +1187,11 @@ fn enter_f_and_e_find_facts_off_the_ui_thread() {
     let text = h.text();
     assert!(!text.contains("judging what the model"), "{text}");
     assert!(text.contains("keeps "), "{text}");
+    // Its key bar offers what only a compaction's detail has.
+    assert!(
+        text.contains("F lost facts") && text.contains("J judge"),
+        "{text}"
+    );
     h.key(KeyCode::Esc);
     // F: the trail is found by a job, then followed.
     let fx = press(&mut h, KeyCode::Char('F'));

@@ -389,6 +389,17 @@ fn panel_keys(panel: &Panel) -> Vec<(&'static str, &'static str)> {
             ("Ctrl-R", "as it was"),
             ("Ctrl-↓/↑", "facts"),
         ],
+        // A compaction's detail offers what only it has: its lost facts,
+        // and a judge of one's own.
+        Panel::Detail(d) if d.title.starts_with("compaction #") => vec![
+            ("j/k", "scroll"),
+            ("F", "lost facts"),
+            ("J", "judge"),
+            ("r", "stored/readable"),
+            ("w", "wrap"),
+            ("/", "search"),
+            ("Esc", "close"),
+        ],
         Panel::Detail(_) => vec![
             ("j/k", "scroll"),
             ("PgDn/PgUp", "page"),
