@@ -137,10 +137,10 @@ fn facts_bench(c: &mut Criterion, dir: &Path) {
         b.iter(|| projection::of_view(&conv, View::default()).events.len())
     });
     g.bench_function("facts of the whole conversation, found", |b| {
-        b.iter(|| jp_inspect::core::facts::extract::of_range(&conv, all).len())
+        b.iter(|| jp_inspect::core::ops::knows::found_afresh(&conv, all).len())
     });
     g.bench_function("facts of the whole conversation, judged", |b| {
-        b.iter(|| jp_inspect::core::facts::judged(&conv, &p, all).len())
+        b.iter(|| jp_inspect::core::ops::knows::judged(&conv, &p, all).len())
     });
     g.finish();
 }

@@ -1,5 +1,5 @@
 //! `lost`: what each compaction hid, from the loss ledger, and what the
-//! model no longer knows of its range (`core::facts`).
+//! model no longer knows of its range (`ops::lost`).
 
 use super::Context;
 use super::args::LostArgs;

@@ -26,7 +26,7 @@
 //!   path every human-readable output takes.
 //!
 //! A layer nothing outside the core names is private to it (`mod`, not
-//! `pub mod`): `cost`, `cut`, `parallel`, `providers`, `redact` and `search` so far, so the compiler,
+//! `pub mod`): `cost`, `cut`, `facts`, `parallel`, `providers`, `redact` and `search` so far, so the compiler,
 //! not a scan of the source, keeps a shell from reaching them.
 
 pub mod auto;
@@ -34,7 +34,7 @@ pub mod compact;
 mod cost;
 mod cut;
 pub mod error;
-pub mod facts;
+mod facts;
 pub mod fmt;
 pub mod model;
 pub mod ops;

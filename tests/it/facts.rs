@@ -393,7 +393,7 @@ fn the_digest_keeps_what_matters_within_a_quarter_of_a_large_range() {
 /// writes it as an authored summary.
 #[test]
 fn e_writes_a_summary_against_its_checklist() {
-    use jp_inspect::core::facts::FactKind;
+    use jp_inspect::core::ops::FactKind;
     use jp_inspect::tui::panels::Panel;
     for (w, hgt) in [(80, 24), (200, 50)] {
         let mut h = Harness::new(w, hgt, false);

@@ -26,11 +26,11 @@ fn the_demos_compactions_hid_what_their_ranges_held() {
             .any(|i| i.error && i.tool == "cargo_test")
     );
     // What the model still knows of it: its summary names the parser.
-    let knows = jp_inspect::core::facts::judged(&conv, &p, p.overlays[0].compaction.range());
+    let knows = jp_inspect::core::ops::knows::judged(&conv, &p, p.overlays[0].compaction.range());
     assert!(
         knows.iter().any(|j| j.fact.key == "src/parser.rs"
             && j.kept
-            && j.at == Some(jp_inspect::core::facts::Where::Summary)),
+            && j.at == Some(jp_inspect::core::ops::Where::Summary)),
         "{knows:?}"
     );
     // The model ran cargo_test with the same arguments after it, and got

@@ -498,7 +498,7 @@ fn command_of(tool: &str, args: &Value) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::facts::scan::{error_line, urls};
+    use crate::core::facts::scan::urls;
 
     #[test]
     fn commands_as_they_were_made_and_of_shells() {
@@ -635,15 +635,5 @@ mod tests {
         let survey: String = (1..=4).map(|n| format!("src/a.rs:{n}:use x;\n")).collect();
         assert!(pinpointed(&survey).is_empty(), "four hits are a survey");
         assert!(pinpointed("No matches found.").is_empty());
-    }
-
-    #[test]
-    fn an_errors_telling_line() {
-        let out = "   Compiling csvq\nerror[E0308]: mismatched types\n  --> src/a.rs:3";
-        assert_eq!(
-            error_line(out).as_deref(),
-            Some("error[E0308]: mismatched types")
-        );
-        assert_eq!(error_line("\n\n").as_deref(), None);
     }
 }

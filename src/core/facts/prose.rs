@@ -114,20 +114,6 @@ fn strip_marker(line: &str) -> &str {
     l
 }
 
-/// The sentences of `text` outside pasted context, each of at least
-/// `min_words` words.
-pub fn sentences_of(text: &str, min_words: usize) -> Vec<String> {
-    let mut out: Vec<String> = paragraphs(text)
-        .iter()
-        .flat_map(|p| split_sentences(p).into_iter().map(str::to_string))
-        .collect();
-    // Longer than any directive or verdict: a run-on of pasted text.
-    out.retain(|s| {
-        s.split_whitespace().count() >= min_words && s.len() <= SENTENCE_LIMIT && !bare_link(s)
-    });
-    out
-}
-
 /// The sentences of one paragraph, trimmed: each ends at a `.`, `!` or
 /// `?` followed by a space, except after an abbreviation.
 pub(super) fn split_sentences(p: &str) -> Vec<&str> {

@@ -1,28 +1,6 @@
 //! What a text says that a fact is made of: a failing result's telling line,
 //! the links it names, the figures with their unit.
 
-/// The line of a failing result that says what went wrong: the first that
-/// mentions an error, a failure or a panic, else the first that isn't
-/// blank; at most 160 characters.
-pub fn error_line(text: &str) -> Option<String> {
-    let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let telling = |l: &&str| {
-        let l = l.to_lowercase();
-        [
-            "error",
-            "failed",
-            "panicked",
-            "fatal",
-            "not found",
-            "denied",
-        ]
-        .iter()
-        .any(|w| l.contains(w))
-    };
-    let line = lines().find(telling).or_else(|| lines().next())?;
-    Some(line.chars().take(160).collect())
-}
-
 /// The most of a link kept: longer ones are cut here (a link is a fact
 /// a reader repeats, not a payload).
 pub const URL_LIMIT: usize = 400;

@@ -8,6 +8,22 @@ use crate::core::compact::projection::{self, Projection};
 use crate::core::facts::{self, Judged};
 use crate::core::model::conversation::Conversation;
 
+/// The facts of `range` judged against the projection `p`: what the model
+/// still knows of them.
+pub fn judged(
+    conv: &Conversation,
+    p: &Projection,
+    range: crate::core::model::TurnRange,
+) -> Vec<Judged> {
+    facts::judged(conv, p, range)
+}
+
+/// The facts of `range` found afresh, without what the conversation's
+/// first look kept: what finding them costs (the benches time it).
+pub fn found_afresh(conv: &Conversation, range: crate::core::model::TurnRange) -> Vec<facts::Fact> {
+    facts::extract::of_range(conv, range)
+}
+
 /// Each addition's facts, judged; `None` for a summary the preview did
 /// not make (a withheld summarizer: nothing to judge yet).
 pub fn of_additions(conv: &Conversation, plan: &Plan, view: View) -> Vec<Option<Vec<Judged>>> {

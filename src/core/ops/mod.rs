@@ -68,7 +68,7 @@ pub use crate::core::cost::{Bill, Billed, Break, Payback, Prices, Unit};
 pub use crate::core::error::RuleError;
 pub use crate::core::facts::matching::Siblings;
 pub use crate::core::facts::meaning::Verdict;
-pub use crate::core::facts::{Fact, Judged, Mark, Sent, Survival, Where};
+pub use crate::core::facts::{Fact, FactKind, Judged, Mark, Sent, Survival, Where};
 pub use crate::core::providers::cache::{Listing, Measured, Models};
 pub use crate::core::providers::{Endpoint, Provider};
 pub use crate::core::redact::redact;

@@ -49,7 +49,6 @@ fn no_cut_panics_on_multi_byte_text_at_any_offset() {
         let _ = scan::figures(text);
         let _ = scan::references(text);
         let _ = scan::sentences(text);
-        let _ = scan::error_line(text);
         let _ = asks::instructions(text);
         let _ = prose::decisions(text);
         let _ = crate::core::summarize::digest::open_question(text);
