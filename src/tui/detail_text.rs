@@ -353,8 +353,14 @@ fn compaction(state: &State, m: &Inspection, row: &CompactionRow) -> DetailText 
     let crate::core::ops::knows::Detail { knows, hid: ledger } = found.unwrap_or_default();
     if let Some(k) = &knows {
         let grave = k.iter().filter(|j| j.is_grave()).count();
+        // Verdicts a model gave say whose they are, where they are read.
+        let by = k
+            .iter()
+            .find_map(|j| j.by.as_deref())
+            .map(|who| format!(" (judged by {who})"))
+            .unwrap_or_default();
         header.push(format!(
-            "keeps {}{}",
+            "keeps {}{by}{}",
             crate::core::ops::Survival::of(k).describe(),
             match grave {
                 0 => String::new(),

@@ -885,6 +885,17 @@ fn j_in_the_detail_prices_asks_and_shows_the_judges_verdicts() {
     let text = h.text();
     assert!(text.contains("(judged by openai judge-m)"), "{text}");
     assert!(matches!(h.state.panel, Some(Panel::Detail(_))), "{text}");
+    // Its header says whose the verdicts are, where they are read first.
+    let Some(Panel::Detail(d)) = &h.state.panel else {
+        unreachable!()
+    };
+    assert!(
+        d.header
+            .iter()
+            .any(|l| l.to_string().contains("(judged by openai judge-m)")),
+        "{:?}",
+        d.header
+    );
 
     fn open_again(h: &mut Harness) {
         h.key(KeyCode::Enter);
