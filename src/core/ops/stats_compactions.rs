@@ -173,19 +173,21 @@ pub(super) fn with_knows(
 ) {
     use crate::core::facts::{self, Survival};
     let p = projection::of_view(conv, view);
-    let ranges: Vec<_> = p.overlays.iter().map(|o| o.compaction.range()).collect();
     let at: std::collections::HashMap<usize, usize> = entries
         .iter()
         .enumerate()
         .map(|(k, e)| (e.position, k))
         .collect();
+    // Only the entries asked for are judged (`lost --compaction N`: one).
+    let (ranges, judged_for): (Vec<_>, Vec<usize>) = p
+        .overlays
+        .iter()
+        .filter_map(|o| Some((o.compaction.range(), *at.get(&o.position)?)))
+        .unzip();
     let all = facts::occurrences(conv);
     let mut room = bound.unwrap_or(usize::MAX);
     facts::judged_each(conv, &all, &p, &ranges, |i, mut judged| {
-        let Some(&k) = at.get(&p.overlays[i].position) else {
-            return;
-        };
-        let e = &mut entries[k];
+        let e = &mut entries[judged_for[i]];
         e.survival = Some(Survival::of(&judged));
         if judged.len() > room {
             judged.sort_by_key(|j| (j.kept, !j.is_grave(), j.fact.kind, j.fact.event));

@@ -260,36 +260,57 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
             )
         })
     });
+    let mut body = vec![Line::raw(""), Line::raw(tokens)];
+    if let Some(w) = over {
+        body.push(Line::from(Span::styled(w, t.error())));
+    }
+    body.push(Line::from(Span::styled(
+        "Raw events are never touched; this rewrites events.json under jp's lock.",
+        t.dim(),
+    )));
+    let frame_of = (" confirm ", t.error(), " yes, write   ");
+    question_box(frame, area, &c.question, body, frame_of, state);
+}
+
+/// A question in a box over `area`: the question wrapped, what it says
+/// beneath it (`body`), then its answers; titled and bordered as
+/// `(title, border, yes)` says.
+fn question_box(
+    frame: &mut Frame,
+    area: Rect,
+    question: &str,
+    body: Vec<Line<'static>>,
+    (title, border, yes): (&str, ratatui::style::Style, &str),
+    state: &State,
+) {
+    let t = &state.theme;
     let width = 78.min(area.width);
-    let question = super::fit::wrap_words(&c.question, usize::from(width.saturating_sub(2)).max(1));
-    let asked = question.len() as u16;
+    let question = super::fit::wrap_words(question, usize::from(width.saturating_sub(2)).max(1));
     let mut lines: Vec<Line> = question
         .into_iter()
         .map(|q| Line::from(Span::styled(q, t.title())))
         .collect();
-    lines.extend([Line::raw(""), Line::raw(tokens)]);
-    let warned = over.is_some();
-    if let Some(w) = over {
-        lines.push(Line::from(Span::styled(w, t.error())));
-    }
+    lines.extend(body);
     lines.extend([
-        Line::from(Span::styled(
-            "Raw events are never touched; this rewrites events.json under jp's lock.",
-            t.dim(),
-        )),
         Line::raw(""),
         Line::from(vec![
             Span::styled("y", t.key()),
-            Span::raw(" yes, write   "),
+            Span::raw(yes.to_string()),
             Span::styled("n", t.key()),
             Span::raw(" / Esc no"),
         ]),
     ]);
-    let box_area = centered(area, width, 7 + asked + u16::from(warned));
+    // A long line of the body wraps: the box is as tall as its rows.
+    let inner_w = usize::from(width.saturating_sub(2)).max(1);
+    let rows: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(inner_w).max(1))
+        .sum();
+    let box_area = centered(area, width, rows as u16 + 2);
     let block = Block::default()
         .borders(Borders::ALL)
-        .border_style(t.error())
-        .title(Span::styled(" confirm ", t.title()));
+        .border_style(border)
+        .title(Span::styled(title.to_string(), t.title()));
     frame.render_widget(Clear, box_area);
     let inner = block.inner(box_area);
     frame.render_widget(block, box_area);
@@ -300,34 +321,13 @@ pub fn confirm(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
 /// that nothing is written.
 fn ask_judge(frame: &mut Frame, area: Rect, c: &Confirm, state: &State) {
     let t = &state.theme;
-    let width = 78.min(area.width);
-    let question = super::fit::wrap_words(&c.question, usize::from(width.saturating_sub(2)).max(1));
-    let asked = question.len() as u16;
-    let mut lines: Vec<Line> = question
-        .into_iter()
-        .map(|q| Line::from(Span::styled(q, t.title())))
-        .collect();
-    lines.extend([
+    let body = vec![
         Line::raw(""),
         Line::from(Span::styled(
             "It is sent the range's facts and what the model is still sent of it; nothing is written.",
             t.dim(),
         )),
-        Line::raw(""),
-        Line::from(vec![
-            Span::styled("y", t.key()),
-            Span::raw(" yes, ask it   "),
-            Span::styled("n", t.key()),
-            Span::raw(" / Esc no"),
-        ]),
-    ]);
-    let box_area = centered(area, width, 6 + asked + 1);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(t.accent())
-        .title(Span::styled(" ask the judge ", t.title()));
-    frame.render_widget(Clear, box_area);
-    let inner = block.inner(box_area);
-    frame.render_widget(block, box_area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    ];
+    let frame_of = (" ask the judge ", t.accent(), " yes, ask it   ");
+    question_box(frame, area, &c.question, body, frame_of, state);
 }
