@@ -4,50 +4,42 @@
 mod common;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::core::auto::run::Strategy;
-use jp_inspect::core::auto::simulate;
-use jp_inspect::core::compact::budget::{Budget, Measure};
-use jp_inspect::core::model::config::merged;
-use jp_inspect::core::store::load::{self, Files};
-use jp_inspect::core::summarize::digest::Digest;
-use jp_inspect::core::{Conversation, compact::estimate, compact::projection};
+use jp_inspect::core::Conversation;
+use jp_inspect::core::ops::{self, AutoConfig, Measure, Strategy, SummarizerKind, View};
 use jp_inspect::synth::Spec;
 use std::fs;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 
-fn files(dir: &Path) -> Files {
-    Files {
-        events: fs::read(dir.join("events.json")).unwrap(),
-        base_config: fs::read(dir.join("base_config.json")).ok(),
-        metadata: fs::read(dir.join("metadata.json")).ok(),
-    }
+fn load(dir: &Path) -> Conversation {
+    ops::read::whole(dir).unwrap()
 }
 
-fn load_and_project(dir: &Path, f: Files) -> u64 {
-    let conv = load::parse(dir, f).unwrap();
-    let p = projection::of(&conv);
-    estimate::of_projection(&conv.events, &p).total_tokens()
+/// The events' tokens of what `conv` sends.
+fn events_tokens(conv: &Conversation) -> u64 {
+    let p = ops::project::project(conv, View::default());
+    ops::project::tokens(ops::project::chars_sent(conv, &p))
+}
+
+/// The file read (from the page cache after the first time), parsed,
+/// projected and estimated.
+fn load_and_project(dir: &Path) -> u64 {
+    events_tokens(&load(dir))
 }
 
 fn load_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
-    let f = files(dir);
-    let bytes = f.events.len() as u64;
+    let events = fs::read(dir.join("events.json")).unwrap();
+    let bytes = events.len() as u64;
     let mut g = c.benchmark_group(name);
     g.sample_size(samples);
     g.measurement_time(Duration::from_secs(if samples <= 10 { 20 } else { 5 }));
     g.throughput(Throughput::Bytes(bytes));
     g.bench_function("serde_json::from_slice::<Value>", |b| {
-        b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(&f.events).unwrap()))
+        b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(&events).unwrap()))
     });
-    g.bench_function("load + project + estimate", |b| {
-        b.iter_batched(
-            || f.clone(),
-            |f| black_box(load_and_project(dir, f)),
-            BatchSize::PerIteration,
-        )
+    g.bench_function("read + load + project + estimate", |b| {
+        b.iter(|| black_box(load_and_project(dir)))
     });
     g.finish();
 }
@@ -67,8 +59,7 @@ fn real(c: &mut Criterion) {
 /// knows, tools) and its page, beside what `history` and `lost` cost
 /// together, which it should cost about.
 fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
-    use jp_inspect::core::ops;
-    let conv = load::load(dir).unwrap();
+    let conv = load(dir);
     let config = AutoConfig::default();
     let prices = jp_inspect::core::ops::Prices::default();
     let mut g = c.benchmark_group(format!("{name}, report"));
@@ -124,9 +115,8 @@ fn report_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
 /// What `lost` and the preview add: the facts of every compaction's range,
 /// found and judged; beside the projection they come with.
 fn facts_bench(c: &mut Criterion, dir: &Path) {
-    use jp_inspect::core::compact::{jp_view::View, projection};
-    let conv = jp_inspect::core::store::load::load(dir).unwrap();
-    let p = projection::of_view(&conv, View::default());
+    let conv = load(dir);
+    let p = ops::project::project(&conv, View::default());
     let all = jp_inspect::core::model::TurnRange {
         from: 0,
         to: conv.turn_count.saturating_sub(1),
@@ -134,7 +124,7 @@ fn facts_bench(c: &mut Criterion, dir: &Path) {
     let mut g = c.benchmark_group("largest real conversation, facts");
     g.sample_size(30);
     g.bench_function("project (for scale)", |b| {
-        b.iter(|| projection::of_view(&conv, View::default()).events.len())
+        b.iter(|| ops::project::project(&conv, View::default()).events.len())
     });
     g.bench_function("facts of the whole conversation, found", |b| {
         b.iter(|| jp_inspect::core::ops::knows::found_afresh(&conv, all).len())
@@ -166,27 +156,30 @@ fn thresholds(c: &mut Criterion, dir: &Path) {
             ],
         ),
     ];
-    let base = files(dir);
+    let base: Vec<serde_json::Value> =
+        serde_json::from_slice(&fs::read(dir.join("events.json")).unwrap()).unwrap();
     let mut g = c.benchmark_group("largest real conversation, thresholded compactions");
     g.sample_size(50);
     for (what, tool_calls) in forms {
-        let mut events: Vec<serde_json::Value> = serde_json::from_slice(&base.events).unwrap();
+        let mut events = base.clone();
         for (k, t) in tool_calls.iter().enumerate() {
             let compaction = format!(
                 r#"{{"type":"compaction","timestamp":"2030-01-01 00:00:0{k}.0","from_turn":0,"to_turn":{k},"tool_calls":{t}}}"#
             );
             events.push(serde_json::from_str(&compaction).unwrap());
         }
-        let f = Files {
-            events: serde_json::to_vec(&events).unwrap(),
-            ..base.clone()
-        };
-        g.bench_function(format!("{what}: load + project + estimate"), |b| {
-            b.iter_batched(
-                || f.clone(),
-                |f| black_box(load_and_project(dir, f)),
-                BatchSize::PerIteration,
-            )
+        let tmp = tempfile::tempdir().unwrap();
+        let copy = tmp.path().join(dir.file_name().unwrap());
+        fs::create_dir_all(&copy).unwrap();
+        let _ = fs::copy(dir.join("base_config.json"), copy.join("base_config.json"));
+        let _ = fs::copy(dir.join("metadata.json"), copy.join("metadata.json"));
+        fs::write(
+            copy.join("events.json"),
+            serde_json::to_vec(&events).unwrap(),
+        )
+        .unwrap();
+        g.bench_function(format!("{what}: read + load + project + estimate"), |b| {
+            b.iter(|| black_box(load_and_project(&copy)))
         });
     }
     g.finish();
@@ -196,7 +189,7 @@ fn thresholds(c: &mut Criterion, dir: &Path) {
 /// request through the prompt-cache model (one pass each), against the
 /// curve alone.
 fn history_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
-    let conv = load::load(dir).unwrap();
+    let conv = load(dir);
     let config = AutoConfig::default();
     let prices = jp_inspect::core::ops::Prices::default();
     let mut g = c.benchmark_group(format!("{name}, history"));
@@ -233,34 +226,23 @@ fn provenance_and_context(c: &mut Criterion, dir: &Path) {
     }
     let records = tmp.path().join(".jp/jp-inspect");
     fs::create_dir_all(&records).unwrap();
-    let id = load::id_of_dir(&copy).unwrap();
+    let id = ops::jp_files::id_of_dir(&copy).unwrap();
     fs::write(
         records.join(format!("{id}.json")),
         r#"{"compactions": [{"timestamp": "2030-01-01 00:00:00.0", "from_turn": 0, "to_turn": 0, "source": "auto", "over": 1024}]}"#,
     )
     .unwrap();
     let mut g = c.benchmark_group("largest real conversation, from disk");
-    g.bench_function("read + parse + project + events estimate", |b| {
-        b.iter(|| {
-            let conv = load::parse(&copy, load::read_files(&copy).unwrap()).unwrap();
-            let p = projection::of(&conv);
-            black_box(estimate::of_projection(&conv.events, &p).total_tokens())
-        })
-    });
+    let config = AutoConfig::default();
     g.bench_function("load with provenance + project + events estimate", |b| {
-        b.iter(|| {
-            let conv = load::load(&copy).unwrap();
-            let p = projection::of(&conv);
-            black_box(estimate::of_projection(&conv.events, &p).total_tokens())
-        })
+        b.iter(|| black_box(load_and_project(&copy)))
     });
     g.bench_function("load with provenance + project + context", |b| {
         b.iter(|| {
-            let conv = load::load(&copy).unwrap();
-            let p = projection::of(&conv);
-            let budget = Budget::of_config(&merged(&conv, None), None, Measure::Context);
-            let events = estimate::of_projection(&conv.events, &p).total_chars();
-            black_box(budget.context_tokens(events))
+            let conv = load(&copy);
+            let p = ops::project::project(&conv, View::default());
+            let budget = ops::budget_of(conv.merged_config(), None, &config);
+            black_box(budget.context_tokens(ops::project::chars_sent(&conv, &p)))
         })
     });
     g.finish();
@@ -276,20 +258,14 @@ fn jp_saved(c: &mut Criterion) {
     };
     let mut g = c.benchmark_group("largest real conversation, as jp saved it");
     for (what, dir) in [("original", &original), ("jp's save", &saved)] {
-        let f = files(dir);
         g.bench_function(format!("{what}: load + project + config + context"), |b| {
-            b.iter_batched(
-                || f.clone(),
-                |f| {
-                    let conv = load::parse(dir, f).unwrap();
-                    let p = projection::of(&conv);
-                    let config = jp_inspect::core::auto::config_for(&conv, None).unwrap();
-                    let budget = jp_inspect::core::ops::budget(&conv, &config, None);
-                    let events = estimate::of_projection(&conv.events, &p).total_chars();
-                    black_box(budget.context_tokens(events))
-                },
-                BatchSize::PerIteration,
-            )
+            b.iter(|| {
+                let conv = load(dir);
+                let p = ops::project::project(&conv, View::default());
+                let config = ops::configured(&conv, None, None).unwrap();
+                let budget = ops::budget(&conv, &config, None);
+                black_box(budget.context_tokens(ops::project::chars_sent(&conv, &p)))
+            })
         });
     }
     g.finish();
@@ -309,31 +285,31 @@ fn write_under_lock(c: &mut Criterion) {
     for f in ["base_config.json", "metadata.json"] {
         let _ = fs::copy(dir.join(f), copy.join(f));
     }
-    let compaction = jp_inspect::core::Compaction {
-        timestamp: jp_inspect::core::model::timestamp::parse("2030-01-01 00:00:00").unwrap(),
-        from_turn: 0,
-        to_turn: 0,
-        summary: None,
-        strip_reasoning: true,
-        reasoning_over: None,
-        tool_calls: None,
-        source: jp_inspect::core::Source::Auto,
-        summarizer: None,
-        authored: false,
-        tool_overrides: Default::default(),
-    };
+    fs::write(copy.join("events.json"), &original).unwrap();
+    // The plan made once, outside the lock: the first turn's reasoning
+    // stripped, as `compact CONV r:1..1` plans it.
+    let conv = load(&copy);
+    let config = AutoConfig::default();
+    let rules = [("r:1..1".to_string(), "r:1..1".parse().unwrap())];
+    let plan = ops::preview(
+        &conv,
+        &ops::PreviewAsk {
+            of: ops::PreviewOf::Rules(&rules),
+            config: &config,
+            budget: &ops::budget(&conv, &config, None),
+            now: jp_inspect::core::model::timestamp::parse("2030-01-01 00:00:00").unwrap(),
+            view: View::default(),
+            call_summarizer: false,
+        },
+    )
+    .unwrap();
+    assert!(!plan.is_empty(), "the plan appends a compaction");
     let mut g = c.benchmark_group("largest real conversation, write");
     g.bench_function("append one compaction under jp's lock", |b| {
         b.iter_batched(
             || fs::write(copy.join("events.json"), &original).unwrap(),
             |()| {
-                black_box(
-                    jp_inspect::core::store::save::apply(
-                        &copy,
-                        &jp_inspect::core::store::edit::Edit::append(vec![compaction.clone()]),
-                    )
-                    .unwrap(),
-                )
+                black_box(ops::write(&copy, ops::Change::plan(&plan), ops::Guard::Strict).unwrap())
             },
             BatchSize::PerIteration,
         )
@@ -441,7 +417,7 @@ fn whole_process(c: &mut Criterion) {
 /// made and written as it goes (into a sink; the process adds the load).
 fn show_json_bench(c: &mut Criterion, name: &str, dir: &Path, samples: usize) {
     use jp_inspect::core::ops::show::{At, ShowRequest, Shown, show};
-    let conv = load::load(dir).unwrap();
+    let conv = load(dir);
     let ask = |projected| ShowRequest {
         projected,
         at: At::Now,
@@ -490,38 +466,27 @@ fn simulate_fixtures(c: &mut Criterion) {
     if dirs.is_empty() {
         eprintln!("../shared is absent: simulating the bundled demo only");
     }
-    let mut convs: Vec<Conversation> = dirs.iter().map(|d| load::load(d).unwrap()).collect();
+    let mut convs: Vec<Conversation> = dirs.iter().map(|d| load(d)).collect();
     if convs.is_empty() {
-        convs.push(load::load(&common::largest_real()).unwrap());
+        convs.push(load(&common::largest_real()));
     }
+    let convs: Vec<&Conversation> = convs.iter().collect();
     let base = AutoConfig::default();
-    let digest = Digest::default();
+    let prices = ops::Prices::default();
     let windows = [32_000, 64_000, 128_000, 200_000];
-    // Read once per conversation, as the grid (`ops::simulate_grid`) does.
-    let budgets = |measure: Measure| -> Vec<Budget> {
-        convs
-            .iter()
-            .map(|c| Budget::of_config(c.merged_config(), None, measure))
-            .collect()
+    // The grid `simulate` runs: every run on one of the machine's cores.
+    let grid = |base| ops::Grid {
+        policies: &Strategy::ALL,
+        windows: &windows,
+        base,
+        summarizer: SummarizerKind::Digest,
+        prices: &prices,
     };
-    let (full, events) = (budgets(Measure::Context), budgets(Measure::Events));
     let mut g = c.benchmark_group("simulate");
     g.sample_size(10);
     g.bench_function(
         format!("{} conversations x 3 policies x 4 windows", convs.len()),
-        |b| {
-            b.iter(|| {
-                for (conv, budget) in convs.iter().zip(&full) {
-                    for p in Strategy::ALL {
-                        for w in windows {
-                            black_box(
-                                simulate::run_with(conv, budget, p, w, &base, &digest).unwrap(),
-                            );
-                        }
-                    }
-                }
-            })
-        },
+        |b| b.iter(|| black_box(ops::simulate_grid(&convs, &grid(&base)).unwrap())),
     );
     // The same replay measuring the events alone (D50's literal estimate):
     // the work the grid did before the context counted the system prompt
@@ -535,20 +500,7 @@ fn simulate_fixtures(c: &mut Criterion) {
             "{} conversations x 3 policies x 4 windows, events only",
             convs.len()
         ),
-        |b| {
-            b.iter(|| {
-                for (conv, budget) in convs.iter().zip(&events) {
-                    for p in Strategy::ALL {
-                        for w in windows {
-                            black_box(
-                                simulate::run_with(conv, budget, p, w, &events_only, &digest)
-                                    .unwrap(),
-                            );
-                        }
-                    }
-                }
-            })
-        },
+        |b| b.iter(|| black_box(ops::simulate_grid(&convs, &grid(&events_only)).unwrap())),
     );
     for turns in [1_000usize, 10_000] {
         let dir = common::generated(
@@ -559,11 +511,14 @@ fn simulate_fixtures(c: &mut Criterion) {
                 ..Spec::default()
             },
         );
-        let conv = load::load(&dir).unwrap();
+        let conv = load(&dir);
+        let one = ops::Grid {
+            policies: &[Strategy::Staged],
+            windows: &[32_000],
+            ..grid(&base)
+        };
         g.bench_function(format!("{turns} turns, staged, 32k"), |b| {
-            b.iter(|| {
-                black_box(simulate::run(&conv, Strategy::Staged, 32_000, &base, &digest).unwrap())
-            })
+            b.iter(|| black_box(ops::simulate_grid(&[&conv], &one).unwrap()))
         });
     }
     g.finish();
@@ -579,7 +534,7 @@ fn reload_after_append(c: &mut Criterion) {
         let tmp = tempfile::tempdir().unwrap();
         let dir =
             common::tests_common::copy_dir(&source, &tmp.path().join("17500000000-conversation"));
-        let before = jp_inspect::core::store::load::load(&dir).unwrap();
+        let before = load(&dir);
         // jp's rewrite: the same text, one turn more before the closing `]`.
         let text = std::fs::read_to_string(dir.join("events.json")).unwrap();
         let body = text.trim_end().strip_suffix(']').unwrap().trim_end();
@@ -589,11 +544,17 @@ fn reload_after_append(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("reload after an append: {label}"));
         g.sample_size(10);
         g.bench_function("reload (the appended events parsed)", |b| {
-            b.iter(|| jp_inspect::core::store::reload::reload(&dir, &before).unwrap())
+            b.iter(|| {
+                ops::read::read(ops::read::ReadRequest {
+                    dir: &dir,
+                    since: Some(&before),
+                    changes: false,
+                    config: None,
+                })
+                .unwrap()
+            })
         });
-        g.bench_function("load (the whole file parsed)", |b| {
-            b.iter(|| jp_inspect::core::store::load::load(&dir).unwrap())
-        });
+        g.bench_function("load (the whole file parsed)", |b| b.iter(|| load(&dir)));
         g.finish();
     }
 }

@@ -113,7 +113,21 @@ fn config_files(c: &mut Criterion) {
 /// the inspection the screen is drawn from. Within the process, so that
 /// the figure is the append's cost and not the start-up's.
 fn appends(c: &mut Criterion) {
-    use jp_inspect::core::store::{load, reload};
+    use jp_inspect::core::ops::read::{ReadRequest, read, whole};
+    // The follow's read: only what jp appended to the conversation held.
+    fn reload(
+        dir: &std::path::Path,
+        held: &jp_inspect::core::Conversation,
+    ) -> jp_inspect::core::Conversation {
+        read(ReadRequest {
+            dir,
+            since: Some(held),
+            changes: false,
+            config: None,
+        })
+        .unwrap()
+        .conversation
+    }
     use jp_inspect::synth::{Spec, live};
     use jp_inspect::tui::inspection::Inspection;
     let mut g = c.benchmark_group("growth: appends (a turn jp appended, read again)");
@@ -124,15 +138,15 @@ fn appends(c: &mut Criterion) {
             &common::turns(turns),
             &tmp.path().join("17500000000-conversation"),
         );
-        let before = load::load(&dir).unwrap();
+        let before = whole(&dir).unwrap();
         let n = before.events.len();
         live::append_turn(&dir, &Spec::default(), before.turn_count, false).unwrap();
         g.bench_function(format!("reload @ {n} events"), |b| {
-            b.iter(|| reload::reload(&dir, &before).unwrap())
+            b.iter(|| reload(&dir, &before))
         });
         g.bench_function(format!("reload and inspect @ {n} events"), |b| {
             b.iter(|| {
-                let (conv, _) = reload::reload(&dir, &before).unwrap();
+                let conv = reload(&dir, &before);
                 Inspection::build(std::sync::Arc::new(conv), &[], Default::default())
             })
         });

@@ -6,7 +6,7 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use jp_inspect::core::auto::AutoConfig;
+use jp_inspect::core::ops::AutoConfig;
 use jp_inspect::keymap::Action;
 use jp_inspect::tui::job::{Done, Job};
 use jp_inspect::tui::msg::Msg;
@@ -136,7 +136,7 @@ fn picker(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("list + first frame", |b| {
         b.iter(|| {
-            let ws = jp_inspect::core::store::workspace::Workspace::find(&root).unwrap();
+            let ws = jp_inspect::core::ops::Workspace::find(&root).unwrap();
             let listings = jp_inspect::core::ops::catalog::quick(&ws);
             let (s, fx) = jp_inspect::tui::init(
                 jp_inspect::tui::Options::picker(ws.root.clone(), listings),

@@ -11,11 +11,9 @@
 //!     cargo run --example make_demo
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use jp_inspect::core::auto::{self, AutoConfig, Mode};
-use jp_inspect::core::compact::budget::{Budget, Measure};
 use jp_inspect::core::model::compaction::{Compaction, Source};
-use jp_inspect::core::summarize::digest::Digest;
-use jp_inspect::core::{compact::projection, model::encoding, model::timestamp, store::load};
+use jp_inspect::core::ops::{self, AutoConfig, Mode, PreviewAsk, PreviewOf, View};
+use jp_inspect::core::{model::encoding, model::timestamp};
 use serde_json::{Value, json};
 use std::fs;
 use std::path::Path;
@@ -413,42 +411,40 @@ fn add_auto_compaction(g: &mut Gen) {
         mode: Mode::Staged,
         ..AutoConfig::default()
     };
-    config.summarizer = jp_inspect::core::summarize::config::SummarizerConfig::Digest;
+    config.summarizer = ops::SummarizerConfig::Digest;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(Path::new(DIR).file_name().unwrap());
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("base_config.json"), &base).unwrap();
     for b in 1..g.turn_starts.len() {
         let cut = g.turn_starts[b];
-        let files = load::Files {
-            events: to_text(&g.events[..cut]).into_bytes(),
-            base_config: Some(base.clone()),
-            metadata: None,
-        };
-        let conv = load::parse(Path::new(DIR), files).unwrap();
+        std::fs::write(dir.join("events.json"), to_text(&g.events[..cut])).unwrap();
+        let conv = ops::read::whole(&dir).unwrap();
         let last = conv
             .events
             .iter()
             .filter_map(|e| e.timestamp)
             .max()
             .unwrap();
-        let decision = auto::evaluate_now(
+        // What `A` previews at this boundary: the staged policy with the
+        // digest, over the events alone.
+        let plan = ops::preview(
             &conv,
-            projection::overlays(&conv),
-            &Budget::of_config(&conv.base_config, None, Measure::Context),
-            &config,
-            &Digest::default(),
-            last + Duration::seconds(4),
+            &PreviewAsk {
+                of: PreviewOf::Auto,
+                config: &config,
+                budget: &ops::budget_of(&conv.base_config, None, &config),
+                now: last + Duration::seconds(4),
+                view: View::Inspect,
+                call_summarizer: true,
+            },
         )
         .unwrap();
-        if decision.fired() {
-            eprintln!(
-                "staged policy fires after turn {b}: {}",
-                decision
-                    .notes
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            );
-            for (i, a) in decision.actions.iter().enumerate() {
-                g.events.insert(cut + i, a.compaction.to_json());
+        if !plan.is_empty() {
+            let notes: Vec<String> = plan.notes.iter().map(ToString::to_string).collect();
+            eprintln!("staged policy fires after turn {b}: {}", notes.join("; "));
+            for (i, c) in plan.compactions().iter().enumerate() {
+                g.events.insert(cut + i, c.to_json());
             }
             return;
         }

@@ -27,7 +27,7 @@ fn main() {
             .unwrap_or(1000),
     );
     let spec = Spec::default();
-    let first = jp_inspect::core::store::load::load(&dir)
+    let first = jp_inspect::core::ops::read::whole(&dir)
         .expect("a readable conversation")
         .turn_count;
     for t in first..first + turns {

@@ -41,8 +41,5 @@ pub fn materialize() -> std::io::Result<Demo> {
 /// had written them: so a `jp query` that rewrites the copy, dropping those
 /// fields, still leaves them automatic. Best effort: the demo opens without.
 fn remember_sources(dir: &std::path::Path) {
-    use crate::core::store::{load, provenance};
-    if let Ok(conv) = load::load(dir) {
-        let _ = provenance::write(dir, &provenance::records_of(&conv));
-    }
+    crate::core::ops::read::remember_sources(dir);
 }

@@ -7,6 +7,17 @@
 //! `report` and `chart` render `ops` results as pages and SVG for them;
 //! `app` chooses among the shells.
 
+// The crate's own unit tests share the integration tests' kit, which names
+// the crate as a dependent does.
+#[cfg(test)]
+extern crate self as jp_inspect;
+
+/// The test kit: fixtures, the binary, jp and its oracle, a local server,
+/// shared by the unit tests and `tests/it`.
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 pub mod app;
 pub mod chart;
 pub mod cli;

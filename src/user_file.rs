@@ -31,7 +31,7 @@ pub fn read() -> anyhow::Result<Option<(PathBuf, String)>> {
         return Ok(None);
     };
     let named = std::env::var_os(ENV).is_some_and(|v| !v.is_empty());
-    match crate::core::store::bounded::read_text(&path, LIMIT, true) {
+    match crate::core::ops::read::bounded_text(&path, LIMIT, true) {
         Ok(text) => Ok(Some((path, text))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named => Ok(None),
         Err(e) => Err(anyhow::anyhow!("{}: {e}", path.display())),

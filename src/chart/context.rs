@@ -7,9 +7,9 @@
 pub fn chart(
     conv: &crate::core::model::conversation::Conversation,
     heading: &super::Heading,
-    config: &crate::core::auto::AutoConfig,
-    budget: &crate::core::compact::budget::Budget,
-    points: &[crate::core::auto::history::HistoryPoint],
+    config: &crate::core::ops::AutoConfig,
+    budget: &crate::core::ops::Budget,
+    points: &[crate::core::ops::HistoryPoint],
 ) -> anyhow::Result<svg::Document> {
     use super::{Level, LineChart, Mark, Series};
     use crate::core::fmt::human_tokens;
@@ -42,11 +42,11 @@ pub fn chart(
         })
         .collect();
     let levels = match config.mode {
-        crate::core::auto::Mode::Staged => vec![
+        crate::core::ops::Mode::Staged => vec![
             Level::at(config.soft_ratio, "soft"),
             Level::at(config.hard_ratio, "hard"),
         ],
-        crate::core::auto::Mode::Single => vec![Level::at(config.trigger_ratio, "D50 trigger")],
+        crate::core::ops::Mode::Single => vec![Level::at(config.trigger_ratio, "D50 trigger")],
     };
     let subtitle = format!(
         "{id} · {model} · window {} − {} reserved{} = usable {} · D50's estimate (characters / 4)",

@@ -3,8 +3,7 @@
 //! policy's overflows and cost per window.
 
 use crate::core::Conversation;
-use crate::core::auto::AutoConfig;
-use crate::core::auto::run::Run;
+use crate::core::ops::{AutoConfig, Run};
 
 /// The runs of one conversation as a chart: per window, each policy's
 /// context per request against the usable window, its firings' thresholds;

@@ -25,12 +25,43 @@
 //! - `visible`: text from a conversation made safe for a terminal, the one
 //!   path every human-readable output takes.
 //!
-//! A layer nothing outside the core names is private to it (`mod`, not
-//! `pub mod`): `cost`, `cut`, `facts`, `parallel`, `providers`, `redact` and `search` so far, so the compiler,
-//! not a scan of the source, keeps a shell from reaching them.
+//! Outside the core only `ops` and the plain data layers (`model`, `error`,
+//! `fmt`, `visible`) can be named; every other layer is private to it
+//! (`mod`, not `pub mod`), so the compiler, not a scan of the source, keeps
+//! a shell, `report/`, `chart/`, a benchmark or a test from reaching past
+//! `ops`:
+//!
+//! ```compile_fail,E0603
+//! use jp_inspect::core::store::load::load;
+//! ```
+//! ```compile_fail,E0603
+//! use jp_inspect::core::compact::projection::of;
+//! ```
+//! ```compile_fail,E0603
+//! use jp_inspect::core::auto::simulate::run;
+//! ```
+//! ```compile_fail,E0603
+//! use jp_inspect::core::summarize::digest::Digest;
+//! ```
+//! ```compile_fail,E0603
+//! use jp_inspect::core::facts::Fact;
+//! ```
+//!
+//! while the same things through `ops` compile:
+//!
+//! ```
+//! use jp_inspect::core::ops::{self, View};
+//! fn sent(dir: &std::path::Path) -> u64 {
+//!     let conv = ops::read::whole(dir).unwrap();
+//!     ops::project::chars_sent(&conv, &ops::project::project(&conv, View::default()))
+//! }
+//! ```
+//!
+//! The core's own tests against real parts, which name those layers, live
+//! inside it (`tests/`).
 
-pub mod auto;
-pub mod compact;
+mod auto;
+mod compact;
 mod cost;
 mod cut;
 pub mod error;
@@ -42,9 +73,12 @@ mod parallel;
 mod providers;
 mod redact;
 mod search;
-pub mod store;
-pub mod summarize;
+mod store;
+mod summarize;
 pub mod visible;
+
+#[cfg(test)]
+mod tests;
 
 pub use error::{Error, Result, Warning};
 pub use model::compaction::{Compaction, Source, ToolCalls};

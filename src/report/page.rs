@@ -143,12 +143,12 @@ fn header(conv: &Conversation, review: &Review, clean: &Cleaner) -> Vec<(String,
     };
     let c = &review.config;
     let policy = match c.mode {
-        crate::core::auto::Mode::Staged => format!(
+        crate::core::ops::Mode::Staged => format!(
             "staged: elide tool output at {:.0} %, summarise at {:.0} %",
             c.soft_ratio * 100.0,
             c.hard_ratio * 100.0
         ),
-        crate::core::auto::Mode::Single => {
+        crate::core::ops::Mode::Single => {
             format!("single (D50): trigger at {:.0} %", c.trigger_ratio * 100.0)
         }
     } + if c.enabled {

@@ -101,7 +101,7 @@ fn one(c: &CompactionEntry, review: &Review, clean: &Cleaner) -> Vec<Block> {
 }
 
 /// What it hid, a row per tool and fate, the heaviest first.
-fn hidden_by_tool(items: &[crate::core::compact::ledger::Item], clean: &Cleaner) -> Vec<Block> {
+fn hidden_by_tool(items: &[crate::core::ops::HiddenItem], clean: &Cleaner) -> Vec<Block> {
     if items.is_empty() {
         return Vec::new();
     }

@@ -7,7 +7,7 @@
 
 use super::{Rng, Spec, ts};
 use crate::core::model::encoding;
-use crate::core::store::save::pretty_element;
+use crate::core::ops::jp_files::pretty_element;
 use serde_json::{Value, json};
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -31,9 +31,7 @@ impl Query {
     /// Takes jp's lock on the conversation in `dir` (waiting while another
     /// process holds it) and reads the file as jp holds it in memory.
     pub fn start(dir: &Path) -> io::Result<Query> {
-        let id = crate::core::store::load::id_of_dir(dir)
-            .ok_or_else(|| io::Error::other("not a jp conversation directory"))?;
-        let (path, _) = crate::core::store::workspace::lock_paths(dir, id);
+        let path = crate::core::ops::jp_files::lock_path(dir).map_err(io::Error::other)?;
         fs::create_dir_all(path.parent().unwrap_or(dir))?;
         let file = fs::OpenOptions::new()
             .create(true)

@@ -159,7 +159,7 @@ pub fn write_events(spec: &Spec, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"[")?;
     let mut emit = |out: &mut dyn Write, mut v: Value| -> io::Result<()> {
         encoding::encode_event(&mut v);
-        let text = crate::core::store::save::pretty_element(&v);
+        let text = crate::core::ops::jp_files::pretty_element(&v);
         if !first {
             out.write_all(b",")?;
         }

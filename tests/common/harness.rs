@@ -3,8 +3,8 @@
 //! frames drawn into a `TestBackend`.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::core::{Source, model::timestamp, store::load};
+use jp_inspect::core::ops::AutoConfig;
+use jp_inspect::core::{Source, model::timestamp, ops};
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
 use jp_inspect::tui::state::State;
@@ -125,7 +125,7 @@ impl Harness {
     }
 
     pub fn compactions_on_disk(&self) -> Vec<(Source, usize, usize)> {
-        let conv = load::load(self.dir()).unwrap();
+        let conv = ops::read::whole(self.dir()).unwrap();
         conv.valid_compactions()
             .iter()
             .map(|c| (c.source, c.from_turn, c.to_turn))

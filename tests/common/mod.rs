@@ -123,11 +123,26 @@ pub fn demo_copy(tmp: &Path) -> PathBuf {
 /// The binary, for a test that sets its own environment, input or
 /// process handling.
 pub fn binary() -> std::process::Command {
-    std::process::Command::new(BINARY)
+    std::process::Command::new(bin_path())
 }
 
 /// The binary's path, for a test that runs it under another program.
-pub const BINARY: &str = env!("CARGO_BIN_EXE_jp-inspect");
+/// Cargo names it to the integration tests; the crate's own unit tests
+/// find it where cargo built it, beside their `deps/`.
+pub fn bin_path() -> &'static str {
+    static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| match option_env!("CARGO_BIN_EXE_jp-inspect") {
+        Some(p) => p.to_string(),
+        None => {
+            let exe = std::env::current_exe().expect("the test's own path");
+            let target = exe
+                .parent()
+                .and_then(Path::parent)
+                .expect("target/<profile>");
+            target.join("jp-inspect").display().to_string()
+        }
+    })
+}
 
 /// The binary in `cwd` with nothing of the machine's: no jp user data or
 /// global config, no user config (`XDG_CONFIG_HOME` inside `cwd`), no data
@@ -253,8 +268,7 @@ pub fn jp_appends_a_turn(dir: &std::path::Path, request: &str) {
 /// `events` written as jp does: renamed into place while `flock` holds
 /// `.jp/locks/jp-c<ID>.lock`.
 pub fn jp_writes(dir: &std::path::Path, events: &[serde_json::Value]) {
-    let id = jp_inspect::core::store::load::id_of_dir(dir).unwrap();
-    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(dir, id);
+    let lock = jp_inspect::core::ops::jp_files::lock_path(dir).unwrap();
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
     std::fs::write(
         dir.join("next.json"),

@@ -3,8 +3,8 @@
 //! jp-inspect's is compared with what jp's code answers for the same file.
 
 use jp_inspect::core::Conversation;
-use jp_inspect::core::compact::projection::Projection;
 use jp_inspect::core::model::encoding;
+use jp_inspect::core::ops::Projection;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -187,7 +187,7 @@ fn list_shows_conversations_and_who_holds_the_lock() {
     fs::create_dir_all(lock.parent().unwrap()).unwrap();
     let out = Command::new("flock")
         .arg(&lock)
-        .arg(common::BINARY)
+        .arg(common::bin_path())
         .args(["list", "--json"])
         .current_dir(tmp.path())
         .env("JP_USER_DATA_DIR", tmp.path().join(".none"))
@@ -957,7 +957,7 @@ fn a_closed_stdout_ends_quietly() {
 #[test]
 fn without_a_terminal_the_inspector_says_what_works_instead() {
     let out = std::process::Command::new("setsid")
-        .arg(common::BINARY)
+        .arg(common::bin_path())
         .arg("--demo")
         .stdin(std::process::Stdio::null())
         .output()
@@ -1069,7 +1069,7 @@ fn completion_completes_conversation_ids_and_slugs() {
     assert!(out.status.success(), "{}", stderr(&out));
     let script = tmp.path().join("jp-inspect.bash");
     fs::write(&script, &out.stdout).unwrap();
-    let bin_dir = std::path::Path::new(common::BINARY).parent().unwrap();
+    let bin_dir = std::path::Path::new(common::bin_path()).parent().unwrap();
     let complete = |words: &str, current: &str| -> Vec<String> {
         let out = Command::new("bash")
             .arg("-c")

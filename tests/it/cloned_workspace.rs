@@ -322,7 +322,7 @@ fn a_completion_never_offers_a_word_a_shell_would_split() {
         &convs.join("17944860430-notes;touch${IFS}pwned"),
     );
     common::copy_dir(&common::demo(), &convs.join("17944860431-notes-plain"));
-    let bin_dir = Path::new(common::BINARY).parent().unwrap();
+    let bin_dir = Path::new(common::bin_path()).parent().unwrap();
     let script = common::binary()
         .args(["completions", "bash"])
         .output()

@@ -504,7 +504,7 @@ fn open_gives_the_conversation_with_its_configuration_or_the_reason() {
     assert_eq!(config.soft_ratio, 0.5);
     assert_eq!(
         config,
-        jp_inspect::core::auto::config_for(&conv, None).unwrap()
+        jp_inspect::core::ops::configured(&conv, None, None).unwrap()
     );
     fs::write(tmp.path().join(".jp/config.toml"), "[conversation\n").unwrap();
     let (conv, config) = jp_inspect::core::ops::open(&dir, None).unwrap();

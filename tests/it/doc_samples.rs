@@ -27,7 +27,7 @@ fn the_docs_figures_of_the_fixtures_are_what_the_binary_says_now() {
 /// Each sample that reads `../shared` (or not), made again and compared.
 fn check(shared: bool) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bin = Path::new(common::BINARY);
+    let bin = Path::new(common::bin_path());
     let mut stale = Vec::new();
     let mut compared = 0;
     for s in all().into_iter().filter(|s| s.needs_shared == shared) {

@@ -334,7 +334,7 @@ fn the_preview_says_what_it_keeps() {
 fn the_digest_keeps_what_matters_within_a_quarter_of_a_large_range() {
     let mut kept = std::collections::BTreeMap::<String, (u64, u64)>::new();
     for source in common::corpus() {
-        let conv = jp_inspect::core::store::load::load(&source).unwrap();
+        let conv = jp_inspect::core::ops::read::whole(&source).unwrap();
         if conv.turn_count < 5 {
             continue;
         }

@@ -16,7 +16,7 @@ use serde_json::Value;
 /// of it, its decoded arguments, a kind as the panes label it.
 #[test]
 fn search_finds_tool_names_arguments_and_kinds() {
-    let conv = jp_inspect::core::store::load::load(&common::demo()).unwrap();
+    let conv = jp_inspect::core::ops::read::whole(&common::demo()).unwrap();
     for tool in ["fs_read_file", "cargo_test"] {
         let calls: Vec<usize> = (0..conv.events.len())
             .filter(|&i| {
@@ -394,7 +394,7 @@ fn requests_anthropic_body_has_max_tokens() {
 fn the_pickers_bar_says_esc_quits_on_an_empty_filter() {
     let tmp = tempfile::tempdir().unwrap();
     common::demo_copy(tmp.path());
-    let ws = jp_inspect::core::store::workspace::Workspace::at(tmp.path());
+    let ws = jp_inspect::core::ops::Workspace::at(tmp.path());
     let listings = jp_inspect::core::ops::catalog::quick(&ws);
     let mut h = Harness::opened(
         jp_inspect::tui::Options::picker(ws.root.clone(), listings),
@@ -530,9 +530,8 @@ fn the_preview_gauge_keeps_its_labels_apart_at_80x24() {
 fn a_held_lock_says_the_verdict_first_and_m_reads_it_all() {
     let mut h = Harness::new(80, 24, false);
     let dir = h.dir().to_path_buf();
-    let id = jp_inspect::core::store::load::id_of_dir(&dir).unwrap();
-    let (lock_path, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
-    let _held = jp_inspect::core::store::lock::Lock::acquire(&lock_path, None).unwrap();
+    let lock_path = jp_inspect::core::ops::jp_files::lock_path(&dir).unwrap();
+    let _held = jp_inspect::core::ops::jp_files::hold(&dir).unwrap();
     h.char('X');
     h.char('y');
     let text = h.text();

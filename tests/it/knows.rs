@@ -43,7 +43,7 @@ fn the_facts_a_reviewer_listed_are_found_and_kept() {
     let scorer = shared.join("tools/knows-score/score.py");
     let out = std::process::Command::new("python3")
         .arg(&scorer)
-        .args(["--bin", common::BINARY, "--json"])
+        .args(["--bin", common::bin_path(), "--json"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("JP_USER_DATA_DIR", "/nonexistent-jp-user-data")
         .output()

@@ -154,7 +154,7 @@ fn watch_beside_two_queries(root: &std::path::Path, dir: &std::path::Path) -> Ve
     let spec = Spec::default();
     let (mut first_reads, mut reads) = (Vec::new(), Vec::new());
     for turn in 0..2 {
-        let n = jp_inspect::core::store::load::load(dir).unwrap().turn_count;
+        let n = jp_inspect::core::ops::read::whole(dir).unwrap().turn_count;
         let blocks = live::turn_blocks(&spec, n);
         let mut query = live::Query::start(dir).unwrap();
         for block in &blocks {

@@ -7,7 +7,7 @@ use crate::common;
 use common::harness::Harness;
 use crossterm::event::KeyCode;
 use jp_inspect::core::ops::catalog::{self, Details, Listing};
-use jp_inspect::core::store::workspace::{Location, Workspace};
+use jp_inspect::core::ops::{Location, Workspace};
 use jp_inspect::tui::theme::Theme;
 use jp_inspect::tui::{Options, init, view};
 use ratatui::Terminal;

@@ -7,8 +7,8 @@
 use crate::common;
 
 use common::harness::Harness;
+use jp_inspect::core::ops::read;
 use jp_inspect::core::ops::replay;
-use jp_inspect::core::store::load;
 use jp_inspect::tui::msg::{Msg, ReplayPace};
 use jp_inspect::tui::state::ReplayState;
 use serde_json::Value;
@@ -63,7 +63,7 @@ fn simulated(source: &Path, window: &str) -> Vec<(u64, u64)> {
 
 /// Replays `source` at `window` through the inspector; what it wrote.
 fn replayed(source: &Path, window: &str) -> (Vec<(u64, u64)>, Vec<Value>) {
-    let conv = load::load(source).unwrap();
+    let conv = read::whole(source).unwrap();
     let home = tempfile::tempdir().unwrap();
     let mut r = replay::prepare(&conv, home.path()).unwrap();
     let state = ReplayState {
@@ -147,7 +147,7 @@ fn two_real_conversations_replayed_compact_as_simulate_says() {
 fn space_pauses_and_plus_minus_change_the_pace() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use jp_inspect::tui::msg::Effect;
-    let conv = load::load(&common::demo()).unwrap();
+    let conv = read::whole(&common::demo()).unwrap();
     let home = tempfile::tempdir().unwrap();
     let r = replay::prepare(&conv, home.path()).unwrap();
     let options = replaying(
@@ -232,7 +232,7 @@ fn reach(turns: &dyn Fn() -> usize, n: usize, what: &str) {
 /// and a pause holds the rest back.
 #[test]
 fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
-    let conv = load::load(&common::demo()).unwrap();
+    let conv = read::whole(&common::demo()).unwrap();
     let home = tempfile::tempdir().unwrap();
     let r = replay::prepare(&conv, home.path()).unwrap();
     let dir = r.dir.clone();
@@ -244,7 +244,7 @@ fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
         },
         false,
     );
-    let turns = || load::load(&dir).map(|c| c.turn_count).unwrap_or(0);
+    let turns = || read::whole(&dir).map(|c| c.turn_count).unwrap_or(0);
     // Several of its looks at the pace pass, each writing nothing.
     looked(&w, 5);
     assert_eq!(turns(), 0, "paused");
@@ -265,7 +265,7 @@ fn the_writer_writes_a_turn_now_when_asked_and_holds_while_paused() {
 /// one boundary.
 #[test]
 fn the_writer_waits_for_each_boundarys_evaluation() {
-    let conv = load::load(&common::demo()).unwrap();
+    let conv = read::whole(&common::demo()).unwrap();
     let home = tempfile::tempdir().unwrap();
     let r = replay::prepare(&conv, home.path()).unwrap();
     let dir = r.dir.clone();
@@ -277,7 +277,7 @@ fn the_writer_waits_for_each_boundarys_evaluation() {
         },
         true,
     );
-    let turns = || load::load(&dir).map(|c| c.turn_count).unwrap_or(0);
+    let turns = || read::whole(&dir).map(|c| c.turn_count).unwrap_or(0);
     reach(&turns, 1, "the first turn needs no boundary");
     looked(&w, 5);
     assert_eq!(turns(), 1, "turn 2 waits for boundary 1");

@@ -89,7 +89,7 @@ fn in_pty(inner: &str, steps: &[(&str, Then)], env: &[(&str, &str)]) -> Session 
     use std::io::Read;
     use std::sync::{Arc, Mutex};
     use wait_timeout::ChildExt;
-    let bin = common::BINARY;
+    let bin = common::bin_path();
     let gate = tempfile::tempdir().unwrap();
     let go = gate.path().join("go");
     let script = format!(
@@ -287,7 +287,7 @@ fn a_vanished_terminal_ends_the_program() {
     // hang-up and exit rather than spin.
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
-    let bin = common::BINARY;
+    let bin = common::bin_path();
     let script = format!(
         "stty cols 100 rows 30; {bin} --demo & echo $! > {}; wait",
         pidfile.display()
@@ -423,7 +423,7 @@ impl Tmux {
             return None;
         }
         let name = format!("jp-inspect-test-{}", std::process::id());
-        let bin = common::BINARY;
+        let bin = common::bin_path();
         let ok = Command::new("tmux")
             .args([
                 "new-session",

@@ -8,10 +8,9 @@ use crate::common;
 use common::harness::Harness;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use jp_inspect::core::auto::AutoConfig;
-use jp_inspect::core::compact::{estimate, projection};
 use jp_inspect::core::fmt::thousands;
-use jp_inspect::core::{Source, ops, store::load};
+use jp_inspect::core::ops::AutoConfig;
+use jp_inspect::core::{Source, ops};
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
 use jp_inspect::tui::panels::Panel;
@@ -41,15 +40,16 @@ fn main_screen_wide() {
 #[test]
 fn gauge_shows_both_markers_and_the_figure() {
     let h = Harness::new(120, 30, true);
-    let conv = load::load(h.dir()).unwrap();
+    let conv = ops::read::whole(h.dir()).unwrap();
     let budget = ops::budget(&conv, &h.state.settings.config, None);
-    let events = estimate::of_projection(&conv.events, &projection::of(&conv)).total_chars();
+    let events =
+        ops::project::chars_sent(&conv, &ops::project::project(&conv, ops::View::default()));
     let context = budget.context_tokens(events);
     // The demo configures max_tokens = 16000 out of the model's 200k.
     let usable = budget.usable().unwrap();
     assert_eq!(usable, 184_000);
     assert!(
-        context > estimate::tokens(events),
+        context > ops::project::tokens(events),
         "the overhead is counted"
     );
     let text = h.text();
@@ -282,9 +282,7 @@ fn reset_all_and_delete_one() {
 fn a_write_refused_by_the_lock_is_a_message() {
     let mut h = Harness::new(120, 36, true);
     let dir = h.dir().to_path_buf();
-    let id = load::id_of_dir(&dir).unwrap();
-    let (lock_path, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
-    let _held = jp_inspect::core::store::lock::Lock::acquire(&lock_path, None).unwrap();
+    let _held = jp_inspect::core::ops::jp_files::hold(&dir).unwrap();
     let before = std::fs::read(dir.join("events.json")).unwrap();
     h.char('X');
     h.char('y');
@@ -493,8 +491,8 @@ fn follow_refreshes_when_jp_appends_under_the_lock() {
     );
     let next = dir.join("next.json");
     std::fs::write(&next, serde_json::to_string_pretty(&events).unwrap() + "\n").unwrap();
-    let id = load::id_of_dir(&dir).unwrap();
-    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
+    let id = ops::jp_files::id_of_dir(&dir).unwrap();
+    let (lock, _) = jp_inspect::core::ops::jp_files::lock_paths(&dir, id);
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
     let status = std::process::Command::new("flock")
         .arg(&lock)
@@ -638,7 +636,7 @@ fn drawing_is_safe_at_every_size() {
                 dir: h.state.dir.clone(),
                 id: "jp-c17944860430".into(),
                 title: Some("a title long enough to be cut at every narrow width".into()),
-                location: jp_inspect::core::store::workspace::Location::User,
+                location: ops::Location::User,
                 twin: None,
                 size: 123_456,
                 locked: true,
@@ -747,7 +745,7 @@ fn a_runs_automatic_compaction_at_new_turns_and_follow_survives_a_rename() {
     // and the folder is renamed.
     let dir = h.dir().to_path_buf();
     common::jp_appends_a_turn(&dir, &"Cut the release notes. ".repeat(300));
-    let id = load::id_of_dir(&dir).unwrap();
+    let id = ops::jp_files::id_of_dir(&dir).unwrap();
     let renamed = dir.with_file_name(format!("{id}-csvq-release-notes"));
     std::fs::rename(&dir, &renamed).unwrap();
 
@@ -944,7 +942,7 @@ fn the_inspector_and_the_cli_reserve_the_same_output_for_an_unlisted_model() {
         (inspector.reserve(), inspector.usable()),
         (8000, Some(56_000))
     );
-    let conv = load::load(h.dir()).unwrap();
+    let conv = ops::read::whole(h.dir()).unwrap();
     let cli_budget = jp_inspect::core::ops::budget(&conv, &h.state.settings.config, Some(64_000));
     assert_eq!(inspector, cli_budget);
     let out = common::jp_inspect(
@@ -966,7 +964,7 @@ fn the_inspector_and_the_cli_reserve_the_same_output_for_an_unlisted_model() {
 #[test]
 fn the_mode_toggle_says_the_configured_thresholds() {
     let mut h = Harness::new(120, 40, false);
-    h.state.settings.config.mode = jp_inspect::core::auto::Mode::Single;
+    h.state.settings.config.mode = ops::Mode::Single;
     h.state.settings.config.soft_ratio = 0.5;
     h.state.settings.config.hard_ratio = 0.9;
     h.state.settings.config.trigger_ratio = 0.7;
@@ -1282,7 +1280,7 @@ fn the_gauges_events_are_jps_projection_counted_by_the_spec() {
         .iter()
         .map(spec_chars)
         .sum();
-    let conv = load::load(h.dir()).unwrap();
+    let conv = ops::read::whole(h.dir()).unwrap();
     let budget = ops::budget(&conv, &h.state.settings.config, None);
     let context = (events + budget.overhead_chars()) / 4;
     let gauge = h.text().lines().nth(1).unwrap().to_string();

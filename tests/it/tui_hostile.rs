@@ -7,7 +7,7 @@ use crate::common;
 
 use common::harness::Harness;
 use crossterm::event::KeyCode;
-use jp_inspect::core::summarize::config::SummarizerConfig;
+use jp_inspect::core::ops::SummarizerConfig;
 use jp_inspect::tui::panels::Panel;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -142,8 +142,8 @@ fn a_fires_after_jp_lets_go_of_its_lock() {
     let before = h.compactions_on_disk().len();
 
     let dir = h.dir().to_path_buf();
-    let id = jp_inspect::core::store::load::id_of_dir(&dir).unwrap();
-    let (lock, _) = jp_inspect::core::store::workspace::lock_paths(&dir, id);
+    let id = jp_inspect::core::ops::jp_files::id_of_dir(&dir).unwrap();
+    let (lock, _) = jp_inspect::core::ops::jp_files::lock_paths(&dir, id);
     let mut events: Vec<Value> =
         serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
     events.push(json!({"timestamp": "2026-11-13 09:00:00.0", "type": "turn_start"}));

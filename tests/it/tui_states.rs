@@ -409,7 +409,7 @@ fn l_lists_the_events_by_size_and_enter_jumps_to_one() {
             m.projection
                 .events
                 .iter()
-                .map(|e| jp_inspect::core::compact::estimate::tokens(
+                .map(|e| jp_inspect::core::ops::project::tokens(
                     m.projection.chars(&m.conv.events, e)
                 ))
                 .max()
@@ -547,7 +547,7 @@ fn an_open_preview_is_planned_again_when_new_turns_arrive() {
     assert!(h.text().contains("t:..-3 (turns 1..30)"), "{}", h.text());
     // What `a` writes is the plan against the new stream.
     h.char('a');
-    let conv = jp_inspect::core::store::load::load(&h.state.dir).unwrap();
+    let conv = jp_inspect::core::ops::read::whole(&h.state.dir).unwrap();
     let last = conv.valid_compactions().last().unwrap().clone();
     assert_eq!(last.to_turn, after.to);
 }
@@ -591,7 +591,7 @@ fn messages_render_their_markdown_in_the_detail_layout() {
 
 #[test]
 fn inside_a_turn_each_projected_event_faces_the_raw_event_it_came_from() {
-    use jp_inspect::core::compact::fate::Projected;
+    use jp_inspect::core::ops::Projected;
     use jp_inspect::tui::inspection::Cell;
     let mut h = Harness::new(160, 40, true);
     // Omitting tool calls drops events from the projected side.
@@ -1123,7 +1123,7 @@ fn a_boundary_is_judged_on_the_file_jp_left_not_the_copy_shown() {
     let result = jp_inspect::tui::worker::execute(Job::Boundary {
         dir: h.dir().to_path_buf(),
         conv: shown.clone(),
-        config: jp_inspect::core::auto::AutoConfig::default(),
+        config: jp_inspect::core::ops::AutoConfig::default(),
         window: Some(64_000),
         now: jp_inspect::core::model::timestamp::parse("2026-11-20 09:00:00").unwrap(),
     });

@@ -273,7 +273,7 @@ fn once_evaluates_now_and_writes_what_auto_announces_and_a_dry_run_writes_nothin
         .filter(|l| l.contains("\"fired\""))
         .count();
     assert_eq!(fired, announced);
-    let conv = jp_inspect::core::store::load::load(&dir).unwrap();
+    let conv = jp_inspect::core::ops::read::whole(&dir).unwrap();
     assert_eq!(conv.compactions().count(), 2 + announced);
 }
 

@@ -81,13 +81,13 @@ fn a_reaches_what_watch_says_at_five_boundaries_beside_the_real_jp() {
     let mut compared = 0;
     for k in 0..5 {
         // What the inspector shows: read before jp's next write.
-        let shown = jp_inspect::core::store::load::load(&dir).unwrap();
+        let shown = jp_inspect::core::ops::read::whole(&dir).unwrap();
         jp.query(
             &id,
             &format!("question {k}: and then what about the tests?"),
         );
         let watch = watch_says(&jp, &id);
-        let config = jp_inspect::core::auto::config_for(&shown, None).unwrap();
+        let config = jp_inspect::core::ops::configured(&shown, None, None).unwrap();
         let JobResult::Boundary(_, a) = jp_inspect::tui::worker::execute(Job::Boundary {
             dir: dir.clone(),
             conv: std::sync::Arc::new(shown),
@@ -129,11 +129,20 @@ fn a_reaches_what_watch_says_at_five_boundaries_beside_the_real_jp() {
 /// append of the text held, and says nothing about copies; only a copy
 /// that doesn't begin with what was held is read whole, saying why.
 fn the_copy_jp_reads_changing_between_its_writes_is_no_news(dir: &std::path::Path) {
-    use jp_inspect::core::store::reload::{Reloaded, reload};
+    use jp_inspect::core::ops::Reloaded;
+    use jp_inspect::core::ops::read::{ReadRequest, read};
     use std::time::{Duration, SystemTime};
-    let before = jp_inspect::core::store::load::load(dir).unwrap();
-    let copies = jp_inspect::core::store::copies::of(dir);
-    let other = copies.other.clone().expect("jp's user-local copy");
+    let before = jp_inspect::core::ops::read::whole(dir).unwrap();
+    let other = jp_inspect::core::ops::jp_files::other_copy(dir).expect("jp's user-local copy");
+    let reload = |dir: &std::path::Path, held| {
+        read(ReadRequest {
+            dir,
+            since: Some(held),
+            changes: false,
+            config: None,
+        })
+        .map(|r| (r.conversation, r.how.expect("a read of what was held")))
+    };
     let events = |d: &std::path::Path| d.join("events.json");
     let touch = |p: std::path::PathBuf, at: SystemTime| {
         std::fs::File::options()

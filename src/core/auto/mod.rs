@@ -15,7 +15,7 @@ pub mod sweep;
 pub mod trigger;
 
 pub use config::{AutoConfig, Estimate, Mode};
-pub use decision::{ActionKind, Append, Decision, Note};
+pub use decision::{ActionKind, Decision, Note};
 pub use stream::ConversationStream;
 pub use trigger::Stream;
 

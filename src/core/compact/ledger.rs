@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 /// One tool call a compaction hid.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Item {
+pub struct HiddenItem {
     /// 1-based.
     pub turn: usize,
     pub tool: String,
@@ -37,7 +37,7 @@ pub struct Hidden {
     pub reasoning: usize,
     pub messages: usize,
     pub tokens: u64,
-    pub items: Vec<Item>,
+    pub items: Vec<HiddenItem>,
 }
 
 /// A call made after the compaction that repeats one it hid.
@@ -53,13 +53,13 @@ pub struct Refetch {
 
 /// The ledger of one compaction (by its 0-based position).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entry {
+pub struct LedgerEntry {
     pub position: usize,
     pub hidden: Hidden,
     pub fetched_again: Vec<Refetch>,
 }
 
-impl Entry {
+impl LedgerEntry {
     /// What it hid, counted: "7 tool calls, 7 results (1 error), …: 23,313
     /// tok". What it hid is not what it saves (the summary and the stubs
     /// sent in their place count against it), and the two figures stand
@@ -163,18 +163,18 @@ fn call_of(conv: &Conversation, i: usize) -> Option<(Option<String>, (String, St
 }
 
 /// The ledger of every compaction in force in `p` (previews included).
-pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = p
+pub fn of(conv: &Conversation, p: &Projection) -> Vec<LedgerEntry> {
+    let mut entries: Vec<LedgerEntry> = p
         .overlays
         .iter()
-        .map(|o| Entry {
+        .map(|o| LedgerEntry {
             position: o.position,
             hidden: Hidden::default(),
             fetched_again: Vec::new(),
         })
         .collect();
     // Calls hidden, by their request, per overlay.
-    let mut items: HashMap<(usize, usize), Item> = HashMap::new();
+    let mut items: HashMap<(usize, usize), HiddenItem> = HashMap::new();
     let mut hidden_calls: Vec<(usize, (String, String), usize)> = Vec::new();
     for (i, e) in conv.events.iter().enumerate() {
         let f = p.fates.get(i).copied().unwrap_or_default();
@@ -199,7 +199,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
                 entry.hidden.tool_calls += 1;
                 let (target, key) = call_of(conv, i).unwrap_or_default();
                 hidden_calls.push((by, key, i));
-                let item = items.entry((by, i)).or_insert_with(|| Item {
+                let item = items.entry((by, i)).or_insert_with(|| HiddenItem {
                     turn: e.turn + 1,
                     tool: name.to_string(),
                     target: None,
@@ -220,7 +220,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
                 // about (its request decoded only then).
                 let item = items
                     .entry((by, request.unwrap_or(i)))
-                    .or_insert_with(|| Item {
+                    .or_insert_with(|| HiddenItem {
                         turn: e.turn + 1,
                         tool: p.tool_name(&conv.events, i).to_string(),
                         target: request.and_then(|r| call_of(conv, r)).and_then(|c| c.0),
@@ -236,7 +236,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
             _ => {}
         }
     }
-    let mut items: Vec<((usize, usize), Item)> = items.into_iter().collect();
+    let mut items: Vec<((usize, usize), HiddenItem)> = items.into_iter().collect();
     items.sort_by_key(|((by, i), _)| (*by, *i));
     for ((by, _), item) in items {
         entries[by].hidden.items.push(item);
@@ -249,7 +249,7 @@ pub fn of(conv: &Conversation, p: &Projection) -> Vec<Entry> {
 fn refetched(
     conv: &Conversation,
     p: &Projection,
-    entries: &mut [Entry],
+    entries: &mut [LedgerEntry],
     hidden: &[(usize, (String, String), usize)],
 ) {
     let appended: HashMap<usize, usize> =

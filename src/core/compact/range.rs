@@ -208,6 +208,7 @@ pub fn resolve(
 }
 
 /// `keep_first = K` starts at turn K; `keep_last = L` ends at `last - L`.
+#[cfg(test)]
 pub fn keep(turn_count: usize, keep_first: usize, keep_last: usize) -> Option<TurnRange> {
     resolve(
         turn_count,
@@ -221,6 +222,7 @@ pub fn keep(turn_count: usize, keep_first: usize, keep_last: usize) -> Option<Tu
 /// intersects, repeating until stable: a summary cannot be nested inside or
 /// overlap another coherently, so summarising such a range refreshes the
 /// whole union from the raw events.
+#[cfg(test)]
 pub fn extend_for_summary(range: TurnRange, compactions: &[&Compaction]) -> TurnRange {
     let summaries: Vec<(usize, usize)> = compactions
         .iter()

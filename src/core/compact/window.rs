@@ -42,6 +42,7 @@ fn table() -> &'static Table {
 
 /// Every model pattern of the table, in its order (for checks that each
 /// is priced).
+#[cfg(test)]
 pub fn patterns() -> Vec<&'static str> {
     table().model.iter().map(|e| e.pattern.as_str()).collect()
 }
@@ -212,11 +213,6 @@ pub fn table_rows() -> Vec<TableRow> {
         .collect()
 }
 
-/// The window of a model in the table, if known.
-pub fn lookup(model: &ModelId) -> Option<u64> {
-    entry(model).map(|e| e.window)
-}
-
 fn entry(model: &ModelId) -> Option<&'static Entry> {
     let name = model.name().to_ascii_lowercase();
     let provider = model.provider().map(str::to_ascii_lowercase);
@@ -244,6 +240,7 @@ pub struct Listed {
 /// model, else unknown. The output reserve is the configured max output
 /// tokens, else the table's default for the model, else 0. `ops::budget`
 /// adds what the providers said.
+#[cfg(test)]
 pub fn for_config(config: &Value, override_tokens: Option<u64>) -> Option<Window> {
     for_config_with(config, override_tokens, &|_| None)
 }

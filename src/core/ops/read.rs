@@ -69,6 +69,24 @@ pub fn read(request: ReadRequest<'_>) -> Result<Read> {
     })
 }
 
+/// A small text file (a config, a summary, the user's own file) read
+/// through the store's bounded reader: refused past `limit` bytes, when it
+/// is not a regular file or not UTF-8 (naming the first bad byte), and
+/// through a link only when `follow`.
+pub fn bounded_text(path: &Path, limit: u64, follow: bool) -> std::io::Result<String> {
+    crate::core::store::bounded::read_text(path, limit, follow)
+}
+
+/// Records, beside the conversation in `dir`, which of its compactions are
+/// automatic and their bounds, as a write by jp-inspect does: so a copy
+/// that jp rewrites, dropping those fields, still says so. Best effort.
+pub fn remember_sources(dir: &Path) {
+    use crate::core::store::{load, provenance};
+    if let Ok(conv) = load::load(dir) {
+        let _ = provenance::write(dir, &provenance::records_of(&conv));
+    }
+}
+
 /// The conversation in `dir` (or where jp moved it), read whole.
 pub fn whole(dir: &Path) -> Result<Conversation> {
     read(ReadRequest {

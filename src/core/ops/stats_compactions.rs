@@ -23,7 +23,7 @@ pub struct CompactionEntry {
     pub facts: Result<CompactionFacts, String>,
     /// What it hid (`stats` fills it in; the inspector's list doesn't need
     /// it to open).
-    pub ledger: Option<crate::core::compact::ledger::Entry>,
+    pub ledger: Option<crate::core::compact::ledger::LedgerEntry>,
     /// The facts of its range, judged against what is still sent (filled
     /// in with the ledger).
     pub knows: Option<Vec<crate::core::facts::Judged>>,
@@ -147,7 +147,7 @@ pub fn with_ledger(
     conv: &Conversation,
     p: &Projection,
 ) -> Vec<CompactionEntry> {
-    let mut ledger: std::collections::HashMap<usize, crate::core::compact::ledger::Entry> =
+    let mut ledger: std::collections::HashMap<usize, crate::core::compact::ledger::LedgerEntry> =
         crate::core::compact::ledger::of(conv, p)
             .into_iter()
             .map(|l| (l.position, l))

@@ -205,6 +205,7 @@ impl ParseCache {
 
     /// The same cache, remembering files unchanged for `settle` (two
     /// seconds unless said).
+    #[cfg(test)]
     pub fn with_settle(mut self, settle: std::time::Duration) -> ParseCache {
         self.settle_ns = settle.as_nanos() as i128;
         self

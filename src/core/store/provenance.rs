@@ -133,12 +133,6 @@ pub fn places(dir: &Path, twin: Option<&Path>) -> Vec<PathBuf> {
     out
 }
 
-/// The records of the conversation in `dir`; none when there is no file.
-pub fn read(dir: &Path) -> Result<Vec<Record>> {
-    let twin = crate::core::store::copies::twin_of(dir);
-    read_at(&places(dir, twin.as_deref()))
-}
-
 /// The records kept at any of `places`, each once.
 pub fn read_at(places: &[PathBuf]) -> Result<Vec<Record>> {
     let mut out: Vec<Record> = Vec::new();

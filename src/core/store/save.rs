@@ -66,6 +66,7 @@ pub fn lock_for(dir: &Path) -> Result<Lock> {
 /// (another writer got in, which `jp`'s own lock release makes possible) the
 /// edit is redone on the new content. A write therefore never replaces
 /// events it did not read.
+#[cfg(test)]
 pub fn apply(dir: &Path, edit: &Edit) -> Result<Saved> {
     apply_guarded(dir, edit, Guard::Strict)
 }
@@ -304,6 +305,7 @@ fn identity(path: &Path) -> Result<(u64, u64, u64, Option<std::time::SystemTime>
 }
 
 /// The new `events.json` text and how many compactions it removes. Pure.
+#[cfg(test)]
 pub fn render(conv: &Conversation, edit: &Edit) -> Result<(String, usize)> {
     render_full(conv, edit).map(|r| (r.text, r.removed))
 }

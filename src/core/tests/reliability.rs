@@ -263,7 +263,7 @@ fn soak(cycles: usize) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "reliability::soak_child",
+            "core::tests::reliability::soak_child",
             "--ignored",
             "--nocapture",
         ])

@@ -274,7 +274,7 @@ fn user_silo_lock_is_used_when_a_silo_exists() {
     let out = Command::new("flock")
         .arg("--exclusive")
         .arg(&lock)
-        .arg(common::BINARY)
+        .arg(common::bin_path())
         .arg("compact")
         .arg(&conv)
         .arg("r:1")
