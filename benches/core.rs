@@ -4,7 +4,7 @@
 mod common;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use jp_inspect::core::Conversation;
+use jp_inspect::core::model::conversation::Conversation;
 use jp_inspect::core::ops::{self, AutoConfig, Measure, Strategy, SummarizerKind, View};
 use jp_inspect::synth::Spec;
 use std::fs;

@@ -117,8 +117,8 @@ fn appends(c: &mut Criterion) {
     // The follow's read: only what jp appended to the conversation held.
     fn reload(
         dir: &std::path::Path,
-        held: &jp_inspect::core::Conversation,
-    ) -> jp_inspect::core::Conversation {
+        held: &jp_inspect::core::model::conversation::Conversation,
+    ) -> jp_inspect::core::model::conversation::Conversation {
         read(ReadRequest {
             dir,
             since: Some(held),

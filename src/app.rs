@@ -3,8 +3,8 @@
 
 use crate::cli::{self, Cli, Context, UsageError};
 use crate::core::error::Error;
+use crate::core::error::RuleError;
 use crate::core::ops::AutoConfig;
-use crate::core::ops::RuleError;
 use clap::Parser;
 
 /// Exit codes: 0 ok, 1 error, 2 usage.

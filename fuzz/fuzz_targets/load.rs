@@ -64,8 +64,8 @@ fuzz_target!(|data: &[u8]| {
     // Read back in the same generation: a legacy file keeps its leading
     // config delta, a current one its base_config.json.
     let base = match conv.format {
-        jp_inspect::core::Format::Legacy => None,
-        jp_inspect::core::Format::Current => Some(serde_json::to_vec(&conv.base_config).unwrap()),
+        jp_inspect::core::model::conversation::Format::Legacy => None,
+        jp_inspect::core::model::conversation::Format::Current => Some(serde_json::to_vec(&conv.base_config).unwrap()),
     };
     let (text, _) = save::render(&conv, &Edit::append(vec![c])).unwrap();
     let with = load::parse(

@@ -2,7 +2,7 @@
 //! policy's context per request against the usable window, then each
 //! policy's overflows and cost per window.
 
-use crate::core::Conversation;
+use crate::core::model::conversation::Conversation;
 use crate::core::ops::{AutoConfig, Run};
 
 /// The runs of one conversation as a chart: per window, each policy's

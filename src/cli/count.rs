@@ -111,7 +111,7 @@ pub fn run(ctx: &Context, args: CountArgs) -> anyhow::Result<()> {
 /// `count --offline`: the request's content by kind, o200k tokens beside
 /// the estimate.
 fn offline(
-    conv: &crate::core::Conversation,
+    conv: &crate::core::model::conversation::Conversation,
     at: &str,
     rows: &[count::OfflineRow],
     unknown: &[String],
@@ -173,7 +173,7 @@ fn offline(
 
 /// `--at TURN` (1-based) as a 0-based turn of `conv`, or a usage error.
 pub(super) fn at_turn(
-    conv: &crate::core::Conversation,
+    conv: &crate::core::model::conversation::Conversation,
     at: Option<usize>,
 ) -> anyhow::Result<Option<usize>> {
     match at {

@@ -41,7 +41,7 @@ fn ratio(context: u64, usable: Option<u64>) -> Option<f64> {
 
 /// What `history --json` prints.
 fn json_result(
-    conv: &crate::core::Conversation,
+    conv: &crate::core::model::conversation::Conversation,
     config: &ops::AutoConfig,
     session: &ops::session::Session,
 ) -> serde_json::Value {
@@ -132,7 +132,10 @@ struct CacheJson {
 
 /// The table of requests, what the ratio is of, the session's cost and the
 /// legend.
-fn text_lines(conv: &crate::core::Conversation, session: &ops::session::Session) -> Vec<String> {
+fn text_lines(
+    conv: &crate::core::model::conversation::Conversation,
+    session: &ops::session::Session,
+) -> Vec<String> {
     let (points, cost, budget) = (&session.points, &session.cost, &session.budget);
     let mut lines = vec![
         format!(

@@ -34,7 +34,7 @@ pub use args::{Cli, Command};
 /// The `show --json` writers, for the benchmarks.
 pub use show::{ProjectionShown, write_projected_json, write_raw_json};
 
-use crate::core::Conversation;
+use crate::core::model::conversation::Conversation;
 use crate::core::ops::Workspace;
 use crate::core::ops::reach::{Which, check};
 use std::path::PathBuf;
@@ -89,7 +89,7 @@ pub struct Context {
 impl Context {
     /// The workspace given with `--workspace` (an error if it isn't one),
     /// else the one found from the current directory, if any.
-    pub fn workspace(&self) -> crate::core::Result<Option<Workspace>> {
+    pub fn workspace(&self) -> crate::core::error::Result<Option<Workspace>> {
         match &self.workspace {
             Some(given) => Workspace::given(given).map(Some),
             None => Ok(std::env::current_dir()
@@ -99,14 +99,14 @@ impl Context {
     }
 
     /// The workspace, for the commands that work on all of it.
-    pub fn require_workspace(&self) -> crate::core::Result<Workspace> {
+    pub fn require_workspace(&self) -> crate::core::error::Result<Workspace> {
         self.workspace()?
-            .ok_or(crate::core::Error::NoWorkspace { given: None })
+            .ok_or(crate::core::error::Error::NoWorkspace { given: None })
     }
 
     /// The conversation named by CONV, else the demo's copy with `--demo`,
     /// else with `--active` the most recently active one.
-    pub fn resolve(&self, query: Option<&str>) -> crate::core::Result<PathBuf> {
+    pub fn resolve(&self, query: Option<&str>) -> crate::core::error::Result<PathBuf> {
         self.which(query).dir(self.workspace()?.as_ref())
     }
 
@@ -133,7 +133,11 @@ impl Context {
     /// that links out of the workspace refused
     /// ([`crate::core::ops::reach`]) unless its path was typed or the
     /// person allowed it.
-    pub fn to_write(&self, query: Option<&str>, dry_run: bool) -> crate::core::Result<PathBuf> {
+    pub fn to_write(
+        &self,
+        query: Option<&str>,
+        dry_run: bool,
+    ) -> crate::core::error::Result<PathBuf> {
         let dir = self.resolve(query)?;
         if !dry_run {
             self.check_reach(query)?;
@@ -143,7 +147,7 @@ impl Context {
 
     /// Refuses writing where `query` (None: --active, --demo, every
     /// conversation) is found through a `.jp` linked out of the workspace.
-    pub fn check_reach(&self, query: Option<&str>) -> crate::core::Result<()> {
+    pub fn check_reach(&self, query: Option<&str>) -> crate::core::error::Result<()> {
         // Every conversation of the workspace (`watch` naming none) is
         // found as `--active` is: through the workspace.
         let named = self.which(query).named();
@@ -174,7 +178,7 @@ impl Context {
     }
 
     /// The conversation `query` names, read whole.
-    pub fn load(&self, query: Option<&str>) -> crate::core::Result<Conversation> {
+    pub fn load(&self, query: Option<&str>) -> crate::core::error::Result<Conversation> {
         crate::core::ops::read::whole(&self.resolve(query)?)
     }
 }

@@ -1,6 +1,6 @@
 //! Shared pieces of the command line's output.
 
-use crate::core::Conversation;
+use crate::core::model::conversation::Conversation;
 use crate::core::visible::{visible, visible_line};
 use serde_json::Value;
 use std::io::{self, Write};

@@ -7,7 +7,7 @@ use crate::core::ops::{self, AutoConfig};
 
 impl PolicyArgs {
     /// The conversation's configuration, `--config` and `--mode` over it.
-    pub fn config(&self, conv: &Conversation) -> crate::core::Result<AutoConfig> {
+    pub fn config(&self, conv: &Conversation) -> crate::core::error::Result<AutoConfig> {
         ops::configured(conv, self.configured.config.as_deref(), self.mode)
     }
 }

@@ -3,8 +3,8 @@
 use super::Context;
 use super::args::SimulateArgs;
 use super::output::{print_json, print_lines};
-use crate::core::Conversation;
 use crate::core::fmt::thousands;
+use crate::core::model::conversation::Conversation;
 use crate::core::ops;
 use crate::core::ops::{Run, Strategy};
 

@@ -9,7 +9,7 @@ use crate::core::ops::Category;
 use crate::core::ops::Measure;
 use crate::core::ops::View;
 use crate::core::ops::{self, stats::Stats, stats::WindowOrigin};
-use crate::core::{Conversation, model::timestamp};
+use crate::core::{model::conversation::Conversation, model::timestamp};
 
 pub fn run(ctx: &Context, args: StatsArgs) -> anyhow::Result<()> {
     let (conv, report) = report(ctx, &args, args.json)?;

@@ -310,7 +310,7 @@ impl Watch<'_> {
     /// `conv`'s configuration, its notices said; in a dry run, that one
     /// the configuration leaves disabled is evaluated all the same, and
     /// said to be.
-    fn config(&self, conv: &Conversation) -> crate::core::Result<AutoConfig> {
+    fn config(&self, conv: &Conversation) -> crate::core::error::Result<AutoConfig> {
         let config = self.args.policy.config(conv)?;
         for n in &config.notices {
             super::output::say_err(&format!("note: {n}"));

@@ -79,8 +79,3 @@ pub mod visible;
 
 #[cfg(test)]
 mod tests;
-
-pub use error::{Error, Result, Warning};
-pub use model::compaction::{Compaction, Source, ToolCalls};
-pub use model::conversation::{Conversation, Format};
-pub use model::event::{Event, Kind, ResponseKind};

@@ -3,7 +3,7 @@
 //! charts beside it. The figures come from one `ops::review` call; this
 //! module lays them out (shared by the command and the inspector's key).
 
-pub mod clean;
+mod clean;
 mod html;
 mod inline;
 mod markdown;

@@ -9,7 +9,7 @@ use crate::core::ops::Estimate;
 use crate::core::ops::View;
 use crate::core::ops::stats_compactions::CompactionEntry;
 use crate::core::ops::{Overlay, Projected, Projection, TurnOrigin};
-use crate::core::{Conversation, model::timestamp};
+use crate::core::{model::conversation::Conversation, model::timestamp};
 use std::sync::Arc;
 
 /// One line of the compaction list.

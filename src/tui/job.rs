@@ -1,16 +1,17 @@
 //! The work the inspector hands to its worker thread, and what comes back.
 
 use super::inspection::Inspection;
-use crate::core::Conversation;
 use crate::core::error::Error;
+use crate::core::error::RuleError;
 use crate::core::model::compaction::Compaction;
+use crate::core::model::conversation::Conversation;
 use crate::core::ops::AutoConfig;
 use crate::core::ops::Budget;
 use crate::core::ops::Plan;
 use crate::core::ops::Reset;
+use crate::core::ops::Rule;
 use crate::core::ops::Run;
 use crate::core::ops::View;
-use crate::core::ops::{Rule, RuleError};
 use ratatui::text::Line;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! messages, the assistant's, the tool calls, the tool errors), so a
 //! reviewer reads one thread of a long session turn by turn.
 
-use crate::core::Conversation;
+use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
 use crate::core::ops::{Projected, Projection};
 

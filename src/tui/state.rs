@@ -324,7 +324,7 @@ impl State {
 
     /// Takes the configuration the first load read (the conversation's own
     /// auto table under the command line's file), then the mode flag.
-    pub fn configure(&mut self, config: Result<AutoConfig, crate::core::Error>) {
+    pub fn configure(&mut self, config: Result<AutoConfig, crate::core::error::Error>) {
         if self.settings.configured {
             return;
         }

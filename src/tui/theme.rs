@@ -259,11 +259,11 @@ impl Theme {
     /// colour, an automatic one is doubled, since colour told it apart.
     pub fn band_char(
         &self,
-        source: crate::core::Source,
+        source: crate::core::model::compaction::Source,
         preview: bool,
         decided: bool,
     ) -> &'static str {
-        let auto = !self.color && source == crate::core::Source::Auto;
+        let auto = !self.color && source == crate::core::model::compaction::Source::Auto;
         match (preview, decided, auto) {
             (true, true, _) => "┇",
             (true, false, _) => "┆",

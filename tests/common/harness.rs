@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jp_inspect::core::ops::AutoConfig;
-use jp_inspect::core::{Source, model::timestamp, ops};
+use jp_inspect::core::{model::compaction::Source, model::timestamp, ops};
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
 use jp_inspect::tui::state::State;

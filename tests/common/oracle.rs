@@ -2,7 +2,7 @@
 //! main, `oracle-next` on the branch with size thresholds. A projection of
 //! jp-inspect's is compared with what jp's code answers for the same file.
 
-use jp_inspect::core::Conversation;
+use jp_inspect::core::model::conversation::Conversation;
 use jp_inspect::core::model::encoding;
 use jp_inspect::core::ops::Projection;
 use serde_json::Value;

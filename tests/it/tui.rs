@@ -10,7 +10,7 @@ use common::harness::Harness;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use jp_inspect::core::fmt::thousands;
 use jp_inspect::core::ops::AutoConfig;
-use jp_inspect::core::{Source, ops};
+use jp_inspect::core::{model::compaction::Source, ops};
 use jp_inspect::tui::job::Done;
 use jp_inspect::tui::msg::{Effect, Msg};
 use jp_inspect::tui::panels::Panel;

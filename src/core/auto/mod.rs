@@ -33,7 +33,10 @@ use std::path::Path;
 /// config; then `file` if given. Workspace and conversation configs may
 /// only choose a summarizer the user's own config defined (`notices` says
 /// what was ignored).
-pub fn config_for(conv: &Conversation, file: Option<&Path>) -> crate::core::Result<AutoConfig> {
+pub fn config_for(
+    conv: &Conversation,
+    file: Option<&Path>,
+) -> crate::core::error::Result<AutoConfig> {
     config_from(conv, jp_config::files_for(&conv.dir)?, file)
 }
 
@@ -43,7 +46,7 @@ pub fn config_from(
     conv: &Conversation,
     files: Vec<jp_config::ConfigFile>,
     file: Option<&Path>,
-) -> crate::core::Result<AutoConfig> {
+) -> crate::core::error::Result<AutoConfig> {
     let mut c = AutoConfig::default();
     for f in files {
         c.apply_jp_file(&f.doc, &f.path.display().to_string(), f.trust)?;
@@ -116,7 +119,7 @@ fn compare_with_jp(dir: &Path) -> Vec<String> {
         return Vec::new();
     };
     let settings =
-        |files: crate::core::Result<Vec<jp_config::ConfigFile>>| -> crate::core::Result<AutoConfig> {
+        |files: crate::core::error::Result<Vec<jp_config::ConfigFile>>| -> crate::core::error::Result<AutoConfig> {
             let mut c = AutoConfig::default();
             for f in files? {
                 c.apply_jp_file(&f.doc, &f.path.display().to_string(), f.trust)?;
@@ -158,7 +161,7 @@ pub fn evaluate_now(
     config: &AutoConfig,
     summarizer: &dyn Summarizer,
     now: Timestamp,
-) -> Result<Decision, summarize::SummarizeError> {
+) -> Result<Decision, crate::core::error::SummarizeError> {
     let stream = ConversationStream::new(conv, overlays, budget.overhead_chars());
     let decision = trigger::evaluate(&stream, budget.usable(), config, now);
     let texts = write_summaries(conv, &decision, config, summarizer)?
@@ -181,7 +184,7 @@ pub fn write_summaries(
     decision: &Decision,
     config: &AutoConfig,
     summarizer: &dyn Summarizer,
-) -> Result<Vec<summarize::Summary>, summarize::SummarizeError> {
+) -> Result<Vec<summarize::Summary>, crate::core::error::SummarizeError> {
     decision
         .actions
         .iter()

@@ -19,7 +19,7 @@ use crate::core::compact::projection;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Kind;
 use crate::core::model::timestamp::Timestamp;
-use crate::core::summarize::{self, Summarizer};
+use crate::core::summarize::Summarizer;
 
 /// Replays `conv` under `policy` with a `window`-token context.
 pub fn run(
@@ -28,7 +28,7 @@ pub fn run(
     window: u64,
     base: &AutoConfig,
     summarizer: &dyn Summarizer,
-) -> Result<Run, summarize::SummarizeError> {
+) -> Result<Run, crate::core::error::SummarizeError> {
     let budget = Budget::of_config(conv.merged_config(), None, base.context);
     run_with(conv, &budget, policy, window, base, summarizer)
 }
@@ -42,7 +42,7 @@ pub fn run_with(
     window: u64,
     base: &AutoConfig,
     summarizer: &dyn Summarizer,
-) -> Result<Run, summarize::SummarizeError> {
+) -> Result<Run, crate::core::error::SummarizeError> {
     let config = policy.config(base);
     let budget = budget.at(window);
     let usable = budget.usable().unwrap_or(window);
@@ -190,7 +190,7 @@ fn boundary(
     summarizer: &dyn Summarizer,
     now: Timestamp,
     out: &mut Run,
-) -> Result<Option<u64>, summarize::SummarizeError> {
+) -> Result<Option<u64>, crate::core::error::SummarizeError> {
     rerun.visible = done + 1;
     let decision = trigger::evaluate(rerun, Some(out.usable), config, now);
     if !decision.fired() {

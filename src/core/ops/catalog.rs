@@ -86,7 +86,7 @@ fn listing(entry: &Entry) -> Listing {
 }
 
 /// Reads the conversation in `dir` for its details.
-pub fn details(dir: &Path) -> crate::core::Result<Details> {
+pub fn details(dir: &Path) -> crate::core::error::Result<Details> {
     let conv = load::load(dir)?;
     let (mut manual, mut auto) = (0, 0);
     for c in conv.valid_compactions() {

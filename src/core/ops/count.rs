@@ -105,7 +105,7 @@ pub enum CountError {
     #[error(transparent)]
     Provider(#[from] ProviderError),
     #[error(transparent)]
-    Core(#[from] crate::core::Error),
+    Core(#[from] crate::core::error::Error),
 }
 
 /// Asks the point's provider to count it (three calls: whole, without the
@@ -134,7 +134,10 @@ fn measure(point: &Point, timeout: std::time::Duration) -> Result<Measurement, C
 
 /// Keeps `m` as the conversation's measured ratio (the user's data
 /// directory); returns where.
-fn remember(conv: &Conversation, m: &Measurement) -> crate::core::Result<std::path::PathBuf> {
+fn remember(
+    conv: &Conversation,
+    m: &Measurement,
+) -> crate::core::error::Result<std::path::PathBuf> {
     let mut ratios = Ratios::read();
     ratios.conversations.insert(
         measurement_key(conv, &m.model),

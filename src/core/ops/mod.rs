@@ -68,7 +68,6 @@ pub use crate::core::compact::threshold::Reached;
 pub use crate::core::compact::window::Window;
 pub use crate::core::compact::window::WindowSource;
 pub use crate::core::cost::{Bill, Billed, Break, Payback, Prices, Unit};
-pub use crate::core::error::RuleError;
 pub use crate::core::facts::matching::Siblings;
 pub use crate::core::facts::meaning::Verdict;
 pub use crate::core::facts::{Fact, FactKind, Judged, Mark, Sent, Survival, Where};
@@ -195,7 +194,8 @@ pub fn request_of_turn(conv: &Conversation, turn: usize) -> Option<usize> {
         e.turn == turn
             && matches!(
                 e.kind,
-                crate::core::Kind::ChatResponse(_) | crate::core::Kind::ToolCallRequest { .. }
+                crate::core::model::event::Kind::ChatResponse(_)
+                    | crate::core::model::event::Kind::ToolCallRequest { .. }
             )
     })
 }

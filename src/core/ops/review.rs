@@ -10,9 +10,9 @@ use crate::core::auto::run::{Run, Strategy};
 use crate::core::compact::budget::Budget;
 use crate::core::compact::jp_view::View;
 use crate::core::cost::Prices;
+use crate::core::error::SummarizeError;
 use crate::core::facts::Survival;
 use crate::core::model::conversation::Conversation;
-use crate::core::summarize::SummarizeError;
 use crate::core::summarize::config::SummarizerKind;
 
 /// What a person asks a review of.

@@ -8,11 +8,12 @@ use crate::core::auto::sweep::Sweep;
 use crate::core::compact::budget::Budget;
 use crate::core::cost::{Billed, Prices};
 use crate::core::error::Result;
+use crate::core::error::SummarizeError;
 use crate::core::facts::Survival;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
+use crate::core::summarize::Summarizer;
 use crate::core::summarize::config::SummarizerKind;
-use crate::core::summarize::{SummarizeError, Summarizer};
 use std::path::Path;
 
 /// One run of the grid: which conversation (an index), policy and window.

@@ -152,7 +152,7 @@ impl Endpoint {
 
 /// The user's own jp configuration, merged (the user-global files and what
 /// they extend): the only place a provider's endpoint is taken from.
-pub fn user_config() -> crate::core::Result<Value> {
+pub fn user_config() -> crate::core::error::Result<Value> {
     let mut merged = Value::Object(Default::default());
     for f in jp_config::user_files()? {
         crate::core::model::config::merge(&mut merged, &f.doc);

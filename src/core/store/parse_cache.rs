@@ -303,7 +303,7 @@ impl ParseCache {
     }
 }
 
-fn write(file: &Path, stored: &Stored) -> crate::core::Result<()> {
+fn write(file: &Path, stored: &Stored) -> crate::core::error::Result<()> {
     use crate::core::store::safe_fs;
     let dir = file.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;

@@ -242,7 +242,8 @@ fn parted(c: &copies::Copies) -> Option<String> {
     {
         return None;
     }
-    let parse = |d: &Path, f: crate::core::Result<load::Files>| f.and_then(|f| load::parse(d, f));
+    let parse =
+        |d: &Path, f: crate::core::error::Result<load::Files>| f.and_then(|f| load::parse(d, f));
     match (parse(&c.read, a), parse(other, b)) {
         (Ok(a), Ok(b)) => copies::diverge(&a, &b),
         (Ok(_), Err(e)) => Some(format!("the other could not be read ({e})")),

@@ -120,7 +120,7 @@ impl Workspace {
 
     /// The workspace rooted at `root` (which holds `.jp/`).
     /// The workspace a user named: its root, or its `.jp` folder itself.
-    pub fn given(path: &Path) -> crate::core::Result<Workspace> {
+    pub fn given(path: &Path) -> crate::core::error::Result<Workspace> {
         let root = match path.file_name() {
             Some(name) if name == STORAGE_DIR => path.parent().unwrap_or(Path::new(".")),
             _ => path,
@@ -133,7 +133,7 @@ impl Workspace {
         if root.join(STORAGE_DIR).is_dir() {
             Ok(Workspace::at(root))
         } else {
-            Err(crate::core::Error::NoWorkspace {
+            Err(crate::core::error::Error::NoWorkspace {
                 given: Some(path.to_path_buf()),
             })
         }

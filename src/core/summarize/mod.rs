@@ -18,6 +18,9 @@ pub mod openai;
 mod paths;
 pub mod transcript;
 
+// The summarizers' error lives with the core's errors; each summarizer
+// names it through here.
+use crate::core::error::SummarizeError;
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 
@@ -27,8 +30,6 @@ pub struct Request<'a> {
     pub range: TurnRange,
     pub instructions: &'a str,
 }
-
-pub use crate::core::error::SummarizeError;
 
 /// The most checklist items a model is given; past them the list says how
 /// many more there are.

@@ -311,14 +311,22 @@ fn the_staged_policy_buys_no_summary_that_cannot_pay_for_its_call() {
 
 /// The trigger's withheld-summary note after turn `turn` (0-based) of
 /// `conv` cut there, at 64k, as `auto --dry-run` would give it.
-fn withheld_note(conv: &jp_inspect::core::Conversation, turn: usize) -> Option<String> {
+fn withheld_note(
+    conv: &jp_inspect::core::model::conversation::Conversation,
+    turn: usize,
+) -> Option<String> {
     let tmp = tempfile::tempdir().unwrap();
     let end = conv.events.partition_point(|e| e.turn <= turn);
     let dir = tmp.path().join(".jp/conversations/17000000001-cut");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("base_config.json"), conv.base_config.to_string()).unwrap();
     let raws: Vec<std::borrow::Cow<'_, str>> = (0..end)
-        .filter(|&i| !matches!(conv.events[i].kind, jp_inspect::core::Kind::Compaction(_)))
+        .filter(|&i| {
+            !matches!(
+                conv.events[i].kind,
+                jp_inspect::core::model::event::Kind::Compaction(_)
+            )
+        })
         .map(|i| std::borrow::Cow::Borrowed(conv.raw(i)))
         .collect();
     std::fs::write(

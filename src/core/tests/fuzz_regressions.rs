@@ -7,7 +7,7 @@ use jp_inspect::core::store::edit::Edit;
 use jp_inspect::core::store::edit::Removal;
 use jp_inspect::core::store::load::{self, Files};
 use jp_inspect::core::store::save;
-use jp_inspect::core::{Format, model::timestamp};
+use jp_inspect::core::{model::conversation::Format, model::timestamp};
 use std::path::Path;
 
 /// The fuzz target's framing: a leading 0x01 is a legacy file.

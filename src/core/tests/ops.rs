@@ -3,7 +3,6 @@
 //! savings agree with each other, and the simulation grid is the sequential
 //! runs in order.
 
-use jp_inspect::core::Error;
 use jp_inspect::core::auto::AutoConfig;
 use jp_inspect::core::auto::run::Strategy;
 use jp_inspect::core::auto::simulate;
@@ -11,6 +10,7 @@ use jp_inspect::core::compact::budget::Budget;
 use jp_inspect::core::compact::range::Keeps;
 use jp_inspect::core::compact::reset::Reset;
 use jp_inspect::core::compact::{estimate, projection, rule};
+use jp_inspect::core::error::Error;
 use jp_inspect::core::model::conversation::Conversation;
 use jp_inspect::core::model::timestamp;
 use jp_inspect::core::ops::{self, RuleOptions, Why};

@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use jp_inspect::core::Source;
 use jp_inspect::core::compact::projection;
+use jp_inspect::core::model::compaction::Source;
 use jp_inspect::core::model::compaction::{Compaction, ToolCalls};
 use jp_inspect::core::model::timestamp;
 use jp_inspect::core::store::edit::Edit;

@@ -168,7 +168,9 @@ fn timed_out(call: impl FnOnce() -> String + Send + 'static) -> String {
         .expect("the call never timed out")
 }
 
-fn request_of(conv: &jp_inspect::core::Conversation) -> summarize::Request<'_> {
+fn request_of(
+    conv: &jp_inspect::core::model::conversation::Conversation,
+) -> summarize::Request<'_> {
     summarize::Request {
         conversation: conv,
         range: TurnRange { from: 1, to: 3 },
@@ -331,7 +333,7 @@ fn command_summarizer_reads_the_raw_range() {
     assert!(out.text.contains("[assistant reasoning] Reproduce first"));
 }
 
-fn demo_conversation() -> jp_inspect::core::Conversation {
+fn demo_conversation() -> jp_inspect::core::model::conversation::Conversation {
     load::load(&common::demo()).unwrap()
 }
 

@@ -55,18 +55,21 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Span::styled(
             format!(
                 "{} manual ",
-                t.band_char(crate::core::Source::Manual, false, true)
+                t.band_char(crate::core::model::compaction::Source::Manual, false, true)
             ),
-            t.band(crate::core::Source::Manual, false),
+            t.band(crate::core::model::compaction::Source::Manual, false),
         ),
         Span::styled(
             format!(
                 "{} auto ",
-                t.band_char(crate::core::Source::Auto, false, true)
+                t.band_char(crate::core::model::compaction::Source::Auto, false, true)
             ),
-            t.band(crate::core::Source::Auto, false),
+            t.band(crate::core::model::compaction::Source::Auto, false),
         ),
-        Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
+        Span::styled(
+            "┇ preview",
+            t.band(crate::core::model::compaction::Source::Manual, true),
+        ),
     ])];
     let marks = state
         .list_marks

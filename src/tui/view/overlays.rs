@@ -192,18 +192,21 @@ fn help_lines(state: &State, inner_width: usize) -> Vec<Line<'static>> {
         Span::styled(
             format!(
                 "  {} manual  ",
-                t.band_char(crate::core::Source::Manual, false, true)
+                t.band_char(crate::core::model::compaction::Source::Manual, false, true)
             ),
-            t.band(crate::core::Source::Manual, false),
+            t.band(crate::core::model::compaction::Source::Manual, false),
         ),
         Span::styled(
             format!(
                 "{} automatic  ",
-                t.band_char(crate::core::Source::Auto, false, true)
+                t.band_char(crate::core::model::compaction::Source::Auto, false, true)
             ),
-            t.band(crate::core::Source::Auto, false),
+            t.band(crate::core::model::compaction::Source::Auto, false),
         ),
-        Span::styled("┇ preview", t.band(crate::core::Source::Manual, true)),
+        Span::styled(
+            "┇ preview",
+            t.band(crate::core::model::compaction::Source::Manual, true),
+        ),
     ]));
     for l in [
         "  thick: the compaction decided that event; thin: it covers the turn",
