@@ -15,17 +15,15 @@ pub mod matching;
 pub mod meaning;
 pub mod prose;
 pub mod scan;
+mod sent;
 mod words;
 
-use crate::core::compact::fate::Alteration;
-use crate::core::compact::fate::Projected;
-use crate::core::compact::fate::SummaryPart;
-use crate::core::compact::projection::Projection;
+pub use sent::{Sent, judged, judged_among, judged_each, judged_many, summary_over};
+
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
-use crate::core::model::event::Kind as EventKind;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// The kinds of fact, most important first: the order lost facts are
@@ -337,213 +335,6 @@ impl Mark {
     }
 }
 
-/// What the model is still sent of the turns of a range in projection
-/// `p`: each turn's kept events (as sent: a stripped call its name alone),
-/// and the summaries that stand for turns of it. A fact is judged against
-/// its own turn's events and the summaries that stand for its turn.
-#[derive(Debug, Clone, Default)]
-pub struct Sent {
-    /// Events sent whole (not stripped), by index: each carries its own
-    /// facts.
-    whole: Arc<HashSet<usize>>,
-    /// The kept events' texts of each raw turn (0-based), one event a line
-    /// (no window of the matching rule crosses a line).
-    turns: Arc<HashMap<usize, String>>,
-    /// The summaries sent, with the raw turns each stands for.
-    summaries: Arc<Vec<(TurnRange, Arc<meaning::Gist>)>>,
-    /// A summary being written, standing for every turn in place of the
-    /// stored ones.
-    edited: Option<Arc<meaning::Gist>>,
-    /// How telling each word is in the conversation.
-    weights: Arc<meaning::Weights>,
-    /// The file reads (their calls, by index) whose result is not sent
-    /// whole: what they read is gone however often the path is named.
-    unread: Arc<HashSet<usize>>,
-}
-
-impl Sent {
-    pub fn of(conv: &Conversation, p: &Projection, range: TurnRange) -> Sent {
-        Sent::of_facts(conv, p, range, None)
-    }
-
-    /// [`Sent::of`] for judging `facts` only: the text of a turn is read
-    /// only where one of them is not sent whole with its own event (most
-    /// of a run that elides keeps its messages whole: reading every event
-    /// of every run again was most of what judging a simulation cost).
-    pub fn of_facts(
-        conv: &Conversation,
-        p: &Projection,
-        range: TurnRange,
-        facts: Option<&[Fact]>,
-    ) -> Sent {
-        let mut whole = HashSet::new();
-        let mut summaries = Vec::new();
-        let mut shown = Vec::new();
-        for e in &p.events {
-            match *e {
-                Projected::Raw { index, change } => {
-                    let turn = conv.events[index].turn;
-                    if turn < range.from || turn > range.to {
-                        continue;
-                    }
-                    if change == Alteration::None {
-                        whole.insert(index);
-                    }
-                    shown.push((e, turn));
-                }
-                Projected::Summary { .. } => {
-                    if let Some((r, s)) = summary_over(p, e, range) {
-                        summaries.push((r, gist(conv, s)));
-                    }
-                }
-            }
-        }
-        let needed: Option<HashSet<usize>> = facts.map(|facts| {
-            facts
-                .iter()
-                .filter(|f| !whole.contains(&f.event))
-                .map(|f| f.turn.saturating_sub(1))
-                .collect()
-        });
-        let mut turns: HashMap<usize, String> = HashMap::new();
-        for &(e, turn) in &shown {
-            if needed.as_ref().is_some_and(|n| !n.contains(&turn)) {
-                continue;
-            }
-            let Projected::Raw { index, change } = *e else {
-                continue;
-            };
-            let text = match change {
-                Alteration::None => sent_text(conv, index),
-                _ => crate::core::search::value_text(&p.plain(conv, e)),
-            };
-            let t = turns.entry(turn).or_default();
-            t.push_str(&text.to_lowercase());
-            t.push('\n');
-        }
-        let shown: Vec<usize> = shown
-            .iter()
-            .filter_map(|(e, _)| match **e {
-                Projected::Raw { index, .. } => Some(index),
-                Projected::Summary { .. } => None,
-            })
-            .collect();
-        // Reads whose call is sent (whole or as its name) but whose
-        // result is not sent whole.
-        let pairing = crate::core::compact::pairing::Pairing::of(&conv.events);
-        let unread = shown
-            .into_iter()
-            .filter(|&i| match &conv.events[i].kind {
-                EventKind::ToolCallRequest { name, .. } => {
-                    extract::operation(name) == "read"
-                        && pairing
-                            .partner(i, conv.events.len())
-                            .is_some_and(|r| !whole.contains(&r))
-                }
-                _ => false,
-            })
-            .collect();
-        Sent {
-            whole: Arc::new(whole),
-            turns: Arc::new(turns),
-            summaries: Arc::new(summaries),
-            edited: None,
-            weights: weights(conv),
-            unread: Arc::new(unread),
-        }
-    }
-
-    /// The same events, with `summary` the one summary that stands for
-    /// the range (a summary being written).
-    pub fn with_summary(&self, summary: &str) -> Sent {
-        Sent {
-            whole: self.whole.clone(),
-            turns: self.turns.clone(),
-            summaries: Arc::new(Vec::new()),
-            edited: Some(Arc::new(meaning::Gist::of(summary))),
-            weights: self.weights.clone(),
-            unread: self.unread.clone(),
-        }
-    }
-
-    /// Where `fact` is still named, if it is.
-    pub fn names(&self, fact: &Fact, siblings: &matching::Siblings) -> Option<Where> {
-        let by_events = self.names_by_events(fact, siblings);
-        if by_events && !self.unread(fact) {
-            return Some(Where::KeptEvent);
-        }
-        match self.by_summary(fact, siblings) {
-            meaning::Verdict::Conveyed => Some(Where::Summary),
-            _ if by_events => Some(Where::Named),
-            meaning::Verdict::Partly => Some(Where::Partly),
-            meaning::Verdict::Missing => None,
-        }
-    }
-
-    /// Whether an event still sent keeps `fact`: names it, and, of a file
-    /// read, still sends what was read.
-    pub fn keeps_by_events(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
-        !self.unread(fact) && self.names_by_events(fact, siblings)
-    }
-
-    /// A file read whose result is no longer sent.
-    fn unread(&self, fact: &Fact) -> bool {
-        fact.kind == FactKind::File && self.unread.contains(&fact.event)
-    }
-
-    /// Whether an event the model is still sent names `fact`: the same
-    /// whatever a summary of the range says.
-    pub fn names_by_events(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
-        let turn = fact.turn.saturating_sub(1);
-        // Its own event, sent as it was, carries it whole.
-        self.whole.contains(&fact.event)
-            || self
-                .turns
-                .get(&turn)
-                .is_some_and(|t| matching::names(fact, t, siblings))
-    }
-
-    /// Whether a summary of its turn conveys `fact` (the one being
-    /// written, when there is one).
-    pub fn names_by_summary(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
-        self.by_summary(fact, siblings) == meaning::Verdict::Conveyed
-    }
-
-    /// How the summaries of its turn carry `fact`: the best of them.
-    pub fn by_summary(&self, fact: &Fact, siblings: &matching::Siblings) -> meaning::Verdict {
-        let turn = fact.turn.saturating_sub(1);
-        let judge = |gist: &meaning::Gist| meaning::verdict(fact, gist, &self.weights, siblings);
-        match &self.edited {
-            Some(gist) => judge(gist),
-            None => {
-                let mut best = meaning::Verdict::Missing;
-                for (r, gist) in self.summaries.iter() {
-                    if r.from <= turn && turn <= r.to {
-                        match judge(gist) {
-                            meaning::Verdict::Conveyed => return meaning::Verdict::Conveyed,
-                            meaning::Verdict::Partly => best = meaning::Verdict::Partly,
-                            meaning::Verdict::Missing => {}
-                        }
-                    }
-                }
-                best
-            }
-        }
-    }
-}
-
-/// The facts of each of `ranges` judged against projection `p`, as
-/// [`judged`] judges one, found and judged once for all: a fact of turns
-/// many compactions cover is judged once, so `lost` on thousands of
-/// overlapping compactions costs a pass over the conversation, not one
-/// per compaction.
-pub fn judged_many(conv: &Conversation, p: &Projection, ranges: &[TurnRange]) -> Vec<Vec<Judged>> {
-    if ranges.is_empty() {
-        return Vec::new();
-    }
-    judged_among(conv, &occurrences(conv), p, ranges)
-}
-
 /// Every occurrence of a fact in `conv`, in stream order: found on first
 /// use and kept with the conversation, for the summaries of any range and
 /// the judging of any projection of it.
@@ -587,7 +378,7 @@ impl Known {
 }
 
 /// `summary` read for judging, once per conversation.
-fn gist(conv: &Conversation, summary: &str) -> Arc<meaning::Gist> {
+pub(super) fn gist(conv: &Conversation, summary: &str) -> Arc<meaning::Gist> {
     /// Past this many bytes of summary, the summaries read are let go
     /// (a read summary holds a few times its text): a long simulation or
     /// an inspector open for days keeps no more.
@@ -617,106 +408,6 @@ fn known(conv: &Conversation) -> Arc<Known> {
     memo.clone()
         .downcast::<Known>()
         .unwrap_or_else(|_| Arc::new(Known::of(conv)))
-}
-
-/// [`judged_many`] with the occurrences found already (`all`: of the whole
-/// conversation, or of at least the turns of `ranges`). A fact's being
-/// fixed is judged by its range, so the same occurrences serve any ranges.
-pub fn judged_among(
-    conv: &Conversation,
-    all: &[Fact],
-    p: &Projection,
-    ranges: &[TurnRange],
-) -> Vec<Vec<Judged>> {
-    let mut out = Vec::with_capacity(ranges.len());
-    judged_each(conv, all, p, ranges, |_, judged| out.push(judged));
-    out
-}
-
-/// [`judged_among`], each range's facts handed to `each` (with the range's
-/// index) as soon as they are judged: a caller that keeps only a bounded
-/// part of each never holds every range's facts at once (thousands of
-/// compactions over the same turns list the same facts again).
-pub fn judged_each(
-    conv: &Conversation,
-    all: &[Fact],
-    p: &Projection,
-    ranges: &[TurnRange],
-    mut each: impl FnMut(usize, Vec<Judged>),
-) {
-    if ranges.is_empty() {
-        return;
-    }
-    let from = ranges.iter().map(|r| r.from).min().unwrap_or(0);
-    let to = ranges.iter().map(|r| r.to).max().unwrap_or(0);
-    let scope = TurnRange { from, to };
-    let sent = Sent::of_facts(conv, p, scope, Some(all));
-    // By occurrence (its index in `all`) and, for a file, whether its name
-    // is the only one of the range's files.
-    let mut cache: HashMap<(usize, bool), Option<Where>> = HashMap::new();
-    for (index, &r) in ranges.iter().enumerate() {
-        let judged = {
-            let facts = extract::select_indexed(all, r);
-            let siblings = matching::Siblings::of_indexed(&facts);
-            let mut out: Vec<Judged> = facts
-                .into_iter()
-                .map(|(k, fact)| {
-                    let unique = siblings.unique(&fact);
-                    let at = *cache
-                        .entry((k, unique))
-                        .or_insert_with(|| sent.names(&fact, &siblings));
-                    Judged {
-                        fact,
-                        kept: at.is_some_and(Where::keeps),
-                        at,
-                        by: None,
-                        quote: None,
-                    }
-                })
-                .collect();
-            out.sort_by_key(|j| (j.fact.kind, j.fact.event));
-            out
-        };
-        each(index, judged);
-    }
-}
-
-/// Of a projected event, the summary it sends when that summary stands
-/// for a turn of `range`, with the turns it stands for.
-pub fn summary_over<'a>(
-    p: &'a Projection,
-    e: &Projected,
-    range: TurnRange,
-) -> Option<(TurnRange, &'a str)> {
-    let Projected::Summary {
-        overlay,
-        part: SummaryPart::Response,
-        ..
-    } = *e
-    else {
-        return None;
-    };
-    let c = &p.overlays[overlay].compaction;
-    let r = c.range();
-    (r.from <= range.to && r.to >= range.from)
-        .then_some(())
-        .and(c.summary.as_deref())
-        .map(|s| (r, s))
-}
-
-/// An event's text as the model is sent it: a call's tool name and
-/// arguments, a message's text.
-fn sent_text(conv: &Conversation, i: usize) -> String {
-    match &conv.events[i].kind {
-        EventKind::ToolCallRequest { name, .. } => format!("{name} {}", conv.text(i)),
-        _ => conv.text(i),
-    }
-}
-
-/// The facts of `range` judged against projection `p`, most important
-/// first, each kind in stream order.
-pub fn judged(conv: &Conversation, p: &Projection, range: TurnRange) -> Vec<Judged> {
-    judged_many(conv, p, &[range]).pop().unwrap_or_default()
 }
 
 /// The facts of `range` as a summary's checklist, for a summarizer's
