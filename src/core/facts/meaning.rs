@@ -89,8 +89,12 @@ impl Weights {
 pub struct Gist {
     /// Lower case, for what is matched as written (figures).
     pub lower: String,
+    /// Its text's hash: which summary it is, for verdicts kept across
+    /// runs that send the same summary.
+    pub id: u64,
     text: String,
     read: OnceLock<Read>,
+    names: OnceLock<Names>,
 }
 
 /// A word as a summary's sentences hold it: its hash. A sentence's words
@@ -109,6 +113,12 @@ struct Read {
     sentences: Vec<Vec<u64>>,
     /// Of each sentence, whether it says something went wrong.
     failing: Vec<bool>,
+}
+
+/// The paths and names a summary says, read apart from its sentences:
+/// only a file or a link not named as written asks for them.
+#[derive(Debug, Clone, Default)]
+struct Names {
     /// The paths and file names it names.
     paths: HashSet<String>,
     /// Its words as written, lower case: directory names.
@@ -119,13 +129,19 @@ impl Gist {
     pub fn of(text: &str) -> Gist {
         Gist {
             lower: text.to_lowercase(),
+            id: word_key(text),
             text: text.to_string(),
             read: OnceLock::new(),
+            names: OnceLock::new(),
         }
     }
 
     fn read(&self) -> &Read {
-        self.read.get_or_init(|| Read::of(&self.text, &self.lower))
+        self.read.get_or_init(|| Read::of(&self.text))
+    }
+
+    fn names(&self) -> &Names {
+        self.names.get_or_init(|| Names::of(&self.lower))
     }
 }
 
@@ -156,7 +172,7 @@ impl Read {
         })
     }
 
-    fn of(text: &str, lower: &str) -> Read {
+    fn of(text: &str) -> Read {
         let read: Vec<Vec<String>> = sentences(text)
             .map(tokens)
             .filter(|s| !s.is_empty())
@@ -171,6 +187,12 @@ impl Read {
                 keys
             })
             .collect();
+        Read { sentences, failing }
+    }
+}
+
+impl Names {
+    fn of(lower: &str) -> Names {
         let paths = path_pattern()
             .find_iter(lower)
             .map(|m| {
@@ -188,12 +210,7 @@ impl Read {
             })
             .filter(|w| !w.is_empty())
             .collect();
-        Read {
-            sentences,
-            failing,
-            paths,
-            words,
-        }
+        Names { paths, words }
     }
 }
 
@@ -411,7 +428,7 @@ fn file_named(path: &str, siblings: &Siblings, gist: &Gist) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     (0..parts.len()).any(|k| {
         let tail = parts[k..].join("/");
-        if !gist.read().paths.contains(&tail) {
+        if !gist.names().paths.contains(&tail) {
             return false;
         }
         if k == 0 {
@@ -427,8 +444,8 @@ fn file_named(path: &str, siblings: &Siblings, gist: &Gist) -> bool {
                 .iter()
                 .filter(|d| !GENERIC_DIRS.contains(d))
                 .any(|d| {
-                    gist.read().words.contains(*d)
-                        || gist.read().words.contains(d.trim_start_matches('.'))
+                    gist.names().words.contains(*d)
+                        || gist.names().words.contains(d.trim_start_matches('.'))
                 })
     })
 }

@@ -18,7 +18,7 @@ pub mod scan;
 mod sent;
 mod words;
 
-pub use sent::{Sent, judged, judged_among, judged_each, judged_many, summary_over};
+pub use sent::{Sent, Verdicts, judged, judged_each, judged_each_with, judged_many, summary_over};
 
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;

@@ -39,6 +39,13 @@ pub struct Sent {
     /// The file reads (their calls, by index) whose result is not sent
     /// whole: what they read is gone however often the path is named.
     unread: Arc<HashSet<usize>>,
+    /// Of each turn shown (0-based), which of its events are sent and how
+    /// each is altered, as a hash: two projections that send a turn the
+    /// same way name the same facts by its events.
+    shapes: Arc<HashMap<usize, u64>>,
+    /// Of each turn (0-based) some summaries stand for, which they are,
+    /// as a hash.
+    standing: Arc<HashMap<usize, u64>>,
 }
 
 impl Sent {
@@ -85,22 +92,13 @@ impl Sent {
                 .map(|f| f.turn.saturating_sub(1))
                 .collect()
         });
-        let mut turns: HashMap<usize, String> = HashMap::new();
-        for &(e, turn) in &shown {
-            if needed.as_ref().is_some_and(|n| !n.contains(&turn)) {
-                continue;
-            }
-            let Projected::Raw { index, change } = *e else {
-                continue;
-            };
-            let text = match change {
-                Alteration::None => sent_text(conv, index),
-                _ => crate::core::search::value_text(&p.plain(conv, e)),
-            };
-            let t = turns.entry(turn).or_default();
-            t.push_str(&text.to_lowercase());
-            t.push('\n');
-        }
+        let turns = turn_texts(conv, p, &shown, |t| {
+            needed.as_ref().is_none_or(|n| n.contains(&t))
+        });
+        let shapes = shapes_of(&shown);
+        // An endless range ends at the last turn there is.
+        let to = range.to.min(conv.turn_count);
+        let standing = standing_of(&summaries, TurnRange { to, ..range });
         let shown: Vec<usize> = shown
             .iter()
             .filter_map(|(e, _)| match **e {
@@ -130,6 +128,8 @@ impl Sent {
             edited: None,
             weights: weights(conv),
             unread: Arc::new(unread),
+            shapes: Arc::new(shapes),
+            standing: Arc::new(standing),
         }
     }
 
@@ -143,6 +143,8 @@ impl Sent {
             edited: Some(Arc::new(meaning::Gist::of(summary))),
             weights: self.weights.clone(),
             unread: self.unread.clone(),
+            shapes: self.shapes.clone(),
+            standing: self.standing.clone(),
         }
     }
 
@@ -187,6 +189,30 @@ impl Sent {
     /// written, when there is one).
     pub fn names_by_summary(&self, fact: &Fact, siblings: &matching::Siblings) -> bool {
         self.by_summary(fact, siblings) == meaning::Verdict::Conveyed
+    }
+
+    /// All a verdict on `fact` (occurrence `k`, `unique` among its range's
+    /// files) depends on in this projection: whether its event is sent
+    /// whole, whether a read of it is gone, how its turn is sent and which
+    /// summaries stand for it.
+    fn key(&self, k: usize, unique: bool, fact: &Fact) -> VerdictKey {
+        let turn = fact.turn.saturating_sub(1);
+        let whole = self.whole.contains(&fact.event);
+        let summaries = match &self.edited {
+            Some(gist) => gist.id,
+            None => self.standing.get(&turn).copied().unwrap_or(0),
+        };
+        VerdictKey {
+            k,
+            unique,
+            whole,
+            unread: self.unread(fact),
+            shape: match whole {
+                true => 0,
+                false => self.shapes.get(&turn).copied().unwrap_or(0),
+            },
+            summaries,
+        }
     }
 
     /// How the summaries of its turn carry `fact`: the best of them.
@@ -322,4 +348,179 @@ fn sent_text(conv: &Conversation, i: usize) -> String {
 /// first, each kind in stream order.
 pub fn judged(conv: &Conversation, p: &Projection, range: TurnRange) -> Vec<Judged> {
     judged_many(conv, p, &[range]).pop().unwrap_or_default()
+}
+
+/// Of each turn in `shown` that `wanted`, its sent events' texts, lower
+/// case, one event a line.
+fn turn_texts(
+    conv: &Conversation,
+    p: &Projection,
+    shown: &[(&Projected, usize)],
+    wanted: impl Fn(usize) -> bool,
+) -> HashMap<usize, String> {
+    let mut turns: HashMap<usize, String> = HashMap::new();
+    for &(e, turn) in shown {
+        if !wanted(turn) {
+            continue;
+        }
+        let Projected::Raw { index, change } = *e else {
+            continue;
+        };
+        let text = match change {
+            Alteration::None => sent_text(conv, index),
+            _ => crate::core::search::value_text(&p.plain(conv, e)),
+        };
+        let t = turns.entry(turn).or_default();
+        t.push_str(&text.to_lowercase());
+        t.push('\n');
+    }
+    turns
+}
+
+/// The raw events of `range` that `p` sends, with their turns.
+fn shown_in<'a>(
+    conv: &Conversation,
+    p: &'a Projection,
+    range: TurnRange,
+) -> Vec<(&'a Projected, usize)> {
+    p.events
+        .iter()
+        .filter_map(|e| match *e {
+            Projected::Raw { index, .. } => {
+                let turn = conv.events[index].turn;
+                (range.from <= turn && turn <= range.to).then_some((e, turn))
+            }
+            Projected::Summary { .. } => None,
+        })
+        .collect()
+}
+
+/// Of each turn in `shown`, its events and their alterations as a hash.
+fn shapes_of(shown: &[(&Projected, usize)]) -> HashMap<usize, u64> {
+    let mut shapes: HashMap<usize, u64> = HashMap::new();
+    for &(e, turn) in shown {
+        if let Projected::Raw { index, change } = *e {
+            let h = shapes.entry(turn).or_default();
+            *h = mix(mix(*h, index as u64), change as u64);
+        }
+    }
+    shapes
+}
+
+/// Of each turn of `range`, the summaries that stand for it, in order, as
+/// a hash (what [`Sent::by_summary`] reads).
+fn standing_of(
+    summaries: &[(TurnRange, Arc<meaning::Gist>)],
+    range: TurnRange,
+) -> HashMap<usize, u64> {
+    let mut standing: HashMap<usize, u64> = HashMap::new();
+    for (r, gist) in summaries {
+        for t in r.from.max(range.from)..=r.to.min(range.to) {
+            let h = standing.entry(t).or_default();
+            *h = mix(*h, gist.id);
+        }
+    }
+    standing
+}
+
+/// Folds `x` into the hash `h`, order mattering.
+fn mix(h: u64, x: u64) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x6a70).hash_one((h, x))
+}
+
+/// What a verdict on one occurrence of a fact depends on (see
+/// [`Sent::key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct VerdictKey {
+    k: usize,
+    unique: bool,
+    whole: bool,
+    unread: bool,
+    shape: u64,
+    summaries: u64,
+}
+
+/// Verdicts kept across projections of one conversation (the runs of a
+/// simulation, judged on several threads): a fact is judged again only
+/// where its turn is sent differently or other summaries stand for it.
+#[derive(Debug, Default)]
+pub struct Verdicts(std::sync::Mutex<HashMap<VerdictKey, Option<Where>>>);
+
+impl Verdicts {
+    fn get(&self, key: &VerdictKey) -> Option<Option<Where>> {
+        self.lock().get(key).copied()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<VerdictKey, Option<Where>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// [`judged_each`] with `verdicts` kept from other projections of the same
+/// conversation: a turn's text is read only for facts no verdict holds.
+/// Every range's facts are held at once (a simulation's ranges are merged,
+/// a few per run).
+pub fn judged_each_with(
+    conv: &Conversation,
+    all: &[Fact],
+    p: &Projection,
+    ranges: &[TurnRange],
+    verdicts: &Verdicts,
+    mut each: impl FnMut(usize, Vec<Judged>),
+) {
+    if ranges.is_empty() {
+        return;
+    }
+    let from = ranges.iter().map(|r| r.from).min().unwrap_or(0);
+    let to = ranges.iter().map(|r| r.to).max().unwrap_or(0);
+    let scope = TurnRange { from, to };
+    let mut sent = Sent::of_facts(conv, p, scope, Some(&[]));
+    let selected: Vec<(Vec<(usize, Fact)>, matching::Siblings)> = ranges
+        .iter()
+        .map(|&r| {
+            let facts = extract::select_indexed(all, r);
+            let siblings = matching::Siblings::of_indexed(&facts);
+            (facts, siblings)
+        })
+        .collect();
+    // The turns whose text a verdict still needs.
+    let mut needed: HashSet<usize> = HashSet::new();
+    for (facts, siblings) in &selected {
+        for (k, fact) in facts {
+            let key = sent.key(*k, siblings.unique(fact), fact);
+            if !key.whole && verdicts.get(&key).is_none() {
+                needed.insert(fact.turn.saturating_sub(1));
+            }
+        }
+    }
+    if !needed.is_empty() {
+        let shown = shown_in(conv, p, scope);
+        sent.turns = Arc::new(turn_texts(conv, p, &shown, |t| needed.contains(&t)));
+    }
+    for (index, (facts, siblings)) in selected.into_iter().enumerate() {
+        let mut out: Vec<Judged> = facts
+            .into_iter()
+            .map(|(k, fact)| {
+                let key = sent.key(k, siblings.unique(&fact), &fact);
+                let at = match verdicts.get(&key) {
+                    Some(at) => at,
+                    None => {
+                        let at = sent.names(&fact, &siblings);
+                        verdicts.lock().insert(key, at);
+                        at
+                    }
+                };
+                Judged {
+                    fact,
+                    kept: at.is_some_and(Where::keeps),
+                    at,
+                    by: None,
+                    quote: None,
+                }
+            })
+            .collect();
+        out.sort_by_key(|j| (j.fact.kind, j.fact.event));
+        each(index, out);
+    }
 }

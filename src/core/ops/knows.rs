@@ -84,44 +84,85 @@ pub fn marks(
         .collect()
 }
 
-/// What a simulated run leaves the model knowing: the facts of every turn
-/// its compactions cover, judged against the projection with all of them
-/// (each turn once, however many compactions cover it).
-pub fn of_run(
-    conv: &Conversation,
-    compactions: &[crate::core::model::compaction::Compaction],
-) -> facts::Survival {
-    of_runs(conv, &[compactions]).pop().unwrap_or_default()
-}
-
-/// [`of_run`] for each of `runs` of one conversation: its facts found once
-/// for all of them, the runs judged on as many threads as there are cores.
+/// What each of `runs` of one conversation leaves the model knowing: the
+/// facts of every turn its compactions cover, judged against the
+/// projection with all of them (each turn once, however many compactions
+/// cover it). The facts are found once for all runs, the runs judged on as
+/// many threads as there are cores.
 pub fn of_runs(
     conv: &Conversation,
     runs: &[&[crate::core::model::compaction::Compaction]],
 ) -> Vec<facts::Survival> {
-    if runs.iter().all(|c| c.is_empty()) {
-        return vec![facts::Survival::default(); runs.len()];
-    }
-    let all = facts::occurrences(conv);
     // Runs that appended the same compactions leave the same projection
     // (a backstop that never fired is its policy's run): judged once.
     let first: Vec<usize> = (0..runs.len())
         .map(|k| (0..k).find(|&j| runs[j] == runs[k]).unwrap_or(k))
         .collect();
     let distinct: Vec<usize> = (0..runs.len()).filter(|&k| first[k] == k).collect();
-    let judged =
-        crate::core::parallel::each(distinct.len(), |d| survival(conv, &all, runs[distinct[d]]));
+    let shared = RunJudging::default();
+    let judged = crate::core::parallel::each(distinct.len(), |d| {
+        of_run_among(conv, runs[distinct[d]], &shared)
+    });
     first
         .iter()
         .map(|f| judged[distinct.binary_search(f).unwrap_or(0)].clone())
         .collect()
 }
 
+/// What the runs of one conversation share when they are judged, each on
+/// whichever thread finished it: the verdicts (most turns are sent the same
+/// way by many runs: a policy at another window strips or elides the same
+/// calls), and each run's survival, for a run that appended the same
+/// compactions (a backstop that never fired is its policy's run).
+#[derive(Debug, Default)]
+pub struct RunJudging {
+    verdicts: facts::Verdicts,
+    judged: std::sync::Mutex<
+        Vec<(
+            Vec<crate::core::model::compaction::Compaction>,
+            facts::Survival,
+        )>,
+    >,
+}
+
+impl RunJudging {
+    fn judged(
+        &self,
+    ) -> std::sync::MutexGuard<
+        '_,
+        Vec<(
+            Vec<crate::core::model::compaction::Compaction>,
+            facts::Survival,
+        )>,
+    > {
+        self.judged.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What one run of `conv` leaves the model knowing, sharing what other
+/// runs of it judged (see [`of_runs`]).
+pub fn of_run_among(
+    conv: &Conversation,
+    compactions: &[crate::core::model::compaction::Compaction],
+    shared: &RunJudging,
+) -> facts::Survival {
+    if compactions.is_empty() {
+        return facts::Survival::default();
+    }
+    if let Some((_, s)) = shared.judged().iter().find(|(c, _)| c == compactions) {
+        return s.clone();
+    }
+    let all = facts::occurrences(conv);
+    let s = survival(conv, &all, compactions, &shared.verdicts);
+    shared.judged().push((compactions.to_vec(), s.clone()));
+    s
+}
+
 fn survival(
     conv: &Conversation,
     all: &[facts::Fact],
     compactions: &[crate::core::model::compaction::Compaction],
+    verdicts: &facts::Verdicts,
 ) -> facts::Survival {
     if compactions.is_empty() {
         return facts::Survival::default();
@@ -142,9 +183,9 @@ fn survival(
         }
     }
     let mut total = facts::Survival::default();
-    for judged in facts::judged_among(conv, all, &p, &merged) {
+    facts::judged_each_with(conv, all, &p, &merged, verdicts, |_, judged| {
         total.add(&facts::Survival::of(&judged));
-    }
+    });
     total
 }
 

@@ -20,3 +20,4 @@ mod reload;
 mod show_output;
 mod store;
 mod summarizers;
+mod verdicts;
