@@ -4,7 +4,7 @@
 //! long run of the file's text (beyond naming a bad `extends` entry).
 #![no_main]
 
-use jp_inspect::core::store::jp_config;
+use jp_inspect::core::fuzzing::{extends_glob, jp_config};
 use libfuzzer_sys::fuzz_target;
 use std::fs;
 use std::sync::OnceLock;
@@ -43,9 +43,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let ext = jp_config::EXTENSIONS[which as usize % jp_config::EXTENSIONS.len()];
+    let ext = extends_glob::EXTENSIONS[which as usize % extends_glob::EXTENSIONS.len()];
     let root = workspace();
-    for e in jp_config::EXTENSIONS {
+    for e in extends_glob::EXTENSIONS {
         let _ = fs::remove_file(root.join(format!(".jp/config.{e}")));
     }
     let path = root.join(format!(".jp/config.{ext}"));

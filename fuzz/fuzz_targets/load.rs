@@ -3,9 +3,10 @@
 #![no_main]
 
 use jp_inspect::core::model::compaction::{Compaction, Source};
-use jp_inspect::core::store::load::{self, Files};
-use jp_inspect::core::store::save::{self, Edit, Removal};
-use jp_inspect::core::{compact::estimate, compact::excerpt, compact::projection};
+use jp_inspect::core::fuzzing::load::{self, Files};
+use jp_inspect::core::fuzzing::edit::{Edit, Removal};
+use jp_inspect::core::fuzzing::save;
+use jp_inspect::core::fuzzing::{estimate, projection};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
@@ -43,12 +44,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let p = projection::of(&conv);
-    let _ = estimate::estimate(&conv, &p);
+    let _ = estimate::estimate(&conv, &p, &estimate::Overhead::of_config(conv.merged_config()));
     for i in 0..conv.events.len().min(64) {
-        let _ = excerpt::raw(&conv, i, 80);
+        let _ = conv.excerpt(i, 80);
     }
     for e in p.events.iter().take(64) {
         let _ = p.plain(&conv, e);
+        let _ = p.excerpt(&conv, e, 80);
     }
     // Write a compaction and remove it again: both texts load, and every
     // other event keeps its exact text.
@@ -58,8 +60,12 @@ fuzz_target!(|data: &[u8]| {
         to_turn: 0,
         summary: None,
         strip_reasoning: true,
+        reasoning_over: None,
         tool_calls: None,
         source: Source::Auto,
+        summarizer: None,
+        authored: false,
+        tool_overrides: Default::default(),
     };
     // Read back in the same generation: a legacy file keeps its leading
     // config delta, a current one its base_config.json.

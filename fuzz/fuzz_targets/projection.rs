@@ -5,9 +5,11 @@
 
 use arbitrary::Arbitrary;
 use jp_inspect::core::model::compaction::{Compaction, Source, ToolCalls};
-use jp_inspect::core::store::load::{self, Files};
-use jp_inspect::core::compact::projection::{self, Alteration, Projected, TurnOrigin};
-use jp_inspect::core::{model::encoding, compact::estimate, model::timestamp};
+use jp_inspect::core::fuzzing::load::{self, Files};
+use jp_inspect::core::fuzzing::fate::{Alteration, Projected, TurnOrigin};
+use jp_inspect::core::fuzzing::projection;
+use jp_inspect::core::fuzzing::estimate;
+use jp_inspect::core::model::{encoding, timestamp};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -62,8 +64,12 @@ fuzz_target!(|events: Vec<Ev>| {
                     to_turn: usize::from(*to),
                     summary: summary.clone(),
                     strip_reasoning: *reasoning,
+                    reasoning_over: None,
                     tool_calls,
                     source: if *auto { Source::Auto } else { Source::Manual },
+                    summarizer: None,
+                    authored: false,
+                    tool_overrides: Default::default(),
                 }
                 .to_json()
             }
@@ -78,7 +84,7 @@ fuzz_target!(|events: Vec<Ev>| {
     )
     .expect("generated streams load");
     let p = projection::of(&conv);
-    let _ = estimate::estimate(&conv, &p);
+    let _ = estimate::estimate(&conv, &p, &estimate::Overhead::of_config(conv.merged_config()));
     for e in &p.events {
         if let Projected::Raw { index, change: Alteration::None } = e {
             assert_eq!(p.plain(&conv, e), conv.plain(*index));

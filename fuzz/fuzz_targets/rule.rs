@@ -2,8 +2,8 @@
 //! inside the text, and a parsed rule resolves against any stream.
 #![no_main]
 
-use jp_inspect::core::compact::range;
-use jp_inspect::core::compact::rule;
+use jp_inspect::core::fuzzing::range;
+use jp_inspect::core::fuzzing::rule;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

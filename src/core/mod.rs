@@ -79,3 +79,12 @@ pub mod visible;
 
 #[cfg(test)]
 mod tests;
+
+/// The layers the fuzz targets (`fuzz/`) feed directly: a fuzzer drives
+/// the parsers and the projection, which no shell may. Only with the
+/// `fuzzing` feature, which no build of the product turns on.
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing {
+    pub use super::compact::{estimate, fate, projection, range, rule};
+    pub use super::store::{edit, extends_glob, jp_config, load, save};
+}

@@ -306,7 +306,7 @@ fn identity(path: &Path) -> Result<(u64, u64, u64, Option<std::time::SystemTime>
 }
 
 /// The new `events.json` text and how many compactions it removes. Pure.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn render(conv: &Conversation, edit: &Edit) -> Result<(String, usize)> {
     render_full(conv, edit).map(|r| (r.text, r.removed))
 }
