@@ -252,7 +252,7 @@ fn context(args: &Cli, demo: Option<&crate::demo::Demo>) -> Context {
             None => args
                 .workspace
                 .clone()
-                .filter(|w| w.as_os_str() != cli::args::FOUND_FROM_HERE)
+                .filter(|w| w.as_os_str() != cli::FOUND_FROM_HERE)
                 .or_else(|| {
                     crate::plugin::host::init()
                         .and_then(|i| i.workspace.as_ref())

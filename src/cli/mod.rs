@@ -2,7 +2,7 @@
 //! scripts and tests, each with `--json`.
 
 mod arg_values;
-pub(crate) mod args;
+mod args;
 mod auto;
 mod change_args;
 mod compact;
@@ -30,7 +30,7 @@ mod tools;
 mod watch;
 mod watch_scope;
 
-pub use args::{Cli, Command};
+pub use args::{Cli, Command, FOUND_FROM_HERE};
 /// The `show --json` writers, for the benchmarks.
 pub use show::{ProjectionShown, write_projected_json, write_raw_json};
 
