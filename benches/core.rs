@@ -262,7 +262,7 @@ fn jp_saved(c: &mut Criterion) {
             b.iter(|| {
                 let conv = load(dir);
                 let p = ops::project::project(&conv, View::default());
-                let config = ops::configured(&conv, None, None).unwrap();
+                let config = ops::configured(&conv, None, None, None).unwrap();
                 let budget = ops::budget(&conv, &config, None);
                 black_box(budget.context_tokens(ops::project::chars_sent(&conv, &p)))
             })
@@ -550,6 +550,7 @@ fn reload_after_append(c: &mut Criterion) {
                     since: Some(&before),
                     changes: false,
                     config: None,
+                    jp: None,
                 })
                 .unwrap()
             })

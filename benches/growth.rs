@@ -124,6 +124,7 @@ fn appends(c: &mut Criterion) {
             since: Some(held),
             changes: false,
             config: None,
+            jp: None,
         })
         .unwrap()
         .conversation

@@ -4,6 +4,7 @@
 use crate::cli::{self, Cli, Context, UsageError};
 use crate::core::error::Error;
 use crate::core::error::RuleError;
+use crate::core::model::config::JpResolved;
 use crate::core::ops::AutoConfig;
 use clap::Parser;
 
@@ -20,10 +21,9 @@ pub fn main() -> i32 {
     if let Some(code) = crate::plugin::serve_if_asked() {
         return code;
     }
-    // Run by that host's bridge: jp's workspace and configuration.
-    if let Some(init) = crate::plugin::host::adopt() {
-        crate::core::ops::use_jp_config(init.config.clone());
-    }
+    // Run by that host's bridge: jp's workspace and configuration, which
+    // each request that reads configuration is given.
+    let _ = crate::plugin::host::adopt();
     // The shell asking for completions is answered before anything else.
     cli::shell::answer_the_shell();
     let args = match Cli::try_parse() {
@@ -135,6 +135,7 @@ fn run(args: Cli) -> anyhow::Result<()> {
             dir,
             picker,
             config_file: args.config.clone(),
+            jp: ctx.jp.clone(),
             mode: args.mode,
             window: args.window,
             follow: args.follow,
@@ -262,7 +263,13 @@ fn context(args: &Cli, demo: Option<&crate::demo::Demo>) -> Context {
         active: args.active,
         demo: demo.map(|d| d.conversation_dir.clone()),
         allow_linked: args.allow_linked_storage,
+        jp: jp_resolved(),
     }
+}
+
+/// The configuration jp handed over, when run as `jp inspect`.
+fn jp_resolved() -> Option<JpResolved> {
+    crate::plugin::host::init().map(|i| JpResolved::new(i.config.clone()))
 }
 
 /// The options before a command that only the inspector reads: given with a

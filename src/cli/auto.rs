@@ -14,6 +14,7 @@ pub fn run(ctx: &Context, args: AutoArgs) -> anyhow::Result<()> {
         mode: args.policy.mode,
         window: args.policy.window.window,
         config_file: args.policy.configured.config.clone(),
+        jp: ctx.jp.clone(),
         summarizer: args.policy.configured.summarizer,
         dry_run: args.dry_run,
         summarize: args.summarize,

@@ -31,6 +31,7 @@ pub fn run(ctx: &Context, mut args: CompactArgs) -> anyhow::Result<()> {
         keep_last: args.keep_last,
         over: args.over,
         config_file: args.configured.config,
+        jp: ctx.jp.clone(),
         summarizer: args.configured.summarizer,
         dry_run: args.dry_run,
         summarize: args.summarize,

@@ -84,6 +84,9 @@ pub struct Context {
     /// `--allow-linked-storage`: write through a `.jp` that links out of
     /// its workspace.
     pub allow_linked: bool,
+    /// What jp handed over, under `jp inspect`: read in place of its
+    /// config files by every request that reads configuration.
+    pub jp: Option<crate::core::model::config::JpResolved>,
 }
 
 impl Context {
@@ -165,7 +168,8 @@ impl Context {
         config_file: Option<&std::path::Path>,
         window: Option<u64>,
     ) -> anyhow::Result<(Conversation, crate::core::ops::AutoConfig)> {
-        let (conv, config) = crate::core::ops::open(&self.resolve(query)?, config_file)?;
+        let (conv, config) =
+            crate::core::ops::open(&self.resolve(query)?, config_file, self.jp.as_ref())?;
         output::print_warnings(&conv);
         let config = config?;
         output::print_notices(&config);

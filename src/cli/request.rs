@@ -23,6 +23,7 @@ pub fn run(ctx: &Context, args: RequestArgs) -> anyhow::Result<()> {
     let asked = BodyRequest {
         turn: super::count::at_turn(&conv, args.at)?,
         provider: args.provider,
+        jp: ctx.jp.clone(),
     };
     let Body {
         provider,

@@ -30,6 +30,7 @@ pub fn run(ctx: &Context, args: ResetArgs) -> anyhow::Result<()> {
         &ops::reset::ResetRequest {
             which,
             config_file: args.config.clone(),
+            jp: ctx.jp.clone(),
             dry_run: args.dry_run,
             force: args.force,
         },

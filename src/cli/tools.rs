@@ -21,7 +21,8 @@ pub fn run(ctx: &Context, args: ToolsArgs) -> anyhow::Result<()> {
             .map(|q| ctx.load(q))
             .collect::<Result<Vec<_>, _>>()?
     };
-    let (report, notices) = tools::of_conversations(&convs, args.config.as_deref(), args.window)?;
+    let (report, notices) =
+        tools::of_conversations(&convs, args.config.as_deref(), ctx.jp.as_ref(), args.window)?;
     for n in &notices {
         super::output::say_err(&format!("jp-inspect: note: {n}"));
     }

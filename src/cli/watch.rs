@@ -35,6 +35,8 @@ enum Msg {
 
 struct Watch<'a> {
     args: &'a WatchArgs,
+    /// What jp handed over, under `jp inspect`.
+    jp: Option<&'a crate::core::model::config::JpResolved>,
     /// `conversations` folders searched for a conversation by id.
     conversations: Vec<PathBuf>,
     /// Watching every conversation (new ones too), or these ids.
@@ -67,6 +69,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<()> {
     let (conversations, tracked, unreadable) = followed(ctx, ws.as_ref(), &named)?;
     let mut w = Watch {
         args: &args,
+        jp: ctx.jp.as_ref(),
         all: named.is_empty(),
         conversations,
         tracked,
@@ -285,6 +288,7 @@ impl Watch<'_> {
             since: held.as_ref(),
             changes: false,
             config: None,
+            jp: self.jp,
         })?;
         let conv = read.conversation;
         let how = read
@@ -311,7 +315,7 @@ impl Watch<'_> {
     /// the configuration leaves disabled is evaluated all the same, and
     /// said to be.
     fn config(&self, conv: &Conversation) -> crate::core::error::Result<AutoConfig> {
-        let config = self.args.policy.config(conv)?;
+        let config = self.args.policy.config(conv, self.jp)?;
         for n in &config.notices {
             super::output::say_err(&format!("note: {n}"));
         }

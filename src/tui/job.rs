@@ -332,9 +332,13 @@ pub struct Written {
     pub undo: UndoKind,
 }
 
-/// Where the configuration is read from besides the conversation.
+/// Where the configuration is read from besides the conversation: a
+/// `--config` file, and what jp handed over under `jp inspect`.
 #[derive(Debug, Clone, Default)]
-pub struct ConfigFile(pub Option<PathBuf>);
+pub struct ConfigFile {
+    pub file: Option<PathBuf>,
+    pub jp: Option<crate::core::model::config::JpResolved>,
+}
 
 /// A loaded conversation, and its configuration when asked for.
 #[derive(Debug)]

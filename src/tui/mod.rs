@@ -54,6 +54,9 @@ pub struct Options {
     pub picker: Option<(PathBuf, Vec<crate::core::ops::catalog::Listing>)>,
     /// A TOML file applied over the conversation's own auto table.
     pub config_file: Option<PathBuf>,
+    /// What jp handed over, under `jp inspect`: read in place of its
+    /// config files.
+    pub jp: Option<crate::core::model::config::JpResolved>,
     /// Mode chosen on the command line.
     pub mode: Option<Mode>,
     pub window: Option<u64>,
@@ -76,6 +79,7 @@ impl Options {
             dir: PathBuf::new(),
             picker: Some((root, listings)),
             config_file: None,
+            jp: None,
             mode: None,
             window: None,
             follow: false,
@@ -92,6 +96,7 @@ impl Options {
 pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec<Effect>) {
     let mut state = State::new(opts.dir.clone(), AutoConfig::default(), opts.window, theme);
     state.settings.config_file = opts.config_file.clone();
+    state.settings.jp = opts.jp.clone();
     state.settings.mode_override = opts.mode;
     state.settings.reach = opts.reach.clone();
     let mut effects = update::update(&mut state, Msg::Resize(size.0, size.1));
@@ -105,7 +110,10 @@ pub fn init(opts: Options, theme: theme::Theme, size: (u16, u16)) -> (State, Vec
         dir: opts.dir,
         preview: Vec::new(),
         since: None,
-        config: Some(job::ConfigFile(opts.config_file)),
+        config: Some(job::ConfigFile {
+            file: opts.config_file,
+            jp: opts.jp,
+        }),
         view: Default::default(),
     }));
     state.status.busy = Some(("loading the conversation".into(), Instant::now()));

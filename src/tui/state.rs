@@ -44,6 +44,8 @@ pub struct Settings {
     pub config: AutoConfig,
     /// A `--config` file applied over the conversation's auto table.
     pub config_file: Option<PathBuf>,
+    /// What jp handed over, under `jp inspect`.
+    pub jp: Option<crate::core::model::config::JpResolved>,
     pub mode_override: Option<crate::core::ops::Mode>,
     /// Whether the configuration was read (with the first load).
     pub configured: bool,
@@ -67,6 +69,17 @@ pub struct Settings {
     /// The workspace the inspector was started in, and whether its writes
     /// are refused.
     pub reach: Reach,
+}
+
+impl Settings {
+    /// Where the first load and every reading again take the
+    /// configuration from besides the conversation.
+    pub fn config_asked(&self) -> crate::tui::job::ConfigFile {
+        crate::tui::job::ConfigFile {
+            file: self.config_file.clone(),
+            jp: self.jp.clone(),
+        }
+    }
 }
 
 /// The workspace the inspector was started in (the current directory's, or
@@ -231,6 +244,7 @@ impl State {
                 window_override,
                 config,
                 config_file: None,
+                jp: None,
                 mode_override: None,
                 configured: false,
                 follow: false,

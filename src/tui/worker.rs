@@ -187,6 +187,7 @@ fn checked(dir: &Path, against: &Conversation) -> Result<ops::changes::Changes, 
         since: None,
         changes: false,
         config: None,
+        jp: None,
     })?;
     Ok(ops::changes::between(against, &read.conversation))
 }
@@ -257,7 +258,8 @@ fn loaded(
         dir,
         since,
         changes: true,
-        config: config.as_ref().map(|f| f.0.as_deref()),
+        config: config.as_ref().map(|f| f.file.as_deref()),
+        jp: config.as_ref().and_then(|f| f.jp.as_ref()),
     })?;
     Ok(Box::new(Loaded {
         changes: r.changes,
@@ -396,6 +398,7 @@ fn at_boundary(
         since: Some(conv),
         changes: false,
         config: None,
+        jp: None,
     });
     let conv = match read {
         Ok(r) => r.conversation,

@@ -499,16 +499,54 @@ fn open_gives_the_conversation_with_its_configuration_or_the_reason() {
         "[conversation.compaction.auto]\nsoft_ratio = 0.5\n",
     )
     .unwrap();
-    let (conv, config) = jp_inspect::core::ops::open(&dir, None).unwrap();
+    let (conv, config) = jp_inspect::core::ops::open(&dir, None, None).unwrap();
     let config = config.unwrap();
     assert_eq!(config.soft_ratio, 0.5);
     assert_eq!(
         config,
-        jp_inspect::core::ops::configured(&conv, None, None).unwrap()
+        jp_inspect::core::ops::configured(&conv, None, None, None).unwrap()
     );
     fs::write(tmp.path().join(".jp/config.toml"), "[conversation\n").unwrap();
-    let (conv, config) = jp_inspect::core::ops::open(&dir, None).unwrap();
+    let (conv, config) = jp_inspect::core::ops::open(&dir, None, None).unwrap();
     assert_eq!(conv.turn_count, 32);
     let why = config.unwrap_err().to_string();
     assert!(why.contains(".jp/config.toml:1:"), "{why}");
+}
+
+/// What jp hands over under `jp inspect` is given with the request, not
+/// kept by the process: a request that carries it reads it in place of
+/// the files, one beside it that doesn't reads the files, and neither
+/// changes what the other reads.
+#[test]
+fn jps_handed_configuration_is_read_only_by_the_requests_that_carry_it() {
+    use jp_inspect::core::model::config::JpResolved;
+    use jp_inspect::core::ops;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::demo_copy(tmp.path());
+    fs::write(
+        tmp.path().join(".jp/config.toml"),
+        "[conversation.compaction.auto]\nsoft_ratio = 0.5\n",
+    )
+    .unwrap();
+    let jp = JpResolved::new(serde_json::json!({
+        "conversation": {"compaction": {"auto": {"soft_ratio": 0.65}}}
+    }));
+    let handed = |jp: Option<&JpResolved>| ops::open(&dir, None, jp).unwrap().1.unwrap();
+    assert_eq!(handed(Some(&jp)).soft_ratio, 0.65);
+    assert_eq!(handed(None).soft_ratio, 0.5);
+    assert_eq!(handed(Some(&jp)).soft_ratio, 0.65);
+    // It differs from the files, and says so once per tree.
+    let notices = handed(Some(&jp)).notices;
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.contains("jp's resolved configuration")),
+        "{notices:?}"
+    );
+    assert!(
+        handed(None)
+            .notices
+            .iter()
+            .all(|n| !n.contains("jp's resolved"))
+    );
 }

@@ -164,6 +164,32 @@ fn init_runs_the_command_relays_its_json_whole_and_says_how_it_ended() {
     assert_eq!(child.wait().unwrap().code(), Some(1));
 }
 
+/// What jp hands over in `init` is the configuration the command reads,
+/// in place of the files (jp read them, its environment and `--cfg` on
+/// top): given to the command's requests, as the same command run by hand
+/// reads the files.
+#[test]
+fn the_configuration_jp_hands_over_is_the_one_the_command_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = common::demo_copy(tmp.path());
+    let soft = |doc: &Value| doc["thresholds"]["soft"]["ratio"].as_f64();
+    let direct = common::jp_inspect(&["stats", conv.to_str().unwrap(), "--json"], tmp.path());
+    assert_eq!(soft(&common::json(&direct)), Some(0.6));
+    let (mut child, mut stdin, rx) = as_plugin(tmp.path());
+    let mut hello = init(&["stats", conv.to_str().unwrap(), "--json"], tmp.path());
+    hello["config"] = json!({"conversation": {"compaction": {"auto": {"soft_ratio": 0.65}}}});
+    say(&mut stdin, &hello);
+    let said = until_exit(&rx, PATIENCE);
+    let print = said
+        .iter()
+        .find(|m| m["type"] == "print")
+        .expect("the document");
+    let relayed: Value = serde_json::from_str(print["text"].as_str().unwrap()).unwrap();
+    assert_eq!(soft(&relayed), Some(0.65), "{}", relayed["thresholds"]);
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
 /// A document longer than the relay holds (`show --json` of a turn with a
 /// 3 MB result) comes to jp as one `print`, written as it arrived: the
 /// same document the command printed, whole and once.

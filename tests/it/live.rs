@@ -78,6 +78,7 @@ fn a_growing_turn_of_a_hundred_megabytes_is_followed_the_same() {
         dir,
         picker: None,
         config_file: None,
+        jp: None,
         mode: None,
         window: None,
         follow: true,

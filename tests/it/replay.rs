@@ -21,6 +21,7 @@ fn replaying(dir: std::path::PathBuf, state: ReplayState) -> jp_inspect::tui::Op
         dir,
         picker: None,
         config_file: None,
+        jp: None,
         mode: None,
         window: None,
         follow: false,

@@ -87,7 +87,7 @@ fn a_reaches_what_watch_says_at_five_boundaries_beside_the_real_jp() {
             &format!("question {k}: and then what about the tests?"),
         );
         let watch = watch_says(&jp, &id);
-        let config = jp_inspect::core::ops::configured(&shown, None, None).unwrap();
+        let config = jp_inspect::core::ops::configured(&shown, None, None, None).unwrap();
         let JobResult::Boundary(_, a) = jp_inspect::tui::worker::execute(Job::Boundary {
             dir: dir.clone(),
             conv: std::sync::Arc::new(shown),
@@ -140,6 +140,7 @@ fn the_copy_jp_reads_changing_between_its_writes_is_no_news(dir: &std::path::Pat
             since: Some(held),
             changes: false,
             config: None,
+            jp: None,
         })
         .map(|r| (r.conversation, r.how.expect("a read of what was held")))
     };

@@ -21,6 +21,7 @@ pub use trigger::Stream;
 
 use crate::core::compact::budget::Budget;
 use crate::core::compact::projection::Overlay;
+use crate::core::model::config::{ConfigTree, JpResolved};
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
 use crate::core::store::jp_config::{self, Trust};
@@ -36,8 +37,9 @@ use std::path::Path;
 pub fn config_for(
     conv: &Conversation,
     file: Option<&Path>,
+    jp: Option<&JpResolved>,
 ) -> crate::core::error::Result<AutoConfig> {
-    config_from(conv, jp_config::files_for(&conv.dir)?, file)
+    config_from(conv, jp_config::files_for(&conv.dir, jp)?, file, jp)
 }
 
 /// [`config_for`] with jp's config files already read (`files_for` of the
@@ -46,6 +48,7 @@ pub fn config_from(
     conv: &Conversation,
     files: Vec<jp_config::ConfigFile>,
     file: Option<&Path>,
+    jp: Option<&JpResolved>,
 ) -> crate::core::error::Result<AutoConfig> {
     let mut c = AutoConfig::default();
     for f in files {
@@ -71,7 +74,7 @@ pub fn config_from(
         c.apply_file(f)?;
     }
     c.expand_tool_hints(merged);
-    c.notices.extend(differences_from_jp(&conv.dir));
+    c.notices.extend(differences_from_jp(&conv.dir, jp));
     Ok(c)
 }
 
@@ -79,45 +82,34 @@ pub fn config_from(
 /// own reading of the config files for `dir` disagree (compaction
 /// settings, model, tools, system prompt), one notice saying what and that
 /// jp's is used; none when they agree or jp handed nothing over.
-pub fn differences_from_jp(dir: &Path) -> Vec<String> {
-    // jp's configuration is handed over once, and the files a conversation
-    // reads are its workspace's and silo's: one comparison per tree, not
-    // one per conversation (a large tree would be parsed whole each time).
-    static SAID: std::sync::OnceLock<PerTree> = std::sync::OnceLock::new();
-    if crate::core::store::host::jp_config().is_none() {
-        return Vec::new();
-    }
-    SAID.get_or_init(PerTree::default)
-        .get_or(dir, compare_with_jp)
-}
-
-/// A config tree: a workspace's `.jp` and its silo.
-type Tree = (Option<std::path::PathBuf>, Option<std::path::PathBuf>);
-
-/// What was said of each config tree.
-#[derive(Default)]
-struct PerTree(std::sync::Mutex<std::collections::HashMap<Tree, Vec<String>>>);
-
-impl PerTree {
-    /// What `compare` says of `dir`'s tree, asked once per tree.
-    fn get_or(&self, dir: &Path, compare: impl FnOnce(&Path) -> Vec<String>) -> Vec<String> {
-        let tree = crate::core::store::jp_config::storage_of(dir);
-        if let Some(known) = self.0.lock().ok().and_then(|m| m.get(&tree).cloned()) {
-            return known;
-        }
-        let found = compare(dir);
-        if let Ok(mut m) = self.0.lock() {
-            m.insert(tree, found.clone());
-        }
-        found
-    }
-}
-
-fn compare_with_jp(dir: &Path) -> Vec<String> {
-    use crate::core::store::host::{TreeFacts, jp_config};
-    let Some(jp) = jp_config() else {
+pub fn differences_from_jp(dir: &Path, jp: Option<&JpResolved>) -> Vec<String> {
+    let Some(jp) = jp else {
         return Vec::new();
     };
+    once_per_tree(&jp.said, dir, |dir| compare_with_jp(dir, jp))
+}
+
+/// What `compare` says of `dir`'s config tree, asked once per tree: the
+/// files a conversation reads are its workspace's and silo's, and a large
+/// tree would be parsed whole for each conversation.
+fn once_per_tree(
+    said: &std::sync::Mutex<std::collections::HashMap<ConfigTree, Vec<String>>>,
+    dir: &Path,
+    compare: impl FnOnce(&Path) -> Vec<String>,
+) -> Vec<String> {
+    let tree = jp_config::storage_of(dir);
+    if let Some(known) = said.lock().ok().and_then(|m| m.get(&tree).cloned()) {
+        return known;
+    }
+    let found = compare(dir);
+    if let Ok(mut m) = said.lock() {
+        m.insert(tree, found.clone());
+    }
+    found
+}
+
+fn compare_with_jp(dir: &Path, jp: &JpResolved) -> Vec<String> {
+    use crate::core::store::host::TreeFacts;
     let settings =
         |files: crate::core::error::Result<Vec<jp_config::ConfigFile>>| -> crate::core::error::Result<AutoConfig> {
             let mut c = AutoConfig::default();
@@ -128,7 +120,7 @@ fn compare_with_jp(dir: &Path) -> Vec<String> {
         };
     let cache = crate::core::store::parse_cache::ParseCache::open();
     let ours = settings(jp_config::own_files_for(dir, &cache));
-    let theirs = settings(jp_config::files_for_with(dir, &cache));
+    let theirs = settings(jp_config::files_for_with(dir, &cache, Some(jp)));
     let mut said = match (ours, theirs) {
         (Ok(ours), Ok(theirs)) => ours.differences(&theirs),
         (Err(e), Ok(_)) => vec![format!("jp-inspect could not read the files itself: {e}")],
@@ -140,7 +132,7 @@ fn compare_with_jp(dir: &Path) -> Vec<String> {
             crate::core::model::config::merge(&mut merged, &f.doc);
         }
         crate::core::model::config::resolve(&mut merged);
-        said.extend(TreeFacts::of(&merged).differences(&TreeFacts::of(jp)));
+        said.extend(TreeFacts::of(&merged).differences(&TreeFacts::of(&jp.config)));
     }
     if said.is_empty() {
         return said;
@@ -201,7 +193,7 @@ pub fn write_summaries(
 
 #[cfg(test)]
 mod tests {
-    use super::PerTree;
+    use super::once_per_tree;
     use std::cell::Cell;
 
     /// jp's configuration is compared once per config tree, whatever the
@@ -215,15 +207,18 @@ mod tests {
             d
         };
         let asked = Cell::new(0);
-        let said = PerTree::default();
+        let said = std::sync::Mutex::default();
         let compare = |_: &std::path::Path| {
             asked.set(asked.get() + 1);
             vec![format!("said {}", asked.get())]
         };
         for c in ["17000000001", "17000000002", "17000000003"] {
-            assert_eq!(said.get_or(&dir("a", c), compare), ["said 1"]);
+            assert_eq!(once_per_tree(&said, &dir("a", c), compare), ["said 1"]);
         }
-        assert_eq!(said.get_or(&dir("b", "17000000001"), compare), ["said 2"]);
+        assert_eq!(
+            once_per_tree(&said, &dir("b", "17000000001"), compare),
+            ["said 2"]
+        );
         assert_eq!(asked.get(), 2);
     }
 }

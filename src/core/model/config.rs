@@ -7,6 +7,31 @@ use crate::core::model::event::Kind;
 use serde_json::Value;
 use std::fmt;
 
+/// jp's own resolved configuration, when jp runs jp-inspect as `jp
+/// inspect` and hands it over: jp read the config files, its environment
+/// and `--cfg`, so its reading wins over jp-inspect's own. The shell that
+/// received it passes it with each request that reads configuration.
+#[derive(Debug, Clone, Default)]
+pub struct JpResolved {
+    pub config: std::sync::Arc<Value>,
+    /// What jp-inspect's own reading of each config tree (a workspace's
+    /// `.jp` and its silo) says otherwise, found once per tree: comparing
+    /// parses the tree whole.
+    pub said: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<ConfigTree, Vec<String>>>>,
+}
+
+/// A config tree: a workspace's `.jp` folder and its silo.
+pub type ConfigTree = (Option<std::path::PathBuf>, Option<std::path::PathBuf>);
+
+impl JpResolved {
+    pub fn new(config: Value) -> JpResolved {
+        JpResolved {
+            config: std::sync::Arc::new(config),
+            said: Default::default(),
+        }
+    }
+}
+
 /// Deep-merges `overlay` into `base` as `jp` does: objects merge key by
 /// key; jp's mergeable values (lists, strings and maps written as
 /// `{"value": …, "strategy": …, "discard_when_merged": …}`, the form jp

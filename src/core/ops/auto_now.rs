@@ -23,6 +23,8 @@ pub struct AutoRequest {
     /// The window in place of the model's.
     pub window: Option<u64>,
     pub config_file: Option<PathBuf>,
+    /// What jp handed over, under `jp inspect`: read in place of its files.
+    pub jp: Option<crate::core::model::config::JpResolved>,
     pub summarizer: Option<SummarizerKind>,
     pub dry_run: bool,
     /// In a dry run, make the summaries too.
@@ -61,7 +63,12 @@ pub enum AutoError {
 /// `request` asks, and writes what fires unless it is a dry run.
 pub fn auto(dir: &Path, request: &AutoRequest) -> Result<AutoDone, AutoError> {
     let conv = crate::core::store::load::load(dir)?;
-    let mut config = super::configured(&conv, request.config_file.as_deref(), request.mode)?;
+    let mut config = super::configured(
+        &conv,
+        request.config_file.as_deref(),
+        request.mode,
+        request.jp.as_ref(),
+    )?;
     let was_disabled = !config.enabled;
     config.enabled = true;
     let chosen = crate::core::summarize::chosen(request.summarizer, &config.summarizer)

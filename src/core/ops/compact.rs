@@ -30,6 +30,8 @@ pub struct CompactRequest {
     pub over: Option<u64>,
     /// A file applied over the conversation's own configuration.
     pub config_file: Option<PathBuf>,
+    /// What jp handed over, under `jp inspect`: read in place of its files.
+    pub jp: Option<crate::core::model::config::JpResolved>,
     /// The summarizer asked for; none: the configured one.
     pub summarizer: Option<SummarizerKind>,
     /// Plan and judge; write nothing.
@@ -86,7 +88,8 @@ pub fn compact(
     before_asking: &mut dyn FnMut(&super::judge::JudgeQuote) -> bool,
 ) -> Result<Compacted, CompactError> {
     let conv = crate::core::store::load::load(dir)?;
-    let config = crate::core::auto::config_for(&conv, request.config_file.as_deref())?;
+    let config =
+        crate::core::auto::config_for(&conv, request.config_file.as_deref(), request.jp.as_ref())?;
     let (rules, keeps) = rules_asked(
         &Asked {
             rules: &request.rules,

@@ -95,15 +95,10 @@ pub use simulate::{
 pub use write::{Change, refused, write};
 
 use crate::core::error::Result;
+use crate::core::model::config::JpResolved;
 use crate::core::model::conversation::Conversation;
 use serde_json::Value;
 use std::path::Path;
-
-/// Run by jp's plugin host: the configuration jp handed over is what
-/// every use case of this process reads as jp's files say.
-pub fn use_jp_config(config: Value) {
-    crate::core::store::host::use_jp_config(config);
-}
 
 /// What `conv`'s requests are measured against: its merged config's
 /// window (or `window_override`), output reserve, system prompt and tools,
@@ -151,13 +146,15 @@ pub fn history(
 }
 
 /// `conv`'s compaction configuration as a command asks for it: jp's
-/// files, then the `--config` file, with the policy `mode` over it.
+/// files (or what jp handed over, `jp`), then the `--config` file, with
+/// the policy `mode` over it.
 pub fn configured(
     conv: &Conversation,
     file: Option<&Path>,
     mode: Option<crate::core::auto::Mode>,
+    jp: Option<&JpResolved>,
 ) -> Result<AutoConfig> {
-    let mut config = crate::core::auto::config_for(conv, file)?;
+    let mut config = crate::core::auto::config_for(conv, file, jp)?;
     if let Some(mode) = mode {
         config.mode = mode;
     }
@@ -172,17 +169,18 @@ pub fn configured(
 pub fn open(
     dir: &Path,
     file: Option<&Path>,
+    jp: Option<&JpResolved>,
 ) -> Result<(Conversation, Result<crate::core::auto::AutoConfig>)> {
     let (conv, files) = std::thread::scope(|s| {
-        let files = s.spawn(|| crate::core::store::jp_config::files_for(dir));
+        let files = s.spawn(|| crate::core::store::jp_config::files_for(dir, jp));
         let conv = crate::core::store::load::load(dir);
         (conv, files.join())
     });
     let conv = conv?;
     let config = match files {
-        Ok(files) => files.and_then(|f| crate::core::auto::config_from(&conv, f, file)),
+        Ok(files) => files.and_then(|f| crate::core::auto::config_from(&conv, f, file, jp)),
         // A config reader that panicked: read again here, where it says why.
-        Err(_) => crate::core::auto::config_for(&conv, file),
+        Err(_) => crate::core::auto::config_for(&conv, file, jp),
     };
     Ok((conv, config))
 }

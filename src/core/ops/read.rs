@@ -25,6 +25,8 @@ pub struct ReadRequest<'a> {
     /// Its configuration too (the conversation's, then this `--config`
     /// file), when asked.
     pub config: Option<Option<&'a Path>>,
+    /// What jp handed over, under `jp inspect`: read in place of its files.
+    pub jp: Option<&'a crate::core::model::config::JpResolved>,
 }
 
 /// The conversation as it is now.
@@ -59,7 +61,7 @@ pub fn read(request: ReadRequest<'_>) -> Result<Read> {
         .map(|held| super::changes::between(held, &conversation));
     let config = request
         .config
-        .map(|file| crate::core::auto::config_for(&conversation, file));
+        .map(|file| crate::core::auto::config_for(&conversation, file, request.jp));
     Ok(Read {
         dir,
         conversation,
@@ -94,6 +96,7 @@ pub fn whole(dir: &Path) -> Result<Conversation> {
         since: None,
         changes: false,
         config: None,
+        jp: None,
     })
     .map(|r| r.conversation)
 }
@@ -129,6 +132,7 @@ mod tests {
             since: None,
             changes: true,
             config: Some(None),
+            jp: None,
         })
         .unwrap();
         assert!(held.how.is_none() && held.changes.is_none());
@@ -143,6 +147,7 @@ mod tests {
             since: Some(&held.conversation),
             changes: true,
             config: None,
+            jp: None,
         })
         .unwrap();
         assert_eq!(again.dir, moved);
@@ -164,6 +169,7 @@ mod tests {
             since: Some(&held.conversation),
             changes: false,
             config: None,
+            jp: None,
         })
         .unwrap();
         assert!(quiet.changes.is_none());

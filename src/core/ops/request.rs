@@ -11,12 +11,14 @@ use crate::core::providers::request::Include;
 use serde_json::{Value, json};
 
 /// What a person asks the body of.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct BodyRequest {
     /// The request of this turn (0-based); `None`: the next one.
     pub turn: Option<usize>,
     /// The provider whose form to build; `None`: the conversation's own.
     pub provider: Option<Provider>,
+    /// What jp handed over, under `jp inspect`: read in place of its files.
+    pub jp: Option<crate::core::model::config::JpResolved>,
 }
 
 /// The body and what to know about it.
@@ -79,7 +81,8 @@ pub fn body(conv: &Conversation, request: BodyRequest) -> Result<Body, BodyError
     // Anthropic's Messages API requires the output bound jp asks for (its
     // count endpoint refuses it, so only this body has it).
     if provider == Provider::Anthropic {
-        let config = crate::core::auto::config_for(conv, None).map_err(BodyError::Config)?;
+        let config = crate::core::auto::config_for(conv, None, request.jp.as_ref())
+            .map_err(BodyError::Config)?;
         let reserve = super::budget(conv, &config, None).reserve();
         if reserve > 0 {
             body["max_tokens"] = json!(reserve);
@@ -147,6 +150,7 @@ mod tests {
             BodyRequest {
                 turn: None,
                 provider: Some(Provider::Openai),
+                jp: None,
             },
         )
         .unwrap();
@@ -165,6 +169,7 @@ mod tests {
             BodyRequest {
                 turn: None,
                 provider: Some(Provider::Google),
+                jp: None,
             },
         )
         .unwrap();

@@ -15,6 +15,8 @@ pub struct ResetRequest {
     /// A file applied over the conversation's configuration (what the
     /// estimate counts besides the events).
     pub config_file: Option<PathBuf>,
+    /// What jp handed over, under `jp inspect`: read in place of its files.
+    pub jp: Option<crate::core::model::config::JpResolved>,
     pub dry_run: bool,
     /// Write an unusual file (hard links, no write permission) anyway.
     pub force: bool,
@@ -34,7 +36,8 @@ pub struct ResetDone {
 /// is a dry run or removes nothing.
 pub fn reset(dir: &Path, request: &ResetRequest) -> Result<ResetDone> {
     let conv = crate::core::store::load::load(dir)?;
-    let config = crate::core::auto::config_for(&conv, request.config_file.as_deref())?;
+    let config =
+        crate::core::auto::config_for(&conv, request.config_file.as_deref(), request.jp.as_ref())?;
     let budget = super::budget(&conv, &config, None);
     let plan = super::preview_reset(&conv, request.which, &budget)?;
     let written = super::write::unless_dry(dir, &plan, request.dry_run, request.force)?;

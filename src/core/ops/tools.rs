@@ -207,11 +207,12 @@ pub fn tools(convs: &[(&Conversation, &AutoConfig)], window: Option<u64>) -> Too
 pub fn of_conversations(
     convs: &[Conversation],
     config_file: Option<&std::path::Path>,
+    jp: Option<&crate::core::model::config::JpResolved>,
     window: Option<u64>,
 ) -> crate::core::error::Result<(ToolsReport, Vec<String>)> {
     let configs = convs
         .iter()
-        .map(|c| crate::core::auto::config_for(c, config_file))
+        .map(|c| crate::core::auto::config_for(c, config_file, jp))
         .collect::<crate::core::error::Result<Vec<_>>>()?;
     let notices = configs.iter().flat_map(|c| c.notices.clone()).collect();
     let pairs: Vec<_> = convs.iter().zip(&configs).collect();

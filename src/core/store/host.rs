@@ -1,30 +1,18 @@
 //! jp's own resolved configuration, when jp runs jp-inspect as `jp
 //! inspect` and hands it over (`init`): jp read the config files, its
 //! environment and `--cfg`, so its reading wins over jp-inspect's own.
-//! Set once at start-up by the shell that received it; every reading of
-//! the compaction settings then takes it in place of the files.
+//! The shell that received it passes it with each request that reads
+//! configuration (`model::config::JpResolved`); that reading then takes it
+//! in place of the files.
 
 use crate::core::model::config::{
     ModelId, compaction_part, model_id, unwrap_section, unwrap_value,
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
 /// How the layer made of jp's configuration is named in messages.
 pub const JP_RESOLVED: &str = "jp's resolved configuration (jp inspect)";
-
-static JP_CONFIG: OnceLock<Value> = OnceLock::new();
-
-/// Takes jp's configuration for this process; only the first call counts.
-pub fn use_jp_config(config: Value) {
-    let _ = JP_CONFIG.set(config);
-}
-
-/// jp's configuration, when jp handed one over.
-pub fn jp_config() -> Option<&'static Value> {
-    JP_CONFIG.get()
-}
 
 /// jp's configuration as a layer of compaction settings: what a config
 /// file would say. A summarizer is chosen by its `kind` alone here: what

@@ -9,6 +9,7 @@
 use super::config_file::parse_file;
 use super::config_file::{MAX_FILES, MAX_TREE_BYTES, error};
 use crate::core::error::Error;
+use crate::core::model::config::JpResolved;
 use crate::core::model::config::compaction_part;
 use crate::core::store::parse_cache::ParseCache;
 use crate::core::store::workspace::find_silo;
@@ -322,9 +323,9 @@ pub fn user_files() -> Result<Vec<ConfigFile>, Error> {
 /// precedence first, each document cut to its `extends` and compaction
 /// settings (all that is read of them) and remembered between runs
 /// ([`ParseCache`]).
-pub fn files_for(dir: &Path) -> Result<Vec<ConfigFile>, Error> {
+pub fn files_for(dir: &Path, jp: Option<&JpResolved>) -> Result<Vec<ConfigFile>, Error> {
     let cache = ParseCache::open();
-    let files = files_for_with(dir, &cache);
+    let files = files_for_with(dir, &cache, jp);
     cache.save();
     files
 }
@@ -333,8 +334,12 @@ pub fn files_for(dir: &Path) -> Result<Vec<ConfigFile>, Error> {
 /// configuration stands in for the files (jp read them, with its
 /// environment and `--cfg` on top): the user's own files are still read
 /// first, for the summarizers only they may define.
-pub fn files_for_with(dir: &Path, cache: &ParseCache) -> Result<Vec<ConfigFile>, Error> {
-    let Some(jp) = super::host::jp_config() else {
+pub fn files_for_with(
+    dir: &Path,
+    cache: &ParseCache,
+    jp: Option<&JpResolved>,
+) -> Result<Vec<ConfigFile>, Error> {
+    let Some(jp) = jp else {
         return own_files_for(dir, cache);
     };
     let how = Parse::Compaction(cache);
@@ -346,7 +351,7 @@ pub fn files_for_with(dir: &Path, cache: &ParseCache) -> Result<Vec<ConfigFile>,
     out.push(ConfigFile {
         path: PathBuf::from(super::host::JP_RESOLVED),
         trust: Trust::Shared,
-        doc: super::host::as_layer(jp),
+        doc: super::host::as_layer(&jp.config),
     });
     Ok(out)
 }

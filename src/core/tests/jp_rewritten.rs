@@ -166,7 +166,7 @@ fn every_command_gives_the_same_numbers_on_jps_save() {
         let conv =
             jp_inspect::core::store::load::load(&b.path().join(".jp/conversations").join(&name))
                 .unwrap();
-        jp_inspect::core::auto::config_for(&conv, None)
+        jp_inspect::core::auto::config_for(&conv, None, None)
             .unwrap_or_else(|e| panic!("{name}: the inspector's configuration: {e}"));
     }
     assert!(compared >= 8 * COMMANDS.len(), "compared {compared}");

@@ -368,7 +368,7 @@ fn a_generated_config_tree_is_read_whole() {
     jp_inspect::synth::write_config_tree(&storage, 20).unwrap();
     let conv = storage.join("conversations/17000000011-x");
     fs::create_dir_all(&conv).unwrap();
-    let files = files_for_with(&conv, &ParseCache::at(None)).unwrap();
+    let files = files_for_with(&conv, &ParseCache::at(None), None).unwrap();
     let workspace: Vec<_> = files
         .iter()
         .filter(|f| f.path.starts_with(&storage))

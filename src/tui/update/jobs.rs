@@ -509,9 +509,7 @@ fn on_hint_written(
             // previewed or applied from now on takes the hint.
             let mut job = super::reload(state);
             if let Job::Load { config, .. } = &mut job {
-                *config = Some(crate::tui::job::ConfigFile(
-                    state.settings.config_file.clone(),
-                ));
+                *config = Some(state.settings.config_asked());
             }
             run(state, fx, "reading the configuration again", job);
             state.set_status(

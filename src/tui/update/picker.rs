@@ -5,7 +5,7 @@
 //! filter is cleared and the cursor stands on that conversation, so `q`
 //! quits.
 
-use crate::tui::job::{ConfigFile, Job};
+use crate::tui::job::Job;
 use crate::tui::msg::Effect;
 use crate::tui::state::State;
 use crate::tui::status_log::Level;
@@ -100,7 +100,7 @@ fn open(state: &mut State, fx: &mut Vec<Effect>) {
         dir,
         preview: Vec::new(),
         since: None,
-        config: Some(ConfigFile(state.settings.config_file.clone())),
+        config: Some(state.settings.config_asked()),
         view: state.settings.view,
     }));
 }
