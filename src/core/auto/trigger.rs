@@ -262,8 +262,15 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     let budget = threshold(window, c.recent_ratio);
     let (recent_from, recent_turns, recent_tokens, floored) =
         recent_window(stream.turn_chars(), budget, c.recent_min_turns);
-    let summarised = stream.summary_ranges();
-    let verbatim = (recent_from..recent_from + recent_turns)
+    let end = recent_from + recent_turns;
+    // Only the summaries that reach into the recent window are looked at
+    // for each of its turns: a long session has thousands of them.
+    let summarised: Vec<(usize, usize)> = stream
+        .summary_ranges()
+        .into_iter()
+        .filter(|&(a, b)| a < end && b >= recent_from)
+        .collect();
+    let verbatim = (recent_from..end)
         .filter(|t| !summarised.iter().any(|&(a, b)| a <= *t && *t <= b))
         .count();
     d.notes.push(Note::RecentWindow {
