@@ -93,69 +93,27 @@ pub fn of_runs(
     conv: &Conversation,
     runs: &[&[crate::core::model::compaction::Compaction]],
 ) -> Vec<facts::Survival> {
+    if runs.iter().all(|c| c.is_empty()) {
+        return vec![facts::Survival::default(); runs.len()];
+    }
     // Runs that appended the same compactions leave the same projection
     // (a backstop that never fired is its policy's run): judged once.
     let first: Vec<usize> = (0..runs.len())
         .map(|k| (0..k).find(|&j| runs[j] == runs[k]).unwrap_or(k))
         .collect();
     let distinct: Vec<usize> = (0..runs.len()).filter(|&k| first[k] == k).collect();
-    let shared = RunJudging::default();
+    // Most turns are sent the same way by many runs (a policy at another
+    // window strips or elides the same calls): each fact is judged once per
+    // way its turn is sent, whichever thread judges it.
+    let verdicts = facts::Verdicts::default();
+    let all = facts::occurrences(conv);
     let judged = crate::core::parallel::each(distinct.len(), |d| {
-        of_run_among(conv, runs[distinct[d]], &shared)
+        survival(conv, &all, runs[distinct[d]], &verdicts)
     });
     first
         .iter()
         .map(|f| judged[distinct.binary_search(f).unwrap_or(0)].clone())
         .collect()
-}
-
-/// What the runs of one conversation share when they are judged, each on
-/// whichever thread finished it: the verdicts (most turns are sent the same
-/// way by many runs: a policy at another window strips or elides the same
-/// calls), and each run's survival, for a run that appended the same
-/// compactions (a backstop that never fired is its policy's run).
-#[derive(Debug, Default)]
-pub struct RunJudging {
-    verdicts: facts::Verdicts,
-    judged: std::sync::Mutex<
-        Vec<(
-            Vec<crate::core::model::compaction::Compaction>,
-            facts::Survival,
-        )>,
-    >,
-}
-
-impl RunJudging {
-    fn judged(
-        &self,
-    ) -> std::sync::MutexGuard<
-        '_,
-        Vec<(
-            Vec<crate::core::model::compaction::Compaction>,
-            facts::Survival,
-        )>,
-    > {
-        self.judged.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-/// What one run of `conv` leaves the model knowing, sharing what other
-/// runs of it judged (see [`of_runs`]).
-pub fn of_run_among(
-    conv: &Conversation,
-    compactions: &[crate::core::model::compaction::Compaction],
-    shared: &RunJudging,
-) -> facts::Survival {
-    if compactions.is_empty() {
-        return facts::Survival::default();
-    }
-    if let Some((_, s)) = shared.judged().iter().find(|(c, _)| c == compactions) {
-        return s.clone();
-    }
-    let all = facts::occurrences(conv);
-    let s = survival(conv, &all, compactions, &shared.verdicts);
-    shared.judged().push((compactions.to_vec(), s.clone()));
-    s
 }
 
 fn survival(
