@@ -1,5 +1,5 @@
 //! The two `show --json` documents, written by hand in serde_json's pretty
-//! layout (`tests/it/show_output.rs` holds them to it): each event is printed
+//! layout (`src/core/tests/show_output.rs` holds them to it): each event is printed
 //! from its stored text rather than parsed into a value first, and the
 //! events are rendered a batch at a time on two threads, written in order.
 
