@@ -1,41 +1,29 @@
-//! Independent pieces of work spread over the machine's cores: each
-//! thread takes the next piece when it is done with one, so a few long
-//! pieces (a policy that summarises) don't leave a core idle behind them.
+//! Independent pieces of work spread over the machine's cores by rayon's
+//! work stealing: a long piece (a policy that summarises) splits its own
+//! work into pieces the idle cores take, so no core waits behind it.
+//!
+//! A piece must not block on something another piece may be computing
+//! with parallel work (a `OnceLock` filled by `map`): a thread waiting
+//! for its own pieces takes others meanwhile, and one of them could wait
+//! on the very thread that is filling it. What pieces share is computed
+//! outside any lock, or before the pieces start.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use rayon::prelude::*;
 
 /// `work(0)`, …, `work(n - 1)`, on as many threads as there are cores,
-/// in order.
-pub fn each<T: Send>(n: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |c| c.get())
-        .min(n);
-    if threads <= 1 {
-        return (0..n).map(work).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, T)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n {
-                            break mine;
-                        }
-                        mine.push((i, work(i)));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
+/// their results in order. The pieces are begun in order, each thread
+/// taking the next when it is done: pieces that repeat an earlier one's
+/// work (a policy's summaries another policy asked for first) find it
+/// done, rather than doing it beside it.
+pub fn each<T: Send>(n: usize, work: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    let mut done: Vec<(usize, T)> = (0..n).par_bridge().map(|i| (i, work(i))).collect();
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, t)| t).collect()
+}
+
+/// `work` on each of `items`, in order, the items split among the cores.
+pub fn map<I: Sync, T: Send>(items: &[I], work: impl Fn(&I) -> T + Sync + Send) -> Vec<T> {
+    items.par_iter().map(work).collect()
 }
 
 #[cfg(test)]
@@ -45,5 +33,7 @@ mod tests {
         let out = super::each(100, |i| i * 2);
         assert_eq!(out, (0..100).map(|i| i * 2).collect::<Vec<_>>());
         assert!(super::each(0, |i| i).is_empty());
+        let items: Vec<usize> = (0..1000).collect();
+        assert_eq!(super::map(&items, |i| i + 1), (1..1001).collect::<Vec<_>>());
     }
 }

@@ -14,13 +14,13 @@
 //!   unit, named in messages.
 
 use super::calls::{self, ToolClass};
-use super::links::{Prose, attachments, discussed, looked_up};
-use super::scan::figures;
-use super::{Fact, FactKind};
-use super::{asks, prose};
+use super::links::{attachments, discussed};
+use super::per_event::{self, Found};
+use super::{Fact, FactKind, asks};
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::parallel;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -137,9 +137,22 @@ fn merge_into(first: &mut Fact, later: &Fact) {
 
 /// Every occurrence of a fact among `events` (indices of `conv`, in stream
 /// order): a command each time it runs, with how it ended; an error with
-/// the turn something later succeeded at what failed.
+/// the turn something later succeeded at what failed. Each event is read
+/// on its own on every core ([`per_event`]); what links them is done here,
+/// in order.
 pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> Vec<Fact> {
+    let events: Vec<usize> = events.collect();
+    let mut found = parallel::map(&events, |&i| per_event::found(conv, i));
+    read_results(conv, &events, &mut found);
     let mut out: Vec<Fact> = Vec::new();
+    // The base config's attachments are there from the first turn on.
+    if events.first() == Some(&0) {
+        for url in attachments(&conv.base_config) {
+            let turn = conv.events[0].turn + 1;
+            let text = format!("attached: {url}");
+            out.push(per_event::fact(FactKind::Url, text, url, turn, 0));
+        }
+    }
     // Each call by id: its tool, class, target and command fact.
     let mut calls: HashMap<String, Call> = HashMap::new();
     // Errors not fixed yet, by what failed (tool, target).
@@ -148,110 +161,43 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     // the conversation discusses them (read again only if there is one).
     let mut messages: Vec<usize> = Vec::new();
     let mut listed_links: Vec<Fact> = Vec::new();
-    let mut events = events.peekable();
-    // The base config's attachments are there from the first turn on.
-    if events.peek() == Some(&0) && !conv.events.is_empty() {
-        for url in attachments(&conv.base_config) {
-            out.push(Fact {
-                kind: FactKind::Url,
-                text: format!("attached: {url}"),
-                turn: conv.events[0].turn + 1,
-                key: url,
-                event: 0,
-                fixed: None,
-                fixed_turn: None,
-                failed: None,
-            });
-        }
-    }
-    for i in events {
-        let e = &conv.events[i];
-        let turn = e.turn + 1;
-        let fact = |kind, text: String, key: String| Fact {
-            kind,
-            text,
-            turn,
-            key,
-            event: i,
-            fixed: None,
-            fixed_turn: None,
-            failed: None,
-        };
-        match &e.kind {
-            Kind::ToolCallRequest { id, name } => {
-                let plain = conv.plain(i);
-                let args = plain.get("arguments").cloned().unwrap_or(Value::Null);
-                let class = calls::class(name, &args);
-                let target = paths_of(&args).into_iter().next();
-                let mut command = None;
-                match class {
-                    ToolClass::File => {
-                        for (path, lines) in files_of(&args) {
-                            let op = operation(name);
-                            let text = match &lines {
-                                Some(l) => format!("{path} ({op}, lines {l})"),
-                                None => format!("{path} ({op})"),
-                            };
-                            out.push(fact(FactKind::File, text, path));
-                        }
-                        // A document the model writes (an RFD, a README)
-                        // names the links it rests on, as a message does;
-                        // its figures are the document's, too many to list.
-                        if let Some(written) = written_prose(name, &args) {
-                            let links = Prose { figures: false };
-                            links.facts(&written, turn, i, &mut out, &mut listed_links);
-                        }
-                    }
-                    ToolClass::Remote => {
-                        let (text, key) = (calls::as_made(name, &args), looked_up(&args));
-                        out.push(fact(FactKind::Url, text, key));
-                    }
-                    ToolClass::Acts => {
-                        let (text, key) = command_of(name, &args);
-                        command = Some(out.len());
-                        out.push(Fact {
-                            failed: Some(false),
-                            ..fact(FactKind::Command, text, key)
-                        });
-                    }
-                }
-                calls.insert(
-                    id.to_string(),
-                    Call {
-                        tool: name.to_string(),
-                        class,
-                        target,
-                        command,
-                    },
-                );
+    for (&i, found) in events.iter().zip(found) {
+        let turn = conv.events[i].turn + 1;
+        let fact = |kind, text: String, key: String| per_event::fact(kind, text, key, turn, i);
+        match found {
+            Found::Call(c) => {
+                let command = c.command.map(|k| out.len() + k);
+                out.extend(c.said.facts);
+                listed_links.extend(c.said.listed);
+                let call = Call {
+                    tool: c.tool,
+                    target: c.target,
+                    command,
+                };
+                calls.insert(c.id, call);
             }
-            Kind::ToolCallResponse { id, is_error } => {
-                let Some(call) = calls.get(&**id).cloned() else {
+            Found::Result(r) => {
+                let Some(call) = calls.get(&r.id).cloned() else {
                     continue;
                 };
-                let text = calls::decoded(&conv.text(i));
-                let failed = calls::failures(&text, call.class, *is_error);
-                if call.class == ToolClass::File && operation(&call.tool) == "searched" {
-                    for (place, line) in pinpointed(&text) {
-                        out.push(fact(FactKind::Number, format!("{place}: {line}"), place));
-                    }
+                for (place, line) in r.pinned {
+                    out.push(fact(FactKind::Number, format!("{place}: {line}"), place));
                 }
                 if let Some(k) = call.command
                     && let Some(f) = out.get_mut(k)
                 {
-                    let how = calls::outcome(&text, call.class);
-                    if let Some(how) = &how {
+                    if let Some(how) = &r.how {
                         f.text = calls::clip(&format!("{} → {how}", f.text), 480);
                     }
-                    f.failed = Some(*is_error || !failed.is_empty());
+                    f.failed = Some(r.is_error || !r.failed.is_empty());
                     // What a run counted (tests, changes) is a figure later
                     // work rests on.
-                    let how = how.unwrap_or_default();
-                    for (n, _) in figures(&how) {
+                    let how = r.how.unwrap_or_default();
+                    for n in r.counted {
                         out.push(fact(FactKind::Number, how.clone(), n));
                     }
                 }
-                if failed.is_empty() {
+                if r.failed.is_empty() {
                     // A later success at what failed fixes it.
                     for k in open.remove(&(call.tool, call.target)).unwrap_or_default() {
                         out[k].fixed_turn = Some(turn);
@@ -259,7 +205,7 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                     continue;
                 }
                 let errors = open.entry((call.tool.clone(), call.target)).or_default();
-                for line in failed {
+                for line in r.failed {
                     errors.push(out.len());
                     out.push(Fact {
                         fixed: Some(false),
@@ -267,40 +213,33 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                     });
                 }
             }
-            Kind::ChatRequest => {
-                let text = conv.text(i);
+            Found::Request { said, approves } => {
                 // "yes" to "Want me to write the fix?" asks for the fix.
-                let offer = messages
-                    .last()
-                    .and_then(|&m| asks::closing_question(&conv.text(m)));
-                if let Some(offer) = offer.filter(|_| asks::approves(&text)) {
-                    let said = format!("{} (to: {offer})", text.trim());
+                if let Some(text) = approves
+                    && let Some(offer) = messages
+                        .last()
+                        .and_then(|&m| asks::closing_question(&conv.text(m)))
+                {
+                    let said = format!("{text} (to: {offer})");
                     out.push(Fact {
                         key: offer,
-                        ..sentence_fact(FactKind::Instruction, &said, turn, i)
+                        ..per_event::sentence_fact(FactKind::Instruction, &said, turn, i)
                     });
                 }
-                for s in asks::instructions(&text) {
-                    out.push(sentence_fact(FactKind::Instruction, &s, turn, i));
-                }
-                Prose { figures: true }.facts(&text, turn, i, &mut out, &mut listed_links);
+                out.extend(said.facts);
+                listed_links.extend(said.listed);
             }
-            Kind::ChatResponse(ResponseKind::Message) => {
-                let text = conv.text(i);
-                for s in prose::decisions(&text) {
-                    out.push(sentence_fact(FactKind::Decision, &s, turn, i));
+            Found::Said(said) => {
+                if matches!(
+                    conv.events[i].kind,
+                    Kind::ChatResponse(ResponseKind::Message)
+                ) {
+                    messages.push(i);
                 }
-                messages.push(i);
-                Prose { figures: true }.facts(&text, turn, i, &mut out, &mut listed_links);
+                out.extend(said.facts);
+                listed_links.extend(said.listed);
             }
-            Kind::ConfigDelta => {
-                // What jp attaches to every query (`file:///…`, `https://…`)
-                // is where the model was told to look.
-                for url in attachments(&conv.plain(i)) {
-                    out.push(fact(FactKind::Url, format!("attached: {url}"), url));
-                }
-            }
-            _ => {}
+            Found::Nothing => {}
         }
     }
     if !listed_links.is_empty() {
@@ -321,10 +260,36 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     out
 }
 
+/// Reads each result of `events` whose call came before it (the latest
+/// call of its id), on every core, into `found`.
+fn read_results(conv: &Conversation, events: &[usize], found: &mut [Found]) {
+    let mut calls: HashMap<&str, (&str, ToolClass)> = HashMap::new();
+    let mut asked: Vec<(usize, usize, String, ToolClass)> = Vec::new();
+    for (k, &i) in events.iter().enumerate() {
+        match (&conv.events[i].kind, &found[k]) {
+            (_, Found::Call(c)) => {
+                calls.insert(&c.id, (&c.tool, c.class));
+            }
+            (Kind::ToolCallResponse { id, .. }, _) => {
+                if let Some(&(tool, class)) = calls.get(&**id) {
+                    asked.push((k, i, tool.to_string(), class));
+                }
+            }
+            _ => {}
+        }
+    }
+    let read = parallel::map(&asked, |(_, i, tool, class)| {
+        per_event::result(conv, *i, tool, *class)
+    });
+    for ((k, ..), r) in asked.iter().zip(read) {
+        found[*k] = Found::Result(r);
+    }
+}
+
 /// The places a search pinned down: with at most [`FEW_HITS`] hits, each
 /// `path:line` is where the thing sought stands, a place later work goes
 /// back to. More hits are a survey, not an answer.
-fn pinpointed(result: &str) -> Vec<(String, String)> {
+pub(super) fn pinpointed(result: &str) -> Vec<(String, String)> {
     let hits: Vec<(String, String)> = result
         .lines()
         .filter_map(|l| {
@@ -353,7 +318,7 @@ const PROSE_FILES: [&str; 7] = [".md", ".markdown", ".mdx", ".txt", ".rst", ".ad
 
 /// The text a call writes into a prose file: a new file's content, or
 /// what a change puts in (each pattern's replacement).
-fn written_prose(tool: &str, args: &Value) -> Option<String> {
+pub(super) fn written_prose(tool: &str, args: &Value) -> Option<String> {
     if !matches!(operation(tool), "created" | "changed") {
         return None;
     }
@@ -378,28 +343,13 @@ fn written_prose(tool: &str, args: &Value) -> Option<String> {
 #[derive(Debug, Clone)]
 struct Call {
     tool: String,
-    class: ToolClass,
     target: Option<String>,
     /// Its command fact, by index.
     command: Option<usize>,
 }
 
-fn sentence_fact(kind: FactKind, sentence: &str, turn: usize, event: usize) -> Fact {
-    let text: String = sentence.chars().take(300).collect();
-    Fact {
-        kind,
-        key: calls::clip(sentence, 1000),
-        text,
-        turn,
-        event,
-        fixed: None,
-        fixed_turn: None,
-        failed: None,
-    }
-}
-
 /// The paths a call's arguments name, with a line range where it has one.
-fn files_of(args: &Value) -> Vec<(String, Option<String>)> {
+pub(super) fn files_of(args: &Value) -> Vec<(String, Option<String>)> {
     let lines = line_range(args);
     paths_of(args)
         .into_iter()
@@ -473,7 +423,7 @@ pub(super) fn operation(tool: &str) -> &'static str {
 /// A command as shown and as matched: a shell tool's command line as it
 /// ran, else the call as it was made (tool and arguments), matched by the
 /// tool and the arguments' values.
-fn command_of(tool: &str, args: &Value) -> (String, String) {
+pub(super) fn command_of(tool: &str, args: &Value) -> (String, String) {
     let line = args.as_object().and_then(|o| {
         COMMAND_KEYS.iter().find_map(|k| match o.get(*k)? {
             Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
@@ -498,7 +448,7 @@ fn command_of(tool: &str, args: &Value) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::facts::scan::urls;
+    use crate::core::facts::scan::{figures, urls};
 
     #[test]
     fn commands_as_they_were_made_and_of_shells() {

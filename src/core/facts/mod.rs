@@ -13,6 +13,7 @@ pub mod extract;
 mod links;
 pub mod matching;
 pub mod meaning;
+mod per_event;
 pub mod prose;
 pub mod scan;
 mod sent;
@@ -401,10 +402,17 @@ pub(super) fn gist(conv: &Conversation, summary: &str) -> Arc<meaning::Gist> {
 }
 
 fn known(conv: &Conversation) -> Arc<Known> {
-    let memo = conv.facts_memo.get_or_init(|| {
-        let k: Arc<dyn std::any::Any + Send + Sync> = Arc::new(Known::of(conv));
-        k
-    });
+    // Found outside the cell's lock: finding them runs pieces on the
+    // thread pool, and a thread waiting for its pieces may take another
+    // piece that asks for these very facts (see `parallel`). Two threads
+    // that ask at once both find them, and the first to finish is kept.
+    let memo = match conv.facts_memo.get() {
+        Some(memo) => memo,
+        None => {
+            let k: Arc<dyn std::any::Any + Send + Sync> = Arc::new(Known::of(conv));
+            conv.facts_memo.get_or_init(|| k)
+        }
+    };
     memo.clone()
         .downcast::<Known>()
         .unwrap_or_else(|_| Arc::new(Known::of(conv)))

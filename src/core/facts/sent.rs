@@ -499,25 +499,28 @@ pub fn judged_each_with(
         sent.turns = Arc::new(turn_texts(conv, p, &shown, |t| needed.contains(&t)));
     }
     for (index, (facts, siblings)) in selected.into_iter().enumerate() {
+        // A run's range is most of a long conversation: its facts are
+        // judged on every core, not one per run.
+        let ats = crate::core::parallel::map(&facts, |(k, fact)| {
+            let key = sent.key(*k, siblings.unique(fact), fact);
+            match verdicts.get(&key) {
+                Some(at) => at,
+                None => {
+                    let at = sent.names(fact, &siblings);
+                    verdicts.lock().insert(key, at);
+                    at
+                }
+            }
+        });
         let mut out: Vec<Judged> = facts
             .into_iter()
-            .map(|(k, fact)| {
-                let key = sent.key(k, siblings.unique(&fact), &fact);
-                let at = match verdicts.get(&key) {
-                    Some(at) => at,
-                    None => {
-                        let at = sent.names(&fact, &siblings);
-                        verdicts.lock().insert(key, at);
-                        at
-                    }
-                };
-                Judged {
-                    fact,
-                    kept: at.is_some_and(Where::keeps),
-                    at,
-                    by: None,
-                    quote: None,
-                }
+            .zip(ats)
+            .map(|((_, fact), at)| Judged {
+                fact,
+                kept: at.is_some_and(Where::keeps),
+                at,
+                by: None,
+                quote: None,
             })
             .collect();
         out.sort_by_key(|j| (j.fact.kind, j.fact.event));

@@ -176,55 +176,48 @@ pub fn simulate(convs: &[&Conversation], request: &SimulateRequest<'_>) -> Resul
         ([], None) => &Strategy::ALL,
         (asked, _) => asked,
     };
-    // A conversation's facts are found once, serially: started now, beside
-    // the runs that need none (no compaction, rules without summaries),
-    // rather than when the first summary asks for them and every run
-    // waits on it.
-    let find_early = request.judge || policies.iter().any(|p| *p != Strategy::None);
-    let settings = std::thread::scope(|scope| -> Result<Vec<Setting>> {
-        if find_early {
-            scope.spawn(|| {
-                for c in convs {
-                    crate::core::facts::occurrences(c);
-                }
-            });
+    // A conversation's facts are found once, on every core, before any
+    // run: each summary and each judgement reads them, and a run must not
+    // wait on them inside the pool (see `parallel`).
+    if request.judge || policies.iter().any(|p| *p != Strategy::None) {
+        for c in convs {
+            crate::core::facts::occurrences(c);
         }
-        let mut settings = Vec::new();
-        for (label, config) in variants {
-            let grid = Grid {
-                policies,
-                windows: &windows,
-                base: &config,
-                summarizer: request.summarizer,
-                prices: request.prices,
-            };
-            let runs: Vec<(usize, Run)> = simulate_grid(convs, &grid)?
-                .into_iter()
-                .map(|(job, run)| (job.conversation, run))
-                .collect();
-            let totals = totals(runs.iter().map(|(_, r)| r));
-            let mut known = if request.judge {
-                survivals(convs, &runs).into_iter().map(Some).collect()
-            } else {
-                vec![None; runs.len()]
-            };
-            let runs = runs
-                .into_iter()
-                .zip(known.drain(..))
-                .map(|((conversation, run), survival)| Simulated {
-                    conversation,
-                    run,
-                    survival,
-                })
-                .collect();
-            settings.push(Setting {
-                label,
-                runs,
-                totals,
-            });
-        }
-        Ok(settings)
-    })?;
+    }
+    let mut settings = Vec::new();
+    for (label, config) in variants {
+        let grid = Grid {
+            policies,
+            windows: &windows,
+            base: &config,
+            summarizer: request.summarizer,
+            prices: request.prices,
+        };
+        let runs: Vec<(usize, Run)> = simulate_grid(convs, &grid)?
+            .into_iter()
+            .map(|(job, run)| (job.conversation, run))
+            .collect();
+        let totals = totals(runs.iter().map(|(_, r)| r));
+        let mut known = if request.judge {
+            survivals(convs, &runs).into_iter().map(Some).collect()
+        } else {
+            vec![None; runs.len()]
+        };
+        let runs = runs
+            .into_iter()
+            .zip(known.drain(..))
+            .map(|((conversation, run), survival)| Simulated {
+                conversation,
+                run,
+                survival,
+            })
+            .collect();
+        settings.push(Setting {
+            label,
+            runs,
+            totals,
+        });
+    }
     let baseline = match request.sweep {
         Some(_) => {
             let grid = Grid {
