@@ -145,7 +145,7 @@ impl Conversation {
     }
 
     /// Events of turns `from..=to`, as indices.
-    pub fn events_of_turns(&self, from: usize, to: usize) -> impl Iterator<Item = usize> + '_ {
+    pub fn events_of_turns(&self, from: usize, to: usize) -> std::ops::Range<usize> {
         // Turns are non-decreasing along the stream.
         let start = self.events.partition_point(|e| e.turn < from);
         let end = self.events.partition_point(|e| e.turn <= to);

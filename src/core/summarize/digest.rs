@@ -4,16 +4,15 @@
 //! the assistant concluded, the files and paths touched, the tools used with
 //! their counts and errors, and what was left open, within a size budget.
 
-use super::paths::{action_of, add_path, note_paths};
+use super::paths::{action_of, add_path};
+use super::turn_read::{EventRead, TurnReads, What};
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
-use crate::core::facts::extract::paths_of;
 use crate::core::facts::{Fact, FactKind};
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
-use crate::core::model::event::{Kind, ResponseKind};
 use crate::core::model::timestamp;
-use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// Bounds of the digest's size, in characters.
 const MIN_BUDGET: usize = 1_200;
@@ -25,6 +24,8 @@ const LARGE_RANGE: u64 = 80_000;
 pub struct Digest {
     /// Fixed budget in characters; by default a tenth of the range, clamped.
     pub budget: Option<usize>,
+    /// What it read of each turn, for the next summary of the same turns.
+    reads: Arc<TurnReads>,
 }
 
 impl Summarizer for Digest {
@@ -39,7 +40,7 @@ impl Summarizer for Digest {
             .map(|i| conv.events[i].chars)
             .sum();
         let checklist = crate::core::facts::checklist(conv, request.range);
-        let f = gather(conv, request.range);
+        let f = gather(conv, request.range, &self.reads);
         // Room for the range's facts and its answers whole where the range
         // allows (the answers never more than a tenth of it), never more
         // than a quarter of a large range.
@@ -81,7 +82,7 @@ struct Facts {
     last: Option<String>,
 }
 
-fn gather(conv: &Conversation, range: TurnRange) -> Facts {
+fn gather(conv: &Conversation, range: TurnRange, reads: &TurnReads) -> Facts {
     let mut f = Facts {
         requests: Vec::new(),
         conclusions: Vec::new(),
@@ -93,86 +94,86 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
         first: None,
         last: None,
     };
-    let mut names: HashMap<String, String> = HashMap::new();
-    let mut pending_tools: Vec<(usize, String)> = Vec::new();
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    let mut pending_tools: Vec<(usize, &str)> = Vec::new();
     let mut pending_inquiries = 0usize;
-    let mut last_message: Option<(usize, String)> = None;
+    let mut last_message: Option<(usize, &EventRead)> = None;
     let mut last_turn_answered = BTreeMap::<usize, bool>::new();
 
+    let turns = turns_read(conv, range, reads);
     let (mut first, mut last) = (None, None);
-    for i in conv.events_of_turns(range.from, range.to) {
-        let e = &conv.events[i];
-        // Formatted at the end: a range's first and last are all it shows.
-        if let Some(t) = e.timestamp {
-            first.get_or_insert(t);
-            last = Some(t);
-        }
-        let turn = e.turn + 1;
-        match &e.kind {
-            Kind::ChatRequest => {
-                let text = conv.text(i);
-                note_paths(&mut f.paths, &text, "mentioned");
-                f.requests.push((turn, one_line(&text)));
-                last_turn_answered.insert(turn, false);
+    for (start, read) in &turns {
+        for (k, r) in read.iter().enumerate() {
+            // Formatted at the end: a range's first and last are all it shows.
+            if let Some(t) = r.timestamp {
+                first.get_or_insert(t);
+                last = Some(t);
             }
-            Kind::ChatResponse(ResponseKind::Message) => {
-                let text = conv.text(i);
-                note_paths(&mut f.paths, &text, "mentioned");
-                last_message = Some((turn, text));
-                last_turn_answered.insert(turn, true);
-            }
-            Kind::ChatResponse(ResponseKind::Data) => {
-                f.structured += 1;
-                last_turn_answered.insert(turn, true);
-            }
-            Kind::ChatResponse(ResponseKind::Reasoning) => {}
-            Kind::ToolCallRequest { id, name } => {
-                names.insert(id.to_string(), name.to_string());
-                f.tools.entry(name.to_string()).or_default().calls += 1;
-                pending_tools.push((turn, id.to_string()));
-                let action = action_of(name);
-                if let Ok(args) = serde_json::from_str::<Value>(&conv.text(i)) {
-                    for p in paths_of(&args) {
-                        add_path(&mut f.paths, p, action);
+            let turn = conv.events[start + k].turn + 1;
+            let mention = |paths: &mut Vec<_>, mentioned: &[String]| {
+                for p in mentioned {
+                    add_path(paths, p.clone(), "mentioned");
+                }
+            };
+            match &r.what {
+                What::Request { line, mentioned } => {
+                    mention(&mut f.paths, mentioned);
+                    f.requests.push((turn, line.clone()));
+                    last_turn_answered.insert(turn, false);
+                }
+                What::Message { mentioned, .. } => {
+                    mention(&mut f.paths, mentioned);
+                    last_message = Some((turn, r));
+                    last_turn_answered.insert(turn, true);
+                }
+                What::Data => {
+                    f.structured += 1;
+                    last_turn_answered.insert(turn, true);
+                }
+                What::Call { id, name, paths } => {
+                    names.insert(id, name);
+                    f.tools.entry(name.to_string()).or_default().calls += 1;
+                    pending_tools.push((turn, id));
+                    let action = action_of(name);
+                    for p in paths {
+                        add_path(&mut f.paths, p.clone(), action);
                     }
                 }
-            }
-            Kind::ToolCallResponse { id, is_error } => {
-                pending_tools.retain(|(_, p)| p != &**id);
-                let name = names
-                    .get(&**id)
-                    .cloned()
-                    .unwrap_or_else(|| "unknown".into());
-                if *is_error {
-                    f.tools.entry(name.clone()).or_default().errors += 1;
-                    let text = conv.text(i);
-                    f.errors
-                        .push((turn, format!("{name}: {}", one_line(&text))));
+                What::Result { id, failed } => {
+                    pending_tools.retain(|(_, p)| p != id);
+                    let name = names.get(id.as_str()).copied().unwrap_or("unknown");
+                    if let Some(line) = failed {
+                        f.tools.entry(name.to_string()).or_default().errors += 1;
+                        f.errors.push((turn, format!("{name}: {line}")));
+                    }
                 }
+                What::InquiryRequest => pending_inquiries += 1,
+                What::InquiryResponse => {
+                    pending_inquiries = pending_inquiries.saturating_sub(1);
+                }
+                What::Other => {}
             }
-            Kind::InquiryRequest => pending_inquiries += 1,
-            Kind::InquiryResponse => pending_inquiries = pending_inquiries.saturating_sub(1),
-            _ => {}
-        }
-        // Each turn's conclusion is its last assistant message.
-        if let Some((t, _)) = &last_message
-            && *t != turn
-            && let Some((t, text)) = last_message.take()
-        {
-            f.conclusions
-                .push((t, crate::core::facts::prose::paragraphs(&text)));
+            // Each turn's conclusion is its last assistant message.
+            if let Some((t, _)) = &last_message
+                && *t != turn
+                && let Some((t, m)) = last_message.take()
+            {
+                f.conclusions.push((t, paragraphs_of(m)));
+            }
         }
     }
-    if let Some((t, text)) = last_message.take() {
-        if let Some(asked) = open_question(&text) {
+    if let Some((t, m)) = last_message.take() {
+        if let What::Message {
+            asked: Some(asked), ..
+        } = &m.what
+        {
             f.open
                 .push(format!("turn {t}: the assistant asked: {asked}"));
         }
-        f.conclusions
-            .push((t, crate::core::facts::prose::paragraphs(&text)));
+        f.conclusions.push((t, paragraphs_of(m)));
     }
     for (turn, id) in pending_tools {
-        let name = names.get(&id).cloned().unwrap_or_default();
+        let name = names.get(id).copied().unwrap_or_default();
         f.open.push(format!(
             "turn {turn}: tool call {name} ({id}) has no result"
         ));
@@ -189,6 +190,31 @@ fn gather(conv: &Conversation, range: TurnRange) -> Facts {
     f.first = first.map(|t| timestamp::short(&t));
     f.last = last.map(|t| timestamp::short(&t));
     f
+}
+
+/// The reads of each turn of `range`, with the index of its first event.
+fn turns_read(
+    conv: &Conversation,
+    range: TurnRange,
+    reads: &TurnReads,
+) -> Vec<(usize, Arc<[EventRead]>)> {
+    let events = conv.events_of_turns(range.from, range.to);
+    let (mut start, end) = (events.start, events.end);
+    let mut out = Vec::new();
+    while start < end {
+        let turn = conv.events[start].turn;
+        let stop = start + conv.events[start..end].partition_point(|e| e.turn == turn);
+        out.push((start, reads.turn(conv, start, stop)));
+        start = stop;
+    }
+    out
+}
+
+fn paragraphs_of(m: &EventRead) -> Vec<String> {
+    match &m.what {
+        What::Message { paragraphs, .. } => paragraphs.clone(),
+        _ => Vec::new(),
+    }
 }
 
 /// The digest text of `range`, at most about `budget` characters: the
@@ -227,7 +253,7 @@ fn digest_with(f: &Facts, range: TurnRange, budget: usize, checklist: &[Fact]) -
 
 /// The most of one turn's conclusion a digest gives: an answer's prose,
 /// its code left out, is what later work was built on.
-const CONCLUSION_LIMIT: usize = 600;
+pub(super) const CONCLUSION_LIMIT: usize = 600;
 
 /// The characters the conclusions take at their fullest.
 fn conclusions_chars(f: &Facts) -> usize {

@@ -17,6 +17,7 @@ mod cut_tests;
 pub mod openai;
 mod paths;
 pub mod transcript;
+mod turn_read;
 
 // The summarizers' error lives with the core's errors; each summarizer
 // names it through here.

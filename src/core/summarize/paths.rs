@@ -41,12 +41,9 @@ pub(super) fn add_path(
     }
 }
 
-/// Paths mentioned in prose: tokens with a `/` or a file extension.
-pub(super) fn note_paths(
-    paths: &mut Vec<(String, Vec<&'static str>)>,
-    text: &str,
-    action: &'static str,
-) {
+/// The paths `text`'s prose names, in order: tokens with a `/` or a file
+/// extension.
+pub(super) fn mentioned(text: &str) -> Vec<String> {
     let separator = |c: char| {
         c.is_whitespace()
             || matches!(
@@ -54,13 +51,12 @@ pub(super) fn note_paths(
                 '`' | '\'' | '"' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | ';'
             )
     };
-    for raw in text.split(separator) {
-        let token = raw.trim_end_matches([':', '.', '!', '?']);
+    text.split(separator)
+        .map(|raw| raw.trim_end_matches([':', '.', '!', '?']))
         // A path has a dot or a slash: most words are out at one scan.
-        if token.len() >= 4 && token.contains(['.', '/']) && looks_like_path(token) {
-            add_path(paths, token.to_string(), action);
-        }
-    }
+        .filter(|t| t.len() >= 4 && t.contains(['.', '/']) && looks_like_path(t))
+        .map(str::to_string)
+        .collect()
 }
 
 fn looks_like_path(t: &str) -> bool {
