@@ -375,12 +375,14 @@ fn refusal(line: &str) -> bool {
 /// as an outcome (a test run's result, a check, a patch, a commit), else
 /// its first failure, else its first line; at most 160 bytes.
 pub fn outcome(text: &str, class: ToolClass) -> Option<String> {
-    // A line that is only markup (`<git_commit>`) says nothing.
-    let lines = || {
-        text.lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !markup_only(l))
-    };
+    // A line that is only markup (`<git_commit>`) says nothing. Each line
+    // is lowered once for every word sought.
+    let lines: Vec<(&str, String)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !markup_only(l))
+        .map(|l| (l, l.to_ascii_lowercase()))
+        .collect();
     // The most telling first: a test run's count before a build's end.
     let line = [
         "test result",
@@ -397,18 +399,17 @@ pub fn outcome(text: &str, class: ToolClass) -> Option<String> {
         "finished",
     ]
     .iter()
-    .find_map(|w| lines().find(|l| l.to_ascii_lowercase().contains(w)))
-    .or_else(|| lines().find(|l| commit_header(l)))
-    .map(str::to_string)
+    .find_map(|w| lines.iter().find(|(_, lower)| lower.contains(w)))
+    .or_else(|| lines.iter().find(|(l, _)| commit_header(l)))
+    .map(|(l, _)| l.to_string())
     .or_else(|| failures(text, class, false).into_iter().next())
-    .or_else(|| lines().next().map(str::to_string))?;
+    .or_else(|| lines.first().map(|(l, _)| l.to_string()))?;
     // What a commit changed, beside what it was.
-    let changed = lines().find(|l| {
-        let l = l.to_ascii_lowercase();
+    let changed = lines.iter().find(|(_, l)| {
         l.contains(" changed, ") && (l.contains("insertion") || l.contains("deletion"))
     });
     let line = match changed {
-        Some(c) if !line.contains(c) => format!("{line}; {c}"),
+        Some((c, _)) if !line.contains(c) => format!("{line}; {c}"),
         _ => line,
     };
     Some(clip(&line, 240))

@@ -27,7 +27,7 @@ use super::matching::{self, Siblings};
 use super::words::{path_pattern, place_pattern, sentences, terms, tokens};
 use super::{Fact, FactKind};
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The share of a fact's weight a passage of a summary must hold to
 /// convey it.
@@ -95,6 +95,8 @@ pub struct Gist {
     text: String,
     read: OnceLock<Read>,
     names: OnceLock<Names>,
+    /// The sentences the other summaries of its conversation said.
+    known: Arc<Sentences>,
 }
 
 /// A word as a summary's sentences hold it: its hash. A sentence's words
@@ -110,9 +112,46 @@ fn word_key(word: &str) -> u64 {
 struct Read {
     /// The words of each sentence, as sorted [`word_key`]s; a passage is
     /// a run of [`NEAR`].
-    sentences: Vec<Vec<u64>>,
+    sentences: Vec<Words>,
     /// Of each sentence, whether it says something went wrong.
     failing: Vec<bool>,
+}
+
+/// A sentence's words, as sorted [`word_key`]s.
+type Words = Arc<[u64]>;
+
+/// Sentences read, by their text, with whether each says
+/// something went wrong: the summaries of one conversation say the same
+/// lines again and again (a digest at every window lists the same facts),
+/// and reading a sentence's words was most of what reading a summary
+/// cost. Shared by the summaries of a conversation.
+#[derive(Debug, Default)]
+pub struct Sentences(Mutex<HashMap<String, Option<(Words, bool)>>>);
+
+/// Past this many sentences, those kept are let go.
+const SENTENCES_KEPT: usize = 1 << 20;
+
+impl Sentences {
+    fn read(&self, sentence: &str) -> Option<(Words, bool)> {
+        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(read) = lock().get(sentence) {
+            return read.clone();
+        }
+        let words = tokens(sentence);
+        let read = (!words.is_empty()).then(|| {
+            let failing = tells_failure(&words);
+            let mut keys: Vec<u64> = words.iter().map(|w| word_key(w)).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            (Words::from(keys), failing)
+        });
+        let mut kept = lock();
+        if kept.len() >= SENTENCES_KEPT {
+            kept.clear();
+        }
+        kept.insert(sentence.to_string(), read.clone());
+        read
+    }
 }
 
 /// The paths and names a summary says, read apart from its sentences:
@@ -127,17 +166,24 @@ struct Names {
 
 impl Gist {
     pub fn of(text: &str) -> Gist {
+        Gist::among(text, Arc::default())
+    }
+
+    /// [`Gist::of`] a summary of a conversation whose other summaries'
+    /// sentences are `known`.
+    pub fn among(text: &str, known: Arc<Sentences>) -> Gist {
         Gist {
             lower: text.to_lowercase(),
             id: word_key(text),
             text: text.to_string(),
             read: OnceLock::new(),
             names: OnceLock::new(),
+            known,
         }
     }
 
     fn read(&self) -> &Read {
-        self.read.get_or_init(|| Read::of(&self.text))
+        self.read.get_or_init(|| Read::of(&self.text, &self.known))
     }
 
     fn names(&self) -> &Names {
@@ -147,7 +193,7 @@ impl Gist {
 
 /// A run of [`NEAR`] sentences, whose words are judged together.
 struct Passage<'a> {
-    sentences: &'a [Vec<u64>],
+    sentences: &'a [Words],
     failing: &'a [bool],
 }
 
@@ -172,21 +218,8 @@ impl Read {
         })
     }
 
-    fn of(text: &str) -> Read {
-        let read: Vec<Vec<String>> = sentences(text)
-            .map(tokens)
-            .filter(|s| !s.is_empty())
-            .collect();
-        let failing = read.iter().map(|words| tells_failure(words)).collect();
-        let sentences = read
-            .iter()
-            .map(|words| {
-                let mut keys: Vec<u64> = words.iter().map(|w| word_key(w)).collect();
-                keys.sort_unstable();
-                keys.dedup();
-                keys
-            })
-            .collect();
+    fn of(text: &str, known: &Sentences) -> Read {
+        let (sentences, failing) = sentences(text).filter_map(|s| known.read(s)).unzip();
         Read { sentences, failing }
     }
 }

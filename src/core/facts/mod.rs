@@ -359,6 +359,8 @@ struct Known {
     /// Each summary read once: a simulation judges the same summaries
     /// under many policies and windows.
     gists: std::sync::Mutex<Gists>,
+    /// The sentences those summaries say, read once.
+    sentences: Arc<meaning::Sentences>,
 }
 
 /// The summaries read, and how many bytes of summary they hold.
@@ -374,6 +376,7 @@ impl Known {
             facts: Arc::new(extract::occurrences(conv, 0..conv.events.len())),
             weights: std::sync::OnceLock::new(),
             gists: std::sync::Mutex::new(Gists::default()),
+            sentences: Arc::default(),
         }
     }
 }
@@ -391,7 +394,7 @@ pub(super) fn gist(conv: &Conversation, summary: &str) -> Arc<meaning::Gist> {
     }
     // Read outside the lock: another thread may read the same summary
     // meanwhile, and the two agree.
-    let g = Arc::new(meaning::Gist::of(summary));
+    let g = Arc::new(meaning::Gist::among(summary, k.sentences.clone()));
     let mut gists = lock();
     if gists.bytes + summary.len() > KEPT {
         *gists = Gists::default();

@@ -119,11 +119,16 @@ const UNITS: [&str; 34] = [
 /// with the words around it a reader needs to know what it counts.
 pub fn figures(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for s in sentences(text) {
+    // Every figure has a digit: most sentences and words have none.
+    let digit = |t: &str| t.bytes().any(|b| b.is_ascii_digit());
+    for s in sentences(text).into_iter().filter(|s| digit(s)) {
         let tokens: Vec<&str> = s.split_whitespace().collect();
         let finished = s.to_ascii_lowercase().contains("finished");
         let frame = backtrace_frame(&tokens);
         for (k, raw) in tokens.iter().enumerate() {
+            if !digit(raw) {
+                continue;
+            }
             if let Some(f) = figure_at(&tokens, k, raw) {
                 // A build's or a test run's own timing (`Finished … in
                 // 2.02s`), and the places of a backtrace's frames, are no
