@@ -41,13 +41,15 @@ impl Summarizer for Digest {
             .sum();
         let checklist = crate::core::facts::checklist(conv, request.range);
         let f = gather(conv, request.range, &self.reads);
+        // Every fact: what the digest lists until it must cut them.
+        let all_facts = facts_section(&checklist, 0);
         // Room for the range's facts and its answers whole where the range
         // allows (the answers never more than a tenth of it), never more
         // than a quarter of a large range.
         let budget = self.budget.unwrap_or_else(|| {
             let base = ((input_chars / 10) as usize).clamp(MIN_BUDGET, MAX_BUDGET);
             let answers = conclusions_chars(&f).min((input_chars / 10) as usize);
-            let facts = facts_chars(&checklist) + 400 + answers;
+            let facts = all_facts.chars().count() + 400 + answers;
             let room = base.max(facts);
             if input_chars > LARGE_RANGE {
                 room.min((input_chars / 4) as usize)
@@ -56,7 +58,7 @@ impl Summarizer for Digest {
             }
         });
         Ok(Summary {
-            text: digest_with(&f, request.range, budget, &checklist),
+            text: digest_with(&f, request.range, budget, &checklist, &all_facts),
             input_chars,
         })
     }
@@ -221,34 +223,41 @@ fn paragraphs_of(m: &EventRead) -> Vec<String> {
 /// range's facts first (the user's instructions, errors, files, commands,
 /// decisions, links and figures: what a reader needs to carry on), then
 /// what was asked and concluded, shortened first when it must be.
-fn digest_with(f: &Facts, range: TurnRange, budget: usize, checklist: &[Fact]) -> String {
+fn digest_with(
+    f: &Facts,
+    range: TurnRange,
+    budget: usize,
+    checklist: &[Fact],
+    all_facts: &str,
+) -> String {
     let fits = |text: &String| text.chars().count() <= budget;
     // Made once: the conclusions are shown only while the decisions are
     // listed too (levels past 0 keep none of them).
     let told = unlisted_conclusions(f, checklist);
-    let render = |item_len, keep, level| render(f, checklist, &told, range, item_len, keep, level);
+    let render = |item_len, keep, facts: &str| render(f, facts, &told, range, item_len, keep);
     // Longer items first; shorten until the whole fits.
     for item_len in [CONCLUSION_LIMIT, 400, 240, 160, 100, 60] {
-        let text = render(item_len, usize::MAX, 0);
+        let text = render(item_len, usize::MAX, all_facts);
         if fits(&text) {
             return text;
         }
     }
     // Still too long: keep the most recent requests and conclusions.
     for keep in [12, 8, 5, 3, 2, 1, 0] {
-        let text = render(60, keep, 0);
+        let text = render(60, keep, all_facts);
         if fits(&text) {
             return text;
         }
     }
     // Then the facts a reader needs least.
+    let mut text = String::new();
     for level in 1..=FACT_LEVELS {
-        let text = render(60, 0, level);
+        text = render(60, 0, &facts_section(checklist, level));
         if fits(&text) {
             return text;
         }
     }
-    transcript::clip(&render(60, 0, FACT_LEVELS), budget)
+    transcript::clip(&text, budget)
 }
 
 /// The most of one turn's conclusion a digest gives: an answer's prose,
@@ -296,11 +305,6 @@ fn opening(key: &str) -> &str {
     let end = key.char_indices().nth(40).map_or(key.len(), |(at, _)| at);
     let first = key.find(". ").map_or(end, |at| at.min(end));
     &key[..first]
-}
-
-/// The characters `checklist` takes in a digest, at its fullest.
-fn facts_chars(checklist: &[Fact]) -> usize {
-    facts_section(checklist, 0).chars().count()
 }
 
 /// How far the facts are cut: 0 all of them; 1 without figures and
@@ -403,12 +407,11 @@ fn facts_section(checklist: &[Fact], level: usize) -> String {
 
 fn render(
     f: &Facts,
-    checklist: &[Fact],
+    facts: &str,
     conclusions: &[(usize, String)],
     range: TurnRange,
     item_len: usize,
     keep: usize,
-    level: usize,
 ) -> String {
     let mut out = String::new();
     let span = match (&f.first, &f.last) {
@@ -435,7 +438,7 @@ fn render(
             out.push_str(&format!("- turn {turn}: {}\n", clip_line(text, item_len)));
         }
     };
-    out.push_str(&facts_section(checklist, level));
+    out.push_str(facts);
     list(&mut out, "User requests", &f.requests);
     list(&mut out, "Assistant conclusions", conclusions);
     // Paths named in prose, beside the files the checklist lists.
