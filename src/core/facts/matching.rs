@@ -88,7 +88,7 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
             let words = command_words(&key);
             !words.is_empty()
                 && words.iter().all(|w| text.contains(w.as_str()))
-                && in_one_window(text, &words, words.len(), contains_word)
+                && in_one_window(text, &words, words.len(), false)
         }
         FactKind::Url => {
             let bare = key
@@ -122,41 +122,40 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
                 .into_iter()
                 .filter(|w| text.contains(w.as_str()))
                 .collect();
-            present.len() >= need && in_one_window(text, &present, need, contains_bounded)
+            present.len() >= need && in_one_window(text, &present, need, true)
         }
     }
 }
 
-/// Whether one window of `text` holds at least `need` of `words` (each as
-/// `holds` finds it). Such a window holds one of the `len - need + 1`
-/// rarest words, so only the windows around those are looked at, each
-/// once however often its anchor occurs in it: the cost is a few passes
-/// over the text, never one per occurrence.
-fn in_one_window(text: &str, words: &[String], need: usize, holds: fn(&str, &str) -> bool) -> bool {
-    let mut by_rarity: Vec<(usize, &String)> = words
-        .iter()
-        .map(|w| {
-            (
-                memchr::memmem::find_iter(text.as_bytes(), w.as_bytes()).count(),
-                w,
-            )
-        })
-        .collect();
-    by_rarity.sort();
-    let anchors = words.len().saturating_sub(need) + 1;
+/// Whether one window of `text` holds at least `need` of `words`, each
+/// standing alone (see [`bounded`]; `dash_joins` as there). Each word's
+/// occurrences are found in one pass over the text and counted by the
+/// window they fall in: a few passes over the text, never one per window
+/// a common word stands in.
+fn in_one_window(text: &str, words: &[String], need: usize, dash_joins: bool) -> bool {
     let breaks = Breaks::of(text);
-    by_rarity.iter().take(anchors).any(|(_, anchor)| {
+    // Of each window (by its start), how many of the words it holds.
+    let mut held: HashMap<usize, usize> = HashMap::new();
+    for word in words {
         let mut last = None;
-        memchr::memmem::find_iter(text.as_bytes(), anchor.as_bytes()).any(|at| {
+        for at in memchr::memmem::find_iter(text.as_bytes(), word.as_bytes()) {
             let (start, end) = breaks.window_at(at, text.len());
-            if last == Some(start) {
-                return false;
+            if last == Some(start) || at + word.len() > end {
+                continue;
             }
-            last = Some(start);
-            let w = &text[start..end];
-            words.iter().filter(|word| holds(w, word)).count() >= need
-        })
-    })
+            // Whether it stands alone is judged within its window, as a
+            // reader of that sentence sees it.
+            if bounded_at(&text[start..end], at - start, word.len(), dash_joins) {
+                last = Some(start);
+                let n = held.entry(start).or_default();
+                *n += 1;
+                if *n >= need {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Where a text's windows break: its line breaks, its `;` and its
@@ -200,25 +199,24 @@ fn contains_bounded(hay: &str, needle: &str) -> bool {
     bounded(hay, needle, true)
 }
 
-/// [`contains_bounded`] where a dash before it is no part of a name (a
-/// command's `-p`, `--release`).
-fn contains_word(hay: &str, needle: &str) -> bool {
-    bounded(hay, needle, false)
-}
-
 fn bounded(hay: &str, needle: &str, dash_joins: bool) -> bool {
     if needle.is_empty() {
         return false;
     }
+    hay.match_indices(needle)
+        .any(|(at, _)| bounded_at(hay, at, needle.len(), dash_joins))
+}
+
+/// Whether the `len` bytes of `hay` at `at` are no part of a longer word
+/// or path.
+fn bounded_at(hay: &str, at: usize, len: usize, dash_joins: bool) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_';
-    hay.match_indices(needle).any(|(at, _)| {
-        let before = hay[..at].chars().last();
-        let after = hay[at + needle.len()..].chars().next();
-        let joins_before =
-            before.is_some_and(|c| word(c) || c == '/' || c == '.' || (dash_joins && c == '-'));
-        let joins_after = after.is_some_and(|c| word(c) || c == '/');
-        !joins_before && !joins_after
-    })
+    let before = hay[..at].chars().next_back();
+    let after = hay[at + len..].chars().next();
+    let joins_before =
+        before.is_some_and(|c| word(c) || c == '/' || c == '.' || (dash_joins && c == '-'));
+    let joins_after = after.is_some_and(|c| word(c) || c == '/');
+    !joins_before && !joins_after
 }
 
 /// A command's words as a reader repeats them: leading dashes, quotes and
