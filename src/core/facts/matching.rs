@@ -87,7 +87,7 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
         FactKind::Command => {
             let words = command_words(&key);
             !words.is_empty()
-                && words.iter().all(|w| text.contains(w.as_str()))
+                && words.iter().all(|w| has(text, w))
                 && in_one_window(text, &words, words.len(), false)
         }
         FactKind::Url => {
@@ -95,7 +95,7 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
                 .trim_start_matches("https://")
                 .trim_start_matches("http://")
                 .trim_end_matches('/');
-            text.contains(&key) || text.contains(bare)
+            has(text, &key) || has(text, bare)
         }
         FactKind::Number => {
             let tight: String = key.split_whitespace().collect();
@@ -110,7 +110,7 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
                 .any(|form| contains_bounded(text, &form))
         }
         FactKind::Error | FactKind::Instruction | FactKind::Decision => {
-            if text.contains(key.trim().trim_end_matches('.')) {
+            if has(text, key.trim().trim_end_matches('.')) {
                 return true;
             }
             let telling = telling_words(&key);
@@ -118,13 +118,16 @@ pub fn names(fact: &Fact, text: &str, siblings: &Siblings) -> bool {
                 return false;
             }
             let need = (telling.len() * 2).div_ceil(3);
-            let present: Vec<String> = telling
-                .into_iter()
-                .filter(|w| text.contains(w.as_str()))
-                .collect();
+            let present: Vec<String> = telling.into_iter().filter(|w| has(text, w)).collect();
             present.len() >= need && in_one_window(text, &present, need, true)
         }
     }
+}
+
+/// Whether `needle` stands anywhere in `hay`: SIMD search, as judging a
+/// simulation asks it of every fact against every turn and summary.
+fn has(hay: &str, needle: &str) -> bool {
+    memchr::memmem::find(hay.as_bytes(), needle.as_bytes()).is_some()
 }
 
 /// Whether one window of `text` holds at least `need` of `words`, each
@@ -203,8 +206,8 @@ fn bounded(hay: &str, needle: &str, dash_joins: bool) -> bool {
     if needle.is_empty() {
         return false;
     }
-    hay.match_indices(needle)
-        .any(|(at, _)| bounded_at(hay, at, needle.len(), dash_joins))
+    memchr::memmem::find_iter(hay.as_bytes(), needle.as_bytes())
+        .any(|at| bounded_at(hay, at, needle.len(), dash_joins))
 }
 
 /// Whether the `len` bytes of `hay` at `at` are no part of a longer word
