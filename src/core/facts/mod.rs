@@ -8,6 +8,7 @@
 //! docs/headless.md ("What was lost") states the rules.
 
 pub mod asks;
+pub mod call_args;
 pub mod calls;
 pub mod extract;
 mod links;

@@ -8,8 +8,8 @@
 //! [`super::extract::occurrences`] does that part, serially, from what
 //! is found here.
 
+use super::call_args::{command_of, files_of, operation, paths_of, pinpointed, written_prose};
 use super::calls::{self, ToolClass};
-use super::extract::{command_of, files_of, operation, paths_of, pinpointed, written_prose};
 use super::links::{Prose, attachments, looked_up};
 use super::scan::figures;
 use super::{Fact, FactKind, asks, prose};

@@ -5,7 +5,8 @@
 //! the same way in another run is not judged again.
 
 use super::{
-    Fact, FactKind, Judged, Where, extract, gist, matching, meaning, occurrences, weights,
+    Fact, FactKind, Judged, Where, call_args, extract, gist, matching, meaning, occurrences,
+    weights,
 };
 use crate::core::compact::fate::Alteration;
 use crate::core::compact::fate::Projected;
@@ -113,7 +114,7 @@ impl Sent {
             .into_iter()
             .filter(|&i| match &conv.events[i].kind {
                 EventKind::ToolCallRequest { name, .. } => {
-                    extract::operation(name) == "read"
+                    call_args::operation(name) == "read"
                         && pairing
                             .partner(i, conv.events.len())
                             .is_some_and(|r| !whole.contains(&r))

@@ -51,7 +51,7 @@ fn no_cut_panics_on_multi_byte_text_at_any_offset() {
         let _ = scan::sentences(text);
         let _ = asks::instructions(text);
         let _ = prose::decisions(text);
-        let _ = crate::core::summarize::digest::open_question(text);
+        let _ = crate::core::summarize::lines::open_question(text);
         let _ = crate::core::visible::one_line(text, 7);
         let _ = crate::core::redact::redact(text);
         for limit in 0..text.len() + 2 {

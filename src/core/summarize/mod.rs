@@ -10,6 +10,7 @@ pub mod config;
 pub mod digest;
 mod http;
 pub mod judge;
+mod lines;
 pub mod memo;
 
 #[cfg(test)]

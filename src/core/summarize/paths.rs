@@ -1,6 +1,6 @@
 //! What a digest says of the paths a range touched, each with what was
 //! done: those a call's arguments name (read by the facts' own rule,
-//! `facts::extract::paths_of`) and those named in prose.
+//! `facts::call_args::paths_of`) and those named in prose.
 
 pub(super) fn action_of(tool: &str) -> &'static str {
     let t = tool.to_ascii_lowercase();

@@ -4,7 +4,7 @@
 //! their prose names) was most of what each summary cost.
 
 use super::paths::mentioned;
-use crate::core::facts::extract::paths_of;
+use crate::core::facts::call_args::paths_of;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::{Kind, ResponseKind};
 use crate::core::model::timestamp::Timestamp;
@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 /// The most of a line the digest ever shows, plus one character: a line
 /// cut to this shows the same once clipped to any length the digest
 /// clips to.
-pub(super) const LINE_KEPT: usize = super::digest::CONCLUSION_LIMIT + 1;
+pub(super) const LINE_KEPT: usize = super::lines::CONCLUSION_LIMIT + 1;
 
 /// What the digest needs of one event.
 #[derive(Debug, Clone)]
@@ -127,7 +127,7 @@ pub(super) fn read(conv: &Conversation, i: usize) -> EventRead {
             let text = conv.text(i);
             What::Message {
                 paragraphs: crate::core::facts::prose::paragraphs(&text),
-                asked: super::digest::open_question(&text),
+                asked: super::lines::open_question(&text),
                 mentioned: mentioned(&text),
             }
         }
