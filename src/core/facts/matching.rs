@@ -263,6 +263,61 @@ mod tests {
         Fact::sample(kind, key, key)
     }
 
+    /// The rule itself, read plainly: some window between two breaks
+    /// holds `need` of the words, each standing alone in that window.
+    fn by_every_window(text: &str, words: &[String], need: usize, dash_joins: bool) -> bool {
+        let breaks = Breaks::of(text);
+        let mut starts = vec![0];
+        starts.extend(breaks.at.iter().map(|&(_, end)| end));
+        starts.iter().any(|&start| {
+            let end = breaks
+                .at
+                .iter()
+                .find(|&&(b, _)| b >= start)
+                .map_or(text.len(), |&(b, _)| b);
+            let w = &text[start..end.max(start)];
+            words
+                .iter()
+                .filter(|word| bounded(w, word, dash_joins))
+                .count()
+                >= need
+        })
+    }
+
+    #[test]
+    fn a_window_holds_the_words_the_plain_rule_says_it_does() {
+        let texts = [
+            "cargo test -p csvq. then cargo build; -p csvq --release\nrelease csvq test",
+            "the loader rejects a missing folder; the guard. loader folder guard",
+            "a.rs data.rs a.rs. a.rs;a.rs\n./a.rs x/a.rs a.rs-b",
+            "word word word. word",
+            "csvq csvq release. loader loader guard",
+            "",
+        ];
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let sets = [
+            words(&["cargo", "test", "csvq"]),
+            words(&["release", "csvq", "test"]),
+            words(&["loader", "folder", "guard"]),
+            words(&["a.rs", "data.rs"]),
+            words(&["word"]),
+            words(&["p", "csvq"]),
+        ];
+        for text in texts {
+            for ws in &sets {
+                for need in 1..=ws.len() {
+                    for dash in [true, false] {
+                        assert_eq!(
+                            in_one_window(text, ws, need, dash),
+                            by_every_window(text, ws, need, dash),
+                            "{text:?} {ws:?} {need} {dash}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     fn none() -> Siblings {
         Siblings::of(&[])
     }

@@ -533,6 +533,47 @@ mod tests {
     }
 
     #[test]
+    fn summaries_that_share_their_sentences_are_judged_as_if_read_alone() {
+        let facts = [
+            fact(
+                FactKind::Decision,
+                "The fix belongs in the loader, not the guard.",
+            ),
+            fact(
+                FactKind::Error,
+                "cargo_test: test parser::tests::precedence failed",
+            ),
+            fact(FactKind::Command, "cargo_test grizzly"),
+            fact(FactKind::Number, "49 passed"),
+        ];
+        let summaries = [
+            "The fix belongs in the loader. All 49 tests pass.\n- turn 2: cargo test -p grizzly failed",
+            "All 49 tests pass.\nThe guard stays; the loader was left alone.",
+            "The precedence test in the parser failed. The fix belongs in the loader.",
+            "",
+        ];
+        let weights = Weights::of(&facts);
+        let siblings = Siblings::of(&facts);
+        let known = Arc::new(Sentences::default());
+        for _ in 0..2 {
+            for summary in summaries {
+                let shared = Gist::among(summary, known.clone());
+                for f in &facts {
+                    assert_eq!(
+                        verdict(f, &shared, &weights, &siblings),
+                        verdict(f, &Gist::of(summary), &weights, &siblings),
+                        "{f:?} in {summary:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            !known.0.lock().unwrap().is_empty(),
+            "the sentences were shared"
+        );
+    }
+
+    #[test]
     fn a_command_by_its_tool_and_target_in_any_phrasing() {
         let others = [
             fact(FactKind::Command, "cargo_test grizzly"),

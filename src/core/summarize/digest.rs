@@ -4,6 +4,7 @@
 //! the assistant concluded, the files and paths touched, the tools used with
 //! their counts and errors, and what was left open, within a size budget.
 
+use super::lines::{CONCLUSION_LIMIT, clip_line, one_line};
 use super::paths::{action_of, add_path};
 use super::turn_read::{EventRead, TurnReads, What};
 use super::{Request, SummarizeError, Summarizer, Summary, transcript};
@@ -260,10 +261,6 @@ fn digest_with(
     transcript::clip(&text, budget)
 }
 
-/// The most of one turn's conclusion a digest gives: an answer's prose,
-/// its code left out, is what later work was built on.
-pub(super) const CONCLUSION_LIMIT: usize = 600;
-
 /// The characters the conclusions take at their fullest.
 fn conclusions_chars(f: &Facts) -> usize {
     f.conclusions
@@ -488,42 +485,6 @@ fn render(
     out.trim_end().to_string()
 }
 
-/// A message's prose on one line: its code and pasted text left out.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn clip_line(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut = crate::core::cut::head_chars(text, max.saturating_sub(1));
-    format!("{}…", cut.trim_end())
-}
-
-fn looks_like_question(text: &str) -> bool {
-    let t = text.trim_end();
-    t.ends_with('?')
-        || ["Should I", "Would you like", "Do you want", "Shall I"]
-            .iter()
-            .any(|p| t.contains(p))
-}
-
-/// The question a range's last message leaves open, as the digest says
-/// it: its last sentence, cut for the budget.
-pub(crate) fn open_question(text: &str) -> Option<String> {
-    looks_like_question(text).then(|| clip_line(&last_sentence(text), 240))
-}
-
-fn last_sentence(text: &str) -> String {
-    let t = text.trim();
-    // Its own closing mark aside; the marks sought are one byte each.
-    let cut = crate::core::cut::without_last_char(t)
-        .rfind(['.', '!', '\n'])
-        .map_or(0, |p| p + 1);
-    one_line(&t[cut..])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -552,6 +513,62 @@ mod tests {
         let conclusions = text.split("Assistant conclusions:").nth(1).expect(&text);
         assert!(!conclusions.contains(decision), "{text}");
         assert!(conclusions.contains("Extra note on the tests"), "{text}");
+    }
+
+    #[test]
+    fn a_digest_that_read_other_ranges_and_conversations_writes_what_a_fresh_one_does() {
+        let demo = crate::demo::materialize().unwrap();
+        let conv = crate::core::store::load::load(&demo.conversation_dir).unwrap();
+        // The same events but the last turn's message: another conversation
+        // whose turns sit at the same event indices.
+        let mut events: Vec<serde_json::Value> = serde_json::from_str(
+            &std::fs::read_to_string(demo.conversation_dir.join("events.json")).unwrap(),
+        )
+        .unwrap();
+        let last = events
+            .iter_mut()
+            .rev()
+            .find(|e| e["type"] == "chat_response" && e.get("message").is_some())
+            .unwrap();
+        last["message"] = "Moved the parser to src/other.rs. Should I also add a test?".into();
+        let other =
+            crate::core::store::load::of_events(serde_json::Value::Array(events).to_string());
+        let shared = Digest::default();
+        let n = conv.turn_count;
+        assert!(n >= 4, "the demo has turns to summarise");
+        for c in [&conv, &other, &conv] {
+            for len in 1..=n {
+                for from in 0..=(n - len) {
+                    let request = Request {
+                        conversation: c,
+                        range: TurnRange {
+                            from,
+                            to: from + len - 1,
+                        },
+                        instructions: "",
+                    };
+                    let fresh = Digest::default().summarize(&request).unwrap().text;
+                    assert_eq!(
+                        shared.summarize(&request).unwrap().text,
+                        fresh,
+                        "{from}+{len}"
+                    );
+                }
+            }
+        }
+        let whole = |c| {
+            let request = Request {
+                conversation: c,
+                range: TurnRange { from: 0, to: n - 1 },
+                instructions: "",
+            };
+            shared.summarize(&request).unwrap().text
+        };
+        assert_ne!(
+            whole(&conv),
+            whole(&other),
+            "each conversation's own reading"
+        );
     }
 
     #[test]
