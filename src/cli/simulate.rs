@@ -377,8 +377,9 @@ struct TotalJson<'a> {
     refused: usize,
 }
 fn table(convs: &[Conversation], results: &[ops::Simulated]) -> Vec<String> {
+    // A space after the window: a peak of 10000 % or more fills its column.
     let mut lines = vec![format!(
-        "{:<17} {:<15} {:>11}{}",
+        "{:<17} {:<15} {:>11} {}",
         "conversation",
         "policy",
         "window/use",
@@ -387,7 +388,7 @@ fn table(convs: &[Conversation], results: &[ops::Simulated]) -> Vec<String> {
     for simulated in results {
         let (ci, r) = (&simulated.conversation, &simulated.run);
         lines.push(format!(
-            "{:<17} {:<15} {:>11}{}",
+            "{:<17} {:<15} {:>11} {}",
             convs[*ci].display_id(),
             r.policy.as_str(),
             format!(
