@@ -129,7 +129,7 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
         for url in attachments(&conv.base_config) {
             let turn = conv.events[0].turn + 1;
             let text = format!("attached: {url}");
-            out.push(per_event::fact(FactKind::Url, text, url, turn, 0));
+            out.push(Fact::new(FactKind::Url, text, url, turn, 0));
         }
     }
     // Each call by id: its tool, class, target and command fact.
@@ -142,7 +142,7 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
     let mut listed_links: Vec<Fact> = Vec::new();
     for (&i, found) in events.iter().zip(found) {
         let turn = conv.events[i].turn + 1;
-        let fact = |kind, text: String, key: String| per_event::fact(kind, text, key, turn, i);
+        let fact = |kind, text: String, key: String| Fact::new(kind, text, key, turn, i);
         match found {
             Found::Call(c) => {
                 let command = c.command.map(|k| out.len() + k);

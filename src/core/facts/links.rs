@@ -114,16 +114,7 @@ impl Prose {
         let prose = prose::paragraphs(text).join("\n");
         // A link is one wherever it stands, quoted or in a table; not in code.
         let outside_code = prose::outside_code(text);
-        let fact = |kind, text: String, key: String| Fact {
-            kind,
-            text,
-            turn,
-            key,
-            event,
-            fixed: None,
-            fixed_turn: None,
-            failed: None,
-        };
+        let fact = |kind, text: String, key: String| Fact::new(kind, text, key, turn, event);
         let mut seen = std::collections::HashSet::new();
         let links: Vec<String> = urls(&outside_code)
             .into_iter()

@@ -178,20 +178,28 @@ fn around(text: &str, key: &str, words: usize) -> String {
     crate::core::cut::clip_words(&out, SHOWN_MAX)
 }
 
-#[cfg(test)]
 impl Fact {
-    /// A fact of turn 1 for a unit test, shown as `text`, known by `key`.
-    pub(crate) fn sample(kind: FactKind, text: &str, key: &str) -> Fact {
+    /// A fact of `kind` found in event `event` of `turn` (1-based), shown
+    /// as `text` and known by `key`; nothing yet said of how it ended.
+    pub fn new(kind: FactKind, text: String, key: String, turn: usize, event: usize) -> Fact {
         Fact {
             kind,
-            text: text.into(),
-            turn: 1,
-            key: key.into(),
-            event: 0,
+            text,
+            turn,
+            key,
+            event,
             fixed: None,
             fixed_turn: None,
             failed: None,
         }
+    }
+}
+
+#[cfg(test)]
+impl Fact {
+    /// A fact of turn 1 for a unit test, shown as `text`, known by `key`.
+    pub(crate) fn sample(kind: FactKind, text: &str, key: &str) -> Fact {
+        Fact::new(kind, text.into(), key.into(), 1, 0)
     }
 }
 

@@ -66,20 +66,6 @@ pub(super) struct ResultFound {
     pub counted: Vec<String>,
 }
 
-/// A fact of event `event` in `turn` (1-based).
-pub(super) fn fact(kind: FactKind, text: String, key: String, turn: usize, event: usize) -> Fact {
-    Fact {
-        kind,
-        text,
-        turn,
-        key,
-        event,
-        fixed: None,
-        fixed_turn: None,
-        failed: None,
-    }
-}
-
 /// What event `i` of `conv` says on its own; a result is [`Found::Nothing`]
 /// here and read by [`result`] once its call is known.
 pub(super) fn found(conv: &Conversation, i: usize) -> Found {
@@ -113,7 +99,7 @@ pub(super) fn found(conv: &Conversation, i: usize) -> Found {
             // is where the model was told to look.
             let facts = attachments(&conv.plain(i))
                 .into_iter()
-                .map(|url| fact(FactKind::Url, format!("attached: {url}"), url, turn, i))
+                .map(|url| Fact::new(FactKind::Url, format!("attached: {url}"), url, turn, i))
                 .collect();
             Found::Said(Said {
                 facts,
@@ -140,7 +126,8 @@ fn call(conv: &Conversation, i: usize, id: &str, name: &str) -> CallFound {
                     Some(l) => format!("{path} ({op}, lines {l})"),
                     None => format!("{path} ({op})"),
                 };
-                said.facts.push(fact(FactKind::File, text, path, turn, i));
+                said.facts
+                    .push(Fact::new(FactKind::File, text, path, turn, i));
             }
             // A document the model writes (an RFD, a README) names the
             // links it rests on, as a message does; its figures are the
@@ -152,14 +139,15 @@ fn call(conv: &Conversation, i: usize, id: &str, name: &str) -> CallFound {
         }
         ToolClass::Remote => {
             let (text, key) = (calls::as_made(name, &args), looked_up(&args));
-            said.facts.push(fact(FactKind::Url, text, key, turn, i));
+            said.facts
+                .push(Fact::new(FactKind::Url, text, key, turn, i));
         }
         ToolClass::Acts => {
             let (text, key) = command_of(name, &args);
             command = Some(said.facts.len());
             said.facts.push(Fact {
                 failed: Some(false),
-                ..fact(FactKind::Command, text, key, turn, i)
+                ..Fact::new(FactKind::Command, text, key, turn, i)
             });
         }
     }
@@ -206,14 +194,5 @@ pub(super) fn result(conv: &Conversation, i: usize, tool: &str, class: ToolClass
 
 pub(super) fn sentence_fact(kind: FactKind, sentence: &str, turn: usize, event: usize) -> Fact {
     let text: String = sentence.chars().take(300).collect();
-    Fact {
-        kind,
-        key: calls::clip(sentence, 1000),
-        text,
-        turn,
-        event,
-        fixed: None,
-        fixed_turn: None,
-        failed: None,
-    }
+    Fact::new(kind, text, calls::clip(sentence, 1000), turn, event)
 }
