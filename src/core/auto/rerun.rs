@@ -10,6 +10,7 @@ use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::event::Event;
 use crate::core::model::timestamp::Timestamp;
+use std::borrow::Cow;
 
 /// The stream run again: the conversation's events up to the current
 /// boundary, with the compactions the policy made so far.
@@ -241,8 +242,8 @@ impl Stream for Rerun<'_> {
         self.after_last_summary
     }
 
-    fn summary_ranges(&self) -> Vec<(usize, usize)> {
-        self.summary_ranges.clone()
+    fn summary_ranges(&self) -> Cow<'_, [(usize, usize)]> {
+        Cow::Borrowed(&self.summary_ranges)
     }
 
     fn latest_timestamp(&self) -> Option<Timestamp> {

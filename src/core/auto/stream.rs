@@ -7,6 +7,7 @@ use crate::core::compact::range;
 use crate::core::model::compaction::Compaction;
 use crate::core::model::conversation::Conversation;
 use crate::core::model::timestamp::Timestamp;
+use std::borrow::Cow;
 
 /// A conversation with a set of overlays (its own compactions, possibly
 /// plus previewed ones).
@@ -60,7 +61,7 @@ impl Stream for ConversationStream<'_> {
         range::after_last(&summaries)
     }
 
-    fn summary_ranges(&self) -> Vec<(usize, usize)> {
+    fn summary_ranges(&self) -> Cow<'_, [(usize, usize)]> {
         self.overlays
             .iter()
             .filter(|o| o.compaction.summary.is_some())

@@ -12,6 +12,7 @@ use crate::core::compact::range;
 use crate::core::model::TurnRange;
 use crate::core::model::compaction::{Compaction, Source, ToolCalls};
 use crate::core::model::timestamp::Timestamp;
+use std::borrow::Cow;
 
 /// What the trigger needs to know of a stream at a boundary.
 pub trait Stream {
@@ -22,8 +23,9 @@ pub trait Stream {
     fn after_last_compaction(&self) -> usize;
     /// One past the highest `to_turn` of any summary compaction, or 0.
     fn after_last_summary(&self) -> usize;
-    /// The ranges of the summary compactions.
-    fn summary_ranges(&self) -> Vec<(usize, usize)>;
+    /// The ranges of the summary compactions: borrowed where they are
+    /// kept (a replay asks at every turn boundary, of thousands).
+    fn summary_ranges(&self) -> Cow<'_, [(usize, usize)]>;
     /// The newest compaction timestamp.
     fn latest_timestamp(&self) -> Option<Timestamp>;
     /// Total projected characters if `extra` were appended too.
@@ -267,7 +269,8 @@ fn staged(stream: &dyn Stream, window: u64, c: &AutoConfig, now: Timestamp, d: &
     // for each of its turns: a long session has thousands of them.
     let summarised: Vec<(usize, usize)> = stream
         .summary_ranges()
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|&(a, b)| a < end && b >= recent_from)
         .collect();
     let verbatim = (recent_from..end)

@@ -49,7 +49,8 @@ pub fn select_indexed(all: &[Fact], range: TurnRange) -> Vec<(usize, Fact)> {
     let (first, last) = (range.from.saturating_add(1), range.to.saturating_add(1));
     let start = all.partition_point(|f| f.turn < first);
     let mut out: Vec<(usize, Fact)> = Vec::new();
-    let mut seen: HashMap<(FactKind, &str), usize> = HashMap::new();
+    // Hashed fast: every run of a simulation selects its range's facts.
+    let mut seen: foldhash::HashMap<(FactKind, &str), usize> = foldhash::HashMap::default();
     for (k, f) in all.iter().enumerate().skip(start) {
         if f.turn > last {
             break;

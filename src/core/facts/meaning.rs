@@ -126,7 +126,7 @@ type Words = Arc<[u64]>;
 /// and reading a sentence's words was most of what reading a summary
 /// cost. Shared by the summaries of a conversation.
 #[derive(Debug, Default)]
-pub struct Sentences(Mutex<HashMap<String, Option<(Words, bool)>>>);
+pub struct Sentences(Mutex<foldhash::HashMap<String, Option<(Words, bool)>>>);
 
 /// Past this many sentences, those kept are let go.
 const SENTENCES_KEPT: usize = 1 << 20;

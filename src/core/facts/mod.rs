@@ -25,7 +25,7 @@ pub use sent::{Sent, Verdicts, judged, judged_each, judged_each_with, judged_man
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The kinds of fact, most important first: the order lost facts are
@@ -375,7 +375,8 @@ struct Known {
 /// The summaries read, and how many bytes of summary they hold.
 #[derive(Default)]
 struct Gists {
-    read: HashMap<String, Arc<meaning::Gist>>,
+    /// By the summary's text, hashed fast: a summary is looked up whole.
+    read: foldhash::HashMap<String, Arc<meaning::Gist>>,
     bytes: usize,
 }
 
