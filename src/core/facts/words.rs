@@ -92,10 +92,10 @@ fn stemmer() -> &'static Stemmer {
 /// holds no more than a vocabulary).
 fn stem(word: String) -> String {
     use std::cell::RefCell;
-    use std::collections::HashMap;
     const KEPT: usize = 200_000;
     thread_local! {
-        static STEMS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+        static STEMS: RefCell<foldhash::HashMap<String, String>> =
+            RefCell::new(foldhash::HashMap::default());
     }
     STEMS.with(|stems| {
         let mut stems = stems.borrow_mut();
@@ -122,7 +122,8 @@ pub fn tokens(text: &str) -> Vec<String> {
 pub(super) fn terms(text: &str) -> Vec<(String, bool)> {
     let ticks: Vec<usize> = memchr::memchr_iter(b'`', text.as_bytes()).collect();
     let in_code = |at: usize| ticks.partition_point(|&t| t < at) % 2 == 1;
-    let mut out = Vec::new();
+    // About a word every six bytes of prose; a long text grows as it goes.
+    let mut out = Vec::with_capacity((text.len() / 6 + 1).min(1024));
     for (start, whole) in token_spans(text) {
         let code = in_code(start);
         let mut push = |t: String| out.push((t, code));
