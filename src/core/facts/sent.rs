@@ -47,6 +47,10 @@ pub struct Sent {
     /// Of each turn (0-based) some summaries stand for, which they are,
     /// as a hash.
     standing: Arc<HashMap<usize, u64>>,
+    /// Of each turn some summaries stand for, those summaries (indices
+    /// into `summaries`, in order): a long run sends thousands, and a
+    /// fact is judged against those of its own turn only.
+    covering: Arc<HashMap<usize, Vec<usize>>>,
 }
 
 impl Sent {
@@ -99,7 +103,8 @@ impl Sent {
         let shapes = shapes_of(&shown);
         // An endless range ends at the last turn there is.
         let to = range.to.min(conv.turn_count);
-        let standing = standing_of(&summaries, TurnRange { to, ..range });
+        let covering = covering_of(&summaries, TurnRange { to, ..range });
+        let standing = standing_of(&summaries, &covering);
         let shown: Vec<usize> = shown
             .iter()
             .filter_map(|(e, _)| match **e {
@@ -131,6 +136,7 @@ impl Sent {
             unread: Arc::new(unread),
             shapes: Arc::new(shapes),
             standing: Arc::new(standing),
+            covering: Arc::new(covering),
         }
     }
 
@@ -146,6 +152,7 @@ impl Sent {
             unread: self.unread.clone(),
             shapes: self.shapes.clone(),
             standing: self.standing.clone(),
+            covering: self.covering.clone(),
         }
     }
 
@@ -224,13 +231,12 @@ impl Sent {
             Some(gist) => judge(gist),
             None => {
                 let mut best = meaning::Verdict::Missing;
-                for (r, gist) in self.summaries.iter() {
-                    if r.from <= turn && turn <= r.to {
-                        match judge(gist) {
-                            meaning::Verdict::Conveyed => return meaning::Verdict::Conveyed,
-                            meaning::Verdict::Partly => best = meaning::Verdict::Partly,
-                            meaning::Verdict::Missing => {}
-                        }
+                let covering = self.covering.get(&turn).map_or(&[][..], Vec::as_slice);
+                for &k in covering {
+                    match judge(&self.summaries[k].1) {
+                        meaning::Verdict::Conveyed => return meaning::Verdict::Conveyed,
+                        meaning::Verdict::Partly => best = meaning::Verdict::Partly,
+                        meaning::Verdict::Missing => {}
                     }
                 }
                 best
@@ -408,20 +414,31 @@ fn shapes_of(shown: &[(&Projected, usize)]) -> HashMap<usize, u64> {
     shapes
 }
 
-/// Of each turn of `range`, the summaries that stand for it, in order, as
-/// a hash (what [`Sent::by_summary`] reads).
-fn standing_of(
+/// Of each turn of `range`, the summaries that stand for it, in order
+/// (indices into `summaries`).
+fn covering_of(
     summaries: &[(TurnRange, Arc<meaning::Gist>)],
     range: TurnRange,
-) -> HashMap<usize, u64> {
-    let mut standing: HashMap<usize, u64> = HashMap::new();
-    for (r, gist) in summaries {
+) -> HashMap<usize, Vec<usize>> {
+    let mut covering: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (k, (r, _)) in summaries.iter().enumerate() {
         for t in r.from.max(range.from)..=r.to.min(range.to) {
-            let h = standing.entry(t).or_default();
-            *h = mix(*h, gist.id);
+            covering.entry(t).or_default().push(k);
         }
     }
-    standing
+    covering
+}
+
+/// Of each turn some summaries stand for, which they are, in order, as a
+/// hash (what [`Sent::by_summary`] reads).
+fn standing_of(
+    summaries: &[(TurnRange, Arc<meaning::Gist>)],
+    covering: &HashMap<usize, Vec<usize>>,
+) -> HashMap<usize, u64> {
+    covering
+        .iter()
+        .map(|(&t, ks)| (t, ks.iter().fold(0, |h, &k| mix(h, summaries[k].1.id))))
+        .collect()
 }
 
 /// Folds `x` into the hash `h`, order mattering.
