@@ -19,7 +19,7 @@ use super::per_event::{self, Found};
 use super::{Fact, FactKind, asks};
 use crate::core::model::TurnRange;
 use crate::core::model::conversation::Conversation;
-use crate::core::model::event::{Kind, ResponseKind};
+use crate::core::model::event::Kind;
 use crate::core::parallel;
 
 use std::collections::HashMap;
@@ -209,13 +209,12 @@ pub fn occurrences(conv: &Conversation, events: impl Iterator<Item = usize>) -> 
                 out.extend(said.facts);
                 listed_links.extend(said.listed);
             }
+            Found::Message(said) => {
+                messages.push(i);
+                out.extend(said.facts);
+                listed_links.extend(said.listed);
+            }
             Found::Said(said) => {
-                if matches!(
-                    conv.events[i].kind,
-                    Kind::ChatResponse(ResponseKind::Message)
-                ) {
-                    messages.push(i);
-                }
                 out.extend(said.facts);
                 listed_links.extend(said.listed);
             }

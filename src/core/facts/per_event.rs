@@ -29,7 +29,9 @@ pub(super) enum Found {
         said: Said,
         approves: Option<String>,
     },
-    /// Facts that need no other event (a message's, an attachment's).
+    /// The assistant's message: its facts; a later "yes" may answer it.
+    Message(Said),
+    /// Facts that need no other event (an attachment's).
     Said(Said),
     Nothing,
 }
@@ -92,7 +94,7 @@ pub(super) fn found(conv: &Conversation, i: usize) -> Found {
                     .push(sentence_fact(FactKind::Decision, &s, turn, i));
             }
             Prose { figures: true }.facts(&text, turn, i, &mut said.facts, &mut said.listed);
-            Found::Said(said)
+            Found::Message(said)
         }
         Kind::ConfigDelta => {
             // What jp attaches to every query (`file:///…`, `https://…`)

@@ -293,29 +293,18 @@ pub fn judged_each(
     // is the only one of the range's files.
     let mut cache: HashMap<(usize, bool), Option<Where>> = HashMap::new();
     for (index, &r) in ranges.iter().enumerate() {
-        let judged = {
-            let facts = extract::select_indexed(all, r);
-            let siblings = matching::Siblings::of_indexed(&facts);
-            let mut out: Vec<Judged> = facts
-                .into_iter()
-                .map(|(k, fact)| {
-                    let unique = siblings.unique(&fact);
-                    let at = *cache
-                        .entry((k, unique))
-                        .or_insert_with(|| sent.names(&fact, &siblings));
-                    Judged {
-                        fact,
-                        kept: at.is_some_and(Where::keeps),
-                        at,
-                        by: None,
-                        quote: None,
-                    }
-                })
-                .collect();
-            out.sort_by_key(|j| (j.fact.kind, j.fact.event));
-            out
-        };
-        each(index, judged);
+        let facts = extract::select_indexed(all, r);
+        let siblings = matching::Siblings::of_indexed(&facts);
+        let ats: Vec<Option<Where>> = facts
+            .iter()
+            .map(|(k, fact)| {
+                let unique = siblings.unique(fact);
+                *cache
+                    .entry((*k, unique))
+                    .or_insert_with(|| sent.names(fact, &siblings))
+            })
+            .collect();
+        each(index, in_order(facts, ats));
     }
 }
 
@@ -530,18 +519,24 @@ pub fn judged_each_with(
                 }
             }
         });
-        let mut out: Vec<Judged> = facts
-            .into_iter()
-            .zip(ats)
-            .map(|((_, fact), at)| Judged {
-                fact,
-                kept: at.is_some_and(Where::keeps),
-                at,
-                by: None,
-                quote: None,
-            })
-            .collect();
-        out.sort_by_key(|j| (j.fact.kind, j.fact.event));
-        each(index, out);
+        each(index, in_order(facts, ats));
     }
+}
+
+/// `facts` with the verdict on each (`ats`, in the same order), most
+/// important kind first, each kind in stream order.
+fn in_order(facts: Vec<(usize, Fact)>, ats: Vec<Option<Where>>) -> Vec<Judged> {
+    let mut out: Vec<Judged> = facts
+        .into_iter()
+        .zip(ats)
+        .map(|((_, fact), at)| Judged {
+            fact,
+            kept: at.is_some_and(Where::keeps),
+            at,
+            by: None,
+            quote: None,
+        })
+        .collect();
+    out.sort_by_key(|j| (j.fact.kind, j.fact.event));
+    out
 }
